@@ -1,0 +1,90 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Dependency versions: only versions present in the local package mirror resolve.
+let nioVersion: Version = "2.101.3"
+let argumentParserVersion: Version = "1.8.2"
+let logVersion: Version = "1.16.2"
+let serviceLifecycleVersion: Version = "2.13.0"
+let grdbVersion: Version = "7.10.0"
+
+let package = Package(
+    name: "places",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "placesd", targets: ["placesd"]),
+        .executable(name: "places", targets: ["places"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio", exact: nioVersion),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: argumentParserVersion),
+        .package(url: "https://github.com/apple/swift-log", exact: logVersion),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: serviceLifecycleVersion),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: grdbVersion),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]
+        ),
+        .target(name: "PlacesCrypto", dependencies: ["CSodium"]),
+        .target(name: "PlacesModel"),
+        .target(name: "PlacesRoutes"),
+        .target(
+            name: "PlacesStore",
+            dependencies: [
+                "PlacesModel", "PlacesCrypto",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .target(
+            name: "PlacesControl",
+            dependencies: [
+                "PlacesModel",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .target(
+            name: "PlacesDaemon",
+            dependencies: [
+                "PlacesCrypto", "PlacesModel", "PlacesStore", "PlacesControl", "PlacesRoutes",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
+            name: "placesd",
+            dependencies: [
+                "PlacesDaemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "places",
+            dependencies: [
+                "PlacesControl", "PlacesModel", "PlacesRoutes",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "places-bench",
+            dependencies: ["PlacesDaemon", "PlacesCrypto", "PlacesStore", "PlacesModel", "PlacesControl"]
+        ),
+        .executableTarget(name: "route-bench", dependencies: ["PlacesRoutes"]),
+        .target(name: "PlacesTestSupport", dependencies: ["PlacesControl"], path: "Tests/PlacesTestSupport"),
+        .testTarget(name: "PlacesCryptoTests", dependencies: ["PlacesCrypto"]),
+        .testTarget(name: "PlacesModelTests", dependencies: ["PlacesModel"]),
+        .testTarget(name: "PlacesRoutesTests", dependencies: ["PlacesRoutes"]),
+        .testTarget(name: "PlacesStoreTests", dependencies: ["PlacesStore", "PlacesModel", "PlacesCrypto"]),
+        .testTarget(
+            name: "PlacesIntegrationTests",
+            dependencies: ["PlacesTestSupport", "PlacesControl", "PlacesModel"]
+        ),
+    ]
+)
