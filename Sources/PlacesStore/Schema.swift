@@ -1,0 +1,93 @@
+import GRDB
+
+/// The database schema, built by migrations. Tables fall in two groups:
+/// - the log and its metadata (`document`, `doc_key`, `op`, `head`): the source of truth;
+/// - the materialized tables (`entity`, `field`, `activity`): a pure function of the op log,
+///   which `Store.rebuildMaterialized` drops and replays.
+enum Schema {
+    static let materializedTables = ["entity", "field", "activity"]
+
+    static var migrator: DatabaseMigrator {
+        var m = DatabaseMigrator()
+        m.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE document (
+                        id BLOB PRIMARY KEY,
+                        kind TEXT NOT NULL,
+                        owner BLOB NOT NULL,
+                        created_ms INTEGER NOT NULL
+                    );
+                    CREATE TABLE doc_key (
+                        doc BLOB NOT NULL REFERENCES document(id) ON DELETE CASCADE,
+                        epoch INTEGER NOT NULL,
+                        sealed BLOB NOT NULL,
+                        PRIMARY KEY (doc, epoch)
+                    );
+                    CREATE TABLE op (
+                        id BLOB PRIMARY KEY,
+                        doc BLOB NOT NULL,
+                        author BLOB NOT NULL,
+                        seq INTEGER NOT NULL,
+                        lamport INTEGER NOT NULL,
+                        epoch INTEGER NOT NULL,
+                        bytes BLOB NOT NULL,
+                        UNIQUE (doc, author, seq)
+                    );
+                    CREATE TABLE head (
+                        doc BLOB NOT NULL,
+                        op BLOB NOT NULL,
+                        PRIMARY KEY (doc, op)
+                    ) WITHOUT ROWID;
+                    """)
+            try createMaterialized(db)
+        }
+        return m
+    }
+
+    static func createMaterialized(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE entity (
+                    doc BLOB NOT NULL,
+                    id TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    data TEXT NOT NULL DEFAULT '{}',
+                    position TEXT,
+                    deleted INTEGER NOT NULL DEFAULT 0,
+                    created_lamport INTEGER,
+                    created_author TEXT,
+                    created_index INTEGER,
+                    created_ms INTEGER,
+                    updated_ms INTEGER,
+                    PRIMARY KEY (doc, id)
+                );
+                CREATE INDEX entity_list ON entity(doc, kind, deleted, position, id);
+                CREATE TABLE field (
+                    doc BLOB NOT NULL,
+                    entity TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    lamport INTEGER NOT NULL,
+                    author TEXT NOT NULL,
+                    idx INTEGER NOT NULL,
+                    PRIMARY KEY (doc, entity, name)
+                ) WITHOUT ROWID;
+                CREATE TABLE activity (
+                    op BLOB NOT NULL,
+                    idx INTEGER NOT NULL,
+                    doc BLOB NOT NULL,
+                    time_ms INTEGER NOT NULL,
+                    lamport INTEGER NOT NULL,
+                    author TEXT NOT NULL,
+                    action TEXT NOT NULL,
+                    entity TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    field TEXT,
+                    old TEXT,
+                    new TEXT,
+                    PRIMARY KEY (op, idx)
+                );
+                CREATE INDEX activity_doc ON activity(doc, time_ms, lamport);
+                """)
+    }
+}

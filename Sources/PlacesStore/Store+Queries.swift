@@ -1,0 +1,74 @@
+import Foundation
+import GRDB
+import PlacesModel
+
+extension Store {
+    /// Live entities of `kind` in `doc`, list items in list order (position, then id).
+    public func entities(in doc: DocumentID, kind: EntityKind) throws(StoreError) -> [EntityRecord] {
+        try read { db in
+            try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT * FROM entity WHERE doc = ? AND kind = ? AND deleted = 0
+                        ORDER BY position, id
+                        """),
+                arguments: [Data(doc.bytes), kind.rawValue]
+            ).compactMap(Store.entityRecord)
+        }
+    }
+
+    /// One entity (live or deleted), or nil.
+    public func entity(in doc: DocumentID, id: EntityID) throws(StoreError) -> EntityRecord? {
+        try read { db in
+            try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT * FROM entity WHERE doc = ? AND id = ?"), arguments: [Data(doc.bytes), id]
+            ).flatMap(Store.entityRecord)
+        }
+    }
+
+    /// Activity of a document, newest first.
+    public func activity(of doc: DocumentID, limit: Int = 500) throws(StoreError) -> [ActivityRecord] {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM activity WHERE doc = ?
+                    ORDER BY time_ms DESC, lamport DESC, author DESC, idx DESC LIMIT ?
+                    """,
+                arguments: [Data(doc.bytes), limit]
+            ).compactMap { row in
+                guard let doc = DocumentID(bytes: [UInt8](row["doc"] as Data)) else { return nil }
+                return ActivityRecord(
+                    opID: [UInt8](row["op"] as Data), index: row["idx"], doc: doc, timeMs: row["time_ms"],
+                    lamport: UInt64(row["lamport"] as Int64), author: row["author"], action: row["action"],
+                    entity: row["entity"], kind: row["kind"], field: row["field"], oldJSON: row["old"], newJSON: row["new"])
+            }
+        }
+    }
+
+    /// A dump of every materialized table in a fixed order, for checking that a rebuild
+    /// reproduces the same state byte for byte.
+    public func materializedDump() throws(StoreError) -> [String] {
+        try read { db in
+            var lines = [String]()
+            for (table, order) in [
+                ("entity", "doc, id"), ("field", "doc, entity, name"), ("activity", "op, idx"),
+            ] {
+                for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY \(order)") {
+                    lines.append(table + ": " + row.description)
+                }
+            }
+            return lines
+        }
+    }
+
+    static func entityRecord(_ row: Row) -> EntityRecord? {
+        guard let doc = DocumentID(bytes: [UInt8](row["doc"] as Data)),
+            let kind = EntityKind(rawValue: row["kind"] as String)
+        else { return nil }
+        return EntityRecord(
+            doc: doc, id: row["id"], kind: kind, dataJSON: row["data"], position: row["position"],
+            deleted: row["deleted"], createdBy: row["created_author"], createdMs: row["created_ms"],
+            updatedMs: row["updated_ms"])
+    }
+}

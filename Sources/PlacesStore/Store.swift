@@ -1,0 +1,284 @@
+import Foundation
+import GRDB
+import PlacesCrypto
+import PlacesModel
+
+/// The daemon's SQLite database (GRDB `DatabasePool`, WAL): the signed op log and the
+/// tables materialized from it. Every append stores the op and its materialization in
+/// one transaction, so a crash never leaves one without the other.
+public final class Store: Sendable {
+    let pool: DatabasePool
+
+    /// What kind of document a document is.
+    public enum DocumentKind: String, Sendable, Codable {
+        case itinerary, library, profile
+    }
+
+    /// A row of the `document` table.
+    public struct DocumentRecord: Sendable, Hashable {
+        public var id: DocumentID
+        public var kind: DocumentKind
+        public var owner: [UInt8]
+        public var createdMs: Int64
+    }
+
+    /// A materialized entity.
+    public struct EntityRecord: Sendable, Hashable {
+        public var doc: DocumentID
+        public var id: EntityID
+        public var kind: EntityKind
+        /// The fields as a JSON object text (keys sorted).
+        public var dataJSON: String
+        public var position: String?
+        public var deleted: Bool
+        /// Hex key of the author of the earliest create.
+        public var createdBy: String?
+        public var createdMs: Int64?
+        public var updatedMs: Int64?
+    }
+
+    /// One line of a document's activity, derived from one change of one op.
+    public struct ActivityRecord: Sendable, Hashable {
+        public var opID: [UInt8]
+        public var index: Int
+        public var doc: DocumentID
+        public var timeMs: Int64
+        public var lamport: UInt64
+        public var author: String
+        public var action: String
+        public var entity: EntityID
+        public var kind: String
+        public var field: String?
+        public var oldJSON: String?
+        public var newJSON: String?
+    }
+
+    /// Opens (creating and migrating if needed) the database at `path`.
+    public init(path: String) throws(StoreError) {
+        do {
+            var config = Configuration()
+            config.foreignKeysEnabled = true
+            config.busyMode = .timeout(5)
+            config.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
+            pool = try DatabasePool(path: path, configuration: config)
+            try Schema.migrator.migrate(pool)
+        } catch {
+            throw StoreError(.unavailable, "cannot open the database at \(path)", cause: error)
+        }
+    }
+
+    /// Closes the database (checkpointing the WAL).
+    public func close() throws(StoreError) {
+        do { try pool.close() } catch { throw StoreError(.database, "closing the database failed", cause: error) }
+    }
+
+    // MARK: Documents and keys
+
+    /// Registers a new document with its first key sealed to the owner.
+    public func createDocument(
+        _ id: DocumentID, kind: DocumentKind, owner: PublicKey, sealedKey: [UInt8], timeMs: Int64
+    ) throws(StoreError) {
+        try write { db in
+            try db.execute(
+                sql: "INSERT INTO document(id, kind, owner, created_ms) VALUES (?, ?, ?, ?)",
+                arguments: [Data(id.bytes), kind.rawValue, Data(owner.bytes), timeMs])
+            try db.execute(
+                sql: "INSERT INTO doc_key(doc, epoch, sealed) VALUES (?, 0, ?)",
+                arguments: [Data(id.bytes), Data(sealedKey)])
+        }
+    }
+
+    /// All documents, optionally of one kind.
+    public func documents(kind: DocumentKind? = nil) throws(StoreError) -> [DocumentRecord] {
+        try read { db in
+            let rows =
+                if let kind {
+                    try Row.fetchAll(db, sql: "SELECT * FROM document WHERE kind = ? ORDER BY created_ms", arguments: [kind.rawValue])
+                } else {
+                    try Row.fetchAll(db, sql: "SELECT * FROM document ORDER BY created_ms")
+                }
+            return rows.compactMap { row in
+                guard let id = DocumentID(bytes: [UInt8](row["id"] as Data)),
+                    let kind = DocumentKind(rawValue: row["kind"])
+                else { return nil }
+                return DocumentRecord(id: id, kind: kind, owner: [UInt8](row["owner"] as Data), createdMs: row["created_ms"])
+            }
+        }
+    }
+
+    /// One document, or nil.
+    public func document(_ id: DocumentID) throws(StoreError) -> DocumentRecord? {
+        try documents().first { $0.id == id }
+    }
+
+    /// Deletes a document with its log, keys and materialized rows (owner's delete, or leaving).
+    public func purgeDocument(_ id: DocumentID) throws(StoreError) {
+        try write { db in
+            let doc = Data(id.bytes)
+            for table in ["entity", "field", "activity", "head", "op", "doc_key", "document"] {
+                let column = table == "document" ? "id" : "doc"
+                try db.execute(sql: "DELETE FROM \(table) WHERE \(column) = ?", arguments: [doc])
+            }
+        }
+    }
+
+    /// Every sealed document key, for unlocking at login.
+    public func sealedKeys() throws(StoreError) -> [(doc: DocumentID, epoch: UInt32, sealed: [UInt8])] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT doc, epoch, sealed FROM doc_key").compactMap { row in
+                guard let doc = DocumentID(bytes: [UInt8](row["doc"] as Data)) else { return nil }
+                return (doc, UInt32(row["epoch"] as Int64), [UInt8](row["sealed"] as Data))
+            }
+        }
+    }
+
+    // MARK: Appending ops
+
+    /// A local edit: the document, its changes, and the author's clock time.
+    public struct Edit: Sendable {
+        public var doc: DocumentID
+        public var changes: [Change]
+        public var timeMs: Int64
+        public init(doc: DocumentID, changes: [Change], timeMs: Int64) {
+            self.doc = doc
+            self.changes = changes
+            self.timeMs = timeMs
+        }
+    }
+
+    /// Turns local edits into signed ops (next seq, current heads as deps, lamport above
+    /// everything seen, body encrypted with the current document key), appends them and
+    /// materializes them, all in one transaction.
+    @discardableResult
+    public func append(_ edits: [Edit], identity: SigningKeyPair, keyring: Keyring) throws(StoreError) -> [SignedOp] {
+        let author = identity.publicKey.bytes
+        let authorKey = identity.publicKey.hex
+        return try write { db in
+            var ops = [SignedOp]()
+            ops.reserveCapacity(edits.count)
+            for edit in edits {
+                guard let (epoch, key) = keyring.current(edit.doc) else {
+                    throw StoreError(.missingKey, "no key is held for document \(edit.doc)")
+                }
+                let docData = Data(edit.doc.bytes)
+                let seq =
+                    (try Int64.fetchOne(
+                        db, sql: "SELECT max(seq) FROM op WHERE doc = ? AND author = ?",
+                        arguments: [docData, Data(author)]) ?? 0) + 1
+                let lamport =
+                    (try Int64.fetchOne(
+                        db, sql: "SELECT max(lamport) FROM op WHERE doc = ?", arguments: [docData]) ?? 0) + 1
+                let deps = try Data.fetchAll(
+                    db.cachedStatement(sql: "SELECT op FROM head WHERE doc = ? ORDER BY op"), arguments: [docData]
+                ).map { [UInt8]($0) }
+                let header = OpHeader(
+                    doc: edit.doc, author: author, seq: UInt64(seq), deps: deps, lamport: UInt64(lamport), epoch: epoch)
+                let body = OpBody(timeMs: edit.timeMs, changes: edit.changes)
+                let plaintext = try Store.encodeBody(body)
+                let ciphertext = try SecretBox.seal(plaintext, key: key, associatedData: OpCrypto.associatedData(header))
+                let signed = SignedOp.encodeSignedBytes(header: header, ciphertext: ciphertext)
+                let signature = identity.sign(signed)
+                let op = SignedOp(header: header, ciphertext: ciphertext, signature: signature.bytes, signedBytes: signed)
+                let id = Blake2b.hash256(signed)
+                try insertOp(db, op, id: id)
+                try Materializer.apply(db, opID: id, header: header, authorKey: authorKey, body: body)
+                ops.append(op)
+            }
+            return ops
+        }
+    }
+
+    func insertOp(_ db: Database, _ op: SignedOp, id: [UInt8]) throws {
+        let docData = Data(op.header.doc.bytes)
+        try db.run(sql: "INSERT INTO op(id, doc, author, seq, lamport, epoch, bytes) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            arguments: [
+                Data(id), docData, Data(op.header.author), Int64(op.header.seq), Int64(op.header.lamport),
+                Int64(op.header.epoch), Data(op.encoded),
+            ])
+        for dep in op.header.deps {
+            try db.run(sql: "DELETE FROM head WHERE doc = ? AND op = ?", arguments: [docData, Data(dep)])
+        }
+        try db.run(sql: "INSERT OR IGNORE INTO head(doc, op) VALUES (?, ?)", arguments: [docData, Data(id)])
+    }
+
+    static func encodeBody(_ body: OpBody) throws(StoreError) -> [UInt8] {
+        do { return Array(try JSONEncoder().encode(body)) } catch {
+            throw StoreError(.invalidOp, "cannot encode op body", cause: error)
+        }
+    }
+
+    static func decodeBody(_ bytes: [UInt8]) throws(StoreError) -> OpBody {
+        do { return try JSONDecoder().decode(OpBody.self, from: Data(bytes)) } catch {
+            throw StoreError(.invalidOp, "op body is not valid", cause: error)
+        }
+    }
+
+    // MARK: Rebuilding
+
+    /// Drops the materialized tables and replays the whole op log into them, in log
+    /// order. The result equals what incremental materialization produced.
+    public func rebuildMaterialized(keyring: Keyring) throws(StoreError) {
+        try write { db in
+            for table in Schema.materializedTables { try db.execute(sql: "DROP TABLE \(table)") }
+            try Schema.createMaterialized(db)
+            let cursor = try Row.fetchCursor(db, sql: "SELECT id, bytes FROM op ORDER BY rowid")
+            while let row = try cursor.next() {
+                let id = [UInt8](row["id"] as Data)
+                let op = try SignedOp(decoding: [UInt8](row["bytes"] as Data))
+                guard let key = keyring.key(op.header.doc, epoch: op.header.epoch) else {
+                    throw StoreError(.missingKey, "no key for document \(op.header.doc) epoch \(op.header.epoch)")
+                }
+                let plaintext = try SecretBox.open(
+                    op.ciphertext, key: key, associatedData: OpCrypto.associatedData(op.header))
+                try Materializer.apply(
+                    db, opID: id, header: op.header, authorKey: op.header.authorKey, body: try Store.decodeBody(plaintext))
+            }
+        }
+    }
+
+    /// Every op of a document in log order (for sync and tests).
+    public func ops(of doc: DocumentID) throws(StoreError) -> [SignedOp] {
+        try read { db in
+            try Data.fetchAll(db, sql: "SELECT bytes FROM op WHERE doc = ? ORDER BY rowid", arguments: [Data(doc.bytes)])
+                .map { try SignedOp(decoding: [UInt8]($0)) }
+        }
+    }
+
+    /// Number of ops in the log.
+    public func opCount() throws(StoreError) -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM op") ?? 0 }
+    }
+
+    // MARK: Helpers
+
+    func cachedStatement(_ db: Database, _ sql: String) throws -> Statement {
+        try db.cachedStatement(sql: sql)
+    }
+
+    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do { return try pool.read(body) } catch let e as StoreError { throw e } catch {
+            throw StoreError(.database, "reading the database failed", cause: error)
+        }
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do { return try pool.write(body) } catch let e as StoreError { throw e } catch let e as CryptoError {
+            throw StoreError(.invalidOp, e.message, cause: e)
+        } catch let e as OpFormatError {
+            throw StoreError(.invalidOp, e.message, cause: e)
+        } catch {
+            throw StoreError(.database, "writing the database failed", cause: error)
+        }
+    }
+}
+
+/// How op bodies are bound to their headers when encrypted.
+public enum OpCrypto {
+    /// The associated data of an op's body encryption: the header's signed encoding with an
+    /// empty ciphertext, so that a body cannot be moved under another header.
+    public static func associatedData(_ header: OpHeader) -> [UInt8] {
+        SignedOp.encodeSignedBytes(header: header, ciphertext: [])
+    }
+}
