@@ -47,11 +47,9 @@ struct NoiseHandshakeTests {
     @Test func outOfTurnCallsAndEarlyFinishAreRejected() throws {
         let initiator = NoiseHandshake.initiator(staticKey: try .random())
         let responder = NoiseHandshake.responder(staticKey: try .random())
-        #expect { try responder.writeMessage() } throws: { ($0 as? CryptoError)?.code == .handshakeFailed }
-        #expect { try initiator.finish() } throws: { ($0 as? CryptoError)?.code == .handshakeFailed }
-        #expect { try initiator.readMessage([UInt8](repeating: 9, count: 32)) } throws: {
-            ($0 as? CryptoError)?.code == .handshakeFailed
-        }
+        expectNoiseError(.handshakeFailed) { try responder.writeMessage() }
+        expectNoiseError(.handshakeFailed) { try initiator.finish() }
+        expectNoiseError(.handshakeFailed) { try initiator.readMessage([UInt8](repeating: 9, count: 32)) }
     }
 
     @Test func aFailedHandshakeStaysFailed() throws {
@@ -73,9 +71,7 @@ struct NoiseHandshakeTests {
         let initiator = NoiseHandshake.initiator(staticKey: try .random())
         let responder = NoiseHandshake.responder(staticKey: try .random())
         let message1 = try initiator.writeMessage()
-        #expect { try responder.readMessage(Array(message1.prefix(31))) } throws: {
-            ($0 as? CryptoError)?.code == .handshakeFailed
-        }
+        expectNoiseError(.handshakeFailed) { try responder.readMessage(Array(message1.prefix(31))) }
     }
 
     @Test func lowOrderEphemeralIsRejected() throws {
@@ -83,7 +79,7 @@ struct NoiseHandshakeTests {
         // to continue rather than derive keys an attacker can predict.
         let responder = NoiseHandshake.responder(staticKey: try .random())
         _ = try responder.readMessage([UInt8](repeating: 0, count: 32))
-        #expect { try responder.writeMessage() } throws: { ($0 as? CryptoError)?.code == .handshakeFailed }
+        expectNoiseError(.handshakeFailed) { try responder.writeMessage() }
     }
 
     @Test func finishIsOneShot() throws {
@@ -91,7 +87,7 @@ struct NoiseHandshakeTests {
         let transport = try pair.initiator.finish()
         #expect(transport.handshakeHash == pair.initiator.handshakeHash)
         #expect(pair.initiator.remoteStaticKey != nil)
-        #expect { try pair.initiator.finish() } throws: { ($0 as? CryptoError)?.code == .handshakeFailed }
+        expectNoiseError(.handshakeFailed) { try pair.initiator.finish() }
     }
 }
 

@@ -1,5 +1,6 @@
 import CSodium
 import Foundation
+import Testing
 @testable import PlacesCrypto
 
 /// Decodes lowercase or uppercase hex; traps on malformed input (test data only).
@@ -109,4 +110,14 @@ struct NoiseTestBLAKE2s: NoiseHashFunction {
         }
         for index in 0..<8 { h[index] ^= v[index] ^ v[index + 8] }
     }
+}
+
+/// Expects `body` to throw a `CryptoError` with `code`.
+func expectNoiseError<R>(
+    _ code: CryptoError.Code,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () throws -> R
+) {
+    let error = #expect(throws: CryptoError.self, sourceLocation: sourceLocation) { _ = try body() }
+    #expect(error?.code == code, sourceLocation: sourceLocation)
 }
