@@ -67,6 +67,16 @@ struct NoiseHandshakeTests {
         #expect(throws: CryptoError.self) { try initiator.finish() }
     }
 
+    @Test func messageOnePayloadMustBeEmpty() throws {
+        let initiator = NoiseHandshake.initiator(staticKey: try .random())
+        expectNoiseError(.invalidInput) { try initiator.writeMessage(payload: [1]) }
+        let responder = NoiseHandshake.responder(staticKey: try .random())
+        let sneaky = NoiseHandshake(
+            role: .initiator, pattern: .xx, hashFunction: NoiseBLAKE2b(), prologue: NoiseHandshake.placesPrologue,
+            staticKey: try .random())
+        expectNoiseError(.handshakeFailed) { try responder.readMessage(try sneaky.writeMessage(payload: [1])) }
+    }
+
     @Test func truncatedMessagesAreRejected() throws {
         let initiator = NoiseHandshake.initiator(staticKey: try .random())
         let responder = NoiseHandshake.responder(staticKey: try .random())
@@ -164,7 +174,7 @@ struct NoiseTamperTests {
             #expect(try Self.run(target: target) { $0.removeLast() }.failedAtMessage == target)
         }
         // Extra bytes after message 1's key would be a cleartext payload: Places requires
-        // it empty, and the transcript mismatch shows up at message 2.
-        #expect(try Self.run(target: 0) { $0.append(0) }.failedAtMessage == 1)
+        // it empty, so the responder refuses message 1 itself.
+        #expect(try Self.run(target: 0) { $0.append(0) }.failedAtMessage == 0)
     }
 }

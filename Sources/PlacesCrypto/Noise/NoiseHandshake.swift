@@ -36,15 +36,21 @@ public final class NoiseHandshake {
     /// The handshake hash once finished, kept for `handshakeHash`.
     private var finalHash: [UInt8] = []
     private var finalRemoteStaticKey: [UInt8]?
+    /// Places sends message 1 in clear with an empty payload; the vector tests do not.
+    private let requiresEmptyFirstPayload: Bool
 
     /// Starts the initiator side of a Places handshake.
     public static func initiator(staticKey: NoiseStaticKey, prologue: [UInt8] = placesPrologue) -> NoiseHandshake {
-        NoiseHandshake(role: .initiator, pattern: .xx, hashFunction: NoiseBLAKE2b(), prologue: prologue, staticKey: staticKey)
+        NoiseHandshake(
+            role: .initiator, pattern: .xx, hashFunction: NoiseBLAKE2b(), prologue: prologue, staticKey: staticKey,
+            requiresEmptyFirstPayload: true)
     }
 
     /// Starts the responder side of a Places handshake.
     public static func responder(staticKey: NoiseStaticKey, prologue: [UInt8] = placesPrologue) -> NoiseHandshake {
-        NoiseHandshake(role: .responder, pattern: .xx, hashFunction: NoiseBLAKE2b(), prologue: prologue, staticKey: staticKey)
+        NoiseHandshake(
+            role: .responder, pattern: .xx, hashFunction: NoiseBLAKE2b(), prologue: prologue, staticKey: staticKey,
+            requiresEmptyFirstPayload: true)
     }
 
     /// Any supported pattern and hash, with an optional fixed ephemeral: for test vectors.
@@ -54,9 +60,11 @@ public final class NoiseHandshake {
         hashFunction: any NoiseHashFunction,
         prologue: [UInt8],
         staticKey: NoiseStaticKey?,
-        fixedEphemeral: NoiseKeyPair? = nil
+        fixedEphemeral: NoiseKeyPair? = nil,
+        requiresEmptyFirstPayload: Bool = false
     ) {
         self.role = role
+        self.requiresEmptyFirstPayload = requiresEmptyFirstPayload
         phase = .running(
             NoiseHandshakeState(
                 pattern: pattern, hashFunction: hashFunction, isInitiator: role == .initiator, prologue: prologue,
@@ -103,16 +111,28 @@ public final class NoiseHandshake {
         }
     }
 
-    /// Writes the next handshake message carrying `payload` (encrypted from message 2 on;
-    /// message 1's payload is sent in clear and Places leaves it empty).
+    /// Writes the next handshake message carrying `payload` (encrypted from message 2 on).
+    /// Message 1 travels in clear, so its payload must be empty (`.invalidInput` otherwise).
     public func writeMessage(payload: [UInt8] = []) throws(CryptoError) -> [UInt8] {
-        try step { (state: inout NoiseHandshakeState) throws(CryptoError) in try state.writeMessage(payload: payload) }
+        try step { (state: inout NoiseHandshakeState) throws(CryptoError) in
+            if requiresEmptyFirstPayload, state.messageIndex == 0, !payload.isEmpty {
+                throw CryptoError(.invalidInput, "Message 1 of the Places handshake is sent in clear; its payload must be empty")
+            }
+            return try state.writeMessage(payload: payload)
+        }
     }
 
     /// Reads the peer's next handshake message and returns its decrypted payload. Throws
     /// `.handshakeFailed` if the message is malformed or does not authenticate.
     public func readMessage(_ message: [UInt8]) throws(CryptoError) -> [UInt8] {
-        try step { (state: inout NoiseHandshakeState) throws(CryptoError) in try state.readMessage(message) }
+        try step { (state: inout NoiseHandshakeState) throws(CryptoError) in
+            let isFirst = state.messageIndex == 0
+            let payload = try state.readMessage(message)
+            if requiresEmptyFirstPayload, isFirst, !payload.isEmpty {
+                throw CryptoError(.handshakeFailed, "Message 1 of the Places handshake must have an empty payload")
+            }
+            return payload
+        }
     }
 
     /// Ends a complete handshake and returns the transport cipher states for this side.
