@@ -1,0 +1,387 @@
+/// Iterated local search for the (possibly asymmetric) cycle problem on an integer matrix.
+///
+/// The tour is an array with a position index. Moves, all evaluated with neighbour lists
+/// and don't-look bits (a FIFO of "dirty" nodes):
+/// - 2-opt (segment reversal); on asymmetric matrices the reversed segment's cost change
+///   is added exactly and only short segments are tried;
+/// - Or-opt / Or-3opt segment insertion: a segment of 1–3 nodes moved next to a
+///   neighbour of one of its ends, in either orientation (orientation-preserving block
+///   rotation, so it is exact on asymmetric matrices too).
+/// Between descents a segment-local double bridge (swap of two adjacent short blocks)
+/// perturbs the tour; only the six touched nodes are queued. A kick that ends worse
+/// is undone from a journal of the reversals it made (no tour copies).
+final class LocalSearch {
+    let m: Int
+    let symmetric: Bool
+    /// Neighbour-list length.
+    let k: Int
+    private let w: UnsafeMutablePointer<Int>
+    private let tour: UnsafeMutablePointer<Int>
+    private let pos: UnsafeMutablePointer<Int>
+    private let neighbours: UnsafeMutablePointer<Int>
+    private let queue: UnsafeMutablePointer<Int>
+    private let queued: UnsafeMutablePointer<Bool>
+    private var queueHead = 0
+    private var queueCount = 0
+    private var journal: [(Int, Int)] = []
+    private var journaling = false
+    /// Current tour cost, kept in step with every applied move.
+    private(set) var cost = 0
+
+    /// Longest segment whose reversal is evaluated on asymmetric matrices (cost O(length)).
+    private static let asymmetricReversalLimit = 50
+
+    init(matrix: [Int], count m: Int, symmetric: Bool, initialTour: [Int]) {
+        precondition(m >= 8 && initialTour.count == m)
+        self.m = m
+        self.symmetric = symmetric
+        self.k = min(10, m - 1)
+        w = .allocate(capacity: m * m)
+        tour = .allocate(capacity: m)
+        pos = .allocate(capacity: m)
+        neighbours = .allocate(capacity: m * k)
+        queue = .allocate(capacity: m)
+        queued = .allocate(capacity: m)
+        matrix.withUnsafeBufferPointer { source in
+            // Invariant: matrix.count == m * m (checked by the caller's construction).
+            if let base = source.baseAddress { w.initialize(from: base, count: m * m) }
+        }
+        queued.initialize(repeating: false, count: m)
+        for (index, node) in initialTour.enumerated() {
+            tour[index] = node
+            pos[node] = index
+        }
+        buildNeighbours()
+        cost = tourCost()
+        journal.reserveCapacity(64)
+    }
+
+    deinit {
+        w.deallocate()
+        tour.deallocate()
+        pos.deallocate()
+        neighbours.deallocate()
+        queue.deallocate()
+        queued.deallocate()
+    }
+
+    /// The tour as node ids, starting at position 0.
+    var currentTour: [Int] { (0..<m).map { tour[$0] } }
+
+    /// Recomputes the tour cost from scratch.
+    func tourCost() -> Int {
+        var total = 0
+        for i in 0..<m { total &+= d(tour[i], tour[i + 1 == m ? 0 : i + 1]) }
+        return total
+    }
+
+    // MARK: - Primitives
+
+    @inline(__always) private func d(_ a: Int, _ b: Int) -> Int { w[a &* m &+ b] }
+    @inline(__always) private func succ(_ a: Int) -> Int {
+        let p = pos[a] &+ 1
+        return tour[p == m ? 0 : p]
+    }
+    @inline(__always) private func pred(_ a: Int) -> Int {
+        let p = pos[a]
+        return tour[p == 0 ? m &- 1 : p &- 1]
+    }
+    /// Forward distance in positions from `a` to `b` (0 when equal).
+    @inline(__always) private func span(_ a: Int, _ b: Int) -> Int {
+        let s = pos[b] &- pos[a]
+        return s < 0 ? s &+ m : s
+    }
+
+    private func buildNeighbours() {
+        // Symmetric: nearest by cost. Asymmetric: nearest by round-trip cost, a good proxy
+        // for "close in either direction".
+        var keys = [Int](repeating: 0, count: k)
+        var ids = [Int](repeating: 0, count: k)
+        for v in 0..<m {
+            var filled = 0
+            for x in 0..<m where x != v {
+                let key = symmetric ? d(v, x) : d(v, x) &+ d(x, v)
+                if filled == k && key >= keys[k - 1] { continue }
+                var slot = filled == k ? k - 1 : filled
+                if filled < k { filled += 1 }
+                while slot > 0 && keys[slot - 1] > key {
+                    keys[slot] = keys[slot - 1]
+                    ids[slot] = ids[slot - 1]
+                    slot -= 1
+                }
+                keys[slot] = key
+                ids[slot] = x
+            }
+            for i in 0..<k { neighbours[v * k + i] = ids[i] }
+        }
+    }
+
+    /// Reverses tour positions `i...j` (forward, cyclic) exactly.
+    private func reverseExact(_ i: Int, _ j: Int) {
+        var a = i
+        var b = j
+        var steps = ((j &- i &+ m) % m &+ 1) / 2
+        while steps > 0 {
+            let na = tour[a]
+            let nb = tour[b]
+            tour[a] = nb
+            pos[nb] = a
+            tour[b] = na
+            pos[na] = b
+            a = a &+ 1 == m ? 0 : a &+ 1
+            b = b == 0 ? m &- 1 : b &- 1
+            steps &-= 1
+        }
+        if journaling { journal.append((i, j)) }
+    }
+
+    /// Reverses the path from node `from` forward to node `to`; on symmetric matrices the
+    /// complementary path is reversed instead when it is shorter (same cycle).
+    private func reversePath(_ from: Int, _ to: Int) {
+        let i = pos[from]
+        let j = pos[to]
+        let length = (j &- i &+ m) % m &+ 1
+        if symmetric && length * 2 > m {
+            reverseExact(j &+ 1 == m ? 0 : j &+ 1, i == 0 ? m &- 1 : i &- 1)
+        } else {
+            reverseExact(i, j)
+        }
+    }
+
+    /// Swaps two adjacent blocks starting at position `start`: X(l1) Y(l2) → Y X.
+    private func rotateBlocks(_ start: Int, _ l1: Int, _ l2: Int) {
+        let mid = (start &+ l1) % m
+        reverseExact(start, (start &+ l1 &- 1) % m)
+        reverseExact(mid, (mid &+ l2 &- 1) % m)
+        reverseExact(start, (start &+ l1 &+ l2 &- 1) % m)
+    }
+
+    @inline(__always) private func push(_ v: Int) {
+        if queued[v] { return }
+        queued[v] = true
+        var tail = queueHead &+ queueCount
+        if tail >= m { tail &-= m }
+        queue[tail] = v
+        queueCount &+= 1
+    }
+
+    @inline(__always) private func pop() -> Int? {
+        if queueCount == 0 { return nil }
+        let v = queue[queueHead]
+        queueHead = queueHead &+ 1 == m ? 0 : queueHead &+ 1
+        queueCount &-= 1
+        queued[v] = false
+        return v
+    }
+
+    /// Cost change of reversing the path `from`…`to` (internal edges only).
+    private func reversalDelta(_ from: Int, _ to: Int) -> Int {
+        if symmetric { return 0 }
+        var delta = 0
+        var x = from
+        while x != to {
+            let y = succ(x)
+            delta &+= d(y, x) &- d(x, y)
+            x = y
+        }
+        return delta
+    }
+
+    // MARK: - Moves
+
+    /// First-improvement 2-opt around `a`. Returns true when the tour changed.
+    private func try2Opt(_ a: Int) -> Bool {
+        let base = a &* k
+        // Successor side: remove (a, b), (c, e); add (a, c), (b, e); path b…c reversed.
+        let b = succ(a)
+        let dab = d(a, b)
+        for i in 0..<k {
+            let c = neighbours[base &+ i]
+            let dac = d(a, c)
+            if symmetric && dac >= dab { break }
+            if c == b { continue }
+            let e = succ(c)
+            if e == a { continue }
+            var delta = dac &+ d(b, e) &- dab &- d(c, e)
+            if !symmetric {
+                if span(b, c) > Self.asymmetricReversalLimit { continue }
+                delta &+= reversalDelta(b, c)
+            }
+            if delta < 0 {
+                if symmetric { reversePath(b, c) } else { reverseExact(pos[b], pos[c]) }
+                cost &+= delta
+                push(a); push(b); push(c); push(e)
+                return true
+            }
+        }
+        // Predecessor side: remove (b, a), (e, c); add (c, a)…; path a…e reversed.
+        let p = pred(a)
+        let dpa = d(p, a)
+        for i in 0..<k {
+            let c = neighbours[base &+ i]
+            let dca = d(c, a)
+            if symmetric && dca >= dpa { break }
+            if c == p { continue }
+            let e = pred(c)
+            if e == a { continue }
+            // Tour: p a … e c  →  p e … a c
+            var delta = dca &+ d(p, e) &- dpa &- d(e, c)
+            if !symmetric {
+                if span(a, e) > Self.asymmetricReversalLimit { continue }
+                delta &+= reversalDelta(a, e)
+            }
+            if delta < 0 {
+                if symmetric { reversePath(a, e) } else { reverseExact(pos[a], pos[e]) }
+                cost &+= delta
+                push(a); push(p); push(c); push(e)
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Or-opt: moves a segment of 1–3 nodes that starts or ends at `a` next to a
+    /// neighbour of one of its ends, in either orientation.
+    private func tryOrOpt(_ a: Int) -> Bool {
+        let maxLength = min(3, m - 4)
+        if maxLength < 1 { return false }
+        for length in 1...maxLength {
+            for variant in 0..<(length == 1 ? 1 : 2) {
+                let anchoredAtEnd = variant == 1
+                let s1 = anchoredAtEnd ? tour[(pos[a] &- (length &- 1) &+ m) % m] : a
+                let s2 = anchoredAtEnd ? a : tour[(pos[a] &+ length &- 1) % m]
+                if tryMoveSegment(s1, s2, length) { return true }
+            }
+        }
+        return false
+    }
+
+    @inline(__always) private func inSegment(_ x: Int, _ s1: Int, _ length: Int) -> Bool {
+        span(s1, x) < length
+    }
+
+    private func tryMoveSegment(_ s1: Int, _ s2: Int, _ length: Int) -> Bool {
+        let p = pred(s1)
+        let nx = succ(s2)
+        let removeGain = d(p, s1) &+ d(s2, nx) &- d(p, nx)
+        if removeGain <= 0 { return false }
+        let reversedExtra = length == 1 ? 0 : reversalDelta(s1, s2)
+        // Candidates next to s1.
+        var base = s1 &* k
+        for i in 0..<k {
+            let x = neighbours[base &+ i]
+            if symmetric && d(x, s1) >= removeGain { break }
+            if inSegment(x, s1, length) { continue }
+            // Forward: x → s1…s2 → succ(x)
+            if x != p {
+                let e = succ(x)
+                let delta = d(x, s1) &+ d(s2, e) &- d(x, e) &- removeGain
+                if delta < 0 { applySegmentMove(s1, s2, length, after: x, reversed: false, delta: delta); return true }
+            }
+            // Reversed: pred(x) → s2…s1 → x
+            if x != nx {
+                let c = pred(x)
+                let delta = d(c, s2) &+ d(s1, x) &- d(c, x) &+ reversedExtra &- removeGain
+                if delta < 0 { applySegmentMove(s1, s2, length, after: c, reversed: true, delta: delta); return true }
+            }
+        }
+        // Candidates next to s2.
+        base = s2 &* k
+        for i in 0..<k {
+            let y = neighbours[base &+ i]
+            if symmetric && d(s2, y) >= removeGain { break }
+            if inSegment(y, s1, length) { continue }
+            // Forward: pred(y) → s1…s2 → y
+            if y != nx {
+                let c = pred(y)
+                let delta = d(c, s1) &+ d(s2, y) &- d(c, y) &- removeGain
+                if delta < 0 { applySegmentMove(s1, s2, length, after: c, reversed: false, delta: delta); return true }
+            }
+            // Reversed: y → s2…s1 → succ(y)
+            if y != p {
+                let e = succ(y)
+                let delta = d(y, s2) &+ d(s1, e) &- d(y, e) &+ reversedExtra &- removeGain
+                if delta < 0 { applySegmentMove(s1, s2, length, after: y, reversed: true, delta: delta); return true }
+            }
+        }
+        return false
+    }
+
+    /// Moves segment s1…s2 (forward, `length` nodes) between `c` and its successor.
+    private func applySegmentMove(_ s1: Int, _ s2: Int, _ length: Int, after c: Int, reversed: Bool, delta: Int) {
+        let p = pred(s1)
+        let nx = succ(s2)
+        let e = succ(c)
+        // Cycle = A B C with A = s1…s2, B = nx…c, C = e…p. Target B A C (≡ A C B).
+        let lengthB = span(nx, c) &+ 1
+        let lengthC = m &- length &- lengthB
+        if lengthB <= lengthC {
+            rotateBlocks(pos[s1], length, lengthB)
+        } else {
+            rotateBlocks(pos[e], lengthC, length)
+        }
+        if reversed { reverseExact(pos[s1], pos[s2]) }
+        cost &+= delta
+        push(p); push(nx); push(c); push(e); push(s1); push(s2)
+    }
+
+    /// Runs first-improvement descent until no queued node yields an improving move.
+    func descend() {
+        while let a = pop() {
+            if try2Opt(a) || tryOrOpt(a) { push(a) }
+        }
+    }
+
+    /// Queues every node (used before the first descent).
+    func queueAll() {
+        for v in 0..<m { push(tour[v]) }
+    }
+
+    /// Segment-local double bridge: swaps two adjacent blocks of 1…`maxBlock` nodes
+    /// starting at a random position (A B C D → A C B D) and queues the touched nodes.
+    private func kick(_ rng: inout SplitMix64) {
+        let maxBlock = max(1, min(50, (m - 2) / 2))
+        let l1 = 1 &+ rng.below(maxBlock)
+        let l2 = 1 &+ rng.below(maxBlock)
+        let start = rng.below(m)
+        let before = tour[(start &- 1 &+ m) % m]
+        let b1 = tour[start]
+        let b2 = tour[(start &+ l1 &- 1) % m]
+        let c1 = tour[(start &+ l1) % m]
+        let c2 = tour[(start &+ l1 &+ l2 &- 1) % m]
+        let after = tour[(start &+ l1 &+ l2) % m]
+        cost &+= d(before, c1) &+ d(c2, b1) &+ d(b2, after) &- d(before, b1) &- d(b2, c1) &- d(c2, after)
+        rotateBlocks(start, l1, l2)
+        push(before); push(b1); push(b2); push(c1); push(c2); push(after)
+    }
+
+    /// Iterated local search until `deadline` or `maxStagnantKicks` kicks in a row
+    /// without a strictly better tour. Accepts equal-cost tours (plateau moves).
+    func iterate(until deadline: ContinuousClock.Instant, maxStagnantKicks: Int, rng: inout SplitMix64) {
+        let clock = ContinuousClock()
+        var best = cost
+        var stagnant = 0
+        var kicks = 0
+        journaling = true
+        while stagnant < maxStagnantKicks {
+            if kicks & 7 == 0 && clock.now >= deadline { break }
+            kicks &+= 1
+            journal.removeAll(keepingCapacity: true)
+            kick(&rng)
+            descend()
+            if cost < best {
+                best = cost
+                stagnant = 0
+            } else {
+                stagnant &+= 1
+                if cost > best {
+                    journaling = false
+                    for (i, j) in journal.reversed() { reverseExact(i, j) }
+                    journaling = true
+                    cost = best
+                }
+            }
+        }
+        journaling = false
+    }
+}
