@@ -17,7 +17,12 @@ struct NoiseCipherState: Sendable {
 
     /// `InitializeKey(key)`: sets `k` (copying it) and resets the nonce.
     init(key: [UInt8]? = nil) {
-        self.key = key.map(NoiseSecretBytes.init)
+        self.key = key.map { NoiseSecretBytes($0) }
+    }
+
+    /// `InitializeKey` from the first 32 bytes of an HKDF output, without an unwiped copy.
+    init(keyFromPrefixOf material: [UInt8]) {
+        key = NoiseSecretBytes(material.prefix(Self.keyLength))
     }
 
     /// `HasKey()`.

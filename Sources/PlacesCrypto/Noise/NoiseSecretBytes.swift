@@ -11,7 +11,7 @@ final class NoiseSecretBytes: @unchecked Sendable {
     private let storage: UnsafeMutablePointer<UInt8>
 
     /// Copies `bytes`; the caller should wipe its own copy with `noiseWipe`.
-    init(_ bytes: [UInt8]) {
+    init(_ bytes: some Collection<UInt8>) {
         // At least one byte so the allocation is never empty.
         storage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
         storage.initialize(repeating: 0, count: max(bytes.count, 1))

@@ -24,10 +24,12 @@ struct NoiseSymmetricState: Sendable {
 
     /// `MixKey(input_key_material)`.
     mutating func mixKey(_ inputKeyMaterial: [UInt8]) {
-        var outputs = hashFunction.hkdf(chainingKey: chainingKey.bytes, inputKeyMaterial: inputKeyMaterial, outputs: 2)
+        var currentChainingKey = chainingKey.bytes
+        defer { noiseWipe(&currentChainingKey) }
+        var outputs = hashFunction.hkdf(chainingKey: currentChainingKey, inputKeyMaterial: inputKeyMaterial, outputs: 2)
         chainingKey = NoiseSecretBytes(outputs[0])
         // Truncation to 32 bytes when HASHLEN is 64, as the spec requires.
-        cipherState = NoiseCipherState(key: Array(outputs[1].prefix(NoiseCipherState.keyLength)))
+        cipherState = NoiseCipherState(keyFromPrefixOf: outputs[1])
         for index in outputs.indices { noiseWipe(&outputs[index]) }
     }
 
@@ -52,9 +54,11 @@ struct NoiseSymmetricState: Sendable {
 
     /// `Split()`: the initiator-to-responder and responder-to-initiator cipher states.
     func split() -> (initiatorToResponder: NoiseCipherState, responderToInitiator: NoiseCipherState) {
-        var outputs = hashFunction.hkdf(chainingKey: chainingKey.bytes, inputKeyMaterial: [], outputs: 2)
-        let first = NoiseCipherState(key: Array(outputs[0].prefix(NoiseCipherState.keyLength)))
-        let second = NoiseCipherState(key: Array(outputs[1].prefix(NoiseCipherState.keyLength)))
+        var currentChainingKey = chainingKey.bytes
+        defer { noiseWipe(&currentChainingKey) }
+        var outputs = hashFunction.hkdf(chainingKey: currentChainingKey, inputKeyMaterial: [], outputs: 2)
+        let first = NoiseCipherState(keyFromPrefixOf: outputs[0])
+        let second = NoiseCipherState(keyFromPrefixOf: outputs[1])
         for index in outputs.indices { noiseWipe(&outputs[index]) }
         return (first, second)
     }
