@@ -8,8 +8,9 @@
 ///   neighbour of one of its ends, in either orientation (orientation-preserving block
 ///   rotation, so it is exact on asymmetric matrices too).
 /// Between descents a segment-local double bridge (swap of two adjacent short blocks)
-/// perturbs the tour; only the six touched nodes are queued. A kick that ends worse
-/// is undone from a journal of the reversals it made (no tour copies).
+/// perturbs the tour; only the six touched nodes are queued. A kick that ends worse than
+/// the accepted tour (beyond a small, randomly applied slack) is undone from a journal of
+/// the reversals it made, so rejected kicks cost no tour copies.
 final class LocalSearch {
     let m: Int
     let symmetric: Bool
@@ -340,7 +341,7 @@ final class LocalSearch {
     /// Segment-local double bridge: swaps two adjacent blocks of 1…`maxBlock` nodes
     /// starting at a random position (A B C D → A C B D) and queues the touched nodes.
     private func kick(_ rng: inout SplitMix64) {
-        let maxBlock = max(1, min(50, (m - 2) / 2))
+        let maxBlock = max(1, min(30, (m - 2) / 2))
         let l1 = 1 &+ rng.below(maxBlock)
         let l2 = 1 &+ rng.below(maxBlock)
         let start = rng.below(m)
@@ -360,8 +361,12 @@ final class LocalSearch {
     func iterate(until deadline: ContinuousClock.Instant, maxStagnantKicks: Int, rng: inout SplitMix64) {
         let clock = ContinuousClock()
         var best = cost
+        var bestTour = [Int](repeating: 0, count: m)
+        for i in 0..<m { bestTour[i] = tour[i] }
+        var accepted = cost
         var stagnant = 0
         var kicks = 0
+        let slack = Self.acceptanceSlack(cost: cost, nodes: m)
         journaling = true
         while stagnant < maxStagnantKicks {
             if kicks & 7 == 0 && clock.now >= deadline { break }
@@ -371,17 +376,35 @@ final class LocalSearch {
             descend()
             if cost < best {
                 best = cost
+                accepted = cost
                 stagnant = 0
+                for i in 0..<m { bestTour[i] = tour[i] }
+                continue
+            }
+            stagnant &+= 1
+            if cost <= accepted || (cost < accepted &+ slack && rng.below(16) == 0) {
+                accepted = cost
             } else {
-                stagnant &+= 1
-                if cost > best {
-                    journaling = false
-                    for (i, j) in journal.reversed() { reverseExact(i, j) }
-                    journaling = true
-                    cost = best
-                }
+                journaling = false
+                for (i, j) in journal.reversed() { reverseExact(i, j) }
+                journaling = true
+                cost = accepted
             }
         }
         journaling = false
+        if cost != best {
+            for i in 0..<m {
+                tour[i] = bestTour[i]
+                pos[bestTour[i]] = i
+            }
+            cost = best
+        }
+    }
+
+    /// How much worse than the accepted tour a kicked tour may be and still be accepted
+    /// (with probability 1/16): a fifth of an average edge, enough to leave plateaus and
+    /// shallow basins; the best tour seen is kept separately and returned.
+    static func acceptanceSlack(cost: Int, nodes m: Int) -> Int {
+        max(1, cost / m / 5)
     }
 }

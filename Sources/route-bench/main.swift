@@ -152,6 +152,24 @@ let budgetMilliseconds = Int(option("--budget-ms") ?? "") ?? 1000
 let only = option("--only")
 let skipTSPLIB = arguments.contains("--skip-tsplib")
 
+if let svgPath = option("--svg") {
+    // Writes a sample picture (a day in Paris) for eyeballing the SVG export.
+    let sample: [(String, Double, Double)] = [
+        ("Hôtel du Louvre", 48.8627, 2.3353), ("Musée d'Orsay", 48.8600, 2.3266), ("Tour Eiffel", 48.8584, 2.2945),
+        ("Arc de Triomphe", 48.8738, 2.2950), ("Sacré-Cœur", 48.8867, 2.3431), ("Centre Pompidou", 48.8606, 2.3522),
+        ("Notre-Dame", 48.8530, 2.3499), ("Panthéon", 48.8462, 2.3464), ("Jardin du Luxembourg", 48.8462, 2.3372),
+        ("Place des Vosges", 48.8556, 2.3655), ("Café <Flore> & Co", 48.8540, 2.3325),
+        ("Shakespeare & Company", 48.8526, 2.3471),
+    ]
+    let places = sample.enumerated().map { RoutePlace(id: "p\($0)", name: $1.0, latitude: $1.1, longitude: $1.2) }
+    let roundTrip = !arguments.contains("--open")
+    let plan = try RoutePlanner.plan(
+        RoutePlanRequest(places: places, mode: .walking, criterion: .duration, roundTrip: roundTrip, startID: "p0"))
+    try plan.svg(title: "Paris in a day").write(toFile: svgPath, atomically: true, encoding: .utf8)
+    print("wrote \(svgPath)")
+    exit(0)
+}
+
 print("route-bench  (release build recommended; 2 shared cores, timings are noisy)")
 
 // MARK: - TSPLIB
@@ -212,6 +230,8 @@ if !skipTSPLIB {
 }
 
 // MARK: - Exact solver
+
+if only != nil { exit(0) }
 
 do {
     print("\nExact (Held-Karp) round trips, random symmetric matrices")
