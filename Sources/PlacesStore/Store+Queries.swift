@@ -72,3 +72,42 @@ extension Store {
             updatedMs: row["updated_ms"])
     }
 }
+
+extension Store {
+    /// A favorite joined with its place, read straight from SQL (the hot path of
+    /// `GET /v1/favorites`).
+    public struct FavoriteRow: Sendable, Hashable {
+        public var id: String
+        public var placeID: String
+        public var name: String
+        public var latitude: Double
+        public var longitude: Double
+        public var createdMs: Int64
+    }
+
+    /// The live favorites of a library in list order, with their places' names and
+    /// coordinates (favorites whose place was deleted are left out).
+    public func favoriteRows(in doc: DocumentID) throws(StoreError) -> [FavoriteRow] {
+        try read { db in
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT f.id, p.id AS place, json_extract(p.data, '$.name') AS name,
+                           json_extract(p.data, '$.latitude') AS lat, json_extract(p.data, '$.longitude') AS lon,
+                           f.created_ms
+                    FROM entity f JOIN entity p
+                      ON p.doc = f.doc AND p.id = json_extract(f.data, '$.placeId') AND p.deleted = 0
+                    WHERE f.doc = ? AND f.kind = 'favorite' AND f.deleted = 0
+                    ORDER BY f.position, f.id
+                    """)
+            var out = [FavoriteRow]()
+            let cursor = try Row.fetchCursor(statement, arguments: [Data(doc.bytes)])
+            while let row = try cursor.next() {
+                out.append(
+                    FavoriteRow(
+                        id: row[0], placeID: row[1], name: row[2] ?? "", latitude: row[3] ?? 0, longitude: row[4] ?? 0,
+                        createdMs: row[5] ?? 0))
+            }
+            return out
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// A control-API request as handed to the daemon's router.
+public struct ControlRequest: Sendable {
+    /// HTTP method, uppercase.
+    public var method: String
+    /// The path without the query, percent-decoded segments joined by `/`.
+    public var path: String
+    /// Query parameters (last one wins).
+    public var query: [String: String]
+    /// The request body.
+    public var body: [UInt8]
+
+    public init(method: String, path: String, query: [String: String] = [:], body: [UInt8] = []) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.body = body
+    }
+
+    /// Path segments after the leading slash.
+    public var segments: [Substring] { path.split(separator: "/", omittingEmptySubsequences: true) }
+
+    /// Decodes the JSON body, turning any failure into a 400 that names the problem.
+    public func decode<T: Decodable>(_ type: T.Type) throws(Problem) -> T {
+        guard !body.isEmpty else { throw Problem.malformed("the request needs a JSON body") }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(body))
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw Problem.invalid(key.stringValue, "the field '\(key.stringValue)' is required")
+        } catch let DecodingError.typeMismatch(_, context) {
+            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw Problem.invalid(field, "the field '\(field)' has the wrong type: \(context.debugDescription)")
+        } catch let DecodingError.valueNotFound(_, context) {
+            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw Problem.invalid(field, "the field '\(field)' must not be null")
+        } catch let DecodingError.dataCorrupted(context) {
+            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+            if field.isEmpty { throw Problem.malformed("the body is not valid JSON") }
+            throw Problem.invalid(field, "the field '\(field)' is invalid: \(context.debugDescription)")
+        } catch {
+            throw Problem.malformed("the body is not valid JSON")
+        }
+    }
+}
+
+/// What the router answers.
+public enum ControlResponse: Sendable {
+    /// A JSON body with a status.
+    case json(status: Int, body: [UInt8])
+    /// A body of another media type (GPX, SVG, GeoJSON).
+    case raw(status: Int, contentType: String, body: [UInt8])
+    /// An error.
+    case problem(Problem)
+    /// A newline-delimited JSON stream (chunked), ended when the stream finishes or the
+    /// client goes away.
+    case stream(AsyncStream<[UInt8]>)
+
+    /// Encodes `value` as the JSON body of a response.
+    public static func encoding<T: Encodable>(_ value: T, status: Int = 200) -> ControlResponse {
+        do {
+            return .json(status: status, body: Array(try ControlJSON.encoder.encode(value)))
+        } catch {
+            return .problem(Problem(status: 500, code: "internal", title: "Internal error", detail: "could not encode the response"))
+        }
+    }
+}
+
+/// The JSON conventions of the control API: camelCase keys, sorted for stable output.
+public enum ControlJSON {
+    /// Encoder for responses.
+    public static var encoder: JSONEncoder {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return e
+    }
+}
+
+/// The router the server calls for each request.
+public protocol ControlHandler: Sendable {
+    /// Answers one request. Must not throw: every failure is a `Problem`.
+    func handle(_ request: ControlRequest) async -> ControlResponse
+}

@@ -1,0 +1,235 @@
+import Foundation
+import Logging
+import PlacesControl
+import PlacesCrypto
+import PlacesModel
+import PlacesStore
+
+/// The daemon's state and use cases: who is logged in, the document keys held, and every
+/// operation of the control API turned into signed ops on the store. An actor, so that one
+/// request's read-modify-write of a document never interleaves with another's.
+public actor Engine {
+    let store: Store
+    let paths: DataPaths
+    let events = EventHub()
+    let logger: Logger
+    let version: String
+
+    private(set) var identity: SigningKeyPair?
+    private var keyring = Keyring()
+    private var libraryDoc: DocumentID?
+    private var profileDoc: DocumentID?
+
+    init(store: Store, paths: DataPaths, version: String, logger: Logger) {
+        self.store = store
+        self.paths = paths
+        self.version = version
+        self.logger = logger
+    }
+
+    // MARK: Account
+
+    /// Unlocks an unsealed key at start-up (headless devices).
+    func autoLogin() {
+        guard let file = try? readKeyFile(), !file.isSealed else { return }
+        do {
+            try unlock(try file.open(passphrase: nil))
+            logger.info("logged in with the unsealed key file")
+        } catch {
+            logger.error("the unsealed key file could not be opened", metadata: ["error": "\(error)"])
+        }
+    }
+
+    func status() -> Status {
+        let file = try? readKeyFile()
+        let profile = currentProfile()
+        return Status(
+            id: (try? file?.identityPublicKey())?.humanID, version: version, initialized: file != nil,
+            loggedIn: identity != nil, passphraseProtected: file?.isSealed, name: profile?.name,
+            username: profile?.username, dataDir: paths.dataDir, socket: paths.socket, pid: getpid(),
+            opCount: identity == nil ? nil : (try? store.opCount()))
+    }
+
+    func initialize(_ request: InitRequest) throws(Problem) -> Profile {
+        guard (try? readKeyFile()) == nil else {
+            throw Problem.conflict("already-initialized", "an identity already exists in \(paths.dataDir); use `places login`")
+        }
+        let name = try FieldRule.text(maxLength: 100, required: true).check("name", .string(request.name)).stringValue!
+        let username = try checkUsername(request.username)
+        var bio: JSONValue?
+        if let text = request.bio { bio = try FieldRule.text(maxLength: 1_000, required: false).check("bio", .string(text)) }
+        let sealed: Bool
+        switch (request.passphrase, request.noPassphrase ?? false) {
+        case (let p?, false) where !p.isEmpty: sealed = true
+        case (nil, true): sealed = false
+        case (_, true): throw Problem.invalid("noPassphrase", "give either a passphrase or noPassphrase, not both")
+        default: throw Problem.invalid("passphrase", "a passphrase is required (or set noPassphrase for a headless device)")
+        }
+        let pair: SigningKeyPair
+        let file: KeyFile
+        do {
+            pair = try SigningKeyPair()
+            file = sealed ? try KeyFile.sealed(pair, passphrase: request.passphrase!) : KeyFile.unsealed(pair)
+        } catch {
+            throw Problem(status: 500, code: "crypto", title: "Key generation failed", detail: error.message)
+        }
+        try writeKeyFile(file)
+        let now = RFC3339.nowMs()
+        do {
+            let profileID = DocumentID(bytes: SecureRandom.bytes(16))!
+            let libraryID = DocumentID(bytes: SecureRandom.bytes(16))!
+            for (id, kind) in [(profileID, Store.DocumentKind.profile), (libraryID, .library)] {
+                let key = try SecretBox.randomKey()
+                try store.createDocument(
+                    id, kind: kind, owner: pair.publicKey, sealedKey: try SealedBox.seal(key, to: pair.publicKey),
+                    timeMs: now)
+            }
+            try unlock(pair)
+            var changes: [Change] = [.create(entity: profileID.hex, kind: .profile)]
+            changes.append(.set(entity: profileID.hex, kind: .profile, field: "name", value: .string(name), old: nil))
+            changes.append(.set(entity: profileID.hex, kind: .profile, field: "username", value: .string(username), old: nil))
+            if let bio { changes.append(.set(entity: profileID.hex, kind: .profile, field: "bio", value: bio, old: nil)) }
+            try commit(profileID, changes)
+        } catch let p as Problem {
+            throw p
+        } catch {
+            throw Problem(status: 500, code: "internal", title: "Initialisation failed", detail: "\(error)")
+        }
+        logger.info("identity created")
+        return currentProfile()!
+    }
+
+    func login(passphrase: String?) throws(Problem) -> Status {
+        guard let file = try? readKeyFile() else {
+            throw Problem(status: 409, code: "not-initialized", title: "No identity", detail: "no identity yet: run `places init` first")
+        }
+        if identity != nil { return status() }
+        do {
+            try unlock(try file.open(passphrase: passphrase))
+        } catch let e as CryptoError where e.code == .wrongPassphrase {
+            throw Problem(status: 401, code: "wrong-passphrase", title: "Wrong passphrase", detail: e.message)
+        } catch let p as Problem {
+            throw p
+        } catch {
+            throw Problem(status: 500, code: "internal", title: "Login failed", detail: "\(error)")
+        }
+        events.publish(Event(type: "login", time: RFC3339.string(ms: RFC3339.nowMs()), summary: "logged in"))
+        return status()
+    }
+
+    func logout() -> Status {
+        identity = nil
+        keyring = Keyring()
+        libraryDoc = nil
+        profileDoc = nil
+        events.publish(Event(type: "logout", time: RFC3339.string(ms: RFC3339.nowMs()), summary: "logged out"))
+        return status()
+    }
+
+    func profile() throws(Problem) -> Profile {
+        try requireLogin()
+        guard let p = currentProfile() else { throw Problem.notFound("no profile") }
+        return p
+    }
+
+    private func unlock(_ pair: SigningKeyPair) throws {
+        var ring = Keyring()
+        for (doc, epoch, sealed) in try store.sealedKeys() {
+            ring.insert(try SealedBox.open(sealed, with: pair), doc: doc, epoch: epoch)
+        }
+        let mine = try store.documents().filter { $0.owner == pair.publicKey.bytes }
+        identity = pair
+        keyring = ring
+        libraryDoc = mine.first { $0.kind == .library }?.id
+        profileDoc = mine.first { $0.kind == .profile }?.id
+    }
+
+    private func currentProfile() -> Profile? {
+        guard let identity, let profileDoc, let record = try? store.entity(in: profileDoc, id: profileDoc.hex) else {
+            return nil
+        }
+        let f = Views.fields(record)
+        return Profile(
+            id: identity.publicKey.humanID, name: f["name"]?.stringValue ?? "", username: f["username"]?.stringValue ?? "",
+            bio: f["bio"]?.stringValue)
+    }
+
+    private func checkUsername(_ username: String) throws(Problem) -> String {
+        let ok = (1...32).contains(username.count)
+            && username.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0) }
+        guard ok else {
+            throw Problem.invalid("username", "a username is 1–32 letters, digits, '.', '_' or '-'")
+        }
+        return username
+    }
+
+    private func readKeyFile() throws -> KeyFile? {
+        guard FileManager.default.fileExists(atPath: paths.keyFile) else { return nil }
+        return try JSONDecoder().decode(KeyFile.self, from: Data(contentsOf: URL(fileURLWithPath: paths.keyFile)))
+    }
+
+    private func writeKeyFile(_ file: KeyFile) throws(Problem) {
+        do {
+            let data = try ControlJSON.encoder.encode(file)
+            let tmp = paths.keyFile + ".tmp"
+            FileManager.default.createFile(atPath: tmp, contents: nil, attributes: [.posixPermissions: 0o600])
+            try data.write(to: URL(fileURLWithPath: tmp))
+            chmod(tmp, 0o600)
+            guard rename(tmp, paths.keyFile) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        } catch {
+            throw Problem(status: 500, code: "io", title: "Cannot write the key file", detail: "writing \(paths.keyFile) failed: \(error)")
+        }
+    }
+
+    // MARK: Writing
+
+    func requireLogin() throws(Problem) {
+        guard identity != nil else {
+            if (try? readKeyFile()) == nil {
+                throw Problem(status: 401, code: "not-initialized", title: "No identity", detail: "no identity yet: run `places init` first")
+            }
+            throw Problem.loggedOut
+        }
+    }
+
+    /// Appends one op of `changes` to `doc` and tells subscribers.
+    func commit(_ doc: DocumentID, _ changes: [Change], summary: String? = nil) throws(Problem) {
+        guard let identity else { throw Problem.loggedOut }
+        do {
+            try store.append([Store.Edit(doc: doc, changes: changes, timeMs: RFC3339.nowMs())], identity: identity, keyring: keyring)
+        } catch {
+            logger.error("append failed", metadata: ["doc.id": "\(doc)", "error": "\(error)"])
+            throw Problem(status: 500, code: "store", title: "Could not save", detail: error.message)
+        }
+        let kind = (try? store.document(doc))?.kind.rawValue
+        events.publish(
+            Event(
+                type: "changed", time: RFC3339.string(ms: RFC3339.nowMs()), doc: doc.hex, docKind: kind,
+                author: identity.publicKey.humanID, summary: summary ?? "\(kind ?? "document") \(doc.hex.prefix(8)) changed"))
+    }
+
+    func library() throws(Problem) -> DocumentID {
+        try requireLogin()
+        guard let libraryDoc else { throw Problem(status: 500, code: "internal", title: "No library", detail: "the library document is missing") }
+        return libraryDoc
+    }
+
+    var me: PublicKey? { identity?.publicKey }
+
+    /// The batch entry point for benchmarks: many edits, one transaction.
+    func appendBatch(_ edits: [Store.Edit]) throws {
+        guard let identity else { throw Problem.loggedOut }
+        try store.append(edits, identity: identity, keyring: keyring)
+    }
+
+    func keyringCopy() -> Keyring { keyring }
+    func setKeyring(_ ring: Keyring) { keyring = ring }
+
+    // MARK: Store access for the feature extensions
+
+    func storeCall<T>(_ body: () throws(StoreError) -> T) throws(Problem) -> T {
+        do { return try body() } catch {
+            throw Problem(status: 500, code: "store", title: "Storage error", detail: error.message)
+        }
+    }
+}

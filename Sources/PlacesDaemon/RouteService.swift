@@ -1,0 +1,154 @@
+import Foundation
+import PlacesControl
+import PlacesModel
+import PlacesRoutes
+
+/// The routes part of the control API: planning through an itinerary's places to go, and
+/// the stateless solver.
+enum RouteService {
+    /// Largest time budget a client may ask the solver for.
+    static let maxTimeBudgetMs = 10_000
+
+    /// `POST /v1/routes/solve` body.
+    struct SolveRequest: Decodable {
+        var points: [GeoPoint]?
+        var matrix: [[Double]]?
+        var mode: TravelMode?
+        var by: RouteCriterion?
+        var roundTrip: Bool?
+        var start: Int?
+        var end: Int?
+        var timeBudgetMs: Int?
+    }
+
+    struct SolveLeg: Encodable {
+        var from: Int
+        var to: Int
+        var cost: Double
+        var distanceMeters: Double?
+        var durationSeconds: Double?
+    }
+
+    struct SolveResponse: Encodable {
+        var order: [Int]
+        var cost: Double
+        var optimal: Bool
+        var legs: [SolveLeg]
+        var mode: TravelMode?
+        var by: RouteCriterion?
+    }
+
+    static func solve(_ body: [UInt8]) throws(Problem) -> ControlResponse {
+        let request = try ControlRequest(method: "POST", path: "", body: body).decode(SolveRequest.self)
+        let budgetMs = request.timeBudgetMs ?? 1_000
+        guard (1...maxTimeBudgetMs).contains(budgetMs) else {
+            throw Problem.invalid("timeBudgetMs", "'timeBudgetMs' must be from 1 to \(maxTimeBudgetMs)")
+        }
+        let roundTrip = request.roundTrip ?? false
+        let options = SolveOptions(
+            roundTrip: roundTrip, start: request.start, end: request.end, timeBudget: .milliseconds(budgetMs))
+        guard (request.points == nil) != (request.matrix == nil) else {
+            throw Problem.invalid("points", "give either 'points' (with mode and by) or 'matrix', not both and not neither")
+        }
+        do throws(RouteError) {
+            switch (request.points, request.matrix) {
+            case (let points?, nil):
+                let mode = request.mode ?? .walking
+                let by = request.by ?? .duration
+                for (i, p) in points.enumerated() { try p.validate(label: "points[\(i)]") }
+                let matrices = try GreatCircleMatrixProvider().travelMatrices(for: points, mode: mode)
+                let solution = try RouteSolver.solve(matrices.matrix(for: by), options: options)
+                let legs = pairs(solution.order, roundTrip: roundTrip).map { a, b in
+                    SolveLeg(
+                        from: a, to: b, cost: matrices.matrix(for: by).values[a * points.count + b],
+                        distanceMeters: matrices.distanceMeters.values[a * points.count + b],
+                        durationSeconds: matrices.durationSeconds.values[a * points.count + b])
+                }
+                return .encoding(
+                    SolveResponse(
+                        order: solution.order, cost: solution.cost, optimal: solution.optimal, legs: legs, mode: mode, by: by))
+            case (nil, let rows?):
+                let matrix = try CostMatrix(rows)
+                let solution = try RouteSolver.solve(matrix, options: options)
+                let legs = pairs(solution.order, roundTrip: roundTrip).map { a, b in
+                    SolveLeg(from: a, to: b, cost: matrix.values[a * matrix.count + b])
+                }
+                return .encoding(SolveResponse(order: solution.order, cost: solution.cost, optimal: solution.optimal, legs: legs))
+            default:
+                return .problem(Problem.invalid("points", "give either 'points' or 'matrix'"))
+            }
+        } catch {
+            throw problem(error)
+        }
+    }
+
+    static func pairs(_ order: [Int], roundTrip: Bool) -> [(Int, Int)] {
+        guard order.count > 1 else { return [] }
+        var out = zip(order, order.dropFirst()).map { ($0, $1) }
+        if roundTrip { out.append((order.last!, order.first!)) }
+        return out
+    }
+
+    static func problem(_ error: RouteError) -> Problem {
+        let field: String =
+            switch error.code {
+            case .invalidCoordinate: "points"
+            case .nonSquareMatrix, .invalidCost: "matrix"
+            case .invalidEndpoints, .indexOutOfRange: "start"
+            case .tooManyNodes: "points"
+            case .invalidTimeBudget: "timeBudgetMs"
+            default: "route"
+            }
+        return Problem(status: 400, code: "invalid-route", title: "Invalid route request", detail: error.message, field: field)
+    }
+}
+
+extension Engine {
+    /// Plans the route through an itinerary's places to go.
+    func plan(_ reference: String, query: [String: String]) throws(Problem) -> (DocumentID, RoutePlan, String) {
+        let doc = try itineraryDoc(reference)
+        let it = try itinerary(doc.id.hex)
+        guard let mode = TravelMode(rawValue: query["mode"] ?? "walking") else {
+            throw Problem.invalid("mode", "mode must be walking, cycling or driving")
+        }
+        guard let by = RouteCriterion(rawValue: query["by"] ?? "duration") else {
+            throw Problem.invalid("by", "by must be duration or distance")
+        }
+        let roundTrip: Bool
+        switch query["roundTrip"] ?? "false" {
+        case "true", "1", "yes": roundTrip = true
+        case "false", "0", "no": roundTrip = false
+        default: throw Problem.invalid("roundTrip", "roundTrip must be true or false")
+        }
+        func stopID(_ key: String) throws(Problem) -> String? {
+            guard let ref = query[key], !ref.isEmpty else { return nil }
+            return try resolve(ref, in: doc.id, kind: .stop, alsoBy: "placeId", what: "place to go").id
+        }
+        let request = RoutePlanRequest(
+            places: it.places.map { RoutePlace(id: $0.id, name: $0.name, latitude: $0.latitude, longitude: $0.longitude) },
+            mode: mode, criterion: by, roundTrip: roundTrip, startID: try stopID("start"), endID: try stopID("end"))
+        do throws(RouteError) {
+            return (doc.id, try RoutePlanner.plan(request), it.name)
+        } catch {
+            throw RouteService.problem(error)
+        }
+    }
+
+    func route(_ reference: String, query: [String: String]) throws(Problem) -> ControlResponse {
+        let (_, plan, name) = try plan(reference, query: query)
+        switch query["format"] ?? "json" {
+        case "json": return .encoding(plan)
+        case "geojson": return .raw(status: 200, contentType: "application/geo+json", body: Array(plan.geoJSON().utf8))
+        case "gpx": return .raw(status: 200, contentType: "application/gpx+xml", body: Array(plan.gpx(name: name).utf8))
+        case "gmaps": return .encoding(plan.googleMapsDirections())
+        case "svg": return .raw(status: 200, contentType: "image/svg+xml", body: Array(plan.svg(title: name).utf8))
+        case let other: throw Problem.invalid("format", "format '\(other)' is not one of json, geojson, gpx, gmaps, svg")
+        }
+    }
+
+    func applyRoute(_ reference: String, query: [String: String]) throws(Problem) -> Itinerary {
+        let (doc, plan, _) = try plan(reference, query: query)
+        try reorderStops(doc, order: plan.stops.map(\.place.id))
+        return try itinerary(doc.hex)
+    }
+}

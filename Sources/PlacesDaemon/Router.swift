@@ -1,0 +1,94 @@
+import Foundation
+import PlacesControl
+import PlacesModel
+
+/// Maps control-API requests to the engine. Every route is listed in
+/// `Protocol/control-api.yaml`.
+struct Router: ControlHandler {
+    let engine: Engine
+
+    func handle(_ request: ControlRequest) async -> ControlResponse {
+        do throws(Problem) {
+            return try await route(request)
+        } catch {
+            return .problem(error)
+        }
+    }
+
+    private func route(_ r: ControlRequest) async throws(Problem) -> ControlResponse {
+        let s = r.segments.map(String.init)
+        guard s.first == "v1" else { throw Problem.notFound("unknown path \(r.path): the API lives under /v1/") }
+        let path = Array(s.dropFirst())
+        switch (r.method, path.count, path.first) {
+        case ("GET", 1, "status"): return .encoding(await engine.status())
+        case ("POST", 1, "init"): return .encoding(try await engine.initialize(try r.decode(InitRequest.self)), status: 201)
+        case ("POST", 1, "login"):
+            let body = r.body.isEmpty ? LoginRequest(passphrase: nil) : try r.decode(LoginRequest.self)
+            return .encoding(try await engine.login(passphrase: body.passphrase))
+        case ("POST", 1, "logout"): return .encoding(await engine.logout())
+        case ("GET", 1, "profile"): return .encoding(try await engine.profile())
+        case ("GET", 1, "events"):
+            return .stream(await engine.subscribe())
+        // Places
+        case ("GET", 1, "places"): return .encoding(try await engine.places())
+        case ("POST", 1, "places"): return .encoding(try await engine.createPlace(try object(r)), status: 201)
+        case ("GET", 2, "places"): return .encoding(try await engine.place(path[1]))
+        case ("PATCH", 2, "places"): return .encoding(try await engine.updatePlace(path[1], try object(r)))
+        case ("DELETE", 2, "places"):
+            try await engine.deletePlace(path[1])
+            return .json(status: 204, body: [])
+        // Favorites
+        case ("GET", 1, "favorites"): return .encoding(try await engine.favorites())
+        case ("POST", 1, "favorites"):
+            return .encoding(try await engine.addFavorite(try r.decode(AddFavoriteRequest.self)), status: 201)
+        case ("POST", 3, "favorites") where path[2] == "move":
+            return .encoding(try await engine.moveFavorite(path[1], to: try r.decode(MoveRequest.self).position))
+        case ("DELETE", 2, "favorites"):
+            try await engine.removeFavorite(path[1])
+            return .json(status: 204, body: [])
+        // Itineraries
+        case ("GET", 1, "itineraries"): return .encoding(try await engine.itineraries(scope: r.query["scope"]))
+        case ("POST", 1, "itineraries"):
+            return .encoding(try await engine.createItinerary(try object(r)), status: 201)
+        case ("GET", 2, "itineraries"): return .encoding(try await engine.itinerary(path[1]))
+        case ("PATCH", 2, "itineraries"): return .encoding(try await engine.updateItinerary(path[1], try object(r)))
+        case ("DELETE", 2, "itineraries"):
+            try await engine.deleteItinerary(path[1])
+            return .json(status: 204, body: [])
+        case ("GET", 3, "itineraries") where path[2] == "activity":
+            return .encoding(try await engine.activity(path[1]))
+        case ("POST", 3, "itineraries") where path[2] == "places":
+            return .encoding(try await engine.addStop(path[1], try r.decode(AddStopRequest.self)), status: 201)
+        case ("DELETE", 4, "itineraries") where path[2] == "places":
+            return .encoding(try await engine.removeStop(path[1], stop: path[3]))
+        case ("POST", 5, "itineraries") where path[2] == "places" && path[4] == "move":
+            return .encoding(
+                try await engine.moveStop(path[1], stop: path[3], to: try r.decode(MoveRequest.self).position))
+        case ("GET", 3, "itineraries") where path[2] == "route":
+            return try await engine.route(path[1], query: r.query)
+        case ("POST", 4, "itineraries") where path[2] == "route" && path[3] == "apply":
+            return .encoding(try await engine.applyRoute(path[1], query: r.query))
+        case ("POST", 2, "routes") where path[1] == "solve":
+            return try RouteService.solve(r.body)
+        default:
+            throw Problem(
+                status: 404, code: "no-route", title: "No such route",
+                detail: "\(r.method) \(r.path) is not part of the API; see Protocol/control-api.yaml")
+        }
+    }
+
+    private func object(_ r: ControlRequest) throws(Problem) -> [String: JSONValue] {
+        guard case .object(let o) = try r.decode(JSONValue.self) else {
+            throw Problem.malformed("the body must be a JSON object")
+        }
+        return o
+    }
+}
+
+extension Engine {
+    func subscribe() -> AsyncStream<[UInt8]> {
+        events.subscribe(
+            hello: Event(
+                type: "hello", time: RFC3339.string(ms: RFC3339.nowMs()), summary: "subscribed to placesd events"))
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PlacesDaemon
+
+/// `placesd`: the Places daemon.
+@main
+struct PlacesDaemonCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "placesd",
+        abstract: "The Places daemon: keeps your places and itineraries and serves the control API.",
+        discussion: """
+            Runs in the foreground until SIGTERM or SIGINT. The data dir holds the database, the \
+            identity key and the control socket (placesd.sock); it is --data-dir, else $PLACES_HOME, \
+            else $XDG_DATA_HOME/places, else ~/.local/share/places.
+            """,
+        version: Daemon.version)
+
+    @Option(help: "The data directory.")
+    var dataDir: String?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: Logger.Level = .info
+
+    func run() async throws {
+        let level = logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "placesd")
+        do {
+            try await Daemon(dataDir: dataDir, logger: logger).run()
+        } catch let error as DaemonError {
+            FileHandle.standardError.write(Data("placesd: \(error.description)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}
