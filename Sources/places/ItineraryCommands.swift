@@ -1,0 +1,391 @@
+import ArgumentParser
+import PlacesControl
+import PlacesModel
+
+/// `places itinerary …`: trips and their places to go.
+struct ItineraryGroup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "itinerary",
+        abstract: "Create, show, edit and delete itineraries and their places to go.",
+        discussion: """
+            An itinerary is a trip folder: dates, transportation, lodging, prices, notes and an \
+            ordered list of places to go. Without a subcommand, lists itineraries; \
+            `places itineraries` and `places trip` work too.
+            """,
+        subcommands: [
+            Create.self, List.self, Show.self, Edit.self, Delete.self,
+            AddPlace.self, RemovePlace.self, MovePlace.self,
+        ],
+        defaultSubcommand: List.self,
+        aliases: ["itineraries", "trip"])
+}
+
+/// The descriptive fields of an itinerary, shared by `create` and `edit`.
+struct ItineraryFields: ParsableArguments {
+    @Option(help: ArgumentHelp("First day of the trip.", valueName: "YYYY-MM-DD"))
+    var start: String?
+
+    @Option(help: ArgumentHelp("Last day of the trip.", valueName: "YYYY-MM-DD"))
+    var end: String?
+
+    @Option(help: ArgumentHelp("How you get there, e.g. \"train\".", valueName: "text"))
+    var transport: String?
+
+    @Option(help: "Where you stay.")
+    var lodgingName: String?
+
+    @Option(help: "The lodging's address.")
+    var lodgingAddress: String?
+
+    @Option(help: ArgumentHelp("Lodging check-in day.", valueName: "YYYY-MM-DD"))
+    var checkIn: String?
+
+    @Option(help: ArgumentHelp("Lodging check-out day.", valueName: "YYYY-MM-DD"))
+    var checkOut: String?
+
+    @Option(help: ArgumentHelp("Travel price, e.g. 120.50 (exact, in --currency).", valueName: "decimal"))
+    var travelPrice: String?
+
+    @Option(help: ArgumentHelp("Lodging price, e.g. 340 (exact, in --currency).", valueName: "decimal"))
+    var lodgingPrice: String?
+
+    @Option(help: "ISO 4217 currency of --travel-price and --lodging-price.")
+    var currency: String = "EUR"
+
+    @Option(help: "Free-form notes.")
+    var notes: String?
+
+    func validate() throws {
+        try validateDate(start, option: "--start")
+        try validateDate(end, option: "--end")
+        try validateDate(checkIn, option: "--check-in")
+        try validateDate(checkOut, option: "--check-out")
+        if let start, let end, end < start { throw ValidationError("--end \(end) is before --start \(start)") }
+        if let checkIn, let checkOut, checkOut < checkIn {
+            throw ValidationError("--check-out \(checkOut) is before --check-in \(checkIn)")
+        }
+        guard Money.isValidCurrency(currency.uppercased()) else {
+            throw ValidationError("--currency '\(currency)' is not an ISO 4217 code like EUR")
+        }
+        _ = try prices()
+    }
+
+    /// The parsed prices, exact in minor units.
+    func prices() throws -> (travel: Money?, lodging: Money?) {
+        let code = currency.uppercased()
+        return (
+            try travelPrice.map { try parseMoney($0, currency: code, option: "--travel-price") },
+            try lodgingPrice.map { try parseMoney($0, currency: code, option: "--lodging-price") }
+        )
+    }
+
+    /// Writes the given options into `body` (lodging as an object of the given sub-fields).
+    func fill(_ body: inout JSONBody) throws {
+        if let start { body["startDate"] = .string(start) }
+        if let end { body["endDate"] = .string(end) }
+        if let transport { body["transportation"] = .string(transport) }
+        var lodging: [String: JSONValue] = [:]
+        if let lodgingName { lodging["name"] = .string(lodgingName) }
+        if let lodgingAddress { lodging["address"] = .string(lodgingAddress) }
+        if let checkIn { lodging["checkIn"] = .string(checkIn) }
+        if let checkOut { lodging["checkOut"] = .string(checkOut) }
+        if !lodging.isEmpty { body["lodging"] = .object(lodging) }
+        let (travel, lodgingCost) = try prices()
+        if let travel { body["travelPrice"] = travel.jsonValue }
+        if let lodgingCost { body["lodgingPrice"] = lodgingCost.jsonValue }
+        if let notes { body["notes"] = .string(notes) }
+    }
+}
+
+/// Prints every field of an itinerary, its numbered places to go and its total cost.
+func printItinerary(_ itinerary: Itinerary) {
+    var fields = Fields()
+    fields["id"] = itinerary.id
+    fields["name"] = itinerary.name
+    fields["dates"] = Format.dateRange(itinerary.startDate, itinerary.endDate)
+    fields["transportation"] = itinerary.transportation
+    if let lodging = itinerary.lodging {
+        fields["lodging"] = [lodging.name, lodging.address].compactMap { $0 }.joined(separator: ", ")
+        if lodging.checkIn != nil || lodging.checkOut != nil {
+            fields["check-in/out"] = "\(lodging.checkIn ?? "?") → \(lodging.checkOut ?? "?")"
+        }
+    }
+    fields["travel price"] = itinerary.travelPrice?.description
+    fields["lodging price"] = itinerary.lodgingPrice?.description
+    fields["total cost"] = Format.money(itinerary.totalCost)
+    fields["owner"] = itinerary.owner
+    fields["role"] = itinerary.role
+    fields["created"] = Format.time(itinerary.createdAt)
+    fields["updated"] = itinerary.updatedAt.map(Format.time)
+    fields["notes"] = itinerary.notes
+    fields.print()
+    print("")
+    guard !itinerary.places.isEmpty else {
+        return print("no places to go yet: `places itinerary add-place \(Format.shortID(itinerary.id)) PLACE`")
+    }
+    print("Places to go:")
+    var table = Table("#", "STOP", "NAME", "LOCATION", "ADDRESS", alignments: [.right])
+    for stop in itinerary.places.sorted(by: { $0.position < $1.position }) {
+        table.append(
+            "\(stop.position).", Format.shortID(stop.id), stop.name, Format.coordinates(stop.latitude, stop.longitude),
+            stop.address ?? "")
+    }
+    table.print()
+}
+
+extension ItineraryGroup {
+    /// `places itinerary create`.
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create an itinerary.",
+            discussion: """
+                Prices are exact decimals in --currency (default EUR): 12.5 is 1250 cents; more \
+                decimals than the currency has are refused. --place adds places from your \
+                library as places to go, in the order given.
+                """,
+            aliases: ["new"])
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The itinerary's name.")
+        var name: String
+
+        @OptionGroup var fields: ItineraryFields
+
+        @Option(name: .customLong("place"), help: "A place id to go to (repeat, in order).")
+        var places: [String] = []
+
+        func run() throws {
+            var body = JSONBody()
+            body["name"] = .string(name)
+            try fields.fill(&body)
+            if !places.isEmpty { body["places"] = .array(places.map(JSONValue.string)) }
+            let reply = try global.api.post(Target.v1("itineraries"), body)
+            if global.json { return printRaw(reply) }
+            let itinerary = try reply.decode(Itinerary.self)
+            print("created itinerary \(Format.shortID(itinerary.id)) \(itinerary.name)")
+        }
+    }
+
+    /// `places itinerary list`.
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List itineraries: yours and those shared with you.", aliases: ["ls"])
+
+        @OptionGroup var global: GlobalOptions
+
+        @Flag(help: "Only itineraries you own.")
+        var mine = false
+
+        @Flag(help: "Only itineraries others shared with you.")
+        var shared = false
+
+        func validate() throws {
+            if mine && shared { throw ValidationError("give --mine or --shared, not both") }
+        }
+
+        func run() throws {
+            let scope = mine ? "mine" : shared ? "shared" : "all"
+            let reply = try global.api.get(Target.v1("itineraries", query: [("scope", scope)]))
+            if global.json { return printRaw(reply) }
+            let list = try reply.decode(ItineraryList.self)
+            guard !list.itineraries.isEmpty else {
+                return print("no itineraries yet: create one with `places itinerary create NAME`")
+            }
+            var table = Table("ID", "NAME", "DATES", "PLACES", "TOTAL", "ROLE", alignments: [.left, .left, .left, .right])
+            for row in list.itineraries {
+                table.append(
+                    Format.shortID(row.id), row.name, Format.dateRange(row.startDate, row.endDate), String(row.placeCount),
+                    Format.money(row.totalCost), row.role)
+            }
+            table.print()
+            print("\(list.count) itinerar\(list.count == 1 ? "y" : "ies")")
+        }
+    }
+
+    /// `places itinerary show`.
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show an itinerary: every field, places to go in order, total cost.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The itinerary id (or a unique prefix of 4+ hex digits).")
+        var id: String
+
+        func run() throws {
+            let reply = try global.api.get(Target.v1("itineraries", id))
+            if global.json { return printRaw(reply) }
+            printItinerary(try reply.decode(Itinerary.self))
+        }
+    }
+
+    /// `places itinerary edit`.
+    struct Edit: ParsableCommand {
+        /// Fields `--clear` can empty.
+        enum ClearableField: String, ExpressibleByArgument, CaseIterable {
+            case start, end, transport, lodging, lodgingName = "lodging-name", lodgingAddress = "lodging-address"
+            case checkIn = "check-in", checkOut = "check-out", travelPrice = "travel-price"
+            case lodgingPrice = "lodging-price", notes
+        }
+
+        static let configuration = CommandConfiguration(
+            abstract: "Change some fields of an itinerary.",
+            discussion: """
+                Only the options given are sent. Lodging sub-fields merge one by one. --clear \
+                empties a field: start, end, transport, lodging (all of it), lodging-name, \
+                lodging-address, check-in, check-out, travel-price, lodging-price, notes. \
+                Manage places to go with add-place, remove-place and move-place.
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The itinerary id (or a unique prefix of 4+ hex digits).")
+        var id: String
+
+        @Option(help: "New name.")
+        var name: String?
+
+        @OptionGroup var fields: ItineraryFields
+
+        @Option(help: ArgumentHelp("Clear this field (repeatable).", valueName: "field"))
+        var clear: [ClearableField] = []
+
+        func run() throws {
+            var body = JSONBody()
+            if let name { body["name"] = .string(name) }
+            try fields.fill(&body)
+            for field in clear {
+                switch field {
+                case .start: try set(&body, "startDate", .null)
+                case .end: try set(&body, "endDate", .null)
+                case .transport: try set(&body, "transportation", .null)
+                case .lodging: try set(&body, "lodging", .null)
+                case .travelPrice: try set(&body, "travelPrice", .null)
+                case .lodgingPrice: try set(&body, "lodgingPrice", .null)
+                case .notes: try set(&body, "notes", .null)
+                case .lodgingName, .lodgingAddress, .checkIn, .checkOut:
+                    let key = ["lodging-name": "name", "lodging-address": "address", "check-in": "checkIn",
+                               "check-out": "checkOut"][field.rawValue] ?? field.rawValue
+                    guard case .object(var lodging) = body["lodging"] ?? .object([:]) else {
+                        throw ValidationError("--clear \(field.rawValue) conflicts with --clear lodging")
+                    }
+                    guard lodging[key] == nil else {
+                        throw ValidationError("--clear \(field.rawValue) conflicts with a new value for it")
+                    }
+                    lodging[key] = .null
+                    body["lodging"] = .object(lodging)
+                }
+            }
+            guard !body.fields.isEmpty else {
+                throw ValidationError("nothing to change: give at least one field option or --clear FIELD")
+            }
+            let reply = try global.api.patch(Target.v1("itineraries", id), body)
+            if global.json { return printRaw(reply) }
+            printItinerary(try reply.decode(Itinerary.self))
+        }
+
+        private func set(_ body: inout JSONBody, _ key: String, _ value: JSONValue) throws {
+            guard body[key] == nil else { throw ValidationError("--clear conflicts with a new value for \(key)") }
+            body[key] = value
+        }
+    }
+
+    /// `places itinerary delete`.
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete an itinerary.",
+            discussion: "The owner's delete removes it for every member; anyone else's only leaves it.",
+            aliases: ["rm"])
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The itinerary id (or a unique prefix of 4+ hex digits).")
+        var id: String
+
+        func run() throws {
+            let reply = try global.api.delete(Target.v1("itineraries", id))
+            if global.json { return printRaw(reply) }
+            print("deleted itinerary \(id)")
+        }
+    }
+
+    /// `places itinerary add-place`.
+    struct AddPlace: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add-place",
+            abstract: "Add a place from your library to an itinerary's places to go.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The itinerary id.")
+        var itinerary: String
+
+        @Argument(help: "The place id.")
+        var place: String
+
+        @Option(help: "1-based position among the places to go (default: last).")
+        var position: Int?
+
+        func validate() throws {
+            if let position, position < 1 { throw ValidationError("--position starts at 1") }
+        }
+
+        func run() throws {
+            let reply = try global.api.post(
+                Target.v1("itineraries", itinerary, "places"), AddStopRequest(placeId: place, position: position))
+            if global.json { return printRaw(reply) }
+            printItinerary(try reply.decode(Itinerary.self))
+        }
+    }
+
+    /// `places itinerary remove-place`.
+    struct RemovePlace: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "remove-place",
+            abstract: "Remove a place to go from an itinerary.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The itinerary id.")
+        var itinerary: String
+
+        @Argument(help: "The stop id or its place id.")
+        var stop: String
+
+        func run() throws {
+            let reply = try global.api.delete(Target.v1("itineraries", itinerary, "places", stop))
+            if global.json { return printRaw(reply) }
+            printItinerary(try reply.decode(Itinerary.self))
+        }
+    }
+
+    /// `places itinerary move-place`.
+    struct MovePlace: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "move-place",
+            abstract: "Move a place to go to another position.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The itinerary id.")
+        var itinerary: String
+
+        @Argument(help: "The stop id or its place id.")
+        var stop: String
+
+        @Option(help: "The new 1-based position.")
+        var to: Int
+
+        func validate() throws {
+            if to < 1 { throw ValidationError("--to starts at 1") }
+        }
+
+        func run() throws {
+            let reply = try global.api.post(
+                Target.v1("itineraries", itinerary, "places", stop, "move"), MoveRequest(position: to))
+            if global.json { return printRaw(reply) }
+            printItinerary(try reply.decode(Itinerary.self))
+        }
+    }
+}

@@ -1,0 +1,236 @@
+import ArgumentParser
+import PlacesControl
+import PlacesModel
+
+/// `places place …`: the user's library of places.
+struct PlaceGroup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "place",
+        abstract: "Add, list, show, edit and remove places in your library.",
+        discussion: "Without a subcommand, lists places. `places places` is the same as `places place list`.",
+        subcommands: [Add.self, List.self, Show.self, Edit.self, Remove.self],
+        defaultSubcommand: List.self,
+        aliases: ["places"])
+}
+
+/// The optional descriptive fields of a place, shared by `place add` and `place edit`.
+struct PlaceDetails: ParsableArguments {
+    @Option(help: "Street address.")
+    var address: String?
+
+    @Option(name: .customLong("category"), help: "A category (repeat for several), e.g. food, museum.")
+    var categories: [String] = []
+
+    @Option(help: ArgumentHelp("Price level from 1 (cheap) to 4 (expensive).", valueName: "1-4"))
+    var price: Int?
+
+    @Option(help: ArgumentHelp("Your rating from 0 to 5 (decimals allowed).", valueName: "0-5"))
+    var rating: Double?
+
+    @Option(help: "Free-form notes.")
+    var notes: String?
+
+    @Option(help: "A web page for the place.")
+    var url: String?
+
+    func validate() throws {
+        if let price, !(1...4).contains(price) { throw ValidationError("--price must be 1 to 4, not \(price)") }
+        if let rating, !(0...5).contains(rating) { throw ValidationError("--rating must be 0 to 5, not \(rating)") }
+    }
+
+    /// Writes the given options into `body`.
+    func fill(_ body: inout JSONBody) {
+        if let address { body["address"] = .string(address) }
+        if !categories.isEmpty { body["categories"] = .array(categories.map(JSONValue.string)) }
+        if let price { body["priceLevel"] = .int(Int64(price)) }
+        if let rating { body["rating"] = .double(rating) }
+        if let notes { body["notes"] = .string(notes) }
+        if let url { body["url"] = .string(url) }
+    }
+}
+
+/// Checks latitude/longitude ranges.
+func validateCoordinates(latitude: Double?, longitude: Double?) throws {
+    if let latitude, !(-90...90).contains(latitude) {
+        throw ValidationError("--lat must be between -90 and 90, not \(latitude)")
+    }
+    if let longitude, !(-180...180).contains(longitude) {
+        throw ValidationError("--lon must be between -180 and 180, not \(longitude)")
+    }
+}
+
+/// Prints one place as a `key: value` block.
+func printPlace(_ place: Place) {
+    var fields = Fields()
+    fields["id"] = place.id
+    fields["name"] = place.name
+    fields["location"] = Format.coordinates(place.latitude, place.longitude)
+    fields["address"] = place.address
+    fields["categories"] = place.categories.isEmpty ? nil : place.categories.joined(separator: ", ")
+    fields["price"] = Format.priceLevel(place.priceLevel)
+    fields["rating"] = place.rating.map { Format.number($0) + " / 5" }
+    fields["favorite"] = place.favorite ? "yes" : "no"
+    fields["url"] = place.url
+    fields["notes"] = place.notes
+    fields["created"] = Format.time(place.createdAt)
+    fields["updated"] = place.updatedAt.map(Format.time)
+    fields.print()
+}
+
+extension PlaceGroup {
+    /// `places place add`.
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a place to your library.",
+            discussion: "Coordinates are decimal degrees; negative values work as `--lat -33.9` or `--lat=-33.9`.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The place's name.")
+        var name: String
+
+        @Option(name: .customLong("lat"), parsing: .unconditional, help: "Latitude in decimal degrees (-90 to 90).")
+        var latitude: Double
+
+        @Option(name: .customLong("lon"), parsing: .unconditional, help: "Longitude in decimal degrees (-180 to 180).")
+        var longitude: Double
+
+        @OptionGroup var details: PlaceDetails
+
+        func validate() throws {
+            try validateCoordinates(latitude: latitude, longitude: longitude)
+        }
+
+        func run() throws {
+            var body = JSONBody()
+            body["name"] = .string(name)
+            body["latitude"] = .double(latitude)
+            body["longitude"] = .double(longitude)
+            details.fill(&body)
+            let reply = try global.api.post(Target.v1("places"), body)
+            if global.json { return printRaw(reply) }
+            let place = try reply.decode(Place.self)
+            print("added place \(Format.shortID(place.id)) \(place.name)")
+        }
+    }
+
+    /// `places place list`.
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the places in your library.")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let reply = try global.api.get(Target.v1("places"))
+            if global.json { return printRaw(reply) }
+            let list = try reply.decode(PlaceList.self)
+            guard !list.places.isEmpty else {
+                return print("no places yet: add one with `places place add NAME --lat X --lon Y`")
+            }
+            var table = Table("ID", "NAME", "LOCATION", "CATEGORIES", "PRICE", "RATING", "FAV")
+            for place in list.places {
+                table.append(
+                    Format.shortID(place.id), place.name, Format.coordinates(place.latitude, place.longitude),
+                    place.categories.joined(separator: ","), Format.priceLevel(place.priceLevel) ?? "",
+                    place.rating.map(Format.number) ?? "", place.favorite ? "♥" : "")
+            }
+            table.print()
+            print("\(list.count) place\(list.count == 1 ? "" : "s")")
+        }
+    }
+
+    /// `places place show`.
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show every field of a place.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The place id (or a unique prefix of 4+ hex digits).")
+        var id: String
+
+        func run() throws {
+            let reply = try global.api.get(Target.v1("places", id))
+            if global.json { return printRaw(reply) }
+            printPlace(try reply.decode(Place.self))
+        }
+    }
+
+    /// `places place edit`.
+    struct Edit: ParsableCommand {
+        /// Fields `--clear` can empty.
+        enum ClearableField: String, ExpressibleByArgument, CaseIterable {
+            case address, categories, price, rating, notes, url
+
+            var jsonKey: String { self == .price ? "priceLevel" : rawValue }
+        }
+
+        static let configuration = CommandConfiguration(
+            abstract: "Change some fields of a place.",
+            discussion: """
+                Only the options given are sent; everything else stays as it is. --clear empties \
+                an optional field (address, categories, price, rating, notes, url).
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The place id (or a unique prefix of 4+ hex digits).")
+        var id: String
+
+        @Option(help: "New name.")
+        var name: String?
+
+        @Option(name: .customLong("lat"), parsing: .unconditional, help: "New latitude in decimal degrees.")
+        var latitude: Double?
+
+        @Option(name: .customLong("lon"), parsing: .unconditional, help: "New longitude in decimal degrees.")
+        var longitude: Double?
+
+        @OptionGroup var details: PlaceDetails
+
+        @Option(help: ArgumentHelp("Clear this field (repeatable).", valueName: "field"))
+        var clear: [ClearableField] = []
+
+        func validate() throws {
+            try validateCoordinates(latitude: latitude, longitude: longitude)
+        }
+
+        func run() throws {
+            var body = JSONBody()
+            if let name { body["name"] = .string(name) }
+            if let latitude { body["latitude"] = .double(latitude) }
+            if let longitude { body["longitude"] = .double(longitude) }
+            details.fill(&body)
+            for field in clear {
+                guard body[field.jsonKey] == nil else {
+                    throw ValidationError("--clear \(field.rawValue) conflicts with a new value for it")
+                }
+                body[field.jsonKey] = field == .categories ? .array([]) : .null
+            }
+            guard !body.fields.isEmpty else {
+                throw ValidationError("nothing to change: give at least one field option or --clear FIELD")
+            }
+            let reply = try global.api.patch(Target.v1("places", id), body)
+            if global.json { return printRaw(reply) }
+            printPlace(try reply.decode(Place.self))
+        }
+    }
+
+    /// `places place remove`.
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a place from your library.",
+            discussion: "Itineraries keep their own copy of the place as a stop.",
+            aliases: ["rm"])
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The place id (or a unique prefix of 4+ hex digits).")
+        var id: String
+
+        func run() throws {
+            let reply = try global.api.delete(Target.v1("places", id))
+            if global.json { return printRaw(reply) }
+            print("removed place \(id)")
+        }
+    }
+}
