@@ -64,14 +64,14 @@ public enum FractionalIndex {
     }
 
     /// A short key after `key`: bump its first digit below `z` and drop the rest, so that
-    /// appending to a list grows keys by one character only every ~27 appends.
+    /// appending to a list grows keys by one character only every ~35 appends.
     static func after(_ key: String) -> String {
         var u = Array(key.utf8)
         for i in u.indices where value(u[i]) < base - 1 {
             u[i] = digits[value(u[i]) + 1]
             return String(decoding: u[...i], as: UTF8.self)
         }
-        u.append(digits[base / 2])
+        u.append(digits[1])
         return String(decoding: u, as: UTF8.self)
     }
 

@@ -21,14 +21,18 @@ struct TestOp {
 }
 
 /// Random ops by three authors over a handful of entities and fields, including deletes,
-/// moves and kind conflicts, with Lamport clocks that collide across authors.
+/// moves and kind conflicts, with Lamport clocks that collide across authors. (One author
+/// never uses a Lamport time twice in a document: its ops form a chain, and receivers
+/// reject an op whose Lamport time is not above its author's previous one.)
 func randomOps(count: Int, rng: inout SeededRandom) -> [TestOp] {
     let authors = ["aa", "bb", "cc"]
     let entities = (0..<5).map { "e\($0)" }
     let fields = ["name", "notes", "position", "deleted", "rating"]
+    var used = Set<String>()
     return (0..<count).map { _ in
         let author = authors.randomElement(using: &rng)!
-        let lamport = UInt64.random(in: 1...6, using: &rng)
+        var lamport = UInt64.random(in: 1...6, using: &rng)
+        while !used.insert("\(author)/\(lamport)").inserted { lamport += 1 }
         let changes: [Change] = (0..<Int.random(in: 1...3, using: &rng)).map { _ in
             let entity = entities.randomElement(using: &rng)!
             let kind: EntityKind = Bool.random(using: &rng) ? .stop : .favorite

@@ -1,0 +1,41 @@
+# The two commands of the README:
+#   make run    installs what is missing, builds, and runs placesd in the foreground
+#   make test   installs what is missing, builds, and runs every test
+# Extra: make bench (release benchmarks), make lint (swift-format).
+
+SWIFT ?= swift
+DATA_DIR ?=
+RUN_ARGS ?= $(if $(DATA_DIR),--data-dir $(DATA_DIR),)
+
+.PHONY: run test bench route-bench lint deps build release clean
+
+deps:
+	@bash scripts/bootstrap.sh
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+run: deps
+	$(SWIFT) build
+	$(SWIFT) run --skip-build placesd $(RUN_ARGS)
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: deps
+	$(SWIFT) build -c release
+	$(SWIFT) run -c release --skip-build places-bench
+	$(SWIFT) run -c release --skip-build route-bench
+
+route-bench: deps
+	$(SWIFT) run -c release route-bench
+
+lint:
+	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
+
+clean:
+	rm -rf .build

@@ -1,0 +1,126 @@
+import Foundation
+import PlacesCrypto
+import Testing
+
+@testable import PlacesModel
+@testable import PlacesStore
+
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A store in a fresh temp file with one itinerary document owned by a new identity.
+struct Fixture {
+    let dir: URL
+    let store: Store
+    let identity: SigningKeyPair
+    var keyring = Keyring()
+    let doc: DocumentID
+
+    init() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("places-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        store = try Store(path: dir.appendingPathComponent("places.sqlite").path)
+        identity = try SigningKeyPair()
+        doc = DocumentID(bytes: SecureRandom.bytes(16))!
+        let key = try SecretBox.randomKey()
+        try store.createDocument(
+            doc, kind: .itinerary, owner: identity.publicKey, sealedKey: try SealedBox.seal(key, to: identity.publicKey),
+            timeMs: 0)
+        keyring.insert(key, doc: doc, epoch: 0)
+    }
+
+    func randomChanges(_ rng: inout SplitMix) -> [Change] {
+        (0..<Int.random(in: 1...4, using: &rng)).map { _ in
+            let entity = "e\(Int.random(in: 0..<6, using: &rng))"
+            if Int.random(in: 0..<5, using: &rng) == 0 { return .create(entity: entity, kind: .stop) }
+            let field = ["name", "notes", "position", "deleted"].randomElement(using: &rng)!
+            let value: JSONValue =
+                field == "deleted"
+                ? .bool(Bool.random(using: &rng))
+                : .string(field == "position" ? "k\(Int.random(in: 1...9, using: &rng))" : "v\(Int.random(in: 0...99, using: &rng))")
+            return .set(entity: entity, kind: .stop, field: field, value: value, old: nil)
+        }
+    }
+}
+
+@Suite("Store: op log and materialized tables")
+struct StoreTests {
+    @Test("dropping the materialized tables and replaying the log gives byte-identical results")
+    func rebuildIsIdentical() throws {
+        let f = try Fixture()
+        var rng = SplitMix(state: 42)
+        for batch in 0..<20 {
+            let edits = (0..<5).map { i in
+                Store.Edit(doc: f.doc, changes: f.randomChanges(&rng), timeMs: Int64(batch * 10 + i))
+            }
+            try f.store.append(edits, identity: f.identity, keyring: f.keyring)
+        }
+        let before = try f.store.materializedDump()
+        let listBefore = try f.store.entities(in: f.doc, kind: .stop)
+        let activityBefore = try f.store.activity(of: f.doc)
+        #expect(before.count > 50)
+        try f.store.rebuildMaterialized(keyring: f.keyring)
+        #expect(try f.store.materializedDump() == before)
+        #expect(try f.store.entities(in: f.doc, kind: .stop) == listBefore)
+        #expect(try f.store.activity(of: f.doc) == activityBefore)
+    }
+
+    @Test("the SQL materializer agrees with the pure merge rules", arguments: 0..<10)
+    func sqlMatchesPureModel(seed: UInt64) throws {
+        let f = try Fixture()
+        var rng = SplitMix(state: seed)
+        var pure = DocumentState()
+        for i in 0..<30 {
+            let changes = f.randomChanges(&rng)
+            let ops = try f.store.append(
+                [Store.Edit(doc: f.doc, changes: changes, timeMs: Int64(i))], identity: f.identity, keyring: f.keyring)
+            pure.apply(lamport: ops[0].header.lamport, author: f.identity.publicKey.hex, changes: changes)
+        }
+        let sql = try f.store.entities(in: f.doc, kind: .stop)
+        let expected = pure.items(of: .stop)
+        #expect(sql.map(\.id) == expected.map(\.id))
+        for (row, item) in zip(sql, expected) {
+            let fields = try JSONDecoder().decode([String: JSONValue].self, from: Data(row.dataJSON.utf8))
+            #expect(fields == item.state.fields)
+        }
+    }
+
+    @Test("ops are signed, chained by seq and deps, and the body is unreadable without the key")
+    func opsAreSignedAndChained() throws {
+        let f = try Fixture()
+        let ops = try f.store.append(
+            [
+                Store.Edit(doc: f.doc, changes: [.create(entity: "a", kind: .stop)], timeMs: 1),
+                Store.Edit(doc: f.doc, changes: [.create(entity: "b", kind: .stop)], timeMs: 2),
+            ], identity: f.identity, keyring: f.keyring)
+        #expect(ops.map(\.header.seq) == [1, 2])
+        #expect(ops.map(\.header.lamport) == [1, 2])
+        #expect(ops[1].header.deps == [Blake2b.hash256(ops[0].signedBytes)])
+        for op in ops {
+            #expect(f.identity.publicKey.verify(try Signature(bytes: op.signature), for: op.signedBytes))
+            #expect(!String(decoding: op.ciphertext, as: UTF8.self).contains("create"))
+        }
+        let stored = try f.store.ops(of: f.doc)
+        #expect(stored == ops)
+    }
+
+    @Test("an append without the document key changes nothing")
+    func missingKeyChangesNothing() throws {
+        let f = try Fixture()
+        #expect(throws: StoreError.self) {
+            try f.store.append(
+                [Store.Edit(doc: f.doc, changes: [.create(entity: "a", kind: .stop)], timeMs: 1)], identity: f.identity,
+                keyring: Keyring())
+        }
+        #expect(try f.store.opCount() == 0)
+        #expect(try f.store.materializedDump().isEmpty)
+    }
+}

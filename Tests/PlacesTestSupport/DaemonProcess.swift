@@ -1,0 +1,154 @@
+import Foundation
+import PlacesControl
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Errors of the test harness.
+public struct HarnessError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Where the built executables are: next to the test binary (`.build/<triple>/debug`),
+/// unless `PLACES_BIN_DIR` says otherwise.
+public enum Binaries {
+    public static var directory: URL {
+        if let dir = ProcessInfo.processInfo.environment["PLACES_BIN_DIR"] { return URL(fileURLWithPath: dir) }
+        return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    }
+
+    public static var placesd: String { directory.appendingPathComponent("placesd").path }
+    public static var places: String { directory.appendingPathComponent("places").path }
+}
+
+/// A temporary data dir under /tmp (short, so the socket path stays under the limit),
+/// removed when the test is done with it.
+public final class TempDir: @unchecked Sendable {
+    public let path: String
+
+    public init() {
+        var template = Array("/tmp/places-test-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        path = made.map { String(cString: $0) } ?? "/tmp/places-test-\(UUID().uuidString.prefix(8))"
+    }
+
+    public func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// The output of a finished command.
+public struct CommandResult: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+}
+
+/// Runs an executable to completion, feeding `input` on stdin.
+public func runCommand(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:], input: String? = nil
+) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    for (k, v) in environment { env[k] = v }
+    process.environment = env
+    let out = Pipe(), err = Pipe(), inp = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = inp
+    try process.run()
+    if let input { inp.fileHandleForWriting.write(Data(input.utf8)) }
+    try inp.fileHandleForWriting.close()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return CommandResult(
+        status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+        stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// A real `placesd` process on a data dir, driven over its real control socket.
+public final class DaemonProcess: @unchecked Sendable {
+    public let dataDir: String
+    public private(set) var process: Process?
+    private var stderrFile: String { dataDir + ".stderr" }
+
+    public var socketPath: String { dataDir + "/placesd.sock" }
+    public var client: ControlClient { ControlClient(socketPath: socketPath) }
+
+    public init(dataDir: String) { self.dataDir = dataDir }
+
+    /// Starts the daemon and waits until its socket answers `GET /v1/status`.
+    public func start(extraArguments: [String] = []) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Binaries.placesd)
+        p.arguments = ["--data-dir", dataDir, "--log-level", "debug"] + extraArguments
+        FileManager.default.createFile(atPath: stderrFile, contents: nil)
+        p.standardError = FileHandle(forWritingAtPath: stderrFile)
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        process = p
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline {
+            if !p.isRunning { throw HarnessError("placesd exited at start: \(log)") }
+            if let r = try? client.send("GET", "/v1/status"), r.status == 200 { return }
+            usleep(20_000)
+        }
+        throw HarnessError("placesd did not answer within 15 s: \(log)")
+    }
+
+    /// The daemon's stderr so far.
+    public var log: String { (try? String(contentsOfFile: stderrFile, encoding: .utf8)) ?? "" }
+
+    /// SIGTERM and wait; returns the exit status.
+    @discardableResult
+    public func stop() -> Int32 { signalAndWait(SIGTERM) }
+
+    /// SIGKILL (a crash) and wait.
+    public func kill() { _ = signalAndWait(SIGKILL) }
+
+    private func signalAndWait(_ signal: Int32) -> Int32 {
+        guard let p = process, p.isRunning else { return process?.terminationStatus ?? 0 }
+        Glibc.kill(p.processIdentifier, signal)
+        p.waitUntilExit()
+        process = nil
+        return p.terminationStatus
+    }
+
+    deinit { _ = signalAndWait(SIGKILL) }
+
+    // MARK: Raw HTTP helpers
+
+    /// Sends a request with a JSON body given as text.
+    public func send(_ method: String, _ path: String, json: String? = nil, headers: [String: String] = [:]) throws
+        -> ControlClient.Response
+    {
+        try client.send(method, path, body: json.map { Array($0.utf8) }, headers: headers)
+    }
+
+    /// Sends and decodes a 2xx JSON response, failing with the body otherwise.
+    public func call<T: Decodable>(_ type: T.Type, _ method: String, _ path: String, json: String? = nil) throws -> T {
+        let r = try send(method, path, json: json)
+        guard (200..<300).contains(r.status) else { throw HarnessError("\(method) \(path) → \(r.status): \(r.text)") }
+        return try JSONDecoder().decode(T.self, from: Data(r.body))
+    }
+
+    /// Runs the real `places` CLI against this daemon.
+    public func cli(_ arguments: [String], input: String? = nil) throws -> CommandResult {
+        try runCommand(Binaries.places, ["--data-dir", dataDir] + arguments, input: input)
+    }
+
+    /// `places init` with a passphrase file, as a new user would on a headless box.
+    public func initialize(name: String = "Ana", username: String = "ana", passphrase: String? = "correct horse") throws {
+        let body: String
+        if let passphrase {
+            body = #"{"name":"\#(name)","username":"\#(username)","passphrase":"\#(passphrase)"}"#
+        } else {
+            body = #"{"name":"\#(name)","username":"\#(username)","noPassphrase":true}"#
+        }
+        let r = try send("POST", "/v1/init", json: body)
+        guard r.status == 201 else { throw HarnessError("init failed: \(r.status) \(r.text)") }
+    }
+}
