@@ -94,11 +94,15 @@ struct ControlService: Service {
     let engine: Engine
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown {
-            try await server.run(onReady: {
-                logger.info("placesd ready", metadata: ["socket": "\(server.socketPath)"])
-            })
+        defer { engine.events.finishAll() }
+        do {
+            try await cancelWhenGracefulShutdown {
+                try await server.run(onReady: {
+                    logger.info("placesd ready", metadata: ["socket": "\(server.socketPath)"])
+                })
+            }
+        } catch is CancellationError {
+            // Graceful shutdown: the listener closed and the socket file is gone.
         }
-        engine.events.finishAll()
     }
 }

@@ -225,6 +225,25 @@ public actor Engine {
     func keyringCopy() -> Keyring { keyring }
     func setKeyring(_ ring: Keyring) { keyring = ring }
 
+    /// Result of `POST /v1/maintenance/rebuild`.
+    struct RebuildResult: Encodable {
+        var ops: Int
+        var durationMs: Int
+    }
+
+    /// Drops the materialized tables and replays the op log (repair, and the proof that
+    /// the tables are a function of the log).
+    func rebuild() throws(Problem) -> RebuildResult {
+        try requireLogin()
+        let start = ContinuousClock.now
+        try storeCall { () throws(StoreError) in try store.rebuildMaterialized(keyring: keyring) }
+        let elapsed = ContinuousClock.now - start
+        logger.info("materialized tables rebuilt")
+        return RebuildResult(
+            ops: (try? store.opCount()) ?? 0,
+            durationMs: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
+    }
+
     // MARK: Store access for the feature extensions
 
     func storeCall<T>(_ body: () throws(StoreError) -> T) throws(Problem) -> T {

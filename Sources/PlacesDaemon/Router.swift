@@ -68,6 +68,8 @@ struct Router: ControlHandler {
             return try await engine.route(path[1], query: r.query)
         case ("POST", 4, "itineraries") where path[2] == "route" && path[3] == "apply":
             return .encoding(try await engine.applyRoute(path[1], query: r.query))
+        case ("POST", 2, "maintenance") where path[1] == "rebuild":
+            return .encoding(try await engine.rebuild())
         case ("POST", 2, "routes") where path[1] == "solve":
             return try RouteService.solve(r.body)
         default:
