@@ -190,7 +190,10 @@ extension ItineraryGroup {
             if global.json { return printRaw(reply) }
             let list = try reply.decode(ItineraryList.self)
             guard !list.itineraries.isEmpty else {
-                return print("no itineraries yet: create one with `places itinerary create NAME`")
+                return print(
+                    shared
+                        ? "no itineraries shared with you yet"
+                        : "no itineraries yet: create one with `places itinerary create NAME`")
             }
             var table = Table("ID", "NAME", "DATES", "PLACES", "TOTAL", "ROLE", alignments: [.left, .left, .left, .right])
             for row in list.itineraries {

@@ -35,6 +35,7 @@ struct Table {
                 }
                 if !isLast { out += "  " }
             }
+            while out.last == " " { out.removeLast() }
             return out
         }
         return ([line(headers)] + rows.map(line)).joined(separator: "\n")
@@ -148,7 +149,9 @@ func parseMoney(_ text: String, currency: String, option: String) throws -> Mone
     let fraction = parts.count == 2 ? String(parts[1]) : ""
     guard fraction.count <= digits else {
         throw ValidationError(
-            "\(option) '\(text)' has \(fraction.count) decimals; \(currency) has \(digits == 0 ? "no" : String(digits))")
+            digits == 0
+                ? "\(option) '\(text)' has decimals; \(currency) has no minor unit"
+                : "\(option) '\(text)' has more decimals than \(currency) allows (\(digits))")
     }
     let padded = fraction + String(repeating: "0", count: digits - fraction.count)
     guard let amount = Int64(whole + padded) else {

@@ -35,18 +35,49 @@ struct PlacesCommand: ParsableCommand {
 
     /// Runs the command; ArgumentParser's usage errors (its exit code 64) exit with 2.
     static func main() {
+        var command: any ParsableCommand
         do {
-            var command = try parseAsRoot()
+            command = try parseAsRoot()
+        } catch {
+            exit(usageMappedError: error, from: self)
+        }
+        do {
             try command.run()
-        } catch let code as ExitCode {
+        } catch {
+            // Errors from run() (a refused request, a ValidationError such as a missing
+            // passphrase) are reported against the subcommand that ran.
+            exit(usageMappedError: error, from: type(of: command))
+        }
+    }
+
+    private static func exit(usageMappedError error: any Error, from command: any ParsableCommand.Type) -> Never {
+        if let code = error as? ExitCode {
             // Our own failures: the message is already on stderr.
             Glibc.exit(code.rawValue)
-        } catch {
-            if exitCode(for: error) == .validationFailure {
-                printError(fullMessage(for: error))
-                Glibc.exit(CLIExit.usage.rawValue)
-            }
-            exit(withError: error)
         }
+        if command.exitCode(for: error) == .validationFailure {
+            if command == Self.self {
+                printError(command.fullMessage(for: error))
+            } else {
+                // A subcommand's own usage line would lack the `places …` prefix.
+                let path = commandPath(to: command).joined(separator: " ")
+                printError("Error: \(command.message(for: error))\n  See '\(path) --help' for more information.")
+            }
+            Glibc.exit(CLIExit.usage.rawValue)
+        }
+        command.exit(withError: error)
+    }
+
+    /// Command names from the root to `target` ("places", "place", "add").
+    private static func commandPath(
+        to target: any ParsableCommand.Type, from node: any ParsableCommand.Type = PlacesCommand.self
+    ) -> [String] {
+        let name = node.configuration.commandName ?? String(describing: node).lowercased()
+        if node == target { return [name] }
+        for child in node.configuration.subcommands {
+            let rest = commandPath(to: target, from: child)
+            if !rest.isEmpty { return [name] + rest }
+        }
+        return []
     }
 }

@@ -21,8 +21,8 @@ extension PlacesCommand {
                 Minimises travel time (--by duration) or distance (--by distance) for a mode of \
                 travel, on an open path or a --round-trip, optionally with a fixed --start \
                 and/or --end stop. The plan is printed as a numbered list of stops with legs \
-                and totals; --format geojson|gpx|svg gives a file (use --output), gmaps a \
-                Google Maps directions URL. --apply reorders the itinerary's places to go to \
+                and totals; --format geojson|gpx|svg gives a file (use --output), gmaps the \
+                Google Maps directions link(s), one per line. --apply reorders the itinerary's places to go to \
                 the planned order.
                 """)
 
@@ -80,17 +80,26 @@ extension PlacesCommand {
                 return printItinerary(try reply.decode(Itinerary.self))
             }
             let reply = try api.get(Target.v1("itineraries", itinerary, "route", query: query))
+            var content = reply.response.body
+            if format == .gmaps && !global.json {
+                // The API wraps the links in JSON; people and files want the links themselves.
+                let directions = try reply.decode(GoogleMapsDirections.self)
+                if let note = directions.note { printError("note: \(note)") }
+                content = Array(directions.urls.map { $0 + "\n" }.joined().utf8)
+            }
             if let output {
                 do {
-                    try Data(reply.response.body).write(to: URL(fileURLWithPath: output))
+                    try Data(content).write(to: URL(fileURLWithPath: output))
                 } catch {
                     throw CLIExit.fail("cannot write \(output): \(error.localizedDescription)", CLIExit.refused)
                 }
-                return print("wrote \(output) (\(reply.response.body.count) bytes)")
+                return print("wrote \(output) (\(content.count) bytes)")
             }
-            if format != .json || global.json { return printRaw(reply) }
-            let plan = try reply.decode([String: JSONValue].self)
-            printPlan(plan)
+            if format == .json && !global.json {
+                return printPlan(try reply.decode([String: JSONValue].self))
+            }
+            let text = String(decoding: content, as: UTF8.self)
+            print(text.hasSuffix("\n") ? String(text.dropLast()) : text)
         }
 
         /// Prints a route plan decoded loosely: its exact JSON shape is owned by PlacesRoutes.
