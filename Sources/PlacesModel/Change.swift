@@ -50,7 +50,8 @@ public enum Change: Hashable, Sendable, Codable {
             self = .set(
                 entity: entity, kind: kind, field: try c.decode(String.self, forKey: .field),
                 value: try c.decode(JSONValue.self, forKey: .value),
-                old: try c.decodeIfPresent(JSONValue.self, forKey: .old))
+                // An explicit null `old` (the field was empty) differs from an absent one.
+                old: c.contains(.old) ? try c.decode(JSONValue.self, forKey: .old) : nil)
         case let other:
             throw DecodingError.dataCorruptedError(forKey: .op, in: c, debugDescription: "unknown change '\(other)'")
         }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import PlacesModel
@@ -142,6 +143,20 @@ struct OpEncodingTests {
         let op = sample()
         let decoded = try SignedOp(decoding: op.encoded)
         #expect(decoded == op)
+    }
+
+    @Test("op bodies survive a JSON round trip exactly, including an explicit null old value")
+    func bodyRoundTrip() throws {
+        let body = OpBody(
+            timeMs: 1_700_000_000_000,
+            changes: [
+                .create(entity: "e", kind: .stop),
+                .set(entity: "e", kind: .stop, field: "notes", value: .string("n"), old: .null),
+                .set(entity: "e", kind: .stop, field: "rating", value: .double(4.5), old: nil),
+                .set(entity: "e", kind: .stop, field: "price", value: Money(amountMinor: 1250, currency: "EUR").jsonValue, old: .int(3)),
+            ])
+        let decoded = try JSONDecoder().decode(OpBody.self, from: try JSONEncoder().encode(body))
+        #expect(decoded == body)
     }
 
     @Test("every truncation and any trailing byte is rejected")
