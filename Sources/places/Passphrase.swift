@@ -14,7 +14,11 @@ enum Passphrase {
     static func read(file path: String) throws -> String {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            // FileHandle also reads pipes such as /dev/stdin ("-" means standard input).
+            guard let handle = path == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: path) else {
+                throw CocoaError(.fileReadNoPermission)
+            }
+            data = try handle.readToEnd() ?? Data()
         } catch {
             throw ValidationError("cannot read the passphrase file \(path): \(error.localizedDescription)")
         }

@@ -37,7 +37,7 @@ struct PlacesCommand: ParsableCommand {
     static func main() {
         var command: any ParsableCommand
         do {
-            command = try parseAsRoot()
+            command = try parseAsRoot(hoistingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
         } catch {
             exit(usageMappedError: error, from: self)
         }
@@ -48,6 +48,54 @@ struct PlacesCommand: ParsableCommand {
             // passphrase) are reported against the subcommand that ran.
             exit(usageMappedError: error, from: type(of: command))
         }
+    }
+
+    /// Lets the global options stand anywhere (`places --json status` as well as
+    /// `places status --json`): ArgumentParser only accepts a subcommand's options after its
+    /// name, so options written before the subcommand are moved to the end.
+    static func hoistingGlobalOptions(_ arguments: [String]) -> [String] {
+        let valued: Set<String> = ["--data-dir", "--socket"]
+        let flags: Set<String> = ["--json"]
+        var hoisted = [String]()
+        var rest = [String]()
+        var i = 0
+        var seenSubcommand = false
+        while i < arguments.count {
+            let arg = arguments[i]
+            if arg == "--" {
+                rest += arguments[i...]
+                break
+            }
+            if !seenSubcommand {
+                let name = String(arg.split(separator: "=", maxSplits: 1)[0])
+                if valued.contains(name) {
+                    if arg.contains("=") {
+                        hoisted.append(arg)
+                    } else if i + 1 < arguments.count {
+                        hoisted += [arg, arguments[i + 1]]
+                        i += 1
+                    } else {
+                        rest.append(arg)
+                    }
+                    i += 1
+                    continue
+                }
+                if flags.contains(arg) {
+                    hoisted.append(arg)
+                    i += 1
+                    continue
+                }
+                if !arg.hasPrefix("-") { seenSubcommand = true }
+            }
+            rest.append(arg)
+            i += 1
+        }
+        guard !hoisted.isEmpty else { return arguments }
+        if let dashes = rest.firstIndex(of: "--") {
+            rest.insert(contentsOf: hoisted, at: dashes)
+            return rest
+        }
+        return rest + hoisted
     }
 
     private static func exit(usageMappedError error: any Error, from command: any ParsableCommand.Type) -> Never {
