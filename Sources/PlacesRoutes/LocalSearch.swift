@@ -215,7 +215,7 @@ final class LocalSearch {
                 return true
             }
         }
-        // Predecessor side: remove (b, a), (e, c); add (c, a)…; path a…e reversed.
+        // Predecessor side: remove (p, a), (e, c); add (p, e), (a, c); path a…e reversed.
         let p = pred(a)
         let dpa = d(p, a)
         for i in 0..<k {
@@ -225,8 +225,8 @@ final class LocalSearch {
             if c == p { continue }
             let e = pred(c)
             if e == a { continue }
-            // Tour: p a … e c  →  p e … a c
-            var delta = dca &+ d(p, e) &- dpa &- d(e, c)
+            // Tour: p a … e c  →  p e … a c (new edges p→e and a→c).
+            var delta = d(a, c) &+ d(p, e) &- dpa &- d(e, c)
             if !symmetric {
                 if span(a, e) > Self.asymmetricReversalLimit { continue }
                 delta &+= reversalDelta(a, e)
@@ -329,7 +329,11 @@ final class LocalSearch {
     /// Runs first-improvement descent until no queued node yields an improving move.
     func descend() {
         while let a = pop() {
-            if try2Opt(a) || tryOrOpt(a) { push(a) }
+            if try2Opt(a) || tryOrOpt(a) {
+                push(a)
+                // Debug builds check the incremental cost after every move (O(n) each).
+                assert(cost == tourCost(), "incremental cost drifted from the tour's cost")
+            }
         }
     }
 

@@ -1,0 +1,120 @@
+import Testing
+
+@testable import PlacesRoutes
+
+@Suite("Route solver")
+struct RouteSolverTests {
+    @Test("exact solver matches brute force on every endpoint combination", arguments: [false, true])
+    func exactMatchesBruteForce(asymmetric: Bool) throws {
+        var factory = InstanceFactory(seed: asymmetric ? 11 : 12)
+        for n in 0...8 {
+            for _ in 0..<2 {
+                let matrix = asymmetric ? factory.asymmetric(n) : factory.symmetric(n, duplicates: n % 2 == 0)
+                let cases = endpointCases(n, rng: &factory.rng)
+                for (options, expected) in zip(cases, bruteForceCosts(matrix, cases)) {
+                    let solution = try RouteSolver.solve(matrix, options: options)
+                    #expect(solution.optimal)
+                    #expect(isPermutation(solution.order, of: n))
+                    #expect(abs(solution.cost - expected) <= 1e-6 * max(1, expected), "n=\(n) \(options)")
+                }
+            }
+        }
+    }
+
+    @Test("local search alone finds the brute-force optimum on small instances", arguments: [false, true])
+    func heuristicMatchesBruteForce(asymmetric: Bool) throws {
+        var factory = InstanceFactory(seed: asymmetric ? 21 : 22)
+        for n in [8, 9] {
+            let matrix = asymmetric ? factory.asymmetric(n) : factory.symmetric(n, duplicates: true)
+            let cases = endpointCases(n, rng: &factory.rng)
+            for (var options, expected) in zip(cases, bruteForceCosts(matrix, cases)) {
+                options.exactNodeLimit = 0
+                let solution = try RouteSolver.solve(matrix, options: options)
+                #expect(abs(solution.cost - expected) <= 1e-6 * max(1, expected), "n=\(n) \(options)")
+            }
+        }
+    }
+
+    @Test("heuristic answers visit each place once, keep fixed ends, report their true cost, beat construction",
+          arguments: [false, true])
+    func heuristicProperties(asymmetric: Bool) throws {
+        var factory = InstanceFactory(seed: asymmetric ? 31 : 32)
+        for n in [13, 24, 48] {
+            let matrix = asymmetric ? factory.asymmetric(n) : factory.symmetric(n, duplicates: n == 24)
+            for var options in endpointCases(n, rng: &factory.rng) {
+                options.exactNodeLimit = 0
+                options.timeBudget = .milliseconds(300)
+                options.maxStagnantKicks = 100
+                let solution = try RouteSolver.solve(matrix, options: options)
+                #expect(isPermutation(solution.order, of: n))
+                if let start = options.start { #expect(solution.order.first == start) }
+                if let end = options.end, !(options.roundTrip && options.start == end) {
+                    #expect(solution.order.last == end)
+                }
+                let recomputed = matrix.cost(of: solution.order, roundTrip: options.roundTrip)
+                #expect(abs(solution.cost - recomputed) < 1e-9 * max(1, recomputed))
+                let construction = try RouteSolver.constructionOrder(matrix, options: options)
+                #expect(isPermutation(construction, of: n))
+                #expect(solution.cost <= matrix.cost(of: construction, roundTrip: options.roundTrip) + 1e-9)
+            }
+        }
+    }
+
+    @Test("the same seed gives the same order")
+    func deterministic() throws {
+        var factory = InstanceFactory(seed: 41)
+        let matrix = factory.symmetric(80)
+        let options = SolveOptions(timeBudget: .seconds(30), seed: 7, maxStagnantKicks: 300)
+        let first = try RouteSolver.solve(matrix, options: options)
+        let second = try RouteSolver.solve(matrix, options: options)
+        #expect(first == second)
+    }
+
+    @Test("trivial sizes: 0, 1 and 2 places, and identical places")
+    func trivialSizes() throws {
+        #expect(try RouteSolver.solve(CostMatrix([[Double]]())) == RouteSolution(order: [], cost: 0, optimal: true))
+        #expect(try RouteSolver.solve(CostMatrix([[0.0]])).order == [0])
+        #expect(try RouteSolver.solve(CostMatrix([[0.0]]), options: SolveOptions(roundTrip: false, start: 0, end: 0)).order == [0])
+        let two = try CostMatrix([[0, 5], [7, 0]])
+        #expect(try RouteSolver.solve(two).cost == 12)
+        let open = try RouteSolver.solve(two, options: SolveOptions(roundTrip: false))
+        #expect(open.order == [0, 1] && open.cost == 5)
+        #expect(try RouteSolver.solve(two, options: SolveOptions(roundTrip: false, end: 0)).order == [1, 0])
+        let same = try CostMatrix([[Int]](repeating: [Int](repeating: 0, count: 20), count: 20))
+        let solution = try RouteSolver.solve(same, options: SolveOptions(roundTrip: false, start: 3, end: 4))
+        #expect(isPermutation(solution.order, of: 20) && solution.cost == 0)
+        #expect(solution.order.first == 3 && solution.order.last == 4)
+    }
+
+    @Test("bad matrices and options give precise errors")
+    func errors() {
+        #expect(errorCode { _ = try CostMatrix([[0, 1], [1]]) } == .nonSquareMatrix)
+        #expect(errorCode { _ = try CostMatrix([[0, 1, 2], [1, 0, 2]]) } == .nonSquareMatrix)
+        #expect(errorCode { _ = try CostMatrix(count: 2, values: [0, 1, 1]) } == .nonSquareMatrix)
+        #expect(errorCode { _ = try CostMatrix([[0, -1], [1, 0]]) } == .invalidCost)
+        #expect(errorCode { _ = try CostMatrix([[0, .nan], [1, 0]]) } == .invalidCost)
+        #expect(errorCode { _ = try CostMatrix([[0, .infinity], [1, 0]]) } == .invalidCost)
+        #expect(errorCode { _ = try CostMatrix(count: 2_001, values: []) } == .tooManyNodes)
+        let matrix = try! CostMatrix([[0, 1, 2], [1, 0, 2], [2, 2, 0]])
+        #expect(errorCode { _ = try RouteSolver.solve(matrix, options: SolveOptions(start: 3)) } == .indexOutOfRange)
+        #expect(errorCode { _ = try RouteSolver.solve(matrix, options: SolveOptions(end: -1)) } == .indexOutOfRange)
+        #expect(
+            errorCode { _ = try RouteSolver.solve(matrix, options: SolveOptions(roundTrip: false, start: 1, end: 1)) }
+                == .invalidEndpoints)
+        #expect(errorCode { _ = try RouteSolver.solve(matrix, options: SolveOptions(roundTrip: true, start: 1, end: 1)) } == nil)
+        #expect(
+            errorCode { _ = try RouteSolver.solve(matrix, options: SolveOptions(timeBudget: .milliseconds(-1))) }
+                == .invalidTimeBudget)
+    }
+
+    @Test("Held-Karp answers 12 places quickly even in debug builds")
+    func exactIsFast() throws {
+        var factory = InstanceFactory(seed: 51)
+        let matrix = factory.symmetric(12)
+        let clock = ContinuousClock()
+        var optimal = false
+        let elapsed = try clock.measure { optimal = try RouteSolver.solve(matrix).optimal }
+        #expect(optimal)
+        #expect(elapsed < .milliseconds(500))
+    }
+}
