@@ -296,7 +296,7 @@ do {
         print("50 ms budget, \(label), 5 seeds: worst gap \(fixed(worstGap, 3)) %, worst time \(fixed(worstTime, 1)) ms")
     }
 
-    print("\n30-place itinerary (one cluster-free city sample, default options)")
+    print("\n30-place itineraries (random places in a 10 km city, default options)")
     var worst = 0.0
     for seed in 1...10 {
         let places = clusteredCity(clusters: 30, perCluster: 1, seed: UInt64(100 + seed))
