@@ -81,6 +81,7 @@ let package = Package(
         .testTarget(name: "PlacesCryptoTests", dependencies: ["PlacesCrypto"]),
         .testTarget(name: "PlacesModelTests", dependencies: ["PlacesModel"]),
         .testTarget(name: "PlacesRoutesTests", dependencies: ["PlacesRoutes"]),
+        .testTarget(name: "PlacesControlTests", dependencies: ["PlacesControl"]),
         .testTarget(name: "PlacesStoreTests", dependencies: ["PlacesStore", "PlacesModel", "PlacesCrypto"]),
         .testTarget(
             name: "PlacesIntegrationTests",

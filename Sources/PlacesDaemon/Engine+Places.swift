@@ -115,8 +115,13 @@ extension Engine {
             summary: "favorite removed")
     }
 
+    /// Live favorites whose place is live too: exactly the list `GET /v1/favorites` shows,
+    /// so that positions given by the user count the same items.
     func favoriteRecords(_ doc: DocumentID) throws(Problem) -> [Store.EntityRecord] {
-        try storeCall { () throws(StoreError) in try store.entities(in: doc, kind: .favorite) }
+        let places = Set(try storeCall { () throws(StoreError) in try store.entities(in: doc, kind: .place) }.map(\.id))
+        return try storeCall { () throws(StoreError) in try store.entities(in: doc, kind: .favorite) }.filter {
+            Views.fields($0)["placeId"]?.stringValue.map(places.contains) ?? false
+        }
     }
 
     private func favoritedPlaceIDs(_ doc: DocumentID) throws(Problem) -> Set<String> {

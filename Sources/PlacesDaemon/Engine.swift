@@ -73,11 +73,12 @@ public actor Engine {
         } catch {
             throw Problem(status: 500, code: "crypto", title: "Key generation failed", detail: error.message)
         }
-        try writeKeyFile(file)
+        // The key file is written last: if anything before fails, nothing is left behind and
+        // `places init` can simply be run again.
         let now = RFC3339.nowMs()
+        let profileID = DocumentID(bytes: SecureRandom.bytes(16))!
+        let libraryID = DocumentID(bytes: SecureRandom.bytes(16))!
         do {
-            let profileID = DocumentID(bytes: SecureRandom.bytes(16))!
-            let libraryID = DocumentID(bytes: SecureRandom.bytes(16))!
             for (id, kind) in [(profileID, Store.DocumentKind.profile), (libraryID, .library)] {
                 let key = try SecretBox.randomKey()
                 try store.createDocument(
@@ -90,9 +91,12 @@ public actor Engine {
             changes.append(.set(entity: profileID.hex, kind: .profile, field: "username", value: .string(username), old: nil))
             if let bio { changes.append(.set(entity: profileID.hex, kind: .profile, field: "bio", value: bio, old: nil)) }
             try commit(profileID, changes)
-        } catch let p as Problem {
-            throw p
+            try writeKeyFile(file)
         } catch {
+            _ = logout()
+            try? store.purgeDocument(profileID)
+            try? store.purgeDocument(libraryID)
+            if let p = error as? Problem { throw p }
             throw Problem(status: 500, code: "internal", title: "Initialisation failed", detail: "\(error)")
         }
         logger.info("identity created")

@@ -75,7 +75,7 @@ enum FieldRule {
             guard abs(d) <= limit else {
                 throw Problem.invalid(field, "'\(field)' \(d) is out of range: it must be between -\(Int(limit)) and \(Int(limit))")
             }
-            return .double(d)
+            return .number(d)
         case .priceLevel:
             guard let i = value.intValue, (1...4).contains(i) else {
                 throw Problem.invalid(field, "'priceLevel' must be a whole number from 1 to 4")
@@ -85,7 +85,7 @@ enum FieldRule {
             guard let d = value.doubleValue, d.isFinite, (0...5).contains(d) else {
                 throw Problem.invalid(field, "'rating' must be a number from 0 to 5")
             }
-            return .double(d)
+            return .number(d)
         case .categories:
             guard case .array(let items) = value else {
                 throw Problem.invalid(field, "'categories' must be a list of strings")

@@ -41,6 +41,14 @@ public enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
         }
     }
 
+    /// A number in its canonical form: whole numbers that fit an Int64 are `.int`, others
+    /// `.double`. JSON text does not keep `45.0` apart from `45`, so register values always use
+    /// this form and decode back to exactly what was written.
+    public static func number(_ d: Double) -> JSONValue {
+        if d == d.rounded(), abs(d) < 9.0e15 { return .int(Int64(d)) }
+        return .double(d)
+    }
+
     /// The string payload, if this is a string.
     public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
     /// The numeric payload as a Double, for ints and doubles.

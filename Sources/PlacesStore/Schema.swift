@@ -34,6 +34,7 @@ enum Schema {
                         bytes BLOB NOT NULL,
                         UNIQUE (doc, author, seq)
                     );
+                    CREATE INDEX op_doc_lamport ON op(doc, lamport);
                     CREATE TABLE head (
                         doc BLOB NOT NULL,
                         op BLOB NOT NULL,

@@ -170,15 +170,24 @@ public final class Store: Sendable {
                 let lamport =
                     (try Int64.fetchOne(
                         db, sql: "SELECT max(lamport) FROM op WHERE doc = ?", arguments: [docData]) ?? 0) + 1
+                // At most maxDeps heads, the newest first (an op needs only enough deps to
+                // order it after what its author saw; older heads are reached through them later).
                 let deps = try Data.fetchAll(
-                    db.cachedStatement(sql: "SELECT op FROM head WHERE doc = ? ORDER BY op"), arguments: [docData]
-                ).map { [UInt8]($0) }
+                    db.cachedStatement(
+                        sql: """
+                            SELECT h.op FROM head h JOIN op o ON o.id = h.op WHERE h.doc = ?
+                            ORDER BY o.lamport DESC, h.op LIMIT \(SignedOp.maxDeps)
+                            """), arguments: [docData]
+                ).map { [UInt8]($0) }.sorted { $0.lexicographicallyPrecedes($1) }
                 let header = OpHeader(
                     doc: edit.doc, author: author, seq: UInt64(seq), deps: deps, lamport: UInt64(lamport), epoch: epoch)
                 let body = OpBody(timeMs: edit.timeMs, changes: edit.changes)
                 let plaintext = try Store.encodeBody(body)
                 let ciphertext = try SecretBox.seal(plaintext, key: key, associatedData: OpCrypto.associatedData(header))
                 let signed = SignedOp.encodeSignedBytes(header: header, ciphertext: ciphertext)
+                guard signed.count + 64 <= SignedOp.maxBytes else {
+                    throw StoreError(.invalidOp, "the change is too large for one op (\(signed.count) bytes)")
+                }
                 let signature = identity.sign(signed)
                 let op = SignedOp(header: header, ciphertext: ciphertext, signature: signature.bytes, signedBytes: signed)
                 let id = Blake2b.hash256(signed)

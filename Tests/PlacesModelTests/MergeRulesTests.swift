@@ -153,6 +153,7 @@ struct OpEncodingTests {
                 .create(entity: "e", kind: .stop),
                 .set(entity: "e", kind: .stop, field: "notes", value: .string("n"), old: .null),
                 .set(entity: "e", kind: .stop, field: "rating", value: .double(4.5), old: nil),
+                .set(entity: "e", kind: .stop, field: "latitude", value: .number(45.0), old: .number(-9.25)),
                 .set(entity: "e", kind: .stop, field: "price", value: Money(amountMinor: 1250, currency: "EUR").jsonValue, old: .int(3)),
             ])
         let decoded = try JSONDecoder().decode(OpBody.self, from: try JSONEncoder().encode(body))

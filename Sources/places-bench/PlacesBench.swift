@@ -1,0 +1,142 @@
+import Foundation
+import PlacesControl
+import PlacesCrypto
+import PlacesModel
+import PlacesStore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `places-bench`: the foundation's figures in one run (build with `-c release`):
+/// raw Ed25519 signing, batched op append + materialize, control-API latency for
+/// `GET /v1/favorites` with 1,000 favorites over the real socket of a real daemon, and the
+/// daemon's idle RSS.
+@main
+struct PlacesBench {
+    static func main() throws {
+        let signRate = try measureSignRate()
+        print(String(format: "ed25519 sign (1 core):            %10.0f signatures/s", signRate))
+        let appendRate = try measureAppendRate()
+        print(
+            String(
+                format: "op append+materialize (batched): %10.0f ops/s  (%.0f%% of raw sign rate; target >= 50%%)",
+                appendRate, 100 * appendRate / signRate))
+        try measureDaemon()
+    }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+
+    static func measureSignRate() throws -> Double {
+        let pair = try SigningKeyPair()
+        let message = [UInt8](repeating: 7, count: 300)  // about one op's signed bytes
+        var count = 0
+        let clock = ContinuousClock()
+        let start = clock.now
+        while clock.now - start < .seconds(2) {
+            for _ in 0..<200 { _ = pair.sign(message) }
+            count += 200
+        }
+        return Double(count) / seconds(clock.now - start)
+    }
+
+    static func measureAppendRate() throws -> Double {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("places-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try Store(path: dir.appendingPathComponent("bench.sqlite").path)
+        let identity = try SigningKeyPair()
+        let doc = DocumentID(bytes: SecureRandom.bytes(16))!
+        let key = try SecretBox.randomKey()
+        try store.createDocument(
+            doc, kind: .library, owner: identity.publicKey, sealedKey: try SealedBox.seal(key, to: identity.publicKey),
+            timeMs: 0)
+        var keyring = Keyring()
+        keyring.insert(key, doc: doc, epoch: 0)
+        let batches = 20, batchSize = 1_000
+        var keys = FractionalIndex.spread(batches * batchSize)[...]
+        let clock = ContinuousClock()
+        let start = clock.now
+        for b in 0..<batches {
+            let edits = (0..<batchSize).map { i -> Store.Edit in
+                let id = HexCoding.encode(SecureRandom.bytes(16))
+                return Store.Edit(
+                    doc: doc,
+                    changes: [
+                        .create(entity: id, kind: .favorite),
+                        .set(entity: id, kind: .favorite, field: "placeId", value: .string("p\(b)-\(i)"), old: nil),
+                        .set(entity: id, kind: .favorite, field: "position", value: .string(keys.removeFirst()), old: nil),
+                    ], timeMs: Int64(b * batchSize + i))
+            }
+            try store.append(edits, identity: identity, keyring: keyring)
+        }
+        return Double(batches * batchSize) / seconds(clock.now - start)
+    }
+
+    static func measureDaemon() throws {
+        let binDir = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        var template = Array("/tmp/places-bench-XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        let dataDir = String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let process = Process()
+        process.executableURL = binDir.appendingPathComponent("placesd")
+        process.arguments = ["--data-dir", dataDir, "--log-level", "warning"]
+        try process.run()
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        let client = ControlClient(socketPath: dataDir + "/placesd.sock")
+        while (try? client.send("GET", "/v1/status"))?.status != 200 { usleep(20_000) }
+        _ = try client.send("POST", "/v1/init", body: Array(#"{"name":"Bench","username":"bench","noPassphrase":true}"#.utf8))
+        usleep(1_500_000)
+        let idleRSS = rssMB(process.processIdentifier)
+
+        for i in 0..<1_000 {
+            let place = try client.send(
+                "POST", "/v1/places",
+                body: Array(#"{"name":"Place \#(i)","latitude":\#(Double(i % 180) - 89.5),"longitude":\#(Double(i % 360) - 179.5)}"#.utf8))
+            let id = try JSONDecoder().decode(Place.self, from: Data(place.body)).id
+            _ = try client.send("POST", "/v1/favorites", body: Array(#"{"placeId":"\#(id)"}"#.utf8))
+        }
+        let check = try JSONDecoder().decode(FavoriteList.self, from: Data(try client.send("GET", "/v1/favorites").body))
+        guard check.count == 1_000 else { throw CocoaError(.fileReadCorruptFile) }
+
+        var latencies = [Double]()
+        let clock = ContinuousClock()
+        for _ in 0..<100 { _ = try client.send("GET", "/v1/favorites") }  // warm up
+        let start = clock.now
+        for _ in 0..<2_000 {
+            let t0 = clock.now
+            let r = try client.send("GET", "/v1/favorites")
+            latencies.append(seconds(clock.now - t0) * 1_000)
+            precondition(r.status == 200 && r.body.count > 100_000)
+        }
+        let total = seconds(clock.now - start)
+        latencies.sort()
+        let p50 = latencies[latencies.count / 2], p99 = latencies[latencies.count * 99 / 100]
+        print(
+            String(
+                format:
+                    "GET /v1/favorites (1,000 favorites, %d KB, new connection each): p50 %.2f ms, p99 %.2f ms (target <= 2 ms), %.0f requests/s",
+                check.favorites.count > 0 ? (try client.send("GET", "/v1/favorites").body.count / 1024) : 0, p50, p99,
+                Double(latencies.count) / total))
+        print(String(format: "placesd idle RSS after start and init: %.1f MB (target <= 25 MB)", idleRSS))
+        usleep(1_000_000)
+        print(String(format: "placesd RSS after the load above:      %.1f MB", rssMB(process.processIdentifier)))
+    }
+
+    static func rssMB(_ pid: Int32) -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return -1 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            let kb = line.split(separator: " ").dropFirst().first.flatMap { Double($0) } ?? -1
+            return kb / 1024
+        }
+        return -1
+    }
+}
