@@ -36,8 +36,14 @@ public struct ControlServer: Sendable {
     public func run(onReady: @Sendable () -> Void = {}) async throws {
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 128)
-            .bind(unixDomainSocketPath: socketPath, cleanupExistingSocketFile: true) { channel in
-                channel.eventLoop.makeCompletedFuture {
+            .bind(unixDomainSocketPath: socketPath, cleanupExistingSocketFile: true) { [log] channel in
+                // The peer's uid is checked before any byte is read; a stranger's connection
+                // fails here and is closed by NIO.
+                ControlServer.peerCredentials(channel).flatMapThrowing { cred in
+                    guard cred.uid == getuid() else {
+                        log("refused a control connection from uid \(cred.uid)")
+                        throw ChannelError.inputClosed
+                    }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
                         wrappingChannelSynchronously: channel)
@@ -62,11 +68,6 @@ public struct ControlServer: Sendable {
 
     private func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async {
         do {
-            guard try await peerIsSameUser(connection.channel) else {
-                log("refused a control connection from another user")
-                try? await connection.channel.close()
-                return
-            }
             try await connection.executeThenClose { inbound, outbound in
                 var head: HTTPRequestHead?
                 var body = [UInt8]()
@@ -137,19 +138,20 @@ public struct ControlServer: Sendable {
             }
             headers.add(name: "Content-Length", value: String(body.count))
             if !keepAlive { headers.add(name: "Connection", value: "close") }
-            try await out.write(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: status), headers: headers)))
-            try await out.write(.body(.byteBuffer(ByteBuffer(bytes: body))))
-            try await out.write(.end(nil))
+            try await out.write(contentsOf: [
+                .head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: status), headers: headers)),
+                .body(.byteBuffer(ByteBuffer(bytes: body))), .end(nil),
+            ])
             return true
         case .problem(let problem):
             let body = (try? ControlJSON.encoder.encode(problem)).map(Array.init) ?? []
             headers.add(name: "Content-Type", value: "application/problem+json")
             headers.add(name: "Content-Length", value: String(body.count))
             if !keepAlive { headers.add(name: "Connection", value: "close") }
-            try await out.write(
-                .head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: problem.status), headers: headers)))
-            try await out.write(.body(.byteBuffer(ByteBuffer(bytes: body))))
-            try await out.write(.end(nil))
+            try await out.write(contentsOf: [
+                .head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: problem.status), headers: headers)),
+                .body(.byteBuffer(ByteBuffer(bytes: body))), .end(nil),
+            ])
             return true
         case .stream(let stream):
             headers.add(name: "Content-Type", value: "application/x-ndjson")
@@ -180,16 +182,13 @@ public struct ControlServer: Sendable {
         return (path, query)
     }
 
-    private func peerIsSameUser(_ channel: any Channel) async throws -> Bool {
-        #if os(Linux)
-        guard let provider = channel as? any SocketOptionProvider else { return false }
-        let cred: PeerCredentials = try await provider.unsafeGetSocketOption(
-            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED)
-        ).get()
-        return cred.uid == getuid()
-        #else
-        return true
-        #endif
+    /// `SO_PEERCRED` of a Unix-socket connection (on the channel's event loop, so the
+    /// future is usually already complete).
+    static func peerCredentials(_ channel: any Channel) -> EventLoopFuture<PeerCredentials> {
+        guard let provider = channel as? any SocketOptionProvider else {
+            return channel.eventLoop.makeFailedFuture(ChannelError.operationUnsupported)
+        }
+        return provider.unsafeGetSocketOption(level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
     }
 }
 

@@ -88,3 +88,36 @@ public struct OpBody: Hashable, Sendable, Codable {
         self.changes = changes
     }
 }
+
+extension OpBody {
+    /// The body's JSON text, written directly (keys sorted, compact): the bytes that are
+    /// encrypted into an op. Much faster than `JSONEncoder`, and `JSONDecoder` reads it back
+    /// to the same value (tests check both).
+    public func jsonBytes() -> [UInt8] {
+        var out = #"{"changes":["#
+        for (i, change) in changes.enumerated() {
+            if i > 0 { out += "," }
+            switch change {
+            case .create(let entity, let kind):
+                out += #"{"entity":"#
+                JSONValue.writeString(entity, to: &out)
+                out += #","kind":""# + kind.rawValue + #"","op":"create"}"#
+            case .set(let entity, let kind, let field, let value, let old):
+                out += #"{"entity":"#
+                JSONValue.writeString(entity, to: &out)
+                out += #","field":"#
+                JSONValue.writeString(field, to: &out)
+                out += #","kind":""# + kind.rawValue + "\""
+                if let old {
+                    out += #","old":"#
+                    old.write(to: &out)
+                }
+                out += #","op":"set","value":"#
+                value.write(to: &out)
+                out += "}"
+            }
+        }
+        out += #"],"timeMs":"# + String(timeMs) + "}"
+        return Array(out.utf8)
+    }
+}

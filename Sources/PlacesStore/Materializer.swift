@@ -6,6 +6,14 @@ import PlacesModel
 /// a time. It must stay equivalent to `DocumentState.apply`: the store tests replay random
 /// ops in random orders through both and compare.
 enum Materializer {
+    /// Fields copied into their own columns of `entity` as well as `data`, so that lists
+    /// sort and join without parsing JSON: the tombstone, the list position, the referenced
+    /// place, and a place's name and coordinates.
+    static let promotedColumns: [String: String] = [
+        "deleted": "deleted", "position": "position", "placeId": "ref", "name": "name", "latitude": "latitude",
+        "longitude": "longitude",
+    ]
+
     static func apply(_ db: Database, opID: [UInt8], header: OpHeader, authorKey: String, body: OpBody) throws {
         let doc = Data(header.doc.bytes)
         let lamport = Int64(header.lamport)
@@ -29,8 +37,8 @@ enum Materializer {
                         sql: "SELECT created_lamport, created_author, created_index FROM entity WHERE doc = ? AND id = ?"),
                     arguments: [doc, entity])
                 let current: Stamp? = row.flatMap { r in
-                    guard let l = r["created_lamport"] as Int64? else { return nil }
-                    return Stamp(lamport: UInt64(l), author: r["created_author"], index: r["created_index"])
+                    guard let l = r[0] as Int64? else { return nil }
+                    return Stamp(lamport: UInt64(l), author: r[1], index: r[2])
                 }
                 if current.map({ stamp < $0 }) ?? true {
                     try db.run(sql:  """
@@ -47,19 +55,22 @@ enum Materializer {
                 let row = try Row.fetchOne(
                     db.cachedStatement(sql: "SELECT lamport, author, idx FROM field WHERE doc = ? AND entity = ? AND name = ?"),
                     arguments: [doc, entity, field])
-                let current = row.map { Stamp(lamport: UInt64($0["lamport"] as Int64), author: $0["author"], index: $0["idx"]) }
+                let current = row.map { Stamp(lamport: UInt64($0[0] as Int64), author: $0[1], index: $0[2]) }
                 if DocumentState.wins(stamp, over: current) {
                     try db.run(sql:  "INSERT OR REPLACE INTO field(doc, entity, name, lamport, author, idx) VALUES (?, ?, ?, ?, ?, ?)",
                         arguments: [doc, entity, field, lamport, authorKey, index])
                     let text = value.jsonText
                     try db.run(sql:  "UPDATE entity SET data = json_set(data, '$.\"' || ? || '\"', json(?)) WHERE doc = ? AND id = ?",
                         arguments: [field, text, doc, entity])
-                    if field == "position" {
-                        try db.run(sql:  "UPDATE entity SET position = ? WHERE doc = ? AND id = ?",
-                            arguments: [value.stringValue, doc, entity])
-                    } else if field == "deleted" {
-                        try db.run(sql:  "UPDATE entity SET deleted = ? WHERE doc = ? AND id = ?",
-                            arguments: [value == .bool(true), doc, entity])
+                    if let column = promotedColumns[field] {
+                        let sqlValue: (any DatabaseValueConvertible)? =
+                            switch field {
+                            case "deleted": value == .bool(true)
+                            case "latitude", "longitude": value.doubleValue
+                            default: value.stringValue
+                            }
+                        try db.run(
+                            sql: "UPDATE entity SET \(column) = ? WHERE doc = ? AND id = ?", arguments: [sqlValue, doc, entity])
                     }
                 }
                 // Fields written together with the entity's creation are part of "created".

@@ -91,11 +91,8 @@ extension Store {
         try read { db in
             let statement = try db.cachedStatement(
                 sql: """
-                    SELECT f.id, p.id AS place, json_extract(p.data, '$.name') AS name,
-                           json_extract(p.data, '$.latitude') AS lat, json_extract(p.data, '$.longitude') AS lon,
-                           f.created_ms
-                    FROM entity f JOIN entity p
-                      ON p.doc = f.doc AND p.id = json_extract(f.data, '$.placeId') AND p.deleted = 0
+                    SELECT f.id, p.id AS place, p.name, p.latitude, p.longitude, f.created_ms
+                    FROM entity f JOIN entity p ON p.doc = f.doc AND p.id = f.ref AND p.deleted = 0
                     WHERE f.doc = ? AND f.kind = 'favorite' AND f.deleted = 0
                     ORDER BY f.position, f.id
                     """)

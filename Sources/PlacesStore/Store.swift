@@ -158,18 +158,26 @@ public final class Store: Sendable {
         return try write { db in
             var ops = [SignedOp]()
             ops.reserveCapacity(edits.count)
+            // Per document: the author's last seq and the doc's highest lamport, read once per
+            // batch and advanced in memory.
+            var clocks: [DocumentID: (seq: Int64, lamport: Int64)] = [:]
             for edit in edits {
                 guard let (epoch, key) = keyring.current(edit.doc) else {
                     throw StoreError(.missingKey, "no key is held for document \(edit.doc)")
                 }
                 let docData = Data(edit.doc.bytes)
-                let seq =
-                    (try Int64.fetchOne(
-                        db, sql: "SELECT max(seq) FROM op WHERE doc = ? AND author = ?",
-                        arguments: [docData, Data(author)]) ?? 0) + 1
-                let lamport =
-                    (try Int64.fetchOne(
-                        db, sql: "SELECT max(lamport) FROM op WHERE doc = ?", arguments: [docData]) ?? 0) + 1
+                var clock = try clocks[edit.doc] ?? (
+                    try Int64.fetchOne(
+                        db.cachedStatement(sql: "SELECT max(seq) FROM op WHERE doc = ? AND author = ?"),
+                        arguments: [docData, Data(author)]) ?? 0,
+                    try Int64.fetchOne(
+                        db.cachedStatement(sql: "SELECT max(lamport) FROM op WHERE doc = ?"), arguments: [docData]) ?? 0
+                )
+                clock.seq += 1
+                clock.lamport += 1
+                clocks[edit.doc] = clock
+                let seq = clock.seq
+                let lamport = clock.lamport
                 // At most maxDeps heads, the newest first (an op needs only enough deps to
                 // order it after what its author saw; older heads are reached through them later).
                 let deps = try Data.fetchAll(
@@ -182,7 +190,7 @@ public final class Store: Sendable {
                 let header = OpHeader(
                     doc: edit.doc, author: author, seq: UInt64(seq), deps: deps, lamport: UInt64(lamport), epoch: epoch)
                 let body = OpBody(timeMs: edit.timeMs, changes: edit.changes)
-                let plaintext = try Store.encodeBody(body)
+                let plaintext = body.jsonBytes()
                 let ciphertext = try SecretBox.seal(plaintext, key: key, associatedData: OpCrypto.associatedData(header))
                 let signed = SignedOp.encodeSignedBytes(header: header, ciphertext: ciphertext)
                 guard signed.count + 64 <= SignedOp.maxBytes else {
@@ -210,12 +218,6 @@ public final class Store: Sendable {
             try db.run(sql: "DELETE FROM head WHERE doc = ? AND op = ?", arguments: [docData, Data(dep)])
         }
         try db.run(sql: "INSERT OR IGNORE INTO head(doc, op) VALUES (?, ?)", arguments: [docData, Data(id)])
-    }
-
-    static func encodeBody(_ body: OpBody) throws(StoreError) -> [UInt8] {
-        do { return Array(try JSONEncoder().encode(body)) } catch {
-            throw StoreError(.invalidOp, "cannot encode op body", cause: error)
-        }
     }
 
     static func decodeBody(_ bytes: [UInt8]) throws(StoreError) -> OpBody {

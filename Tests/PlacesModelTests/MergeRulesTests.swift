@@ -158,6 +158,8 @@ struct OpEncodingTests {
             ])
         let decoded = try JSONDecoder().decode(OpBody.self, from: try JSONEncoder().encode(body))
         #expect(decoded == body)
+        let fast = try JSONDecoder().decode(OpBody.self, from: Data(body.jsonBytes()))
+        #expect(fast == body)
     }
 
     @Test("every truncation and any trailing byte is rejected")
