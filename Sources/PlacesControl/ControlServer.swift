@@ -42,6 +42,7 @@ public struct ControlServer: Sendable {
                 ControlServer.peerCredentials(channel).flatMapThrowing { cred in
                     guard cred.uid == getuid() else {
                         log("refused a control connection from uid \(cred.uid)")
+                        channel.close(promise: nil)
                         throw ChannelError.inputClosed
                     }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)

@@ -12,12 +12,11 @@ extension Engine {
         guard ref.utf8.count >= 4, HexCoding.decode(ref.count % 2 == 0 ? ref : ref + "0") != nil else {
             throw Problem.invalid("id", "'\(reference)' is not an id: ids are hex, give at least 4 characters")
         }
-        let all = try storeCall { () throws(StoreError) in try store.entities(in: doc, kind: kind) }
-        if let exact = all.first(where: { $0.id == ref }) { return exact }
-        var matches = all.filter { $0.id.hasPrefix(ref) }
-        if matches.isEmpty, let field {
-            let target = try? resolveAnyPlaceID(ref)
-            matches = all.filter { Views.fields($0)[field]?.stringValue == (target ?? ref) }
+        var matches = try storeCall { () throws(StoreError) in try store.entities(in: doc, kind: kind, idPrefix: ref) }
+        if let exact = matches.first(where: { $0.id == ref }) { return exact }
+        if matches.isEmpty, field != nil {
+            let target = (try? resolveAnyPlaceID(ref)) ?? ref
+            matches = try storeCall { () throws(StoreError) in try store.entities(in: doc, kind: kind, referencing: target) }
         }
         guard !matches.isEmpty else { throw Problem.notFound("no \(what) with id '\(reference)'") }
         guard matches.count == 1 else {

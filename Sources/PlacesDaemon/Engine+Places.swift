@@ -54,13 +54,23 @@ extension Engine {
             .set(entity: record.id, kind: .place, field: "deleted", value: .bool(true), old: .bool(false))
         ]
         // Its heart goes with it; itineraries keep their own copy of the place.
-        for fav in try favoriteRecords(doc) where Views.fields(fav)["placeId"]?.stringValue == record.id {
+        for fav in try storeCall({ () throws(StoreError) in try store.entities(in: doc, kind: .favorite, referencing: record.id) }) {
             changes.append(.set(entity: fav.id, kind: .favorite, field: "deleted", value: .bool(true), old: .bool(false)))
         }
         try commit(doc, changes, summary: "place \(Views.fields(record)["name"]?.description ?? record.id) removed")
     }
 
     // MARK: Favorites
+
+    /// The body of `GET /v1/favorites`, cached until the library next changes (every change
+    /// goes through `commit`, which drops the cache).
+    func favoritesJSON() throws(Problem) -> [UInt8] {
+        let doc = try library()
+        if let cached = responseCache["favorites"], cached.doc == doc { return cached.bytes }
+        let bytes = try favorites().jsonBytes()
+        responseCache["favorites"] = (doc, bytes)
+        return bytes
+    }
 
     func favorites() throws(Problem) -> FavoriteList {
         let doc = try library()
@@ -77,7 +87,7 @@ extension Engine {
         let doc = try library()
         let placeRecord = try resolve(request.placeId, in: doc, kind: .place, what: "place")
         let existing = try favoriteRecords(doc)
-        if let already = existing.first(where: { Views.fields($0)["placeId"]?.stringValue == placeRecord.id }) {
+        if let already = existing.first(where: { $0.ref == placeRecord.id }) {
             throw Problem.conflict("already-favorite", "the place is already a favorite (favorite \(already.id.prefix(8)))")
         }
         let key = try positionKey(at: request.position, among: existing)
@@ -118,14 +128,11 @@ extension Engine {
     /// Live favorites whose place is live too: exactly the list `GET /v1/favorites` shows,
     /// so that positions given by the user count the same items.
     func favoriteRecords(_ doc: DocumentID) throws(Problem) -> [Store.EntityRecord] {
-        let places = Set(try storeCall { () throws(StoreError) in try store.entities(in: doc, kind: .place) }.map(\.id))
-        return try storeCall { () throws(StoreError) in try store.entities(in: doc, kind: .favorite) }.filter {
-            Views.fields($0)["placeId"]?.stringValue.map(places.contains) ?? false
-        }
+        try storeCall { () throws(StoreError) in try store.entitiesWithLiveReference(in: doc, kind: .favorite) }
     }
 
     private func favoritedPlaceIDs(_ doc: DocumentID) throws(Problem) -> Set<String> {
-        Set(try favoriteRecords(doc).compactMap { Views.fields($0)["placeId"]?.stringValue })
+        Set(try storeCall { () throws(StoreError) in try store.favoriteRows(in: doc) }.map(\.placeID))
     }
 
     func newEntityID() -> String { HexCoding.encode(SecureRandomBytes.make(16)) }

@@ -19,6 +19,8 @@ public actor Engine {
     private var keyring = Keyring()
     private var libraryDoc: DocumentID?
     private var profileDoc: DocumentID?
+    /// Encoded responses of hot read routes, by route; any commit or key change empties it.
+    var responseCache: [String: (doc: DocumentID, bytes: [UInt8])] = [:]
 
     init(store: Store, paths: DataPaths, version: String, logger: Logger) {
         self.store = store
@@ -122,6 +124,7 @@ public actor Engine {
     }
 
     func logout() -> Status {
+        responseCache.removeAll()
         identity = nil
         keyring = Keyring()
         libraryDoc = nil
@@ -142,6 +145,7 @@ public actor Engine {
             ring.insert(try SealedBox.open(sealed, with: pair), doc: doc, epoch: epoch)
         }
         let mine = try store.documents().filter { $0.owner == pair.publicKey.bytes }
+        responseCache.removeAll()
         identity = pair
         keyring = ring
         libraryDoc = mine.first { $0.kind == .library }?.id
@@ -199,6 +203,7 @@ public actor Engine {
     /// Appends one op of `changes` to `doc` and tells subscribers.
     func commit(_ doc: DocumentID, _ changes: [Change], summary: String? = nil) throws(Problem) {
         guard let identity else { throw Problem.loggedOut }
+        responseCache.removeAll()
         do {
             try store.append([Store.Edit(doc: doc, changes: changes, timeMs: RFC3339.nowMs())], identity: identity, keyring: keyring)
         } catch {
@@ -240,6 +245,7 @@ public actor Engine {
     func rebuild() throws(Problem) -> RebuildResult {
         try requireLogin()
         let start = ContinuousClock.now
+        responseCache.removeAll()
         try storeCall { () throws(StoreError) in try store.rebuildMaterialized(keyring: keyring) }
         let elapsed = ContinuousClock.now - start
         logger.info("materialized tables rebuilt")

@@ -38,7 +38,7 @@ struct Router: ControlHandler {
             try await engine.deletePlace(path[1])
             return .json(status: 204, body: [])
         // Favorites
-        case ("GET", 1, "favorites"): return .json(status: 200, body: try await engine.favorites().jsonBytes())
+        case ("GET", 1, "favorites"): return .json(status: 200, body: try await engine.favoritesJSON())
         case ("POST", 1, "favorites"):
             return .encoding(try await engine.addFavorite(try r.decode(AddFavoriteRequest.self)), status: 201)
         case ("POST", 3, "favorites") where path[2] == "move":

@@ -68,7 +68,7 @@ extension Store {
         else { return nil }
         return EntityRecord(
             doc: doc, id: row["id"], kind: kind, dataJSON: row["data"], position: row["position"],
-            deleted: row["deleted"], createdBy: row["created_author"], createdMs: row["created_ms"],
+            deleted: row["deleted"], ref: row["ref"], createdBy: row["created_author"], createdMs: row["created_ms"],
             updatedMs: row["updated_ms"])
     }
 }
@@ -105,6 +105,53 @@ extension Store {
                         createdMs: row[5] ?? 0))
             }
             return out
+        }
+    }
+}
+
+extension Store {
+    /// Live entities of `kind` whose id starts with `prefix` (at most `limit`): id lookup
+    /// by unique prefix without loading the whole list.
+    public func entities(in doc: DocumentID, kind: EntityKind, idPrefix prefix: String, limit: Int = 2) throws(StoreError)
+        -> [EntityRecord]
+    {
+        try read { db in
+            try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT * FROM entity WHERE doc = ? AND kind = ? AND deleted = 0 AND id >= ? AND id < ?
+                        ORDER BY id LIMIT ?
+                        """),
+                arguments: [Data(doc.bytes), kind.rawValue, prefix, prefix + "~", limit]
+            ).compactMap(Store.entityRecord)
+        }
+    }
+
+    /// Live entities of `kind` that reference `ref` (a favorite or stop by its place id).
+    public func entities(in doc: DocumentID, kind: EntityKind, referencing ref: String) throws(StoreError)
+        -> [EntityRecord]
+    {
+        try read { db in
+            try Row.fetchAll(
+                db.cachedStatement(
+                    sql: "SELECT * FROM entity WHERE doc = ? AND kind = ? AND deleted = 0 AND ref = ? ORDER BY position, id"),
+                arguments: [Data(doc.bytes), kind.rawValue, ref]
+            ).compactMap(Store.entityRecord)
+        }
+    }
+
+    /// Live entities of `kind` whose referenced entity is live too, in list order (the
+    /// favorites a user sees).
+    public func entitiesWithLiveReference(in doc: DocumentID, kind: EntityKind) throws(StoreError) -> [EntityRecord] {
+        try read { db in
+            try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT f.* FROM entity f JOIN entity p ON p.doc = f.doc AND p.id = f.ref AND p.deleted = 0
+                        WHERE f.doc = ? AND f.kind = ? AND f.deleted = 0 ORDER BY f.position, f.id
+                        """),
+                arguments: [Data(doc.bytes), kind.rawValue]
+            ).compactMap(Store.entityRecord)
         }
     }
 }

@@ -31,6 +31,8 @@ public final class Store: Sendable {
         public var dataJSON: String
         public var position: String?
         public var deleted: Bool
+        /// The entity this one refers to (a favorite's or stop's place id).
+        public var ref: String?
         /// Hex key of the author of the earliest create.
         public var createdBy: String?
         public var createdMs: Int64?

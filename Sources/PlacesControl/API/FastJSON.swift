@@ -12,6 +12,17 @@ public struct FastJSONWriter {
 
     public mutating func string(_ s: String) {
         bytes.append(0x22)
+        // Most strings need no escaping: copy their UTF-8 in one go.
+        var plain = true
+        for b in s.utf8 where b < 0x20 || b == 0x22 || b == 0x5C {
+            plain = false
+            break
+        }
+        if plain {
+            bytes.append(contentsOf: s.utf8)
+            bytes.append(0x22)
+            return
+        }
         for b in s.utf8 {
             switch b {
             case 0x22: bytes += [0x5C, 0x22]
