@@ -94,30 +94,38 @@ extension OpBody {
     /// encrypted into an op. Much faster than `JSONEncoder`, and `JSONDecoder` reads it back
     /// to the same value (tests check both).
     public func jsonBytes() -> [UInt8] {
-        var out = #"{"changes":["#
+        var out = [UInt8]()
+        out.reserveCapacity(64 + changes.count * 96)
+        out += #"{"changes":["#.utf8
         for (i, change) in changes.enumerated() {
-            if i > 0 { out += "," }
+            if i > 0 { out.append(UInt8(ascii: ",")) }
             switch change {
             case .create(let entity, let kind):
-                out += #"{"entity":"#
+                out += #"{"entity":"#.utf8
                 JSONValue.writeString(entity, to: &out)
-                out += #","kind":""# + kind.rawValue + #"","op":"create"}"#
+                out += #","kind":""#.utf8
+                out += kind.rawValue.utf8
+                out += #"","op":"create"}"#.utf8
             case .set(let entity, let kind, let field, let value, let old):
-                out += #"{"entity":"#
+                out += #"{"entity":"#.utf8
                 JSONValue.writeString(entity, to: &out)
-                out += #","field":"#
+                out += #","field":"#.utf8
                 JSONValue.writeString(field, to: &out)
-                out += #","kind":""# + kind.rawValue + "\""
+                out += #","kind":""#.utf8
+                out += kind.rawValue.utf8
+                out.append(UInt8(ascii: "\""))
                 if let old {
-                    out += #","old":"#
+                    out += #","old":"#.utf8
                     old.write(to: &out)
                 }
-                out += #","op":"set","value":"#
+                out += #","op":"set","value":"#.utf8
                 value.write(to: &out)
-                out += "}"
+                out.append(UInt8(ascii: "}"))
             }
         }
-        out += #"],"timeMs":"# + String(timeMs) + "}"
-        return Array(out.utf8)
+        out += #"],"timeMs":"#.utf8
+        out += String(timeMs).utf8
+        out.append(UInt8(ascii: "}"))
+        return out
     }
 }
