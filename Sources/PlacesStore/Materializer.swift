@@ -26,6 +26,7 @@ enum Materializer {
 
     static func apply(_ db: Database, opID: [UInt8], header: OpHeader, authorKey: String, body: OpBody) throws {
         let doc = Data(header.doc.bytes)
+        let docBytes = header.doc.bytes
         let lamport = Int64(header.lamport)
         var order = [EntityID]()
         var groups = [EntityID: Group]()
@@ -46,30 +47,37 @@ enum Materializer {
         for entity in order {
             let group = groups[entity]!
             let created = group.earliestCreate
-            try db.run(
-                sql: """
-                    INSERT INTO entity(doc, id, kind, updated_ms, created_lamport, created_author, created_index, created_ms)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(doc, id) DO UPDATE SET
-                        kind = min(kind, excluded.kind),
-                        updated_ms = max(coalesce(updated_ms, 0), excluded.updated_ms),
-                        created_lamport = CASE WHEN \(earlierCreate) THEN excluded.created_lamport ELSE created_lamport END,
-                        created_author = CASE WHEN \(earlierCreate) THEN excluded.created_author ELSE created_author END,
-                        created_index = CASE WHEN \(earlierCreate) THEN excluded.created_index ELSE created_index END,
-                        created_ms = CASE WHEN \(earlierCreate) THEN excluded.created_ms ELSE created_ms END
-                    """,
-                arguments: [
-                    doc, entity, group.kind.rawValue, body.timeMs, created.map { _ in lamport },
-                    created.map { _ in authorKey }, created, created.map { _ in body.timeMs },
-                ])
+            var upsert = try RawStatement(
+                db,
+                """
+                INSERT INTO entity(doc, id, kind, updated_ms, created_lamport, created_author, created_index, created_ms)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(doc, id) DO UPDATE SET
+                    kind = min(kind, excluded.kind),
+                    updated_ms = max(coalesce(updated_ms, 0), excluded.updated_ms),
+                    created_lamport = CASE WHEN \(earlierCreate) THEN excluded.created_lamport ELSE created_lamport END,
+                    created_author = CASE WHEN \(earlierCreate) THEN excluded.created_author ELSE created_author END,
+                    created_index = CASE WHEN \(earlierCreate) THEN excluded.created_index ELSE created_index END,
+                    created_ms = CASE WHEN \(earlierCreate) THEN excluded.created_ms ELSE created_ms END
+                """)
+            upsert.bind(docBytes)
+            upsert.bind(entity)
+            upsert.bind(group.kind.rawValue)
+            upsert.bind(body.timeMs)
+            upsert.bind(created.map { _ in lamport })
+            upsert.bind(created.map { _ in authorKey })
+            upsert.bind(created.map { Int64($0) })
+            upsert.bind(created.map { _ in body.timeMs })
+            try upsert.execute(db)
             guard !group.sets.isEmpty else { continue }
 
             var stamps = [String: Stamp]()
-            let cursor = try Row.fetchCursor(
-                db.cachedStatement(sql: "SELECT name, lamport, author, idx FROM field WHERE doc = ? AND entity = ?"),
-                arguments: [doc, entity])
-            while let row = try cursor.next() {
-                stamps[row[0]] = Stamp(lamport: UInt64(row[1] as Int64), author: row[2], index: row[3])
+            var select = try RawStatement(db, "SELECT name, lamport, author, idx FROM field WHERE doc = ? AND entity = ?")
+            select.bind(docBytes)
+            select.bind(entity)
+            try select.forEachRow(db) { row in
+                stamps[row.string(0)] = Stamp(
+                    lamport: UInt64(row.int64(1)), author: row.string(2), index: Int(row.int64(3)))
             }
             var winners = [String: (index: Int, value: JSONValue)]()
             var winnerOrder = [String]()
@@ -98,43 +106,46 @@ enum Materializer {
         _ db: Database, doc: Data, entity: EntityID, lamport: Int64, authorKey: String, order: [String],
         winners: [String: (index: Int, value: JSONValue)]
     ) throws {
-        var stampArguments = StatementArguments()
         for field in order {
-            stampArguments += [doc, entity, field, lamport, authorKey, winners[field]!.index]
+            var stamp = try RawStatement(
+                db, "INSERT OR REPLACE INTO field(doc, entity, name, lamport, author, idx) VALUES (?, ?, ?, ?, ?, ?)")
+            stamp.bind([UInt8](doc))
+            stamp.bind(entity)
+            stamp.bind(field)
+            stamp.bind(lamport)
+            stamp.bind(authorKey)
+            stamp.bind(winners[field]!.index)
+            try stamp.execute(db)
         }
-        let placeholders = Array(repeating: "(?, ?, ?, ?, ?, ?)", count: order.count).joined(separator: ", ")
-        try db.run(
-            sql: "INSERT OR REPLACE INTO field(doc, entity, name, lamport, author, idx) VALUES \(placeholders)",
-            arguments: stampArguments)
 
-        var assignments = [String]()
         var paths = [String]()
-        var valueArguments = StatementArguments()
+        var assignments = [String]()
         for field in order {
             paths.append("?, json(?)")
-            let value = winners[field]!.value
-            var pathBytes = Array(#"$.""#.utf8)
-            pathBytes += field.utf8
-            pathBytes.append(UInt8(ascii: "\""))
-            valueArguments += [String(decoding: pathBytes, as: UTF8.self), value.jsonText]
+            if let column = promotedColumns[field] { assignments.append("\(column) = ?") }
         }
-        assignments.append("data = json_set(data, \(paths.joined(separator: ", ")))")
+        assignments.insert("data = json_set(data, \(paths.joined(separator: ", ")))", at: 0)
+        var update = try RawStatement(
+            db, "UPDATE entity SET \(assignments.joined(separator: ", ")) WHERE doc = ? AND id = ?")
         for field in order {
-            guard let column = promotedColumns[field] else { continue }
-            assignments.append("\(column) = ?")
-            let value = winners[field]!.value
-            let sqlValue: (any DatabaseValueConvertible)? =
-                switch field {
-                case "deleted": value == .bool(true)
-                case "latitude", "longitude": value.doubleValue
-                default: value.stringValue
-                }
-            valueArguments += [sqlValue]
+            var path = Array(#"$.""#.utf8)
+            path += field.utf8
+            path.append(UInt8(ascii: "\""))
+            update.bind(String(decoding: path, as: UTF8.self))
+            update.bind(winners[field]!.value.jsonText)
         }
-        valueArguments += [doc, entity]
-        try db.run(
-            sql: "UPDATE entity SET \(assignments.joined(separator: ", ")) WHERE doc = ? AND id = ?",
-            arguments: valueArguments)
+        for field in order where promotedColumns[field] != nil {
+            let value = winners[field]!.value
+            switch field {
+            case "deleted": update.bind(Int64(value == .bool(true) ? 1 : 0))
+            case "latitude", "longitude":
+                if let d = value.doubleValue { update.bind(d) } else { update.bindNull() }
+            default: update.bind(value.stringValue)
+            }
+        }
+        update.bind([UInt8](doc))
+        update.bind(entity)
+        try update.execute(db)
     }
 
     /// One activity row per create, and per field write on an entity not created in the
@@ -168,15 +179,25 @@ enum Materializer {
                     }
                 row = (action, field, old?.jsonText, value.jsonText)
             }
-            try db.run(
-                sql: """
-                    INSERT INTO activity(op, idx, doc, time_ms, lamport, author, action, entity, kind, field, old, new)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    Data(opID), index, Data(header.doc.bytes), body.timeMs, Int64(header.lamport), authorKey, row.action,
-                    change.entity, change.kind.rawValue, row.field, row.old, row.new,
-                ])
+            var insert = try RawStatement(
+                db,
+                """
+                INSERT INTO activity(op, idx, doc, time_ms, lamport, author, action, entity, kind, field, old, new)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            insert.bind(opID)
+            insert.bind(index)
+            insert.bind(header.doc.bytes)
+            insert.bind(body.timeMs)
+            insert.bind(Int64(header.lamport))
+            insert.bind(authorKey)
+            insert.bind(row.action)
+            insert.bind(change.entity)
+            insert.bind(change.kind.rawValue)
+            insert.bind(row.field)
+            insert.bind(row.old)
+            insert.bind(row.new)
+            try insert.execute(db)
         }
     }
 }

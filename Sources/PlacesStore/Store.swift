@@ -210,16 +210,27 @@ public final class Store: Sendable {
     }
 
     func insertOp(_ db: Database, _ op: SignedOp, id: [UInt8]) throws {
-        let docData = Data(op.header.doc.bytes)
-        try db.run(sql: "INSERT INTO op(id, doc, author, seq, lamport, epoch, bytes) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            arguments: [
-                Data(id), docData, Data(op.header.author), Int64(op.header.seq), Int64(op.header.lamport),
-                Int64(op.header.epoch), Data(op.encoded),
-            ])
+        let doc = op.header.doc.bytes
+        var insert = try RawStatement(
+            db, "INSERT INTO op(id, doc, author, seq, lamport, epoch, bytes) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        insert.bind(id)
+        insert.bind(doc)
+        insert.bind(op.header.author)
+        insert.bind(Int64(op.header.seq))
+        insert.bind(Int64(op.header.lamport))
+        insert.bind(Int64(op.header.epoch))
+        insert.bind(op.encoded)
+        try insert.execute(db)
         for dep in op.header.deps {
-            try db.run(sql: "DELETE FROM head WHERE doc = ? AND op = ?", arguments: [docData, Data(dep)])
+            var delete = try RawStatement(db, "DELETE FROM head WHERE doc = ? AND op = ?")
+            delete.bind(doc)
+            delete.bind(dep)
+            try delete.execute(db)
         }
-        try db.run(sql: "INSERT OR IGNORE INTO head(doc, op) VALUES (?, ?)", arguments: [docData, Data(id)])
+        var head = try RawStatement(db, "INSERT OR IGNORE INTO head(doc, op) VALUES (?, ?)")
+        head.bind(doc)
+        head.bind(id)
+        try head.execute(db)
     }
 
     static func decodeBody(_ bytes: [UInt8]) throws(StoreError) -> OpBody {

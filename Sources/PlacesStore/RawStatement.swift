@@ -1,0 +1,89 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// Direct binding and stepping of a cached GRDB statement, for the few statements every op
+/// append runs (op insert, heads, entity upsert, field stamps, activity). GRDB's generic
+/// `StatementArguments` cost more than SQLite itself on this path; these helpers bind
+/// values with the C API and reset the statement when done. Only for statements taken
+/// from `Database.cachedStatement` inside a write transaction.
+struct RawStatement {
+    private let statement: SQLiteStatement
+    private var index: Int32 = 0
+
+    /// libsodium-style "copy the bytes now" destructor (`SQLITE_TRANSIENT`).
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    init(_ db: Database, _ sql: String) throws {
+        statement = try db.cachedStatement(sql: sql).sqliteStatement
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+    }
+
+    mutating func bind(_ value: Int64) {
+        index += 1
+        sqlite3_bind_int64(statement, index, value)
+    }
+
+    mutating func bind(_ value: Int) { bind(Int64(value)) }
+
+    mutating func bind(_ value: Double) {
+        index += 1
+        sqlite3_bind_double(statement, index, value)
+    }
+
+    mutating func bind(_ value: String) {
+        index += 1
+        sqlite3_bind_text(statement, index, value, -1, RawStatement.transient)
+    }
+
+    mutating func bind(_ value: [UInt8]) {
+        index += 1
+        value.withUnsafeBytes { raw in
+            _ = sqlite3_bind_blob(statement, index, raw.baseAddress, Int32(raw.count), RawStatement.transient)
+        }
+    }
+
+    mutating func bind(_ value: String?) {
+        if let value { bind(value) } else { bindNull() }
+    }
+
+    mutating func bind(_ value: Int64?) {
+        if let value { bind(value) } else { bindNull() }
+    }
+
+    mutating func bindNull() {
+        index += 1
+        sqlite3_bind_null(statement, index)
+    }
+
+    /// Runs a statement that returns no rows.
+    func execute(_ db: Database) throws {
+        let rc = sqlite3_step(statement)
+        sqlite3_reset(statement)
+        guard rc == SQLITE_DONE else { throw StoreError(.database, "SQLite: \(String(cString: sqlite3_errmsg(db.sqliteConnection)))") }
+    }
+
+    /// Steps through rows, handing each to `row` (columns read with the accessors below).
+    func forEachRow(_ db: Database, _ row: (Row) throws -> Void) throws {
+        defer { sqlite3_reset(statement) }
+        while true {
+            let rc = sqlite3_step(statement)
+            if rc == SQLITE_DONE { return }
+            guard rc == SQLITE_ROW else {
+                throw StoreError(.database, "SQLite: \(String(cString: sqlite3_errmsg(db.sqliteConnection)))")
+            }
+            try row(Row(statement: statement))
+        }
+    }
+
+    /// Column access on the current row.
+    struct Row {
+        let statement: SQLiteStatement
+        func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+        func string(_ column: Int32) -> String {
+            guard let text = sqlite3_column_text(statement, column) else { return "" }
+            return String(cString: text)
+        }
+    }
+}
