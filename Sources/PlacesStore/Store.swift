@@ -62,7 +62,11 @@ public final class Store: Sendable {
             config.foreignKeysEnabled = true
             config.busyMode = .timeout(5)
             config.prepareDatabase { db in
+                // WAL with NORMAL sync: a commit survives a crash of placesd, and at worst the
+                // last transactions are lost on power failure (never a torn database).
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                // 8 MiB page cache per connection, filled only as pages are used.
+                try db.execute(sql: "PRAGMA cache_size = -8192")
             }
             pool = try DatabasePool(path: path, configuration: config)
             try Schema.migrator.migrate(pool)
@@ -158,55 +162,95 @@ public final class Store: Sendable {
         let author = identity.publicKey.bytes
         let authorKey = identity.publicKey.hex
         return try write { db in
-            var ops = [SignedOp]()
-            ops.reserveCapacity(edits.count)
-            // Per document: the author's last seq and the doc's highest lamport, read once per
-            // batch and advanced in memory.
-            var clocks: [DocumentID: (seq: Int64, lamport: Int64)] = [:]
+            // 1. Headers, bodies and ciphertexts in order. Per document the author's seq, the
+            //    lamport clock and the heads are read once and then advanced in memory: each
+            //    op depends on the heads left by the one before.
+            struct Pending {
+                var header: OpHeader
+                var body: OpBody
+                var ciphertext: [UInt8]
+                var signed: [UInt8]
+                var id: [UInt8]
+            }
+            var clocks: [DocumentID: (seq: Int64, lamport: Int64, heads: [[UInt8]])] = [:]
+            var pending = [Pending]()
+            pending.reserveCapacity(edits.count)
             for edit in edits {
                 guard let (epoch, key) = keyring.current(edit.doc) else {
                     throw StoreError(.missingKey, "no key is held for document \(edit.doc)")
                 }
-                let docData = Data(edit.doc.bytes)
-                var clock = try clocks[edit.doc] ?? (
-                    try Int64.fetchOne(
-                        db.cachedStatement(sql: "SELECT max(seq) FROM op WHERE doc = ? AND author = ?"),
-                        arguments: [docData, Data(author)]) ?? 0,
-                    try Int64.fetchOne(
-                        db.cachedStatement(sql: "SELECT max(lamport) FROM op WHERE doc = ?"), arguments: [docData]) ?? 0
-                )
+                var clock = try clocks[edit.doc] ?? readClock(db, doc: edit.doc, author: author)
                 clock.seq += 1
                 clock.lamport += 1
-                clocks[edit.doc] = clock
-                let seq = clock.seq
-                let lamport = clock.lamport
-                // At most maxDeps heads, the newest first (an op needs only enough deps to
-                // order it after what its author saw; older heads are reached through them later).
-                let deps = try Data.fetchAll(
-                    db.cachedStatement(
-                        sql: """
-                            SELECT h.op FROM head h JOIN op o ON o.id = h.op WHERE h.doc = ?
-                            ORDER BY o.lamport DESC, h.op LIMIT \(SignedOp.maxDeps)
-                            """), arguments: [docData]
-                ).map { [UInt8]($0) }.sorted { $0.lexicographicallyPrecedes($1) }
+                // At most maxDeps heads, the newest first (an op needs only enough deps to order
+                // it after what its author saw; older heads are reached through them later).
+                let deps = Array(clock.heads.prefix(SignedOp.maxDeps)).sorted { $0.lexicographicallyPrecedes($1) }
                 let header = OpHeader(
-                    doc: edit.doc, author: author, seq: UInt64(seq), deps: deps, lamport: UInt64(lamport), epoch: epoch)
+                    doc: edit.doc, author: author, seq: UInt64(clock.seq), deps: deps, lamport: UInt64(clock.lamport),
+                    epoch: epoch)
                 let body = OpBody(timeMs: edit.timeMs, changes: edit.changes)
-                let plaintext = body.jsonBytes()
-                let ciphertext = try SecretBox.seal(plaintext, key: key, associatedData: OpCrypto.associatedData(header))
+                let ciphertext = try SecretBox.seal(
+                    body.jsonBytes(), key: key, associatedData: OpCrypto.associatedData(header))
                 let signed = SignedOp.encodeSignedBytes(header: header, ciphertext: ciphertext)
                 guard signed.count + 64 <= SignedOp.maxBytes else {
                     throw StoreError(.invalidOp, "the change is too large for one op (\(signed.count) bytes)")
                 }
-                let signature = identity.sign(signed)
-                let op = SignedOp(header: header, ciphertext: ciphertext, signature: signature.bytes, signedBytes: signed)
                 let id = Blake2b.hash256(signed)
-                try insertOp(db, op, id: id)
-                try Materializer.apply(db, opID: id, header: header, authorKey: authorKey, body: body)
+                let used = Set(deps)
+                clock.heads = [id] + clock.heads.filter { !used.contains($0) }
+                clocks[edit.doc] = clock
+                pending.append(Pending(header: header, body: body, ciphertext: ciphertext, signed: signed, id: id))
+            }
+            // 2. Signatures, the costly part, on every core for large batches.
+            let signatures = Store.sign(pending.map(\.signed), with: identity)
+            // 3. Store and materialize in order.
+            var ops = [SignedOp]()
+            ops.reserveCapacity(pending.count)
+            for (p, signature) in zip(pending, signatures) {
+                let op = SignedOp(header: p.header, ciphertext: p.ciphertext, signature: signature, signedBytes: p.signed)
+                try insertOp(db, op, id: p.id)
+                try Materializer.apply(db, opID: p.id, header: p.header, authorKey: authorKey, body: p.body)
                 ops.append(op)
             }
             return ops
         }
+    }
+
+    /// The author's last seq, the document's highest lamport and its heads (newest first).
+    private func readClock(_ db: Database, doc: DocumentID, author: [UInt8]) throws
+        -> (seq: Int64, lamport: Int64, heads: [[UInt8]])
+    {
+        let docData = Data(doc.bytes)
+        let seq =
+            try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT max(seq) FROM op WHERE doc = ? AND author = ?"),
+                arguments: [docData, Data(author)]) ?? 0
+        let lamport =
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(lamport) FROM op WHERE doc = ?"), arguments: [docData])
+            ?? 0
+        let heads = try Data.fetchAll(
+            db.cachedStatement(
+                sql: "SELECT h.op FROM head h JOIN op o ON o.id = h.op WHERE h.doc = ? ORDER BY o.lamport DESC, h.op"),
+            arguments: [docData]
+        ).map { [UInt8]($0) }
+        return (seq, lamport, heads)
+    }
+
+    /// Signs each message; batches of 64 or more are spread over all cores.
+    static func sign(_ messages: [[UInt8]], with identity: SigningKeyPair) -> [[UInt8]] {
+        guard messages.count >= 64 else { return messages.map { identity.sign($0).bytes } }
+        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let chunk = (messages.count + cores - 1) / cores
+        var out = [[UInt8]](repeating: [], count: messages.count)
+        out.withUnsafeMutableBufferPointer { buffer in
+            // Each iteration writes a disjoint range of the buffer.
+            nonisolated(unsafe) let slots = buffer
+            DispatchQueue.concurrentPerform(iterations: cores) { part in
+                let range = (part * chunk)..<min(messages.count, (part + 1) * chunk)
+                for i in range { slots[i] = identity.sign(messages[i]).bytes }
+            }
+        }
+        return out
     }
 
     func insertOp(_ db: Database, _ op: SignedOp, id: [UInt8]) throws {
