@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Why the client could not get an answer from the daemon.
@@ -100,7 +100,9 @@ public struct ControlClient: Sendable {
             close(fd)
             throw ControlClientError(
                 code: .pathTooLong,
-                message: "the socket path \(socketPath) is \(pathBytes.count) bytes; Unix sockets allow \(capacity - 1): use a shorter --data-dir")
+                message:
+                    "the socket path \(socketPath) is \(pathBytes.count) bytes; Unix sockets allow \(capacity - 1): use a shorter --data-dir"
+            )
         }
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in
             for (i, b) in pathBytes.enumerated() { raw[i] = b }
@@ -116,7 +118,9 @@ public struct ControlClient: Sendable {
             close(fd)
             throw ControlClientError(
                 code: .noDaemon,
-                message: "no daemon is running at \(socketPath) (\(String(cString: strerror(err)))): start one with `placesd` (or `make run`)")
+                message:
+                    "no daemon is running at \(socketPath) (\(String(cString: strerror(err)))): start one with `placesd` (or `make run`)"
+            )
         }
         return fd
     }
@@ -127,7 +131,8 @@ public struct ControlClient: Sendable {
             let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw ControlClientError(code: .io, message: "writing to the daemon failed: \(String(cString: strerror(errno)))")
+                throw ControlClientError(
+                    code: .io, message: "writing to the daemon failed: \(String(cString: strerror(errno)))")
             }
             offset += n
         }
@@ -182,7 +187,8 @@ struct HTTPResponseReader {
             let line = try readLine()
             if line.isEmpty { break }
             if let colon = line.firstIndex(of: ":") {
-                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                    in: .whitespaces)
             }
         }
         return Head(status: status, headers: headers)

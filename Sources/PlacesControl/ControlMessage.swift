@@ -61,7 +61,9 @@ public enum ControlResponse: Sendable {
         do {
             return .json(status: status, body: Array(try ControlJSON.encoder.encode(value)))
         } catch {
-            return .problem(Problem(status: 500, code: "internal", title: "Internal error", detail: "could not encode the response"))
+            return .problem(
+                Problem(status: 500, code: "internal", title: "Internal error", detail: "could not encode the response")
+            )
         }
     }
 }

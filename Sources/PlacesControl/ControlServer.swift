@@ -4,7 +4,7 @@ import NIOHTTP1
 import NIOPosix
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The control API server: HTTP/1.1 on a Unix domain socket. Each connection runs in its
@@ -114,10 +114,14 @@ public struct ControlServer: Sendable {
             return .problem(
                 Problem(
                     status: 403, code: "browser-request", title: "Forbidden",
-                    detail: "requests carrying an Origin or Referer header are refused: the control API is for local programs, not web pages"))
+                    detail:
+                        "requests carrying an Origin or Referer header are refused: the control API is for local programs, not web pages"
+                ))
         }
         guard head.uri.utf8.count <= ControlServer.maxURIBytes else {
-            return .problem(Problem(status: 414, code: "uri-too-long", title: "URI too long", detail: "the request path is too long"))
+            return .problem(
+                Problem(
+                    status: 414, code: "uri-too-long", title: "URI too long", detail: "the request path is too long"))
         }
         let (path, query) = ControlServer.split(uri: head.uri)
         let request = ControlRequest(method: head.method.rawValue, path: path, query: query, body: body)
@@ -173,10 +177,12 @@ public struct ControlServer: Sendable {
         if parts.count > 1 {
             for pair in parts[1].split(separator: "&") {
                 let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let key = String(kv[0]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(kv[0])
+                let key =
+                    String(kv[0]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(kv[0])
                 let value =
                     kv.count > 1
-                    ? (String(kv[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(kv[1])) : ""
+                    ? (String(kv[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(kv[1]))
+                    : ""
                 query[key] = value
             }
         }

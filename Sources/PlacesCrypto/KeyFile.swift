@@ -48,7 +48,9 @@ public struct KeyFile: Codable, Sendable, Equatable {
         defer { sodium_memzero(&key, key.count) }
         let sealed: [UInt8]
         do {
-            sealed = try identity.withSecretKey { try SecretBox.seal($0, key: key, associatedData: identity.publicKey.bytes) }
+            sealed = try identity.withSecretKey {
+                try SecretBox.seal($0, key: key, associatedData: identity.publicKey.bytes)
+            }
         } catch let e as CryptoError { throw e } catch { throw CryptoError(.invalidInput, "sealing the key failed") }
         return KeyFile(version: 1, publicKey: identity.publicKey.hex, kdf: kdf, secret: Hex.encode(sealed))
     }
@@ -62,7 +64,9 @@ public struct KeyFile: Codable, Sendable, Equatable {
 
     /// The public key recorded in the file.
     public func identityPublicKey() throws(CryptoError) -> PublicKey {
-        guard let raw = Hex.decode(publicKey) else { throw CryptoError(.invalidInput, "the key file's public key is not hex") }
+        guard let raw = Hex.decode(publicKey) else {
+            throw CryptoError(.invalidInput, "the key file's public key is not hex")
+        }
         return try PublicKey(bytes: raw)
     }
 

@@ -93,7 +93,8 @@ public struct PublicKey: Hashable, Sendable, Comparable, CustomStringConvertible
     public func verify(_ signature: Signature, for message: UnsafeRawBufferPointer) -> Bool {
         guard (try? Sodium.ensureInitialized()) != nil else { return false }
         return crypto_sign_verify_detached(
-            signature.bytes, message.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(message.count), bytes) == 0
+            signature.bytes, message.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(message.count), bytes)
+            == 0
     }
 
     /// The X25519 public key derived from this Ed25519 key (for sealed boxes and Noise).

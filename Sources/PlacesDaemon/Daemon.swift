@@ -5,7 +5,7 @@ import PlacesStore
 import ServiceLifecycle
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Why the daemon could not start: printed as one line before exiting non-zero.
@@ -54,7 +54,8 @@ public struct Daemon {
         guard paths.socket.utf8.count <= DataPaths.maxSocketPathBytes else {
             throw DaemonError(
                 description:
-                    "the data dir \(paths.dataDir) is too deep: its socket path would be \(paths.socket.utf8.count) bytes, and Unix sockets allow \(DataPaths.maxSocketPathBytes). Use a shorter --data-dir.")
+                    "the data dir \(paths.dataDir) is too deep: its socket path would be \(paths.socket.utf8.count) bytes, and Unix sockets allow \(DataPaths.maxSocketPathBytes). Use a shorter --data-dir."
+            )
         }
         do {
             try FileManager.default.createDirectory(
@@ -70,15 +71,19 @@ public struct Daemon {
     /// then replaced at bind.
     private func acquireLock() throws -> Int32 {
         let fd = open(paths.lockFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw DaemonError(description: "cannot open \(paths.lockFile): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw DaemonError(description: "cannot open \(paths.lockFile): \(String(cString: strerror(errno)))")
+        }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             var pid = [UInt8](repeating: 0, count: 32)
             let n = read(fd, &pid, 31)
-            let holder = n > 0 ? String(decoding: pid[..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : "?"
+            let holder =
+                n > 0 ? String(decoding: pid[..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : "?"
             close(fd)
             throw DaemonError(
                 description:
-                    "another placesd (pid \(holder)) is already running on \(paths.dataDir); stop it first, or use another --data-dir")
+                    "another placesd (pid \(holder)) is already running on \(paths.dataDir); stop it first, or use another --data-dir"
+            )
         }
         ftruncate(fd, 0)
         let pid = Array("\(getpid())\n".utf8)

@@ -22,7 +22,11 @@ extension Engine {
                     id: it.id, name: it.name, startDate: it.startDate, endDate: it.endDate, placeCount: it.places.count,
                     totalCost: it.totalCost, owner: it.owner, role: it.role))
         }
-        out.sort { ($0.startDate ?? "9999", $0.name.lowercased(), $0.id) < ($1.startDate ?? "9999", $1.name.lowercased(), $1.id) }
+        out.sort {
+            ($0.startDate ?? "9999", $0.name.lowercased(), $0.id) < (
+                $1.startDate ?? "9999", $1.name.lowercased(), $1.id
+            )
+        }
         return ItineraryList(itineraries: out, count: out.count)
     }
 
@@ -58,7 +62,9 @@ extension Engine {
         var object = body
         let placeRefs = try placeReferences(object.removeValue(forKey: "places"))
         let fields = try itineraryFields(object, creating: true, current: [:])
-        let places = try placeRefs.map { ref throws(Problem) in try resolve(ref, in: try library(), kind: .place, what: "place") }
+        let places = try placeRefs.map { ref throws(Problem) in
+            try resolve(ref, in: try library(), kind: .place, what: "place")
+        }
         let id = DocumentID(bytes: SecureRandom.bytes(16))!
         do {
             let key = try SecretBox.randomKey()
@@ -103,7 +109,8 @@ extension Engine {
     func deleteItinerary(_ reference: String) throws(Problem) {
         let doc = try itineraryDoc(reference)
         try commit(
-            doc.id, [.set(entity: doc.id.hex, kind: .itinerary, field: "deleted", value: .bool(true), old: .bool(false))],
+            doc.id,
+            [.set(entity: doc.id.hex, kind: .itinerary, field: "deleted", value: .bool(true), old: .bool(false))],
             summary: "itinerary deleted")
     }
 
@@ -133,7 +140,11 @@ extension Engine {
         let key = try positionKey(at: position, among: others)
         try commit(
             doc.id,
-            [.set(entity: record.id, kind: .stop, field: "position", value: .string(key), old: record.position.map(JSONValue.string))],
+            [
+                .set(
+                    entity: record.id, kind: .stop, field: "position", value: .string(key),
+                    old: record.position.map(JSONValue.string))
+            ],
             summary: "place to go moved")
         return try itinerary(doc.id.hex)
     }
@@ -168,7 +179,9 @@ extension Engine {
             let who = authorName ?? String(author.prefix(7))
             let entityName: String = {
                 if let cached = names[r.entity] { return cached }
-                let n = (try? store.entity(in: doc.id, id: r.entity)).flatMap { Views.fields($0!)["name"]?.stringValue } ?? ""
+                let n =
+                    (try? store.entity(in: doc.id, id: r.entity)).flatMap { Views.fields($0!)["name"]?.stringValue }
+                    ?? ""
                 names[r.entity] = n
                 return n
             }()
@@ -183,13 +196,15 @@ extension Engine {
             default:
                 let field = r.field ?? "a field"
                 switch (old, new) {
-                case (let o?, let n?) where !o.isNull && !n.isNull: summary = "\(who) changed \(field) from “\(o)” to “\(n)”"
+                case (let o?, let n?) where !o.isNull && !n.isNull:
+                    summary = "\(who) changed \(field) from “\(o)” to “\(n)”"
                 case (_, let n?) where !n.isNull: summary = "\(who) set \(field) to “\(n)”"
                 default: summary = "\(who) cleared \(field)"
                 }
             }
             return ActivityEntry(
-                time: RFC3339.string(ms: r.timeMs), author: author, authorName: authorName, action: r.action, kind: r.kind,
+                time: RFC3339.string(ms: r.timeMs), author: author, authorName: authorName, action: r.action,
+                kind: r.kind,
                 entity: r.entity, field: r.field, old: old, new: new, summary: summary)
         }
         return ActivityList(activity: entries, count: entries.count)
@@ -206,7 +221,9 @@ extension Engine {
             .set(entity: id, kind: .stop, field: "position", value: .string(position), old: nil),
         ]
         for field in ["name", "latitude", "longitude", "address"] {
-            if let v = f[field], !v.isNull { changes.append(.set(entity: id, kind: .stop, field: field, value: v, old: nil)) }
+            if let v = f[field], !v.isNull {
+                changes.append(.set(entity: id, kind: .stop, field: field, value: v, old: nil))
+            }
         }
         return changes
     }
@@ -218,7 +235,9 @@ extension Engine {
         }
         var out = [String]()
         for item in items {
-            guard let s = item.stringValue else { throw Problem.invalid("places", "'places' must be a list of place ids") }
+            guard let s = item.stringValue else {
+                throw Problem.invalid("places", "'places' must be a list of place ids")
+            }
             out.append(s)
         }
         return out
@@ -237,7 +256,9 @@ extension Engine {
             case .object(let o):
                 for (k, v) in o {
                     guard ["name", "address", "checkIn", "checkOut"].contains(k) else {
-                        throw Problem.invalid("lodging.\(k)", "unknown lodging field '\(k)'; the fields are: name, address, checkIn, checkOut")
+                        throw Problem.invalid(
+                            "lodging.\(k)",
+                            "unknown lodging field '\(k)'; the fields are: name, address, checkIn, checkOut")
                     }
                     flat["lodging.\(k)"] = v
                 }

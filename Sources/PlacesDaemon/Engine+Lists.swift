@@ -16,7 +16,9 @@ extension Engine {
         if let exact = matches.first(where: { $0.id == ref }) { return exact }
         if matches.isEmpty, field != nil {
             let target = (try? resolveAnyPlaceID(ref)) ?? ref
-            matches = try storeCall { () throws(StoreError) in try store.entities(in: doc, kind: kind, referencing: target) }
+            matches = try storeCall { () throws(StoreError) in
+                try store.entities(in: doc, kind: kind, referencing: target)
+            }
         }
         guard !matches.isEmpty else { throw Problem.notFound("no \(what) with id '\(reference)'") }
         guard matches.count == 1 else {

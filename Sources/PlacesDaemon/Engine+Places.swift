@@ -1,5 +1,6 @@
 import Foundation
 import PlacesControl
+import PlacesCrypto
 import PlacesModel
 import PlacesStore
 
@@ -54,8 +55,11 @@ extension Engine {
             .set(entity: record.id, kind: .place, field: "deleted", value: .bool(true), old: .bool(false))
         ]
         // Its heart goes with it; itineraries keep their own copy of the place.
-        for fav in try storeCall({ () throws(StoreError) in try store.entities(in: doc, kind: .favorite, referencing: record.id) }) {
-            changes.append(.set(entity: fav.id, kind: .favorite, field: "deleted", value: .bool(true), old: .bool(false)))
+        for fav in try storeCall({ () throws(StoreError) in
+            try store.entities(in: doc, kind: .favorite, referencing: record.id)
+        }) {
+            changes.append(
+                .set(entity: fav.id, kind: .favorite, field: "deleted", value: .bool(true), old: .bool(false)))
         }
         try commit(doc, changes, summary: "place \(Views.fields(record)["name"]?.description ?? record.id) removed")
     }
@@ -88,7 +92,8 @@ extension Engine {
         let placeRecord = try resolve(request.placeId, in: doc, kind: .place, what: "place")
         let existing = try favoriteRecords(doc)
         if let already = existing.first(where: { $0.ref == placeRecord.id }) {
-            throw Problem.conflict("already-favorite", "the place is already a favorite (favorite \(already.id.prefix(8)))")
+            throw Problem.conflict(
+                "already-favorite", "the place is already a favorite (favorite \(already.id.prefix(8)))")
         }
         let key = try positionKey(at: request.position, among: existing)
         let id = newEntityID()
@@ -112,7 +117,11 @@ extension Engine {
         let key = try positionKey(at: position, among: others)
         try commit(
             doc,
-            [.set(entity: record.id, kind: .favorite, field: "position", value: .string(key), old: record.position.map(JSONValue.string))],
+            [
+                .set(
+                    entity: record.id, kind: .favorite, field: "position", value: .string(key),
+                    old: record.position.map(JSONValue.string))
+            ],
             summary: "favorite moved to \(position)")
         return try favorites()
     }
@@ -137,8 +146,6 @@ extension Engine {
 
     func newEntityID() -> String { HexCoding.encode(SecureRandomBytes.make(16)) }
 }
-
-import PlacesCrypto
 
 enum SecureRandomBytes {
     static func make(_ n: Int) -> [UInt8] { SecureRandom.bytes(n) }

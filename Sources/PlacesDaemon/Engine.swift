@@ -54,18 +54,22 @@ public actor Engine {
 
     func initialize(_ request: InitRequest) throws(Problem) -> Profile {
         guard (try? readKeyFile()) == nil else {
-            throw Problem.conflict("already-initialized", "an identity already exists in \(paths.dataDir); use `places login`")
+            throw Problem.conflict(
+                "already-initialized", "an identity already exists in \(paths.dataDir); use `places login`")
         }
         let name = try FieldRule.text(maxLength: 100, required: true).check("name", .string(request.name)).stringValue!
         let username = try checkUsername(request.username)
         var bio: JSONValue?
-        if let text = request.bio { bio = try FieldRule.text(maxLength: 1_000, required: false).check("bio", .string(text)) }
+        if let text = request.bio {
+            bio = try FieldRule.text(maxLength: 1_000, required: false).check("bio", .string(text))
+        }
         let sealed: Bool
         switch (request.passphrase, request.noPassphrase ?? false) {
         case (let p?, false) where !p.isEmpty: sealed = true
         case (nil, true): sealed = false
         case (_, true): throw Problem.invalid("noPassphrase", "give either a passphrase or noPassphrase, not both")
-        default: throw Problem.invalid("passphrase", "a passphrase is required (or set noPassphrase for a headless device)")
+        default:
+            throw Problem.invalid("passphrase", "a passphrase is required (or set noPassphrase for a headless device)")
         }
         let pair: SigningKeyPair
         let file: KeyFile
@@ -90,8 +94,11 @@ public actor Engine {
             try unlock(pair)
             var changes: [Change] = [.create(entity: profileID.hex, kind: .profile)]
             changes.append(.set(entity: profileID.hex, kind: .profile, field: "name", value: .string(name), old: nil))
-            changes.append(.set(entity: profileID.hex, kind: .profile, field: "username", value: .string(username), old: nil))
-            if let bio { changes.append(.set(entity: profileID.hex, kind: .profile, field: "bio", value: bio, old: nil)) }
+            changes.append(
+                .set(entity: profileID.hex, kind: .profile, field: "username", value: .string(username), old: nil))
+            if let bio {
+                changes.append(.set(entity: profileID.hex, kind: .profile, field: "bio", value: bio, old: nil))
+            }
             try commit(profileID, changes)
             try writeKeyFile(file)
         } catch {
@@ -107,7 +114,9 @@ public actor Engine {
 
     func login(passphrase: String?) throws(Problem) -> Status {
         guard let file = try? readKeyFile() else {
-            throw Problem(status: 409, code: "not-initialized", title: "No identity", detail: "no identity yet: run `places init` first")
+            throw Problem(
+                status: 409, code: "not-initialized", title: "No identity",
+                detail: "no identity yet: run `places init` first")
         }
         if identity != nil { return status() }
         do {
@@ -158,13 +167,17 @@ public actor Engine {
         }
         let f = Views.fields(record)
         return Profile(
-            id: identity.publicKey.humanID, name: f["name"]?.stringValue ?? "", username: f["username"]?.stringValue ?? "",
+            id: identity.publicKey.humanID, name: f["name"]?.stringValue ?? "",
+            username: f["username"]?.stringValue ?? "",
             bio: f["bio"]?.stringValue)
     }
 
     private func checkUsername(_ username: String) throws(Problem) -> String {
-        let ok = (1...32).contains(username.count)
-            && username.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0) }
+        let ok =
+            (1...32).contains(username.count)
+            && username.unicodeScalars.allSatisfy {
+                CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)
+            }
         guard ok else {
             throw Problem.invalid("username", "a username is 1–32 letters, digits, '.', '_' or '-'")
         }
@@ -185,7 +198,9 @@ public actor Engine {
             chmod(tmp, 0o600)
             guard rename(tmp, paths.keyFile) == 0 else { throw CocoaError(.fileWriteUnknown) }
         } catch {
-            throw Problem(status: 500, code: "io", title: "Cannot write the key file", detail: "writing \(paths.keyFile) failed: \(error)")
+            throw Problem(
+                status: 500, code: "io", title: "Cannot write the key file",
+                detail: "writing \(paths.keyFile) failed: \(error)")
         }
     }
 
@@ -194,7 +209,9 @@ public actor Engine {
     func requireLogin() throws(Problem) {
         guard identity != nil else {
             if (try? readKeyFile()) == nil {
-                throw Problem(status: 401, code: "not-initialized", title: "No identity", detail: "no identity yet: run `places init` first")
+                throw Problem(
+                    status: 401, code: "not-initialized", title: "No identity",
+                    detail: "no identity yet: run `places init` first")
             }
             throw Problem.loggedOut
         }
@@ -205,7 +222,8 @@ public actor Engine {
         guard let identity else { throw Problem.loggedOut }
         responseCache.removeAll()
         do {
-            try store.append([Store.Edit(doc: doc, changes: changes, timeMs: RFC3339.nowMs())], identity: identity, keyring: keyring)
+            try store.append(
+                [Store.Edit(doc: doc, changes: changes, timeMs: RFC3339.nowMs())], identity: identity, keyring: keyring)
         } catch {
             logger.error("append failed", metadata: ["doc.id": "\(doc)", "error": "\(error)"])
             throw Problem(status: 500, code: "store", title: "Could not save", detail: error.message)
@@ -214,12 +232,15 @@ public actor Engine {
         events.publish(
             Event(
                 type: "changed", time: RFC3339.string(ms: RFC3339.nowMs()), doc: doc.hex, docKind: kind,
-                author: identity.publicKey.humanID, summary: summary ?? "\(kind ?? "document") \(doc.hex.prefix(8)) changed"))
+                author: identity.publicKey.humanID,
+                summary: summary ?? "\(kind ?? "document") \(doc.hex.prefix(8)) changed"))
     }
 
     func library() throws(Problem) -> DocumentID {
         try requireLogin()
-        guard let libraryDoc else { throw Problem(status: 500, code: "internal", title: "No library", detail: "the library document is missing") }
+        guard let libraryDoc else {
+            throw Problem(status: 500, code: "internal", title: "No library", detail: "the library document is missing")
+        }
         return libraryDoc
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PlacesControl
+import Synchronization
 
 /// Fans change events out to every `GET /v1/events` subscriber. Each subscriber has a
 /// bounded buffer: a client that stops reading loses the oldest events, never blocks the
@@ -27,12 +28,12 @@ final class EventHub: Sendable {
 
     /// Ends every subscription (shutdown).
     func finishAll() {
-        for c in state.withLock({ s in defer { s.removeAll() }; return Array(s.values) }) { c.finish() }
+        for c in state.withLock({ s in
+            defer { s.removeAll() }; return Array(s.values)
+        }) { c.finish() }
     }
 
     static func line(_ event: Event) -> [UInt8] {
         ((try? ControlJSON.encoder.encode(event)).map(Array.init) ?? []) + [10]
     }
 }
-
-import Synchronization

@@ -73,7 +73,8 @@ enum FieldRule {
                 throw Problem.invalid(field, "'\(field)' must be a number of decimal degrees")
             }
             guard abs(d) <= limit else {
-                throw Problem.invalid(field, "'\(field)' \(d) is out of range: it must be between -\(Int(limit)) and \(Int(limit))")
+                throw Problem.invalid(
+                    field, "'\(field)' \(d) is out of range: it must be between -\(Int(limit)) and \(Int(limit))")
             }
             return .number(d)
         case .priceLevel:

@@ -48,7 +48,8 @@ enum RouteService {
         let options = SolveOptions(
             roundTrip: roundTrip, start: request.start, end: request.end, timeBudget: .milliseconds(budgetMs))
         guard (request.points == nil) != (request.matrix == nil) else {
-            throw Problem.invalid("points", "give either 'points' (with mode and by) or 'matrix', not both and not neither")
+            throw Problem.invalid(
+                "points", "give either 'points' (with mode and by) or 'matrix', not both and not neither")
         }
         do throws(RouteError) {
             switch (request.points, request.matrix) {
@@ -66,14 +67,16 @@ enum RouteService {
                 }
                 return .encoding(
                     SolveResponse(
-                        order: solution.order, cost: solution.cost, optimal: solution.optimal, legs: legs, mode: mode, by: by))
+                        order: solution.order, cost: solution.cost, optimal: solution.optimal, legs: legs, mode: mode,
+                        by: by))
             case (nil, let rows?):
                 let matrix = try CostMatrix(rows)
                 let solution = try RouteSolver.solve(matrix, options: options)
                 let legs = pairs(solution.order, roundTrip: roundTrip).map { a, b in
                     SolveLeg(from: a, to: b, cost: matrix.values[a * matrix.count + b])
                 }
-                return .encoding(SolveResponse(order: solution.order, cost: solution.cost, optimal: solution.optimal, legs: legs))
+                return .encoding(
+                    SolveResponse(order: solution.order, cost: solution.cost, optimal: solution.optimal, legs: legs))
             default:
                 return .problem(Problem.invalid("points", "give either 'points' or 'matrix'"))
             }
@@ -99,7 +102,8 @@ enum RouteService {
             case .invalidTimeBudget: "timeBudgetMs"
             default: "route"
             }
-        return Problem(status: 400, code: "invalid-route", title: "Invalid route request", detail: error.message, field: field)
+        return Problem(
+            status: 400, code: "invalid-route", title: "Invalid route request", detail: error.message, field: field)
     }
 }
 
@@ -125,7 +129,9 @@ extension Engine {
             return try resolve(ref, in: doc.id, kind: .stop, alsoBy: "placeId", what: "place to go").id
         }
         let request = RoutePlanRequest(
-            places: it.places.map { RoutePlace(id: $0.id, name: $0.name, latitude: $0.latitude, longitude: $0.longitude) },
+            places: it.places.map {
+                RoutePlace(id: $0.id, name: $0.name, latitude: $0.latitude, longitude: $0.longitude)
+            },
             mode: mode, criterion: by, roundTrip: roundTrip, startID: try stopID("start"), endID: try stopID("end"))
         do throws(RouteError) {
             return (doc.id, try RoutePlanner.plan(request), it.name)
@@ -142,7 +148,8 @@ extension Engine {
         case "gpx": return .raw(status: 200, contentType: "application/gpx+xml", body: Array(plan.gpx(name: name).utf8))
         case "gmaps": return .encoding(plan.googleMapsDirections())
         case "svg": return .raw(status: 200, contentType: "image/svg+xml", body: Array(plan.svg(title: name).utf8))
-        case let other: throw Problem.invalid("format", "format '\(other)' is not one of json, geojson, gpx, gmaps, svg")
+        case let other:
+            throw Problem.invalid("format", "format '\(other)' is not one of json, geojson, gpx, gmaps, svg")
         }
     }
 

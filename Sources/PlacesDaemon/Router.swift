@@ -21,7 +21,8 @@ struct Router: ControlHandler {
         let path = Array(s.dropFirst())
         switch (r.method, path.count, path.first) {
         case ("GET", 1, "status"): return .encoding(await engine.status())
-        case ("POST", 1, "init"): return .encoding(try await engine.initialize(try r.decode(InitRequest.self)), status: 201)
+        case ("POST", 1, "init"):
+            return .encoding(try await engine.initialize(try r.decode(InitRequest.self)), status: 201)
         case ("POST", 1, "login"):
             let body = r.body.isEmpty ? LoginRequest(passphrase: nil) : try r.decode(LoginRequest.self)
             return .encoding(try await engine.login(passphrase: body.passphrase))

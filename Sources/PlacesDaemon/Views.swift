@@ -38,13 +38,17 @@ enum Views {
             address: f["address"]?.stringValue, position: position)
     }
 
-    static func itinerary(root: Store.EntityRecord, stops: [Store.EntityRecord], owner: [UInt8], me: PublicKey) -> Itinerary {
+    static func itinerary(root: Store.EntityRecord, stops: [Store.EntityRecord], owner: [UInt8], me: PublicKey)
+        -> Itinerary
+    {
         let f = fields(root)
         let lodgingFields = ["name", "address", "checkIn", "checkOut"].map { f["lodging.\($0)"]?.stringValue }
         let lodging: Lodging? =
             lodgingFields.allSatisfy({ $0 == nil })
             ? nil
-            : Lodging(name: lodgingFields[0], address: lodgingFields[1], checkIn: lodgingFields[2], checkOut: lodgingFields[3])
+            : Lodging(
+                name: lodgingFields[0], address: lodgingFields[1], checkIn: lodgingFields[2], checkOut: lodgingFields[3]
+            )
         let travel = f["travelPrice"].flatMap(Money.init)
         let lodgingPrice = f["lodgingPrice"].flatMap(Money.init)
         return Itinerary(
@@ -54,7 +58,8 @@ enum Views {
             places: stops.enumerated().map { stop($1, position: $0 + 1) },
             totalCost: totalCost([travel, lodgingPrice].compactMap { $0 }),
             owner: ownerID(owner), role: owner == me.bytes ? "owner" : "editor",
-            createdAt: RFC3339.string(ms: root.createdMs ?? 0), updatedAt: root.updatedMs.map { RFC3339.string(ms: $0) })
+            createdAt: RFC3339.string(ms: root.createdMs ?? 0), updatedAt: root.updatedMs.map { RFC3339.string(ms: $0) }
+        )
     }
 
     /// Sums amounts per currency (never converting), in currency order.

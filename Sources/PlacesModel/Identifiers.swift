@@ -23,7 +23,8 @@ public struct DocumentID: Hashable, Sendable, Codable, Comparable, CustomStringC
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let id = DocumentID(hex: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a document id"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "not a document id"))
         }
         self = id
     }

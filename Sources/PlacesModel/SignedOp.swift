@@ -106,7 +106,9 @@ public struct SignedOp: Hashable, Sendable {
     }
 
     private static func appendBE(_ out: inout [UInt8], _ value: UInt64, bytes: Int) {
-        for i in stride(from: bytes - 1, through: 0, by: -1) { out.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))) }
+        for i in stride(from: bytes - 1, through: 0, by: -1) {
+            out.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i))))
+        }
     }
 }
 

@@ -82,7 +82,8 @@ public struct CostMatrix: Sendable, Equatable {
         }
         for (row, length) in lengths.enumerated() where length != rowCount {
             throw RouteError(
-                .nonSquareMatrix, "row \(row) has \(length) entries but the matrix has \(rowCount) rows; send a square matrix")
+                .nonSquareMatrix,
+                "row \(row) has \(length) entries but the matrix has \(rowCount) rows; send a square matrix")
         }
     }
 

@@ -36,7 +36,9 @@ private struct SVGRenderer {
     private struct Point {
         var x: Double
         var y: Double
-        func distance(to other: Point) -> Double { ((x - other.x) * (x - other.x) + (y - other.y) * (y - other.y)).squareRoot() }
+        func distance(to other: Point) -> Double {
+            ((x - other.x) * (x - other.x) + (y - other.y) * (y - other.y)).squareRoot()
+        }
     }
 
     private struct Box {
@@ -106,7 +108,8 @@ private struct SVGRenderer {
 
     private func header(stopCount: Int) -> String {
         let shape = plan.roundTrip ? "round trip" : "one way"
-        let subtitle = "\(stopCount) stop\(stopCount == 1 ? "" : "s") · \(shape) · shortest by \(plan.criterion.rawValue)"
+        let subtitle =
+            "\(stopCount) stop\(stopCount == 1 ? "" : "s") · \(shape) · shortest by \(plan.criterion.rawValue)"
         let badge = plan.optimal ? "optimal" : "best found"
         let badgeColor = plan.optimal ? startColor : "#b45309"
         let badgeWidth = Double(badge.count) * 7.5 + 20

@@ -72,7 +72,8 @@ enum Materializer {
             guard !group.sets.isEmpty else { continue }
 
             var stamps = [String: Stamp]()
-            var select = try RawStatement(db, "SELECT name, lamport, author, idx FROM field WHERE doc = ? AND entity = ?")
+            var select = try RawStatement(
+                db, "SELECT name, lamport, author, idx FROM field WHERE doc = ? AND entity = ?")
             select.bind(docBytes)
             select.bind(entity)
             try select.forEachRow(db) { row in
@@ -89,7 +90,9 @@ enum Materializer {
                 winners[set.field] = (set.index, set.value)
             }
             guard !winnerOrder.isEmpty else { continue }
-            try writeWinners(db, doc: doc, entity: entity, lamport: lamport, authorKey: authorKey, order: winnerOrder, winners: winners)
+            try writeWinners(
+                db, doc: doc, entity: entity, lamport: lamport, authorKey: authorKey, order: winnerOrder,
+                winners: winners)
         }
 
         try recordActivity(db, opID: opID, header: header, authorKey: authorKey, body: body)

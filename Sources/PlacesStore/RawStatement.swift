@@ -61,7 +61,9 @@ struct RawStatement {
     func execute(_ db: Database) throws {
         let rc = sqlite3_step(statement)
         sqlite3_reset(statement)
-        guard rc == SQLITE_DONE else { throw StoreError(.database, "SQLite: \(String(cString: sqlite3_errmsg(db.sqliteConnection)))") }
+        guard rc == SQLITE_DONE else {
+            throw StoreError(.database, "SQLite: \(String(cString: sqlite3_errmsg(db.sqliteConnection)))")
+        }
     }
 
     /// Steps through rows, handing each to `row` (columns read with the accessors below).

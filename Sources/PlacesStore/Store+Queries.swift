@@ -21,7 +21,8 @@ extension Store {
     public func entity(in doc: DocumentID, id: EntityID) throws(StoreError) -> EntityRecord? {
         try read { db in
             try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT * FROM entity WHERE doc = ? AND id = ?"), arguments: [Data(doc.bytes), id]
+                db.cachedStatement(sql: "SELECT * FROM entity WHERE doc = ? AND id = ?"),
+                arguments: [Data(doc.bytes), id]
             ).flatMap(Store.entityRecord)
         }
     }
@@ -41,7 +42,8 @@ extension Store {
                 return ActivityRecord(
                     opID: [UInt8](row["op"] as Data), index: row["idx"], doc: doc, timeMs: row["time_ms"],
                     lamport: UInt64(row["lamport"] as Int64), author: row["author"], action: row["action"],
-                    entity: row["entity"], kind: row["kind"], field: row["field"], oldJSON: row["old"], newJSON: row["new"])
+                    entity: row["entity"], kind: row["kind"], field: row["field"], oldJSON: row["old"],
+                    newJSON: row["new"])
             }
         }
     }
@@ -112,7 +114,8 @@ extension Store {
 extension Store {
     /// Live entities of `kind` whose id starts with `prefix` (at most `limit`): id lookup
     /// by unique prefix without loading the whole list.
-    public func entities(in doc: DocumentID, kind: EntityKind, idPrefix prefix: String, limit: Int = 2) throws(StoreError)
+    public func entities(in doc: DocumentID, kind: EntityKind, idPrefix prefix: String, limit: Int = 2)
+        throws(StoreError)
         -> [EntityRecord]
     {
         try read { db in
@@ -134,7 +137,9 @@ extension Store {
         try read { db in
             try Row.fetchAll(
                 db.cachedStatement(
-                    sql: "SELECT * FROM entity WHERE doc = ? AND kind = ? AND deleted = 0 AND ref = ? ORDER BY position, id"),
+                    sql:
+                        "SELECT * FROM entity WHERE doc = ? AND kind = ? AND deleted = 0 AND ref = ? ORDER BY position, id"
+                ),
                 arguments: [Data(doc.bytes), kind.rawValue, ref]
             ).compactMap(Store.entityRecord)
         }

@@ -101,7 +101,9 @@ public final class Store: Sendable {
         try read { db in
             let rows =
                 if let kind {
-                    try Row.fetchAll(db, sql: "SELECT * FROM document WHERE kind = ? ORDER BY created_ms", arguments: [kind.rawValue])
+                    try Row.fetchAll(
+                        db, sql: "SELECT * FROM document WHERE kind = ? ORDER BY created_ms", arguments: [kind.rawValue]
+                    )
                 } else {
                     try Row.fetchAll(db, sql: "SELECT * FROM document ORDER BY created_ms")
                 }
@@ -109,7 +111,8 @@ public final class Store: Sendable {
                 guard let id = DocumentID(bytes: [UInt8](row["id"] as Data)),
                     let kind = DocumentKind(rawValue: row["kind"])
                 else { return nil }
-                return DocumentRecord(id: id, kind: kind, owner: [UInt8](row["owner"] as Data), createdMs: row["created_ms"])
+                return DocumentRecord(
+                    id: id, kind: kind, owner: [UInt8](row["owner"] as Data), createdMs: row["created_ms"])
             }
         }
     }
@@ -207,7 +210,8 @@ public final class Store: Sendable {
             var ops = [SignedOp]()
             ops.reserveCapacity(pending.count)
             for (p, signature) in zip(pending, signatures) {
-                let op = SignedOp(header: p.header, ciphertext: p.ciphertext, signature: signature, signedBytes: p.signed)
+                let op = SignedOp(
+                    header: p.header, ciphertext: p.ciphertext, signature: signature, signedBytes: p.signed)
                 try insertOp(db, op, id: p.id)
                 try Materializer.apply(db, opID: p.id, header: p.header, authorKey: authorKey, body: p.body)
                 ops.append(op)
@@ -226,7 +230,8 @@ public final class Store: Sendable {
                 db.cachedStatement(sql: "SELECT max(seq) FROM op WHERE doc = ? AND author = ?"),
                 arguments: [docData, Data(author)]) ?? 0
         let lamport =
-            try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(lamport) FROM op WHERE doc = ?"), arguments: [docData])
+            try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT max(lamport) FROM op WHERE doc = ?"), arguments: [docData])
             ?? 0
         let heads = try Data.fetchAll(
             db.cachedStatement(
@@ -301,7 +306,8 @@ public final class Store: Sendable {
                 let plaintext = try SecretBox.open(
                     op.ciphertext, key: key, associatedData: OpCrypto.associatedData(op.header))
                 try Materializer.apply(
-                    db, opID: id, header: op.header, authorKey: op.header.authorKey, body: try Store.decodeBody(plaintext))
+                    db, opID: id, header: op.header, authorKey: op.header.authorKey,
+                    body: try Store.decodeBody(plaintext))
             }
         }
     }
@@ -309,8 +315,10 @@ public final class Store: Sendable {
     /// Every op of a document in log order (for sync and tests).
     public func ops(of doc: DocumentID) throws(StoreError) -> [SignedOp] {
         try read { db in
-            try Data.fetchAll(db, sql: "SELECT bytes FROM op WHERE doc = ? ORDER BY rowid", arguments: [Data(doc.bytes)])
-                .map { try SignedOp(decoding: [UInt8]($0)) }
+            try Data.fetchAll(
+                db, sql: "SELECT bytes FROM op WHERE doc = ? ORDER BY rowid", arguments: [Data(doc.bytes)]
+            )
+            .map { try SignedOp(decoding: [UInt8]($0)) }
         }
     }
 

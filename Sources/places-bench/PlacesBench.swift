@@ -5,7 +5,7 @@ import PlacesModel
 import PlacesStore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `places-bench`: the foundation's figures in one run (build with `-c release`):
@@ -67,7 +67,9 @@ struct PlacesBench {
                     changes: [
                         .create(entity: id, kind: .favorite),
                         .set(entity: id, kind: .favorite, field: "placeId", value: .string("p\(b)-\(i)"), old: nil),
-                        .set(entity: id, kind: .favorite, field: "position", value: .string(keys.removeFirst()), old: nil),
+                        .set(
+                            entity: id, kind: .favorite, field: "position", value: .string(keys.removeFirst()), old: nil
+                        ),
                     ], timeMs: Int64(b * batchSize + i))
             }
             try store.append(edits, identity: identity, keyring: keyring)
@@ -93,18 +95,22 @@ struct PlacesBench {
         }
         let client = ControlClient(socketPath: dataDir + "/placesd.sock")
         while (try? client.send("GET", "/v1/status"))?.status != 200 { usleep(20_000) }
-        _ = try client.send("POST", "/v1/init", body: Array(#"{"name":"Bench","username":"bench","noPassphrase":true}"#.utf8))
+        _ = try client.send(
+            "POST", "/v1/init", body: Array(#"{"name":"Bench","username":"bench","noPassphrase":true}"#.utf8))
         usleep(1_500_000)
         let idleRSS = rssMB(process.processIdentifier)
 
         for i in 0..<1_000 {
             let place = try client.send(
                 "POST", "/v1/places",
-                body: Array(#"{"name":"Place \#(i)","latitude":\#(Double(i % 180) - 89.5),"longitude":\#(Double(i % 360) - 179.5)}"#.utf8))
+                body: Array(
+                    #"{"name":"Place \#(i)","latitude":\#(Double(i % 180) - 89.5),"longitude":\#(Double(i % 360) - 179.5)}"#
+                        .utf8))
             let id = try JSONDecoder().decode(Place.self, from: Data(place.body)).id
             _ = try client.send("POST", "/v1/favorites", body: Array(#"{"placeId":"\#(id)"}"#.utf8))
         }
-        let check = try JSONDecoder().decode(FavoriteList.self, from: Data(try client.send("GET", "/v1/favorites").body))
+        let check = try JSONDecoder().decode(
+            FavoriteList.self, from: Data(try client.send("GET", "/v1/favorites").body))
         guard check.count == 1_000 else { throw CocoaError(.fileReadCorruptFile) }
 
         var latencies = [Double]()
@@ -132,7 +138,8 @@ struct PlacesBench {
         var cold = [Double]()
         for i in 0..<300 {
             _ = try client.send(
-                "POST", "/v1/favorites/\(favoriteIDs[i % favoriteIDs.count])/move", body: Array(#"{"position":1}"#.utf8))
+                "POST", "/v1/favorites/\(favoriteIDs[i % favoriteIDs.count])/move", body: Array(#"{"position":1}"#.utf8)
+            )
             let t0 = clock.now
             _ = try client.send("GET", "/v1/favorites")
             cold.append(seconds(clock.now - t0) * 1_000)

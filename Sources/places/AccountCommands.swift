@@ -82,7 +82,8 @@ extension PlacesCommand {
                 let status = try api.get(Target.v1("status")).decode(PlacesControl.Status.self)
                 if status.initialized && status.passphraseProtected != false {
                     guard Passphrase.canPrompt else {
-                        throw ValidationError("the key is sealed and standard input is not a terminal: use --passphrase-file FILE")
+                        throw ValidationError(
+                            "the key is sealed and standard input is not a terminal: use --passphrase-file FILE")
                     }
                     guard let typed = Passphrase.prompt("Passphrase: ") else {
                         throw ValidationError("no passphrase given")

@@ -18,9 +18,10 @@ extension PlacesCommand {
             if global.json { return printRaw(reply) }
             let list = try reply.decode(ActivityList.self)
             guard !list.activity.isEmpty else { return print("no activity") }
-            var table = Table("WHEN", "WHO", "WHAT")
+            // The summary names who did it ("Ana changed …"); --json has the author's full id.
+            var table = Table("WHEN", "WHAT")
             for entry in list.activity {
-                table.append(Format.time(entry.time), entry.authorName ?? Format.shortID(entry.author), entry.summary)
+                table.append(Format.time(entry.time), entry.summary)
             }
             table.print()
         }

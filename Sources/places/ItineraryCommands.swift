@@ -195,10 +195,12 @@ extension ItineraryGroup {
                         ? "no itineraries shared with you yet"
                         : "no itineraries yet: create one with `places itinerary create NAME`")
             }
-            var table = Table("ID", "NAME", "DATES", "PLACES", "TOTAL", "ROLE", alignments: [.left, .left, .left, .right])
+            var table = Table(
+                "ID", "NAME", "DATES", "PLACES", "TOTAL", "ROLE", alignments: [.left, .left, .left, .right])
             for row in list.itineraries {
                 table.append(
-                    Format.shortID(row.id), row.name, Format.dateRange(row.startDate, row.endDate), String(row.placeCount),
+                    Format.shortID(row.id), row.name, Format.dateRange(row.startDate, row.endDate),
+                    String(row.placeCount),
                     Format.money(row.totalCost), row.role)
             }
             table.print()
@@ -268,8 +270,11 @@ extension ItineraryGroup {
                 case .lodgingPrice: try set(&body, "lodgingPrice", .null)
                 case .notes: try set(&body, "notes", .null)
                 case .lodgingName, .lodgingAddress, .checkIn, .checkOut:
-                    let key = ["lodging-name": "name", "lodging-address": "address", "check-in": "checkIn",
-                               "check-out": "checkOut"][field.rawValue] ?? field.rawValue
+                    let key =
+                        [
+                            "lodging-name": "name", "lodging-address": "address", "check-in": "checkIn",
+                            "check-out": "checkOut",
+                        ][field.rawValue] ?? field.rawValue
                     guard case .object(var lodging) = body["lodging"] ?? .object([:]) else {
                         throw ValidationError("--clear \(field.rawValue) conflicts with --clear lodging")
                     }

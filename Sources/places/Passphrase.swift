@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where passphrases come from: a file (headless devices) or a prompt without echo.
@@ -23,7 +23,8 @@ enum Passphrase {
             throw ValidationError("cannot read the passphrase file \(path): \(error.localizedDescription)")
         }
         let text = String(decoding: data, as: UTF8.self)
-        var line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        var line =
+            text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         if line.hasSuffix("\r") { line.removeLast() }
         guard !line.isEmpty else {
             throw ValidationError("the passphrase file \(path) has an empty first line")

@@ -135,10 +135,13 @@ extension PlacesCommand {
             var fields = Fields()
             fields["mode"] = plan["mode"]?.stringValue ?? mode.rawValue
             fields["minimising"] = plan["criterion"]?.stringValue ?? by.rawValue
-            fields["round trip"] = (plan["roundTrip"].flatMap { if case .bool(let b) = $0 { b } else { nil } } ?? roundTrip)
+            fields["round trip"] =
+                (plan["roundTrip"].flatMap { if case .bool(let b) = $0 { b } else { nil } } ?? roundTrip)
                 ? "yes" : "no"
-            fields["total"] = [distance.map { Format.distance(meters: $0) }, duration.map { Format.duration(seconds: $0) }]
-                .compactMap { $0 }.joined(separator: ", ")
+            fields["total"] = [
+                distance.map { Format.distance(meters: $0) }, duration.map { Format.duration(seconds: $0) },
+            ]
+            .compactMap { $0 }.joined(separator: ", ")
             if case .bool(let optimal)? = plan["optimal"] {
                 fields["optimal"] = optimal ? "yes (proven for the cost model)" : "best found (not proven optimal)"
             }

@@ -191,7 +191,8 @@ if !skipTSPLIB {
     }
     print("\nTSPLIB round trips, budget \(budgetMilliseconds) ms each (whole budget used: no stagnation stop)")
     print(
-        pad("instance", 10) + pad("n", 6, right: true) + pad("length", 10, right: true) + pad("optimum", 10, right: true)
+        pad("instance", 10) + pad("n", 6, right: true) + pad("length", 10, right: true)
+            + pad("optimum", 10, right: true)
             + pad("gap %", 8, right: true) + pad("time ms", 9, right: true))
     var gaps: [Double] = []
     var optimalCount = 0
@@ -293,7 +294,8 @@ do {
             worstGap = max(worstGap, 100 * (short.cost - bestKnown) / bestKnown)
             worstTime = max(worstTime, milliseconds(elapsed))
         }
-        print("50 ms budget, \(label), 5 seeds: worst gap \(fixed(worstGap, 3)) %, worst time \(fixed(worstTime, 1)) ms")
+        print(
+            "50 ms budget, \(label), 5 seeds: worst gap \(fixed(worstGap, 3)) %, worst time \(fixed(worstTime, 1)) ms")
     }
 
     print("\n30-place itineraries (random places in a 10 km city, default options)")

@@ -1,5 +1,5 @@
-import Testing
 import PlacesCrypto
+import Testing
 
 @Suite("Noise framing")
 struct NoiseFramingTests {
@@ -48,8 +48,10 @@ struct NoiseFramingTests {
     }
 
     @Test func framedTransportRoundTrip() throws {
-        let initiator = NoiseHandshake.initiator(staticKey: try NoiseStaticKey(ed25519SecretKey: noiseEd25519KeyPair().secretKey))
-        let responder = NoiseHandshake.responder(staticKey: try NoiseStaticKey(ed25519SecretKey: noiseEd25519KeyPair().secretKey))
+        let initiator = NoiseHandshake.initiator(
+            staticKey: try NoiseStaticKey(ed25519SecretKey: noiseEd25519KeyPair().secretKey))
+        let responder = NoiseHandshake.responder(
+            staticKey: try NoiseStaticKey(ed25519SecretKey: noiseEd25519KeyPair().secretKey))
         var toResponder = NoiseFrameDecoder()
         var toInitiator = NoiseFrameDecoder()
         toResponder.append(try NoiseFraming.frame(try initiator.writeMessage()))

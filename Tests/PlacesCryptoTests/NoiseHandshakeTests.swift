@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PlacesCrypto
 
 @Suite("Noise handshake")
@@ -39,7 +40,10 @@ struct NoiseHandshakeTests {
         let responder = NoiseHandshake.responder(staticKey: try .random())
         _ = try responder.readMessage(try initiator.writeMessage())
         let message2 = try responder.writeMessage()
-        #expect(throws: CryptoError(.handshakeFailed, "A Noise handshake message failed authentication; close the connection")) {
+        #expect(
+            throws: CryptoError(
+                .handshakeFailed, "A Noise handshake message failed authentication; close the connection")
+        ) {
             try initiator.readMessage(message2)
         }
     }
@@ -122,7 +126,8 @@ struct NoiseTamperTests {
             let (sender, receiver) = index % 2 == 0 ? (initiator, responder) : (responder, initiator)
             do {
                 let hashBefore = sender.handshakeHash
-                let payload = index == 0
+                let payload =
+                    index == 0
                     ? []
                     : try NoiseIdentityBinding.payload(
                         ed25519SecretKey: secrets[index % 2], handshakeHashBeforeMessage: hashBefore,
@@ -142,7 +147,8 @@ struct NoiseTamperTests {
                     responderComplete: responder.isComplete)
             }
         }
-        return Outcome(failedAtMessage: nil, initiatorComplete: initiator.isComplete, responderComplete: responder.isComplete)
+        return Outcome(
+            failedAtMessage: nil, initiatorComplete: initiator.isComplete, responderComplete: responder.isComplete)
     }
 
     @Test func untamperedRunCompletes() throws {
@@ -157,7 +163,8 @@ struct NoiseTamperTests {
         for position in 0..<length {
             for mask: UInt8 in [0x01, 0x80] {
                 let outcome = try Self.run(target: target) { $0[position] ^= mask }
-                let failedAt = try #require(outcome.failedAtMessage, "flip \(mask) at \(position) of message \(target + 1) went unnoticed")
+                let failedAt = try #require(
+                    outcome.failedAtMessage, "flip \(mask) at \(position) of message \(target + 1) went unnoticed")
                 // Message 1 is a bare ephemeral key: its receiver cannot tell, but the
                 // transcripts then differ and the very next message fails. Later messages
                 // fail where they are read.

@@ -1,6 +1,7 @@
 import CSodium
 import Foundation
 import Testing
+
 @testable import PlacesCrypto
 
 /// `Protocol/vectors/noise/places-sync-1.json`: a whole Places handshake (prologue,
@@ -73,11 +74,13 @@ struct NoisePlacesVectorTests {
         wire.append(expectedFrames.joined())
         var written: [[UInt8]] = []
         var seen: [[UInt8]] = []
-        for (index, signer) in [(initiator, aliceSecret), (responder, bobSecret), (initiator, aliceSecret)].enumerated() {
+        for (index, signer) in [(initiator, aliceSecret), (responder, bobSecret), (initiator, aliceSecret)].enumerated()
+        {
             let (sender, secret) = signer
             let receiver = sender === initiator ? responder : initiator
             let number = UInt8(index + 1)
-            let payload = index == 0
+            let payload =
+                index == 0
                 ? []
                 : try NoiseIdentityBinding.payload(
                     ed25519SecretKey: secret, handshakeHashBeforeMessage: sender.handshakeHash, messageNumber: number)
@@ -85,9 +88,10 @@ struct NoisePlacesVectorTests {
             let hashBefore = receiver.handshakeHash
             let received = try receiver.readMessage(try #require(try wire.nextFrame()))
             if index > 0 {
-                seen.append(try NoiseIdentityBinding.verify(
-                    payload: received, handshakeHashBeforeMessage: hashBefore, messageNumber: number,
-                    remoteStaticKey: receiver.remoteStaticKey))
+                seen.append(
+                    try NoiseIdentityBinding.verify(
+                        payload: received, handshakeHashBeforeMessage: hashBefore, messageNumber: number,
+                        remoteStaticKey: receiver.remoteStaticKey))
             }
         }
         #expect(seen == [noiseHexBytes(vector.responderPublicKey), noiseHexBytes(vector.initiatorPublicKey)])

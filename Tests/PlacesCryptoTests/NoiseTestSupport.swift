@@ -1,6 +1,7 @@
 import CSodium
 import Foundation
 import Testing
+
 @testable import PlacesCrypto
 
 /// Decodes lowercase or uppercase hex; traps on malformed input (test data only).

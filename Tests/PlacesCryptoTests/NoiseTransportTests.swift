@@ -1,5 +1,6 @@
 import CSodium
 import Testing
+
 @testable import PlacesCrypto
 
 @Suite("Noise transport")
@@ -9,7 +10,6 @@ struct NoiseTransportTests {
         return (try pair.initiator.finish(), try pair.responder.finish())
     }
 
-
     @Test func roundTripsBothWaysAtEverySize() throws {
         let (initiator, responder) = try Self.transports()
         #expect(initiator.handshakeHash == responder.handshakeHash)
@@ -17,7 +17,9 @@ struct NoiseTransportTests {
             let plaintext = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) }
             let toResponder = try initiator.encrypt(plaintext)
             #expect(toResponder.count == size + 16)
-            if size > 0 { #expect(Array(toResponder.prefix(size)) != plaintext, "the ciphertext must not be the plaintext") }
+            if size > 0 {
+                #expect(Array(toResponder.prefix(size)) != plaintext, "the ciphertext must not be the plaintext")
+            }
             #expect(try responder.decrypt(toResponder) == plaintext)
             #expect(try initiator.decrypt(try responder.encrypt(plaintext)) == plaintext)
         }
@@ -119,15 +121,20 @@ struct NoiseStaticKeyTests {
         let pair = try noiseCompletedPair(
             initiatorKey: try NoiseStaticKey(ed25519SecretKey: alice.secretKey),
             responderKey: try NoiseStaticKey(ed25519SecretKey: bob.secretKey))
-        #expect(pair.initiator.remoteStaticKey == (try NoiseStaticKey.x25519PublicKey(fromEd25519PublicKey: bob.publicKey)))
-        #expect(pair.responder.remoteStaticKey == (try NoiseStaticKey.x25519PublicKey(fromEd25519PublicKey: alice.publicKey)))
+        #expect(
+            pair.initiator.remoteStaticKey == (try NoiseStaticKey.x25519PublicKey(fromEd25519PublicKey: bob.publicKey)))
+        #expect(
+            pair.responder.remoteStaticKey
+                == (try NoiseStaticKey.x25519PublicKey(fromEd25519PublicKey: alice.publicKey)))
     }
 
     @Test func malformedKeysAreRejected() {
         expectNoiseError(.invalidInput) { try NoiseStaticKey(ed25519SecretKey: [UInt8](repeating: 1, count: 32)) }
         expectNoiseError(.invalidInput) { try NoiseStaticKey.x25519PublicKey(fromEd25519PublicKey: [1, 2, 3]) }
         // The identity point (a low-order point) has no usable X25519 form.
-        expectNoiseError(.invalidInput) { try NoiseStaticKey.x25519PublicKey(fromEd25519PublicKey: [1] + [UInt8](repeating: 0, count: 31)) }
+        expectNoiseError(.invalidInput) {
+            try NoiseStaticKey.x25519PublicKey(fromEd25519PublicKey: [1] + [UInt8](repeating: 0, count: 31))
+        }
     }
 }
 
@@ -147,7 +154,8 @@ struct NoiseIdentityBindingTests {
         var signedHash = responder.handshakeHash
         if tamperHash { signedHash[0] ^= 1 }
         let payload2 = try NoiseIdentityBinding.payload(
-            ed25519SecretKey: responderSigningKey ?? bob.secretKey, handshakeHashBeforeMessage: signedHash, messageNumber: 2)
+            ed25519SecretKey: responderSigningKey ?? bob.secretKey, handshakeHashBeforeMessage: signedHash,
+            messageNumber: 2)
         #expect(payload2.count == NoiseIdentityBinding.payloadLength)
         let hashBefore2 = initiator.handshakeHash
         let read2 = try initiator.readMessage(try responder.writeMessage(payload: payload2))
@@ -185,16 +193,23 @@ struct NoiseIdentityBindingTests {
         let bob = noiseEd25519KeyPair()
         let hash = [UInt8](repeating: 3, count: 64)
         let remote = try NoiseStaticKey.x25519PublicKey(fromEd25519PublicKey: bob.publicKey)
-        let payload = try NoiseIdentityBinding.payload(ed25519SecretKey: bob.secretKey, handshakeHashBeforeMessage: hash, messageNumber: 2)
-        #expect(try NoiseIdentityBinding.verify(payload: payload, handshakeHashBeforeMessage: hash, messageNumber: 2, remoteStaticKey: remote) == bob.publicKey)
+        let payload = try NoiseIdentityBinding.payload(
+            ed25519SecretKey: bob.secretKey, handshakeHashBeforeMessage: hash, messageNumber: 2)
+        #expect(
+            try NoiseIdentityBinding.verify(
+                payload: payload, handshakeHashBeforeMessage: hash, messageNumber: 2, remoteStaticKey: remote)
+                == bob.publicKey)
         #expect(throws: CryptoError.self) {
-            try NoiseIdentityBinding.verify(payload: payload, handshakeHashBeforeMessage: hash, messageNumber: 3, remoteStaticKey: remote)
+            try NoiseIdentityBinding.verify(
+                payload: payload, handshakeHashBeforeMessage: hash, messageNumber: 3, remoteStaticKey: remote)
         }
         #expect(throws: CryptoError.self) {
-            try NoiseIdentityBinding.verify(payload: payload + [0], handshakeHashBeforeMessage: hash, messageNumber: 2, remoteStaticKey: remote)
+            try NoiseIdentityBinding.verify(
+                payload: payload + [0], handshakeHashBeforeMessage: hash, messageNumber: 2, remoteStaticKey: remote)
         }
         #expect(throws: CryptoError.self) {
-            try NoiseIdentityBinding.verify(payload: payload, handshakeHashBeforeMessage: hash, messageNumber: 2, remoteStaticKey: nil)
+            try NoiseIdentityBinding.verify(
+                payload: payload, handshakeHashBeforeMessage: hash, messageNumber: 2, remoteStaticKey: nil)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PlacesCrypto
 
 /// One entry of `Protocol/vectors/noise/xx-25519-chachapoly.json` (the common Noise vector format).
@@ -70,11 +71,13 @@ struct NoiseVectorTests {
     }
 
     @Test func blake2sMatchesRFC7693() {
-        #expect(NoiseTestBLAKE2s().hash(Array("abc".utf8))
-            == noiseHexBytes("508c5e8c327c14e2e1a72ba34eeb452f37458b209ed63a294d999b4c86675982"))
+        #expect(
+            NoiseTestBLAKE2s().hash(Array("abc".utf8))
+                == noiseHexBytes("508c5e8c327c14e2e1a72ba34eeb452f37458b209ed63a294d999b4c86675982"))
         // Two blocks plus a partial one, and the empty input.
-        #expect(NoiseTestBLAKE2s().hash([])
-            == noiseHexBytes("69217a3079908094e11121d042354a7c1f55b6482ca1a51e1b250dfd1ed0eef9"))
+        #expect(
+            NoiseTestBLAKE2s().hash([])
+                == noiseHexBytes("69217a3079908094e11121d042354a7c1f55b6482ca1a51e1b250dfd1ed0eef9"))
     }
 
     @Test("Every vector, both roles, byte for byte", arguments: NoiseVector.all)
@@ -98,7 +101,8 @@ struct NoiseVectorTests {
             // Messages alternate initiator, responder, ... through the handshake and beyond.
             let initiatorSends = index % 2 == 0
             if let transports {
-                let (sender, receiver) = initiatorSends
+                let (sender, receiver) =
+                    initiatorSends
                     ? (transports.initiator, transports.responder) : (transports.responder, transports.initiator)
                 let ciphertext = try sender.encrypt(payload)
                 #expect(ciphertext == expected, "transport message \(index)")
@@ -112,8 +116,12 @@ struct NoiseVectorTests {
                 #expect(try receiver.readMessage(ciphertext) == payload, "handshake message \(index)")
                 #expect(sender.handshakeHash == receiver.handshakeHash)
                 if initiator.isComplete && responder.isComplete {
-                    let respStaticPublic = try vector.respStatic.map { try NoiseStaticKey(x25519SecretKey: noiseHexBytes($0)).publicKey }
-                    let initStaticPublic = try vector.initStatic.map { try NoiseStaticKey(x25519SecretKey: noiseHexBytes($0)).publicKey }
+                    let respStaticPublic = try vector.respStatic.map {
+                        try NoiseStaticKey(x25519SecretKey: noiseHexBytes($0)).publicKey
+                    }
+                    let initStaticPublic = try vector.initStatic.map {
+                        try NoiseStaticKey(x25519SecretKey: noiseHexBytes($0)).publicKey
+                    }
                     #expect(initiator.remoteStaticKey == respStaticPublic)
                     #expect(responder.remoteStaticKey == initStaticPublic)
                     transports = (try initiator.finish(), try responder.finish())

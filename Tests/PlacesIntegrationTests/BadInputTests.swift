@@ -20,36 +20,99 @@ struct BadInputTests {
     static let placeID = "PLACE"
 
     static let cases: [Case] = [
-        Case(method: "POST", path: "/v1/places", body: "{not json", status: 400, code: "malformed-request", mentions: "JSON"),
-        Case(method: "POST", path: "/v1/places", body: "[1,2]", status: 400, code: "malformed-request", mentions: "object"),
+        Case(
+            method: "POST", path: "/v1/places", body: "{not json", status: 400, code: "malformed-request",
+            mentions: "JSON"),
+        Case(
+            method: "POST", path: "/v1/places", body: "[1,2]", status: 400, code: "malformed-request",
+            mentions: "object"),
         Case(method: "POST", path: "/v1/places", body: nil, status: 400, code: "malformed-request", mentions: "body"),
-        Case(method: "POST", path: "/v1/places", body: #"{"name":"x","latitude":91,"longitude":0}"#, status: 400, code: "invalid-field", mentions: "latitude"),
-        Case(method: "POST", path: "/v1/places", body: #"{"name":"x","latitude":0,"longitude":-180.5}"#, status: 400, code: "invalid-field", mentions: "longitude"),
-        Case(method: "POST", path: "/v1/places", body: #"{"name":"x","latitude":"north","longitude":0}"#, status: 400, code: "invalid-field", mentions: "latitude"),
-        Case(method: "POST", path: "/v1/places", body: #"{"name":"x","longitude":0}"#, status: 400, code: "invalid-field", mentions: "latitude"),
-        Case(method: "POST", path: "/v1/places", body: #"{"name":"  ","latitude":0,"longitude":0}"#, status: 400, code: "invalid-field", mentions: "empty"),
-        Case(method: "POST", path: "/v1/places", body: #"{"name":"x","latitude":0,"longitude":0,"rating":5.5}"#, status: 400, code: "invalid-field", mentions: "rating"),
-        Case(method: "POST", path: "/v1/places", body: #"{"name":"x","latitude":0,"longitude":0,"priceLevel":5}"#, status: 400, code: "invalid-field", mentions: "1 to 4"),
-        Case(method: "POST", path: "/v1/places", body: #"{"name":"x","latitude":0,"longitude":0,"priceLevel":0}"#, status: 400, code: "invalid-field", mentions: "1 to 4"),
-        Case(method: "POST", path: "/v1/places", body: #"{"name":"x","latitude":0,"longitude":0,"url":"javascript:alert(1)"}"#, status: 400, code: "invalid-field", mentions: "url"),
-        Case(method: "POST", path: "/v1/places", body: #"{"name":"x","latitude":0,"longitude":0,"ratng":3}"#, status: 400, code: "invalid-field", mentions: "unknown field 'ratng'"),
-        Case(method: "POST", path: "/v1/places", body: #"{"name":"\#(String(repeating: "n", count: 201))","latitude":0,"longitude":0}"#, status: 400, code: "invalid-field", mentions: "at most 200"),
-        Case(method: "PATCH", path: "/v1/places/PLACE", body: #"{"name":null}"#, status: 400, code: "invalid-field", mentions: "cannot be cleared"),
-        Case(method: "GET", path: "/v1/places/0123456789abcdef0123456789abcdef", body: nil, status: 404, code: "not-found", mentions: "no place"),
-        Case(method: "GET", path: "/v1/places/zz", body: nil, status: 400, code: "invalid-field", mentions: "not an id"),
-        Case(method: "GET", path: "/v1/nowhere", body: nil, status: 404, code: "no-route", mentions: "not part of the API"),
-        Case(method: "POST", path: "/v1/favorites", body: #"{"placeId":"abcdabcd"}"#, status: 404, code: "not-found", mentions: "no place"),
-        Case(method: "POST", path: "/v1/itineraries", body: #"{"name":"t","startDate":"2027-02-30"}"#, status: 400, code: "invalid-field", mentions: "YYYY-MM-DD"),
-        Case(method: "POST", path: "/v1/itineraries", body: #"{"name":"t","startDate":"2027-05-04","endDate":"2027-05-01"}"#, status: 400, code: "invalid-field", mentions: "before"),
-        Case(method: "POST", path: "/v1/itineraries", body: #"{"name":"t","travelPrice":{"amountMinor":12.5,"currency":"EUR"}}"#, status: 400, code: "invalid-field", mentions: "amountMinor"),
-        Case(method: "POST", path: "/v1/itineraries", body: #"{"name":"t","travelPrice":{"amountMinor":-1,"currency":"EUR"}}"#, status: 400, code: "invalid-field", mentions: "between 0"),
-        Case(method: "POST", path: "/v1/itineraries", body: #"{"name":"t","travelPrice":{"amountMinor":100,"currency":"euro"}}"#, status: 400, code: "invalid-field", mentions: "ISO 4217"),
-        Case(method: "POST", path: "/v1/itineraries", body: #"{"name":"t","lodging":{"stars":5}}"#, status: 400, code: "invalid-field", mentions: "unknown lodging field"),
-        Case(method: "POST", path: "/v1/itineraries", body: #"{"name":"t","places":["abcdabcd"]}"#, status: 404, code: "not-found", mentions: "no place"),
-        Case(method: "GET", path: "/v1/itineraries?scope=everyone", body: nil, status: 400, code: "invalid-field", mentions: "scope"),
-        Case(method: "POST", path: "/v1/init", body: #"{"name":"B","username":"b","passphrase":"p"}"#, status: 409, code: "already-initialized", mentions: "already exists"),
-        Case(method: "POST", path: "/v1/routes/solve", body: #"{"matrix":[[0,1],[1]]}"#, status: 400, code: "invalid-route", mentions: "square"),
-        Case(method: "POST", path: "/v1/routes/solve", body: #"{"points":[{"latitude":100,"longitude":0}]}"#, status: 400, code: "invalid-route", mentions: "latitude"),
+        Case(
+            method: "POST", path: "/v1/places", body: #"{"name":"x","latitude":91,"longitude":0}"#, status: 400,
+            code: "invalid-field", mentions: "latitude"),
+        Case(
+            method: "POST", path: "/v1/places", body: #"{"name":"x","latitude":0,"longitude":-180.5}"#, status: 400,
+            code: "invalid-field", mentions: "longitude"),
+        Case(
+            method: "POST", path: "/v1/places", body: #"{"name":"x","latitude":"north","longitude":0}"#, status: 400,
+            code: "invalid-field", mentions: "latitude"),
+        Case(
+            method: "POST", path: "/v1/places", body: #"{"name":"x","longitude":0}"#, status: 400,
+            code: "invalid-field", mentions: "latitude"),
+        Case(
+            method: "POST", path: "/v1/places", body: #"{"name":"  ","latitude":0,"longitude":0}"#, status: 400,
+            code: "invalid-field", mentions: "empty"),
+        Case(
+            method: "POST", path: "/v1/places", body: #"{"name":"x","latitude":0,"longitude":0,"rating":5.5}"#,
+            status: 400, code: "invalid-field", mentions: "rating"),
+        Case(
+            method: "POST", path: "/v1/places", body: #"{"name":"x","latitude":0,"longitude":0,"priceLevel":5}"#,
+            status: 400, code: "invalid-field", mentions: "1 to 4"),
+        Case(
+            method: "POST", path: "/v1/places", body: #"{"name":"x","latitude":0,"longitude":0,"priceLevel":0}"#,
+            status: 400, code: "invalid-field", mentions: "1 to 4"),
+        Case(
+            method: "POST", path: "/v1/places",
+            body: #"{"name":"x","latitude":0,"longitude":0,"url":"javascript:alert(1)"}"#, status: 400,
+            code: "invalid-field", mentions: "url"),
+        Case(
+            method: "POST", path: "/v1/places", body: #"{"name":"x","latitude":0,"longitude":0,"ratng":3}"#,
+            status: 400, code: "invalid-field", mentions: "unknown field 'ratng'"),
+        Case(
+            method: "POST", path: "/v1/places",
+            body: #"{"name":"\#(String(repeating: "n", count: 201))","latitude":0,"longitude":0}"#, status: 400,
+            code: "invalid-field", mentions: "at most 200"),
+        Case(
+            method: "PATCH", path: "/v1/places/PLACE", body: #"{"name":null}"#, status: 400, code: "invalid-field",
+            mentions: "cannot be cleared"),
+        Case(
+            method: "GET", path: "/v1/places/0123456789abcdef0123456789abcdef", body: nil, status: 404,
+            code: "not-found", mentions: "no place"),
+        Case(
+            method: "GET", path: "/v1/places/zz", body: nil, status: 400, code: "invalid-field", mentions: "not an id"),
+        Case(
+            method: "GET", path: "/v1/nowhere", body: nil, status: 404, code: "no-route",
+            mentions: "not part of the API"),
+        Case(
+            method: "POST", path: "/v1/favorites", body: #"{"placeId":"abcdabcd"}"#, status: 404, code: "not-found",
+            mentions: "no place"),
+        Case(
+            method: "POST", path: "/v1/itineraries", body: #"{"name":"t","startDate":"2027-02-30"}"#, status: 400,
+            code: "invalid-field", mentions: "YYYY-MM-DD"),
+        Case(
+            method: "POST", path: "/v1/itineraries",
+            body: #"{"name":"t","startDate":"2027-05-04","endDate":"2027-05-01"}"#, status: 400, code: "invalid-field",
+            mentions: "before"),
+        Case(
+            method: "POST", path: "/v1/itineraries",
+            body: #"{"name":"t","travelPrice":{"amountMinor":12.5,"currency":"EUR"}}"#, status: 400,
+            code: "invalid-field", mentions: "amountMinor"),
+        Case(
+            method: "POST", path: "/v1/itineraries",
+            body: #"{"name":"t","travelPrice":{"amountMinor":-1,"currency":"EUR"}}"#, status: 400,
+            code: "invalid-field", mentions: "between 0"),
+        Case(
+            method: "POST", path: "/v1/itineraries",
+            body: #"{"name":"t","travelPrice":{"amountMinor":100,"currency":"euro"}}"#, status: 400,
+            code: "invalid-field", mentions: "ISO 4217"),
+        Case(
+            method: "POST", path: "/v1/itineraries", body: #"{"name":"t","lodging":{"stars":5}}"#, status: 400,
+            code: "invalid-field", mentions: "unknown lodging field"),
+        Case(
+            method: "POST", path: "/v1/itineraries", body: #"{"name":"t","places":["abcdabcd"]}"#, status: 404,
+            code: "not-found", mentions: "no place"),
+        Case(
+            method: "GET", path: "/v1/itineraries?scope=everyone", body: nil, status: 400, code: "invalid-field",
+            mentions: "scope"),
+        Case(
+            method: "POST", path: "/v1/init", body: #"{"name":"B","username":"b","passphrase":"p"}"#, status: 409,
+            code: "already-initialized", mentions: "already exists"),
+        Case(
+            method: "POST", path: "/v1/routes/solve", body: #"{"matrix":[[0,1],[1]]}"#, status: 400,
+            code: "invalid-route", mentions: "square"),
+        Case(
+            method: "POST", path: "/v1/routes/solve", body: #"{"points":[{"latitude":100,"longitude":0}]}"#,
+            status: 400, code: "invalid-route", mentions: "latitude"),
     ]
 
     @Test("a bad request is refused precisely and changes nothing", arguments: cases)
@@ -90,7 +153,9 @@ struct BadInputTests {
             for (i, b) in t.d.socketPath.utf8.enumerated() { raw[i] = b }
         }
         _ = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         let junk: [UInt8] = Array(repeating: 0xFF, count: 4096) + Array("\r\n\r\n".utf8)
         _ = junk.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -105,7 +170,8 @@ struct BadInputTests {
         let t = try LoggedInDaemon()
         for header in ["Origin", "Referer"] {
             let r = try t.d.send(
-                "POST", "/v1/places", json: #"{"name":"x","latitude":0,"longitude":0}"#, headers: [header: "http://evil.example"])
+                "POST", "/v1/places", json: #"{"name":"x","latitude":0,"longitude":0}"#,
+                headers: [header: "http://evil.example"])
             #expect(r.status == 403)
         }
         #expect(try t.d.call(PlaceList.self, "GET", "/v1/places").count == 0)
@@ -113,5 +179,5 @@ struct BadInputTests {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif

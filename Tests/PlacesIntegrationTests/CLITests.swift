@@ -24,7 +24,9 @@ struct CLITests {
         #expect(profile.username == "ana")
         #expect(try d.cli(["whoami"]).stdout.contains(profile.id))
 
-        let added = try d.cli(["place", "add", "Cabo da Roca", "--lat", "38.7804", "--lon", "-9.4989", "--rating", "5", "--json"])
+        let added = try d.cli([
+            "place", "add", "Cabo da Roca", "--lat", "38.7804", "--lon", "-9.4989", "--rating", "5", "--json",
+        ])
         #expect(added.status == 0, "\(added.stderr)")
         let place = try JSONDecoder().decode(Place.self, from: Data(added.stdout.utf8))
         #expect(place.longitude == -9.4989)
@@ -33,7 +35,8 @@ struct CLITests {
         #expect(favorites.stdout.contains("Cabo da Roca") && favorites.stdout.contains("1 favorite"))
 
         let created = try d.cli([
-            "itinerary", "create", "Sintra day", "--start", "2027-06-01", "--end", "2027-06-01", "--travel-price", "12.50",
+            "itinerary", "create", "Sintra day", "--start", "2027-06-01", "--end", "2027-06-01", "--travel-price",
+            "12.50",
             "--lodging-price", "80", "--currency", "EUR", "--place", place.id, "--json",
         ])
         #expect(created.status == 0, "\(created.stderr)")
@@ -71,7 +74,8 @@ struct CLITests {
             Binaries.places, ["login", "--data-dir", d.dataDir, "--passphrase-file", "/dev/stdin"], input: "nope\n")
         #expect(wrong.status == 1 && wrong.stderr.contains("wrong"))
         let right = try runCommand(
-            Binaries.places, ["login", "--data-dir", d.dataDir, "--passphrase-file", "/dev/stdin"], input: "correct horse\n")
+            Binaries.places, ["login", "--data-dir", d.dataDir, "--passphrase-file", "/dev/stdin"],
+            input: "correct horse\n")
         #expect(right.status == 0, "\(right.stderr)")
     }
 }

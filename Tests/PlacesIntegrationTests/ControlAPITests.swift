@@ -2,6 +2,7 @@ import Foundation
 import PlacesControl
 import PlacesModel
 import PlacesTestSupport
+import Synchronization
 import Testing
 
 /// One logged-in daemon per test, driven with raw HTTP over its socket.
@@ -21,7 +22,8 @@ final class LoggedInDaemon {
     }
 
     func addPlace(_ name: String, _ lat: Double, _ lon: Double) throws -> Place {
-        try d.call(Place.self, "POST", "/v1/places", json: #"{"name":"\#(name)","latitude":\#(lat),"longitude":\#(lon)}"#)
+        try d.call(
+            Place.self, "POST", "/v1/places", json: #"{"name":"\#(name)","latitude":\#(lat),"longitude":\#(lon)}"#)
     }
 }
 
@@ -41,7 +43,8 @@ struct ControlAPITests {
         let shown = try t.d.call(Place.self, "GET", "/v1/places/\(created.id.prefix(6))")
         #expect(shown == created)
         let edited = try t.d.call(
-            Place.self, "PATCH", "/v1/places/\(created.id)", json: #"{"rating":4.8,"notes":null,"name":"Mercado da Ribeira"}"#)
+            Place.self, "PATCH", "/v1/places/\(created.id)",
+            json: #"{"rating":4.8,"notes":null,"name":"Mercado da Ribeira"}"#)
         #expect(edited.rating == 4.8 && edited.notes == nil && edited.name == "Mercado da Ribeira")
         #expect(edited.address == "Av. 24 de Julho 49")
         #expect(try t.d.send("DELETE", "/v1/places/\(created.id)").status == 204)
@@ -60,7 +63,8 @@ struct ControlAPITests {
         #expect(list.count == 3)
         #expect(list.favorites.map(\.name) == ["A", "B", "C"])
         #expect(list.favorites.map(\.position) == [1, 2, 3])
-        list = try t.d.call(FavoriteList.self, "POST", "/v1/favorites/\(list.favorites[2].id)/move", json: #"{"position":1}"#)
+        list = try t.d.call(
+            FavoriteList.self, "POST", "/v1/favorites/\(list.favorites[2].id)/move", json: #"{"position":1}"#)
         #expect(list.favorites.map(\.name) == ["C", "A", "B"])
         list = try t.d.call(FavoriteList.self, "POST", "/v1/favorites/\(a.id)/move", json: #"{"position":3}"#)
         #expect(list.favorites.map(\.name) == ["C", "B", "A"])
@@ -93,15 +97,19 @@ struct ControlAPITests {
         #expect(it.places.map(\.name) == ["Belém Tower", "São Jorge Castle"])
         #expect(it.lodging?.checkOut == "2027-05-04" && it.role == "owner")
 
-        var now = try t.d.call(Itinerary.self, "POST", "/v1/itineraries/\(it.id)/places", json: #"{"placeId":"\#(tram.id)","position":1}"#)
+        var now = try t.d.call(
+            Itinerary.self, "POST", "/v1/itineraries/\(it.id)/places", json: #"{"placeId":"\#(tram.id)","position":1}"#)
         #expect(now.places.map(\.name) == ["Tram 28", "Belém Tower", "São Jorge Castle"])
-        now = try t.d.call(Itinerary.self, "POST", "/v1/itineraries/\(it.id)/places/\(tram.id)/move", json: #"{"position":3}"#)
+        now = try t.d.call(
+            Itinerary.self, "POST", "/v1/itineraries/\(it.id)/places/\(tram.id)/move", json: #"{"position":3}"#)
         #expect(now.places.map(\.name) == ["Belém Tower", "São Jorge Castle", "Tram 28"])
         now = try t.d.call(Itinerary.self, "DELETE", "/v1/itineraries/\(it.id)/places/\(now.places[0].id)")
         #expect(now.places.map(\.name) == ["São Jorge Castle", "Tram 28"])
         now = try t.d.call(
             Itinerary.self, "PATCH", "/v1/itineraries/\(it.id.prefix(5))",
-            json: #"{"name":"Lisbon long weekend","lodgingPrice":{"amountMinor":50000,"currency":"EUR"},"lodging":{"name":"Hotel Avenida"}}"#)
+            json:
+                #"{"name":"Lisbon long weekend","lodgingPrice":{"amountMinor":50000,"currency":"EUR"},"lodging":{"name":"Hotel Avenida"}}"#
+        )
         #expect(now.name == "Lisbon long weekend" && now.totalCost == [Money(amountMinor: 68999, currency: "EUR")])
         #expect(now.lodging?.name == "Hotel Avenida" && now.lodging?.address == "Rua X 1")
 
@@ -135,7 +143,8 @@ struct ControlAPITests {
             Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"Trip","places":["\#(ids[1])","\#(ids[2])"]}"#)
         _ = try t.d.send("PATCH", "/v1/itineraries/\(it.id)", json: #"{"notes":"n"}"#)
         let paths = [
-            "/v1/places", "/v1/favorites", "/v1/itineraries", "/v1/itineraries/\(it.id)", "/v1/itineraries/\(it.id)/activity",
+            "/v1/places", "/v1/favorites", "/v1/itineraries", "/v1/itineraries/\(it.id)",
+            "/v1/itineraries/\(it.id)/activity",
         ]
         let before = try paths.map { try t.d.send("GET", $0).text }
         let rebuilt = try t.d.send("POST", "/v1/maintenance/rebuild")
@@ -157,7 +166,9 @@ struct ControlAPITests {
         let reader = Thread {
             _ = try? client.streamLines("/v1/events") { line in
                 let text = String(decoding: line, as: UTF8.self)
-                return lines.withLock { $0.append(text); return $0.count < 3 }
+                return lines.withLock {
+                    $0.append(text); return $0.count < 3
+                }
             }
         }
         reader.start()
@@ -178,5 +189,3 @@ func waitFor(timeout: Duration = .seconds(5), _ condition: () -> Bool) async thr
         try await Task.sleep(for: .milliseconds(20))
     }
 }
-
-import Synchronization

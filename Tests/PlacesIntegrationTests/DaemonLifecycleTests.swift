@@ -4,7 +4,7 @@ import PlacesTestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The real `placesd` binary on a temp data dir, driven over its real socket.
@@ -18,7 +18,8 @@ struct DaemonLifecycleTests {
         try d.start()
         try d.initialize(passphrase: "correct horse")
         let place = try d.call(
-            Place.self, "POST", "/v1/places", json: #"{"name":"Café A Brasileira","latitude":38.7107,"longitude":-9.1422}"#)
+            Place.self, "POST", "/v1/places",
+            json: #"{"name":"Café A Brasileira","latitude":38.7107,"longitude":-9.1422}"#)
         #expect(d.stop() == 0)
         #expect(!FileManager.default.fileExists(atPath: d.socketPath), "the socket is removed on SIGTERM")
 
@@ -123,7 +124,8 @@ struct DaemonLifecycleTests {
             print("ANSWER" if data else "CLOSED")
             """
         let r = try runCommand(
-            "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script, d.socketPath])
+            "/usr/bin/setpriv",
+            ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script, d.socketPath])
         #expect(r.stdout.contains("CLOSED"), "stdout: \(r.stdout) stderr: \(r.stderr)")
         #expect(try d.send("GET", "/v1/status").status == 200)
     }

@@ -78,15 +78,23 @@ struct MergeRulesTests {
     @Test("a later Lamport write wins; equal clocks are broken by author, then change index")
     func lastWriterWins() {
         var s = DocumentState()
-        s.apply(lamport: 2, author: "bb", changes: [.set(entity: "x", kind: .place, field: "name", value: .string("B"), old: nil)])
-        s.apply(lamport: 1, author: "cc", changes: [.set(entity: "x", kind: .place, field: "name", value: .string("C"), old: nil)])
+        s.apply(
+            lamport: 2, author: "bb",
+            changes: [.set(entity: "x", kind: .place, field: "name", value: .string("B"), old: nil)])
+        s.apply(
+            lamport: 1, author: "cc",
+            changes: [.set(entity: "x", kind: .place, field: "name", value: .string("C"), old: nil)])
         #expect(s.entities["x"]?.fields["name"] == .string("B"))
-        s.apply(lamport: 2, author: "aa", changes: [.set(entity: "x", kind: .place, field: "name", value: .string("A"), old: nil)])
+        s.apply(
+            lamport: 2, author: "aa",
+            changes: [.set(entity: "x", kind: .place, field: "name", value: .string("A"), old: nil)])
         #expect(s.entities["x"]?.fields["name"] == .string("B"))
-        s.apply(lamport: 2, author: "bb", changes: [
-            .set(entity: "x", kind: .place, field: "name", value: .string("B1"), old: nil),
-            .set(entity: "x", kind: .place, field: "name", value: .string("B2"), old: nil),
-        ])
+        s.apply(
+            lamport: 2, author: "bb",
+            changes: [
+                .set(entity: "x", kind: .place, field: "name", value: .string("B1"), old: nil),
+                .set(entity: "x", kind: .place, field: "name", value: .string("B2"), old: nil),
+            ])
         #expect(s.entities["x"]?.fields["name"] == .string("B2"))
     }
 
@@ -94,8 +102,12 @@ struct MergeRulesTests {
     func tombstoneSurvivesEdits() {
         var s = DocumentState()
         s.apply(lamport: 1, author: "aa", changes: [.create(entity: "s", kind: .stop)])
-        s.apply(lamport: 2, author: "aa", changes: [.set(entity: "s", kind: .stop, field: "deleted", value: .bool(true), old: nil)])
-        s.apply(lamport: 3, author: "bb", changes: [.set(entity: "s", kind: .stop, field: "name", value: .string("n"), old: nil)])
+        s.apply(
+            lamport: 2, author: "aa",
+            changes: [.set(entity: "s", kind: .stop, field: "deleted", value: .bool(true), old: nil)])
+        s.apply(
+            lamport: 3, author: "bb",
+            changes: [.set(entity: "s", kind: .stop, field: "name", value: .string("n"), old: nil)])
         #expect(s.items(of: .stop).isEmpty)
     }
 }
@@ -135,7 +147,8 @@ struct OpEncodingTests {
             doc: DocumentID(bytes: Array(0..<16))!, author: Array(repeating: 7, count: 32), seq: 3,
             deps: [Array(repeating: 1, count: 32)], lamport: 9, epoch: 0)
         let signed = SignedOp.encodeSignedBytes(header: header, ciphertext: [1, 2, 3])
-        return SignedOp(header: header, ciphertext: [1, 2, 3], signature: Array(repeating: 9, count: 64), signedBytes: signed)
+        return SignedOp(
+            header: header, ciphertext: [1, 2, 3], signature: Array(repeating: 9, count: 64), signedBytes: signed)
     }
 
     @Test("an encoded op decodes to the same header, ciphertext and signature")
@@ -154,7 +167,9 @@ struct OpEncodingTests {
                 .set(entity: "e", kind: .stop, field: "notes", value: .string("n"), old: .null),
                 .set(entity: "e", kind: .stop, field: "rating", value: .double(4.5), old: nil),
                 .set(entity: "e", kind: .stop, field: "latitude", value: .number(45.0), old: .number(-9.25)),
-                .set(entity: "e", kind: .stop, field: "price", value: Money(amountMinor: 1250, currency: "EUR").jsonValue, old: .int(3)),
+                .set(
+                    entity: "e", kind: .stop, field: "price",
+                    value: Money(amountMinor: 1250, currency: "EUR").jsonValue, old: .int(3)),
             ])
         let decoded = try JSONDecoder().decode(OpBody.self, from: try JSONEncoder().encode(body))
         #expect(decoded == body)

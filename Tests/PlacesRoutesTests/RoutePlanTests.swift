@@ -18,7 +18,11 @@ let parisPlaces = [
 
 /// `count` places on a line heading north-east from Paris.
 func linePlaces(_ count: Int) -> [RoutePlace] {
-    (0..<count).map { RoutePlace(id: "p\($0)", name: "Place \($0)", latitude: 48.85 + 0.001 * Double($0), longitude: 2.35 + 0.001 * Double($0)) }
+    (0..<count).map {
+        RoutePlace(
+            id: "p\($0)", name: "Place \($0)", latitude: 48.85 + 0.001 * Double($0),
+            longitude: 2.35 + 0.001 * Double($0))
+    }
 }
 
 @Suite("Route plans")
@@ -26,7 +30,8 @@ struct RoutePlanTests {
     @Test("a plan lists every place once with consistent legs and totals", arguments: [false, true])
     func planShape(roundTrip: Bool) throws {
         let plan = try RoutePlanner.plan(
-            RoutePlanRequest(places: parisPlaces, mode: .walking, criterion: .distance, roundTrip: roundTrip, startID: "louvre"))
+            RoutePlanRequest(
+                places: parisPlaces, mode: .walking, criterion: .distance, roundTrip: roundTrip, startID: "louvre"))
         #expect(plan.stops.map(\.place.id).sorted() == parisPlaces.map(\.id).sorted())
         #expect(plan.stops.map(\.order) == Array(1...5))
         #expect(plan.stops.first?.place.id == "louvre")
@@ -76,7 +81,8 @@ struct RoutePlanTests {
                 return try TravelMatrices(distanceMeters: ones, durationSeconds: ones)
             }
         }
-        let plan = try await RoutePlanner.plan(RoutePlanRequest(places: parisPlaces, roundTrip: true), provider: Fixed())
+        let plan = try await RoutePlanner.plan(
+            RoutePlanRequest(places: parisPlaces, roundTrip: true), provider: Fixed())
         #expect(plan.totals.distanceMeters == 5)
     }
 
@@ -98,7 +104,9 @@ struct RoutePlanTests {
         func request(_ places: [RoutePlace], start: String? = nil, end: String? = nil, roundTrip: Bool = false)
             -> RoutePlanRequest
         { RoutePlanRequest(places: places, roundTrip: roundTrip, startID: start, endID: end) }
-        func place(_ lat: Double, _ lon: Double) -> RoutePlace { RoutePlace(id: "x", name: "x", latitude: lat, longitude: lon) }
+        func place(_ lat: Double, _ lon: Double) -> RoutePlace {
+            RoutePlace(id: "x", name: "x", latitude: lat, longitude: lon)
+        }
         #expect(errorCode { _ = try RoutePlanner.plan(request([place(91, 0)])) } == .invalidCoordinate)
         #expect(errorCode { _ = try RoutePlanner.plan(request([place(0, -180.5)])) } == .invalidCoordinate)
         #expect(errorCode { _ = try RoutePlanner.plan(request([place(.nan, 0)])) } == .invalidCoordinate)
@@ -106,13 +114,19 @@ struct RoutePlanTests {
         #expect(errorCode { _ = try RoutePlanner.plan(request([place(1, 1), place(2, 2)])) } == .duplicatePlaceID)
         #expect(errorCode { _ = try RoutePlanner.plan(request(parisPlaces, start: "nowhere")) } == .indexOutOfRange)
         #expect(errorCode { _ = try RoutePlanner.plan(request(parisPlaces, end: "nowhere")) } == .indexOutOfRange)
-        #expect(errorCode { _ = try RoutePlanner.plan(request(parisPlaces, start: "cafe", end: "cafe")) } == .invalidEndpoints)
-        #expect(errorCode { _ = try RoutePlanner.plan(request(parisPlaces, start: "cafe", end: "cafe", roundTrip: true)) } == nil)
+        #expect(
+            errorCode { _ = try RoutePlanner.plan(request(parisPlaces, start: "cafe", end: "cafe")) }
+                == .invalidEndpoints)
+        #expect(
+            errorCode { _ = try RoutePlanner.plan(request(parisPlaces, start: "cafe", end: "cafe", roundTrip: true)) }
+                == nil)
         #expect(errorCode { _ = try RoutePlanner.plan(request(linePlaces(501))) } == .tooManyNodes)
         let wrongSize = try! TravelMatrices(distanceMeters: CostMatrix([[0.0]]), durationSeconds: CostMatrix([[0.0]]))
         #expect(errorCode { _ = try RoutePlanner.plan(request(parisPlaces), matrices: wrongSize) } == .providerFailed)
         #expect(
-            errorCode { _ = try TravelMatrices(distanceMeters: CostMatrix([[0.0]]), durationSeconds: CostMatrix([[Double]]())) }
+            errorCode {
+                _ = try TravelMatrices(distanceMeters: CostMatrix([[0.0]]), durationSeconds: CostMatrix([[Double]]()))
+            }
                 == .providerFailed)
     }
 

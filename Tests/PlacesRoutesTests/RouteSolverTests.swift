@@ -35,8 +35,9 @@ struct RouteSolverTests {
         }
     }
 
-    @Test("heuristic answers visit each place once, keep fixed ends, report their true cost, beat construction",
-          arguments: [false, true])
+    @Test(
+        "heuristic answers visit each place once, keep fixed ends, report their true cost, beat construction",
+        arguments: [false, true])
     func heuristicProperties(asymmetric: Bool) throws {
         var factory = InstanceFactory(seed: asymmetric ? 31 : 32)
         for n in [13, 24, 48] {
@@ -74,7 +75,9 @@ struct RouteSolverTests {
     func trivialSizes() throws {
         #expect(try RouteSolver.solve(CostMatrix([[Double]]())) == RouteSolution(order: [], cost: 0, optimal: true))
         #expect(try RouteSolver.solve(CostMatrix([[0.0]])).order == [0])
-        #expect(try RouteSolver.solve(CostMatrix([[0.0]]), options: SolveOptions(roundTrip: false, start: 0, end: 0)).order == [0])
+        #expect(
+            try RouteSolver.solve(CostMatrix([[0.0]]), options: SolveOptions(roundTrip: false, start: 0, end: 0)).order
+                == [0])
         let two = try CostMatrix([[0, 5], [7, 0]])
         #expect(try RouteSolver.solve(two).cost == 12)
         let open = try RouteSolver.solve(two, options: SolveOptions(roundTrip: false))
@@ -101,7 +104,9 @@ struct RouteSolverTests {
         #expect(
             errorCode { _ = try RouteSolver.solve(matrix, options: SolveOptions(roundTrip: false, start: 1, end: 1)) }
                 == .invalidEndpoints)
-        #expect(errorCode { _ = try RouteSolver.solve(matrix, options: SolveOptions(roundTrip: true, start: 1, end: 1)) } == nil)
+        #expect(
+            errorCode { _ = try RouteSolver.solve(matrix, options: SolveOptions(roundTrip: true, start: 1, end: 1)) }
+                == nil)
         #expect(
             errorCode { _ = try RouteSolver.solve(matrix, options: SolveOptions(timeBudget: .milliseconds(-1))) }
                 == .invalidTimeBudget)

@@ -1,8 +1,9 @@
 import Foundation
 import PlacesCrypto
-@testable import PlacesModel
 import PlacesStore
 import Testing
+
+@testable import PlacesModel
 
 /// Checks the Swift op codec, signatures, op ids, body encryption, merge rules and human ids
 /// against `Protocol/vectors/op/op-vectors.json`, which an independent Python reference
@@ -94,7 +95,8 @@ struct OpVectorTests {
 
         let ad = OpCrypto.associatedData(op.header)
         #expect(ad == Self.bytes(v.associatedData))
-        let plaintext = try SecretBox.open(op.ciphertext, key: Self.bytes(Self.vectors.document.key), associatedData: ad)
+        let plaintext = try SecretBox.open(
+            op.ciphertext, key: Self.bytes(Self.vectors.document.key), associatedData: ad)
         #expect(plaintext == Array(v.plaintext.utf8))
         let body = try JSONDecoder().decode(OpBody.self, from: Data(plaintext))
         #expect(!body.changes.isEmpty)
@@ -115,7 +117,8 @@ struct OpVectorTests {
         other.seq += 1
         #expect(throws: CryptoError.self) {
             try SecretBox.open(
-                op.ciphertext, key: Self.bytes(Self.vectors.document.key), associatedData: OpCrypto.associatedData(other))
+                op.ciphertext, key: Self.bytes(Self.vectors.document.key),
+                associatedData: OpCrypto.associatedData(other))
         }
     }
 
@@ -133,7 +136,8 @@ struct OpVectorTests {
         for v in Self.vectors.ops.reversed() {
             let op = try SignedOp(decoding: Self.bytes(v.encoded))
             let plaintext = try SecretBox.open(
-                op.ciphertext, key: Self.bytes(Self.vectors.document.key), associatedData: OpCrypto.associatedData(op.header))
+                op.ciphertext, key: Self.bytes(Self.vectors.document.key),
+                associatedData: OpCrypto.associatedData(op.header))
             let body = try JSONDecoder().decode(OpBody.self, from: Data(plaintext))
             state.apply(lamport: op.header.lamport, author: op.header.authorKey, changes: body.changes)
         }
@@ -151,7 +155,8 @@ struct OpVectorTests {
             #expect(pair.publicKey.hex == a.publicKey)
             #expect(pair.publicKey.humanID == a.humanId)
             #expect(try HumanID.decode(a.humanId) == pair.publicKey)
-            #expect(try HumanID.decode(a.humanId.lowercased().replacingOccurrences(of: "-", with: " ")) == pair.publicKey)
+            #expect(
+                try HumanID.decode(a.humanId.lowercased().replacingOccurrences(of: "-", with: " ")) == pair.publicKey)
             #expect(try HumanID.decode(a.publicKey) == pair.publicKey)
         }
     }

@@ -32,7 +32,8 @@ struct Fixture {
         doc = DocumentID(bytes: SecureRandom.bytes(16))!
         let key = try SecretBox.randomKey()
         try store.createDocument(
-            doc, kind: .itinerary, owner: identity.publicKey, sealedKey: try SealedBox.seal(key, to: identity.publicKey),
+            doc, kind: .itinerary, owner: identity.publicKey,
+            sealedKey: try SealedBox.seal(key, to: identity.publicKey),
             timeMs: 0)
         keyring.insert(key, doc: doc, epoch: 0)
     }
@@ -45,7 +46,9 @@ struct Fixture {
             let value: JSONValue =
                 field == "deleted"
                 ? .bool(Bool.random(using: &rng))
-                : .string(field == "position" ? "k\(Int.random(in: 1...9, using: &rng))" : "v\(Int.random(in: 0...99, using: &rng))")
+                : .string(
+                    field == "position"
+                        ? "k\(Int.random(in: 1...9, using: &rng))" : "v\(Int.random(in: 0...99, using: &rng))")
             return .set(entity: entity, kind: .stop, field: field, value: value, old: nil)
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 import PlacesControl
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Errors of the test harness.
@@ -141,7 +141,8 @@ public final class DaemonProcess: @unchecked Sendable {
     }
 
     /// `places init` with a passphrase file, as a new user would on a headless box.
-    public func initialize(name: String = "Ana", username: String = "ana", passphrase: String? = "correct horse") throws {
+    public func initialize(name: String = "Ana", username: String = "ana", passphrase: String? = "correct horse") throws
+    {
         let body: String
         if let passphrase {
             body = #"{"name":"\#(name)","username":"\#(username)","passphrase":"\#(passphrase)"}"#

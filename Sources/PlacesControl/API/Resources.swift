@@ -103,7 +103,11 @@ public struct Place: Codable, Sendable, Equatable {
     public var createdAt: String
     public var updatedAt: String?
 
-    public init(id: String, name: String, latitude: Double, longitude: Double, address: String? = nil, categories: [String], priceLevel: Int? = nil, rating: Double? = nil, notes: String? = nil, url: String? = nil, favorite: Bool, createdAt: String, updatedAt: String? = nil) {
+    public init(
+        id: String, name: String, latitude: Double, longitude: Double, address: String? = nil, categories: [String],
+        priceLevel: Int? = nil, rating: Double? = nil, notes: String? = nil, url: String? = nil, favorite: Bool,
+        createdAt: String, updatedAt: String? = nil
+    ) {
         self.id = id
         self.name = name
         self.latitude = latitude
@@ -142,7 +146,9 @@ public struct Favorite: Codable, Sendable, Equatable {
     public var position: Int
     public var addedAt: String
 
-    public init(id: String, placeId: String, name: String, latitude: Double, longitude: Double, position: Int, addedAt: String) {
+    public init(
+        id: String, placeId: String, name: String, latitude: Double, longitude: Double, position: Int, addedAt: String
+    ) {
         self.id = id
         self.placeId = placeId
         self.name = name
@@ -192,7 +198,10 @@ public struct Stop: Codable, Sendable, Equatable {
     /// 1-based position in the list.
     public var position: Int
 
-    public init(id: String, placeId: String? = nil, name: String, latitude: Double, longitude: Double, address: String? = nil, position: Int) {
+    public init(
+        id: String, placeId: String? = nil, name: String, latitude: Double, longitude: Double, address: String? = nil,
+        position: Int
+    ) {
         self.id = id
         self.placeId = placeId
         self.name = name
@@ -224,7 +233,11 @@ public struct Itinerary: Codable, Sendable, Equatable {
     public var createdAt: String
     public var updatedAt: String?
 
-    public init(id: String, name: String, startDate: String? = nil, endDate: String? = nil, transportation: String? = nil, lodging: Lodging? = nil, travelPrice: Money? = nil, lodgingPrice: Money? = nil, notes: String? = nil, places: [Stop], totalCost: [Money], owner: String, role: String, createdAt: String, updatedAt: String? = nil) {
+    public init(
+        id: String, name: String, startDate: String? = nil, endDate: String? = nil, transportation: String? = nil,
+        lodging: Lodging? = nil, travelPrice: Money? = nil, lodgingPrice: Money? = nil, notes: String? = nil,
+        places: [Stop], totalCost: [Money], owner: String, role: String, createdAt: String, updatedAt: String? = nil
+    ) {
         self.id = id
         self.name = name
         self.startDate = startDate
@@ -254,7 +267,10 @@ public struct ItinerarySummary: Codable, Sendable, Equatable {
     public var owner: String
     public var role: String
 
-    public init(id: String, name: String, startDate: String? = nil, endDate: String? = nil, placeCount: Int, totalCost: [Money], owner: String, role: String) {
+    public init(
+        id: String, name: String, startDate: String? = nil, endDate: String? = nil, placeCount: Int, totalCost: [Money],
+        owner: String, role: String
+    ) {
         self.id = id
         self.name = name
         self.startDate = startDate
@@ -296,7 +312,10 @@ public struct ActivityEntry: Codable, Sendable, Equatable {
     /// One readable sentence.
     public var summary: String
 
-    public init(time: String, author: String, authorName: String? = nil, action: String, kind: String, entity: String, field: String? = nil, old: JSONValue? = nil, new: JSONValue? = nil, summary: String) {
+    public init(
+        time: String, author: String, authorName: String? = nil, action: String, kind: String, entity: String,
+        field: String? = nil, old: JSONValue? = nil, new: JSONValue? = nil, summary: String
+    ) {
         self.time = time
         self.author = author
         self.authorName = authorName
@@ -333,7 +352,9 @@ public struct Event: Codable, Sendable, Equatable {
     public var author: String?
     public var summary: String
 
-    public init(type: String, time: String, doc: String? = nil, docKind: String? = nil, author: String? = nil, summary: String) {
+    public init(
+        type: String, time: String, doc: String? = nil, docKind: String? = nil, author: String? = nil, summary: String
+    ) {
         self.type = type
         self.time = time
         self.doc = doc

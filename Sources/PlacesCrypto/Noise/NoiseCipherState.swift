@@ -57,7 +57,9 @@ struct NoiseCipherState: Sendable {
             throw CryptoError(.nonceExhausted, "This Noise session used all its nonces; reconnect to start a new one")
         }
         guard ciphertext.count >= Self.tagLength else {
-            throw CryptoError(.decryptionFailed, "A Noise ciphertext of \(ciphertext.count) bytes is shorter than its tag; close the connection")
+            throw CryptoError(
+                .decryptionFailed,
+                "A Noise ciphertext of \(ciphertext.count) bytes is shorter than its tag; close the connection")
         }
         var plaintext = [UInt8](repeating: 0, count: ciphertext.count - Self.tagLength)
         let nonceBytes = Self.nonceBytes(nonce)
@@ -68,7 +70,9 @@ struct NoiseCipherState: Sendable {
                 nonceBytes, keyPointer)
         }
         guard status == 0 else {
-            throw CryptoError(.decryptionFailed, "A Noise message failed authentication (altered, replayed or reordered); close the connection")
+            throw CryptoError(
+                .decryptionFailed,
+                "A Noise message failed authentication (altered, replayed or reordered); close the connection")
         }
         nonce += 1
         return plaintext

@@ -11,7 +11,8 @@ struct NoiseKeyPair: Sendable {
     init(secretKey bytes: [UInt8]) throws(CryptoError) {
         try Sodium.ensureInitialized()
         guard bytes.count == NoiseDH.keyLength else {
-            throw CryptoError(.invalidInput, "An X25519 private key must be \(NoiseDH.keyLength) bytes, not \(bytes.count)")
+            throw CryptoError(
+                .invalidInput, "An X25519 private key must be \(NoiseDH.keyLength) bytes, not \(bytes.count)")
         }
         var publicKey = [UInt8](repeating: 0, count: NoiseDH.keyLength)
         let status = crypto_scalarmult_curve25519_base(&publicKey, bytes)
@@ -42,7 +43,8 @@ enum NoiseDH {
     /// a malicious peer cannot force a known shared secret.
     static func dh(_ keyPair: NoiseKeyPair, _ publicKey: [UInt8]) throws(CryptoError) -> [UInt8] {
         guard publicKey.count == keyLength else {
-            throw CryptoError(.handshakeFailed, "The peer's X25519 public key has \(publicKey.count) bytes, not \(keyLength)")
+            throw CryptoError(
+                .handshakeFailed, "The peer's X25519 public key has \(publicKey.count) bytes, not \(keyLength)")
         }
         var shared = [UInt8](repeating: 0, count: keyLength)
         let status = keyPair.secretKey.withUnsafePointer { secret in
@@ -53,7 +55,8 @@ enum NoiseDH {
         let isZero = sodium_is_zero(shared, shared.count) == 1
         guard status == 0, !isZero else {
             noiseWipe(&shared)
-            throw CryptoError(.handshakeFailed, "The peer's X25519 public key is a low-order point; close the connection")
+            throw CryptoError(
+                .handshakeFailed, "The peer's X25519 public key is a low-order point; close the connection")
         }
         return shared
     }

@@ -13,7 +13,8 @@ public enum NoiseFraming {
             throw CryptoError(.invalidInput, "A Noise frame cannot be empty")
         }
         guard message.count <= maxFrameLength else {
-            throw CryptoError(.invalidInput, "A Noise frame holds at most \(maxFrameLength) bytes, not \(message.count)")
+            throw CryptoError(
+                .invalidInput, "A Noise frame holds at most \(maxFrameLength) bytes, not \(message.count)")
         }
         return [UInt8(message.count >> 8), UInt8(message.count & 0xff)] + message
     }

@@ -116,7 +116,8 @@ public final class NoiseHandshake {
     public func writeMessage(payload: [UInt8] = []) throws(CryptoError) -> [UInt8] {
         try step { (state: inout NoiseHandshakeState) throws(CryptoError) in
             if requiresEmptyFirstPayload, state.messageIndex == 0, !payload.isEmpty {
-                throw CryptoError(.invalidInput, "Message 1 of the Places handshake is sent in clear; its payload must be empty")
+                throw CryptoError(
+                    .invalidInput, "Message 1 of the Places handshake is sent in clear; its payload must be empty")
             }
             return try state.writeMessage(payload: payload)
         }
@@ -154,7 +155,8 @@ public final class NoiseHandshake {
         _ body: (inout NoiseHandshakeState) throws(CryptoError) -> [UInt8]
     ) throws(CryptoError) -> [UInt8] {
         guard case .running(var state) = phase else {
-            throw CryptoError(.handshakeFailed, "This Noise handshake already failed or finished; open a new connection")
+            throw CryptoError(
+                .handshakeFailed, "This Noise handshake already failed or finished; open a new connection")
         }
         do {
             let result = try body(&state)

@@ -82,7 +82,9 @@ struct NoiseHandshakeState: Sendable {
         }
         message += try symmetricState.encryptAndHash(payload)
         guard message.count <= Self.maxMessageLength else {
-            throw CryptoError(.invalidInput, "A Noise handshake message would be \(message.count) bytes; the limit is \(Self.maxMessageLength)")
+            throw CryptoError(
+                .invalidInput,
+                "A Noise handshake message would be \(message.count) bytes; the limit is \(Self.maxMessageLength)")
         }
         messageIndex += 1
         return message
@@ -94,7 +96,9 @@ struct NoiseHandshakeState: Sendable {
             throw CryptoError(.handshakeFailed, "A Noise handshake message arrived when none was expected")
         }
         guard message.count <= Self.maxMessageLength else {
-            throw CryptoError(.handshakeFailed, "A Noise handshake message of \(message.count) bytes exceeds \(Self.maxMessageLength)")
+            throw CryptoError(
+                .handshakeFailed, "A Noise handshake message of \(message.count) bytes exceeds \(Self.maxMessageLength)"
+            )
         }
         var offset = 0
         func take(_ count: Int) throws(CryptoError) -> [UInt8] {
@@ -138,7 +142,7 @@ struct NoiseHandshakeState: Sendable {
     private mutating func decryptHandshake(_ ciphertext: [UInt8]) throws(CryptoError) -> [UInt8] {
         do {
             return try symmetricState.decryptAndHash(ciphertext)
-        } catch where error.code == .decryptionFailed {
+        } catch  where error.code == .decryptionFailed {
             throw CryptoError(.handshakeFailed, "A Noise handshake message failed authentication; close the connection")
         }
     }

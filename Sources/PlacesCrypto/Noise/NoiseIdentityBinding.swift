@@ -25,7 +25,8 @@ public enum NoiseIdentityBinding {
     ) throws(CryptoError) -> [UInt8] {
         try Sodium.ensureInitialized()
         guard ed25519SecretKey.count == Int(crypto_sign_ed25519_SECRETKEYBYTES) else {
-            throw CryptoError(.invalidInput, "An Ed25519 secret key must be \(crypto_sign_ed25519_SECRETKEYBYTES) bytes")
+            throw CryptoError(
+                .invalidInput, "An Ed25519 secret key must be \(crypto_sign_ed25519_SECRETKEYBYTES) bytes")
         }
         try checkMessageNumber(messageNumber)
         let message = signedMessage(handshakeHashBeforeMessage, messageNumber)
@@ -48,7 +49,8 @@ public enum NoiseIdentityBinding {
         try Sodium.ensureInitialized()
         try checkMessageNumber(messageNumber)
         guard payload.count == payloadLength else {
-            throw CryptoError(.handshakeFailed, "A Places identity payload must be \(payloadLength) bytes, not \(payload.count)")
+            throw CryptoError(
+                .handshakeFailed, "A Places identity payload must be \(payloadLength) bytes, not \(payload.count)")
         }
         guard let remoteStaticKey, remoteStaticKey.count == NoiseDH.keyLength else {
             throw CryptoError(.handshakeFailed, "The peer's Noise static key is not known yet")
@@ -65,7 +67,8 @@ public enum NoiseIdentityBinding {
             throw CryptoError(.handshakeFailed, "The peer's Noise static key does not belong to the identity it claims")
         }
         let message = signedMessage(handshakeHashBeforeMessage, messageNumber)
-        guard crypto_sign_ed25519_verify_detached(signature, message, UInt64(message.count), ed25519PublicKey) == 0 else {
+        guard crypto_sign_ed25519_verify_detached(signature, message, UInt64(message.count), ed25519PublicKey) == 0
+        else {
             throw CryptoError(.handshakeFailed, "The peer's identity signature over the handshake does not verify")
         }
         return ed25519PublicKey

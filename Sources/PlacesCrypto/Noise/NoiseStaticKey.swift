@@ -15,7 +15,8 @@ public struct NoiseStaticKey: Sendable {
         guard ed25519SecretKey.count == Int(crypto_sign_ed25519_SECRETKEYBYTES) else {
             throw CryptoError(
                 .invalidInput,
-                "An Ed25519 secret key must be \(crypto_sign_ed25519_SECRETKEYBYTES) bytes, not \(ed25519SecretKey.count)")
+                "An Ed25519 secret key must be \(crypto_sign_ed25519_SECRETKEYBYTES) bytes, not \(ed25519SecretKey.count)"
+            )
         }
         var secret = [UInt8](repeating: 0, count: NoiseDH.keyLength)
         defer { noiseWipe(&secret) }
@@ -49,7 +50,8 @@ public struct NoiseStaticKey: Sendable {
         guard ed25519PublicKey.count == Int(crypto_sign_ed25519_PUBLICKEYBYTES) else {
             throw CryptoError(
                 .invalidInput,
-                "An Ed25519 public key must be \(crypto_sign_ed25519_PUBLICKEYBYTES) bytes, not \(ed25519PublicKey.count)")
+                "An Ed25519 public key must be \(crypto_sign_ed25519_PUBLICKEYBYTES) bytes, not \(ed25519PublicKey.count)"
+            )
         }
         var publicKey = [UInt8](repeating: 0, count: NoiseDH.keyLength)
         let status = crypto_sign_ed25519_pk_to_curve25519(&publicKey, ed25519PublicKey)

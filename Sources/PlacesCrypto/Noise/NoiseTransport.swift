@@ -32,7 +32,8 @@ public final class NoiseTransport {
         guard plaintext.count <= Self.maxPlaintextLength else {
             throw CryptoError(
                 .invalidInput,
-                "A Noise transport message holds at most \(Self.maxPlaintextLength) plaintext bytes, not \(plaintext.count); split the payload")
+                "A Noise transport message holds at most \(Self.maxPlaintextLength) plaintext bytes, not \(plaintext.count); split the payload"
+            )
         }
         return try sendCipher.encrypt(ad: [], plaintext: plaintext)
     }
@@ -48,7 +49,8 @@ public final class NoiseTransport {
             receiveFailed = true
             throw CryptoError(
                 .decryptionFailed,
-                "A Noise transport message of \(ciphertext.count) bytes exceeds \(Self.maxMessageLength); close the connection")
+                "A Noise transport message of \(ciphertext.count) bytes exceeds \(Self.maxMessageLength); close the connection"
+            )
         }
         do {
             return try receiveCipher.decrypt(ad: [], ciphertext: ciphertext)
