@@ -19,6 +19,10 @@ struct Router: ControlHandler {
         let s = r.segments.map(String.init)
         guard s.first == "v1" else { throw Problem.notFound("unknown path \(r.path): the API lives under /v1/") }
         let path = Array(s.dropFirst())
+        // Logged out, the daemon answers only status, init, login and logout.
+        if !["status", "init", "login", "logout"].contains(path.first ?? "") {
+            try await engine.requireLogin()
+        }
         switch (r.method, path.count, path.first) {
         case ("GET", 1, "status"): return .encoding(await engine.status())
         case ("POST", 1, "init"):
