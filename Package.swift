@@ -28,7 +28,7 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]
         ),
-        .target(name: "PlacesCrypto", dependencies: ["CSodium"]),
+        .target(name: "PlacesCrypto", dependencies: ["CSodium", "PlacesModel"]),
         .target(name: "PlacesModel"),
         .target(name: "PlacesRoutes"),
         .target(

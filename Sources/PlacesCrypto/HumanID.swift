@@ -1,3 +1,5 @@
+import PlacesModel
+
 /// The human form of a public id, modelled on Syncthing device ids: the 32-byte key in
 /// RFC 4648 base32 (52 characters), split into four groups of 13 each followed by a Luhn
 /// mod-32 check character, shown as eight dash-separated groups of seven:
@@ -29,7 +31,7 @@ public enum HumanID {
     /// Parses a human id (or 64 hex characters) into a public key.
     public static func decode(_ text: String) throws(CryptoError) -> PublicKey {
         let trimmed = text.trimmingWhitespace()
-        if trimmed.utf8.count == 64, let raw = Hex.decode(trimmed) {
+        if trimmed.utf8.count == 64, let raw = HexCoding.decode(trimmed) {
             return try PublicKey(bytes: raw)
         }
         var chars = [UInt8]()

@@ -1,5 +1,6 @@
 import CSodium
 import Foundation
+import PlacesModel
 
 /// The on-disk form of an identity's secret key, `DATA_DIR/identity.key` (JSON, mode 0600).
 ///
@@ -43,7 +44,8 @@ public struct KeyFile: Codable, Sendable, Equatable {
         }
         let salt = Sodium.randomBytes(Int(crypto_pwhash_SALTBYTES))
         let kdf = KDF(
-            algorithm: "argon2id13", opsLimit: defaultOpsLimit, memLimitBytes: defaultMemLimit, salt: Hex.encode(salt))
+            algorithm: "argon2id13", opsLimit: defaultOpsLimit, memLimitBytes: defaultMemLimit,
+            salt: HexCoding.encode(salt))
         var key = try derive(passphrase: passphrase, kdf: kdf, salt: salt)
         defer { sodium_memzero(&key, key.count) }
         let sealed: [UInt8]
@@ -52,19 +54,19 @@ public struct KeyFile: Codable, Sendable, Equatable {
                 try SecretBox.seal($0, key: key, associatedData: identity.publicKey.bytes)
             }
         } catch let e as CryptoError { throw e } catch { throw CryptoError(.invalidInput, "sealing the key failed") }
-        return KeyFile(version: 1, publicKey: identity.publicKey.hex, kdf: kdf, secret: Hex.encode(sealed))
+        return KeyFile(version: 1, publicKey: identity.publicKey.hex, kdf: kdf, secret: HexCoding.encode(sealed))
     }
 
     /// Stores `identity` unsealed (headless devices).
     public static func unsealed(_ identity: SigningKeyPair) -> KeyFile {
         KeyFile(
             version: 1, publicKey: identity.publicKey.hex, kdf: nil,
-            secret: identity.withSecretKey { Hex.encode($0) })
+            secret: identity.withSecretKey { HexCoding.encode($0) })
     }
 
     /// The public key recorded in the file.
     public func identityPublicKey() throws(CryptoError) -> PublicKey {
-        guard let raw = Hex.decode(publicKey) else {
+        guard let raw = HexCoding.decode(publicKey) else {
             throw CryptoError(.invalidInput, "the key file's public key is not hex")
         }
         return try PublicKey(bytes: raw)
@@ -75,7 +77,7 @@ public struct KeyFile: Codable, Sendable, Equatable {
     public func open(passphrase: String?) throws(CryptoError) -> SigningKeyPair {
         guard version == 1 else { throw CryptoError(.invalidInput, "unsupported key file version \(version)") }
         let pk = try identityPublicKey()
-        guard let secretBytes = Hex.decode(secret) else {
+        guard let secretBytes = HexCoding.decode(secret) else {
             throw CryptoError(.invalidInput, "the key file's secret is not hex")
         }
         guard let kdf else {
@@ -86,7 +88,7 @@ public struct KeyFile: Codable, Sendable, Equatable {
         guard let passphrase, !passphrase.isEmpty else {
             throw CryptoError(.wrongPassphrase, "this identity is sealed: give its passphrase")
         }
-        guard kdf.algorithm == "argon2id13", let salt = Hex.decode(kdf.salt),
+        guard kdf.algorithm == "argon2id13", let salt = HexCoding.decode(kdf.salt),
             salt.count == Int(crypto_pwhash_SALTBYTES)
         else { throw CryptoError(.invalidInput, "the key file's KDF parameters are not supported") }
         var key = try KeyFile.derive(passphrase: passphrase, kdf: kdf, salt: salt)

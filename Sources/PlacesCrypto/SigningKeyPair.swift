@@ -1,4 +1,5 @@
 import CSodium
+import PlacesModel
 
 /// An Ed25519 identity keypair (libsodium `crypto_sign`). The secret key is 64 bytes
 /// (seed ‖ public key, libsodium's layout); it is wiped from memory when the last copy
@@ -107,7 +108,7 @@ public struct PublicKey: Hashable, Sendable, Comparable, CustomStringConvertible
     }
 
     /// Lowercase hex of the key, as stored in the database.
-    public var hex: String { Hex.encode(bytes) }
+    public var hex: String { HexCoding.encode(bytes) }
 
     /// The human-readable id with check characters (see `HumanID`).
     public var humanID: String { HumanID.encode(self) }

@@ -1,5 +1,6 @@
 import Foundation
 import PlacesCrypto
+import PlacesModel
 import PlacesStore
 import Testing
 
@@ -65,7 +66,7 @@ struct OpVectorTests {
     }()
 
     static func bytes(_ hex: String) -> [UInt8] {
-        guard let raw = Hex.decode(hex) else { fatalError("bad hex in the vectors: \(hex.prefix(16))…") }
+        guard let raw = HexCoding.decode(hex) else { fatalError("bad hex in the vectors: \(hex.prefix(16))…") }
         return raw
     }
 
@@ -75,11 +76,11 @@ struct OpVectorTests {
         let op = try SignedOp(decoding: Self.bytes(v.encoded))
 
         #expect(op.header.doc.hex == v.header.doc)
-        #expect(Hex.encode(op.header.author) == v.header.author)
+        #expect(HexCoding.encode(op.header.author) == v.header.author)
         #expect(op.header.seq == v.header.seq)
         #expect(op.header.lamport == v.header.lamport)
         #expect(op.header.epoch == v.header.epoch)
-        #expect(op.header.deps.map { Hex.encode($0) } == v.header.deps)
+        #expect(op.header.deps.map { HexCoding.encode($0) } == v.header.deps)
         #expect(op.ciphertext == Self.bytes(v.ciphertext))
         #expect(Array(op.ciphertext.prefix(SecretBox.nonceBytes)) == Self.bytes(v.nonce))
         #expect(op.signature == Self.bytes(v.signature))
