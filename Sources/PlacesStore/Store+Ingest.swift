@@ -118,7 +118,8 @@ extension Store {
         for dep in header.deps {
             guard
                 let lamport = try Int64.fetchOne(
-                    db.cachedStatement(sql: "SELECT lamport FROM op WHERE id = ? AND doc = ?"), arguments: [Data(dep), doc])
+                    db.cachedStatement(sql: "SELECT lamport FROM op WHERE id = ? AND doc = ?"),
+                    arguments: [Data(dep), doc])
             else { throw Rejection.missingDependency }
             maxDepLamport = max(maxDepLamport, UInt64(lamport))
         }
@@ -126,7 +127,8 @@ extension Store {
             throw Rejection.lamportNotIncreasing
         }
         guard let key = keyring.key(header.doc, epoch: header.epoch),
-            let plaintext = try? SecretBox.open(op.ciphertext, key: key, associatedData: OpCrypto.associatedData(header)),
+            let plaintext = try? SecretBox.open(
+                op.ciphertext, key: key, associatedData: OpCrypto.associatedData(header)),
             let body = try? JSONDecoder().decode(OpBody.self, from: Data(plaintext))
         else { throw Rejection.undecryptable }
         for change in body.changes {

@@ -60,7 +60,8 @@ struct IngestTests {
         let f = try Fixture()
         let ops = try authoredOps(f, count: 3, seed: 2)
         let b = try replica(of: f)
-        #expect(try b.ingest([ops[1].encoded], keyring: f.keyring).rejected?.reason == .sequenceGap(expected: 1, got: 2))
+        #expect(
+            try b.ingest([ops[1].encoded], keyring: f.keyring).rejected?.reason == .sequenceGap(expected: 1, got: 2))
         #expect(try b.ingest([ops[0].encoded], keyring: Keyring()).rejected?.reason == .undecryptable)
         #expect(try b.ingest([ops[0].encoded], keyring: f.keyring).stored.count == 1)
 
