@@ -1,0 +1,43 @@
+import NIOCore
+
+/// One received datagram, copied out of NIO: at most `Beacon.maxDatagramBytes + 1` bytes
+/// (enough for the decoder to reject anything longer) and the sender's IP address.
+struct ReceivedDatagram: Sendable {
+    var bytes: [UInt8]
+    var sourceHost: String
+}
+
+/// Bridges the UDP channel into async code: every datagram goes into an `AsyncStream`;
+/// the stream ends when the channel closes. Read errors (ICMP, truncation) are dropped:
+/// a discovery socket must outlive a bad packet.
+final class BeaconDatagramHandler: ChannelInboundHandler {
+    typealias InboundIn = AddressedEnvelope<ByteBuffer>
+
+    private let continuation: AsyncStream<ReceivedDatagram>.Continuation
+
+    init(continuation: AsyncStream<ReceivedDatagram>.Continuation) {
+        self.continuation = continuation
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let envelope = Self.unwrapInboundIn(data)
+        guard let host = envelope.remoteAddress.ipAddress else { return }
+        let buffer = envelope.data
+        let length = min(buffer.readableBytes, Beacon.maxDatagramBytes + 1)
+        let bytes = buffer.getBytes(at: buffer.readerIndex, length: length) ?? []
+        continuation.yield(ReceivedDatagram(bytes: bytes, sourceHost: host))
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        continuation.finish()
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        continuation.finish()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // Swallowed on purpose: see the type comment.
+    }
+}
