@@ -115,7 +115,7 @@ public actor LANDiscovery {
         guard case .idle = state else {
             throw DiscoveryError(.alreadyRunning, "this LANDiscovery already ran; create a new one")
         }
-        state = .finished
+        state = .finished  // claimed: a second run() fails even while this one is still binding
         let groupAddress = try Self.groupAddress(group, port: port)
         let (datagrams, datagramSink) = AsyncStream.makeStream(
             of: ReceivedDatagram.self, bufferingPolicy: .bufferingNewest(256))
