@@ -7,6 +7,7 @@ let argumentParserVersion: Version = "1.8.2"
 let logVersion: Version = "1.16.2"
 let serviceLifecycleVersion: Version = "2.13.0"
 let grdbVersion: Version = "7.10.0"
+let protobufVersion: Version = "1.39.0"
 
 let package = Package(
     name: "places",
@@ -21,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", exact: logVersion),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: serviceLifecycleVersion),
         .package(url: "https://github.com/groue/GRDB.swift", exact: grdbVersion),
+        .package(url: "https://github.com/apple/swift-protobuf", exact: protobufVersion),
     ],
     targets: [
         .systemLibrary(
@@ -40,6 +42,16 @@ let package = Package(
             ]
         ),
         .target(
+            name: "PlacesSync",
+            dependencies: [
+                "PlacesCrypto", "PlacesModel",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
             name: "PlacesControl",
             dependencies: [
                 "PlacesModel",
@@ -51,7 +63,7 @@ let package = Package(
         .target(
             name: "PlacesDaemon",
             dependencies: [
-                "PlacesCrypto", "PlacesModel", "PlacesStore", "PlacesControl", "PlacesRoutes",
+                "PlacesCrypto", "PlacesModel", "PlacesStore", "PlacesControl", "PlacesRoutes", "PlacesSync",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -83,6 +95,7 @@ let package = Package(
         .testTarget(name: "PlacesModelTests", dependencies: ["PlacesModel"]),
         .testTarget(name: "PlacesRoutesTests", dependencies: ["PlacesRoutes"]),
         .testTarget(name: "PlacesControlTests", dependencies: ["PlacesControl"]),
+        .testTarget(name: "PlacesSyncTests", dependencies: ["PlacesSync", "PlacesCrypto", "PlacesModel"]),
         .testTarget(name: "PlacesStoreTests", dependencies: ["PlacesStore", "PlacesModel", "PlacesCrypto"]),
         .testTarget(
             name: "PlacesIntegrationTests",

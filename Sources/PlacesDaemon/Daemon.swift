@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PlacesControl
 import PlacesStore
+import PlacesSync
 import ServiceLifecycle
 
 #if canImport(Glibc)
@@ -20,12 +21,33 @@ public struct Daemon {
     /// The daemon's version, reported by `GET /v1/status`.
     public static let version = "0.1.0"
 
+    /// Sync settings from the command line.
+    public struct SyncOptions: Sendable {
+        /// Where to accept peers, `HOST:PORT`; port 0 picks a free port.
+        public var listen: String
+        /// Whether to send and hear LAN discovery beacons.
+        public var discovery: Bool
+        /// Static peers, `HOST:PORT`, in addition to those stored with `places peers add`.
+        public var peers: [String]
+
+        /// The documented default port for peers and discovery beacons.
+        public static let defaultPort = 7478
+
+        public init(listen: String = "0.0.0.0:\(defaultPort)", discovery: Bool = true, peers: [String] = []) {
+            self.listen = listen
+            self.discovery = discovery
+            self.peers = peers
+        }
+    }
+
     let paths: DataPaths
     let logger: Logger
+    let syncOptions: SyncOptions
 
-    public init(dataDir: String?, logger: Logger) {
+    public init(dataDir: String?, sync: SyncOptions = SyncOptions(), logger: Logger) {
         self.paths = DataPaths(dataDir: dataDir)
         self.logger = logger
+        self.syncOptions = sync
     }
 
     /// Runs until a termination signal; throws `DaemonError` for start-up problems.
@@ -37,6 +59,25 @@ public struct Daemon {
         do { store = try Store(path: paths.database) } catch { throw DaemonError(description: error.description) }
         let engine = Engine(store: store, paths: paths, version: Daemon.version, logger: logger)
         await engine.autoLogin()
+        guard let (host, port) = Engine.parseHostPort(syncOptions.listen, allowZero: true) else {
+            throw DaemonError(description: "--listen '\(syncOptions.listen)' is not HOST:PORT")
+        }
+        var staticPeers = [(host: String, port: Int)]()
+        for address in syncOptions.peers + ((try? store.staticPeers()) ?? []) {
+            guard let peer = Engine.parseHostPort(address) else {
+                throw DaemonError(description: "peer '\(address)' is not HOST:PORT")
+            }
+            staticPeers.append(peer)
+        }
+        let sync = SyncService(host: host, port: port, delegate: engine, logger: logger)
+        let discovery: LANDiscovery? =
+            syncOptions.discovery
+            ? LANDiscovery(
+                logger: logger, identity: { await engine.beaconIdentity() },
+                onPeer: { peer in await sync.addPeer(host: peer.host, port: peer.tcpPort) }) : nil
+        await engine.attach(sync: sync, listenAddress: syncOptions.listen, discovery: syncOptions.discovery)
+        let bridge = SyncBridge(
+            engine: engine, sync: sync, discovery: discovery, staticPeers: staticPeers, logger: logger)
         let control = ControlService(
             server: ControlServer(
                 socketPath: paths.socket, handler: Router(engine: engine),
@@ -44,7 +85,9 @@ public struct Daemon {
             logger: logger, engine: engine)
         let group = ServiceGroup(
             configuration: .init(
-                services: [.init(service: control)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+                services: [.init(service: control), .init(service: bridge)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
         try await group.run()
         try? store.close()
         logger.info("placesd stopped", metadata: ["data.dir": "\(paths.dataDir)"])

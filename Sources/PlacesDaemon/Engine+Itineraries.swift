@@ -54,7 +54,7 @@ extension Engine {
             throw Problem.notFound("no itinerary with id '\(reference)'")
         }
         let stops = try storeCall { () throws(StoreError) in try store.entities(in: doc.id, kind: .stop) }
-        return Views.itinerary(root: root, stops: stops, owner: doc.owner, me: me!)
+        return Views.itinerary(root: root, stops: stops, owner: doc.owner, role: role(in: doc))
     }
 
     func createItinerary(_ body: [String: JSONValue]) throws(Problem) -> Itinerary {
@@ -87,6 +87,7 @@ extension Engine {
 
     func updateItinerary(_ reference: String, _ body: [String: JSONValue]) throws(Problem) -> Itinerary {
         let doc = try itineraryDoc(reference)
+        try requireEditor(doc)
         guard let root = try storeCall({ () throws(StoreError) in try store.entity(in: doc.id, id: doc.id.hex) }) else {
             throw Problem.notFound("no itinerary with id '\(reference)'")
         }
@@ -108,6 +109,12 @@ extension Engine {
 
     func deleteItinerary(_ reference: String) throws(Problem) {
         let doc = try itineraryDoc(reference)
+        guard doc.owner == me?.bytes else {
+            throw Problem(
+                status: 403, code: "not-owner", title: "Forbidden",
+                detail:
+                    "only the owner deletes an itinerary for everyone; leaving a shared itinerary is not available yet")
+        }
         try commit(
             doc.id,
             [.set(entity: doc.id.hex, kind: .itinerary, field: "deleted", value: .bool(true), old: .bool(false))],
@@ -116,6 +123,7 @@ extension Engine {
 
     func addStop(_ reference: String, _ request: AddStopRequest) throws(Problem) -> Itinerary {
         let doc = try itineraryDoc(reference)
+        try requireEditor(doc)
         let place = try resolve(request.placeId, in: try library(), kind: .place, what: "place")
         let stops = try storeCall { () throws(StoreError) in try store.entities(in: doc.id, kind: .stop) }
         let key = try positionKey(at: request.position, among: stops)
@@ -125,6 +133,7 @@ extension Engine {
 
     func removeStop(_ reference: String, stop: String) throws(Problem) -> Itinerary {
         let doc = try itineraryDoc(reference)
+        try requireEditor(doc)
         let record = try resolve(stop, in: doc.id, kind: .stop, alsoBy: "placeId", what: "place to go")
         try commit(
             doc.id, [.set(entity: record.id, kind: .stop, field: "deleted", value: .bool(true), old: .bool(false))],
@@ -134,6 +143,7 @@ extension Engine {
 
     func moveStop(_ reference: String, stop: String, to position: Int) throws(Problem) -> Itinerary {
         let doc = try itineraryDoc(reference)
+        try requireEditor(doc)
         let record = try resolve(stop, in: doc.id, kind: .stop, alsoBy: "placeId", what: "place to go")
         let others = try storeCall { () throws(StoreError) in try store.entities(in: doc.id, kind: .stop) }
             .filter { $0.id != record.id }

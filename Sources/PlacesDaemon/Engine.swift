@@ -4,6 +4,7 @@ import PlacesControl
 import PlacesCrypto
 import PlacesModel
 import PlacesStore
+import PlacesSync
 
 /// The daemon's state and use cases: who is logged in, the document keys held, and every
 /// operation of the control API turned into signed ops on the store. An actor, so that one
@@ -21,12 +22,29 @@ public actor Engine {
     private var profileDoc: DocumentID?
     /// Encoded responses of hot read routes, by route; any commit or key change empties it.
     var responseCache: [String: (doc: DocumentID, bytes: [UInt8])] = [:]
+    /// Names peers gave in their Hello, and the version vectors of their last offers.
+    var peerNames: [PublicKey: String] = [:]
+    var peerVectors: [PublicKey: [DocumentID: VersionVector]] = [:]
+    /// Ops to push to peers, drained by `SyncBridge`.
+    let outbox: AsyncStream<Outgoing>.Continuation
+    let outgoing: AsyncStream<Outgoing>
+    /// The sync transport, once running (for `GET /v1/peers` and adding peers).
+    var sync: SyncService?
+    var listenAddress: String?
+    var discoveryOn = false
 
     init(store: Store, paths: DataPaths, version: String, logger: Logger) {
         self.store = store
         self.paths = paths
         self.version = version
         self.logger = logger
+        (outgoing, outbox) = AsyncStream<Outgoing>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+    }
+
+    func attach(sync: SyncService, listenAddress: String, discovery: Bool) {
+        self.sync = sync
+        self.listenAddress = listenAddress
+        self.discoveryOn = discovery
     }
 
     // MARK: Account
@@ -42,14 +60,24 @@ public actor Engine {
         }
     }
 
-    func status() -> Status {
+    func status() async -> Status {
+        var listen = listenAddress
+        if let sync, let port = await sync.boundPort, let address = listenAddress,
+            let (host, _) = Engine.parseHostPort(address, allowZero: true)
+        {
+            listen = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        }
+        return localStatus(listen: listen)
+    }
+
+    private func localStatus(listen: String?) -> Status {
         let file = try? readKeyFile()
         let profile = currentProfile()
         return Status(
             id: (try? file?.identityPublicKey())?.humanID, version: version, initialized: file != nil,
             loggedIn: identity != nil, passphraseProtected: file?.isSealed, name: profile?.name,
             username: profile?.username, dataDir: paths.dataDir, socket: paths.socket, pid: getpid(),
-            opCount: identity == nil ? nil : (try? store.opCount()))
+            opCount: identity == nil ? nil : (try? store.opCount()), listen: listen, discovery: discoveryOn)
     }
 
     func initialize(_ request: InitRequest) throws(Problem) -> Profile {
@@ -102,7 +130,8 @@ public actor Engine {
             try commit(profileID, changes)
             try writeKeyFile(file)
         } catch {
-            _ = logout()
+            identity = nil
+            keyring = Keyring()
             try? store.purgeDocument(profileID)
             try? store.purgeDocument(libraryID)
             if let p = error as? Problem { throw p }
@@ -112,13 +141,13 @@ public actor Engine {
         return currentProfile()!
     }
 
-    func login(passphrase: String?) throws(Problem) -> Status {
+    func login(passphrase: String?) async throws(Problem) -> Status {
         guard let file = try? readKeyFile() else {
             throw Problem(
                 status: 409, code: "not-initialized", title: "No identity",
                 detail: "no identity yet: run `places init` first")
         }
-        if identity != nil { return status() }
+        if identity != nil { return await status() }
         do {
             try unlock(try file.open(passphrase: passphrase))
         } catch let e as CryptoError where e.code == .wrongPassphrase {
@@ -129,17 +158,19 @@ public actor Engine {
             throw Problem(status: 500, code: "internal", title: "Login failed", detail: "\(error)")
         }
         events.publish(Event(type: "login", time: RFC3339.string(ms: RFC3339.nowMs()), summary: "logged in"))
-        return status()
+        return await status()
     }
 
-    func logout() -> Status {
+    func logout() async -> Status {
         responseCache.removeAll()
         identity = nil
         keyring = Keyring()
         libraryDoc = nil
         profileDoc = nil
         events.publish(Event(type: "logout", time: RFC3339.string(ms: RFC3339.nowMs()), summary: "logged out"))
-        return status()
+        // A logged-out daemon syncs nothing: drop every peer session.
+        if let sync { await sync.disconnectAll(reason: "logged out") }
+        return await status()
     }
 
     func profile() throws(Problem) -> Profile {
@@ -160,6 +191,8 @@ public actor Engine {
         libraryDoc = mine.first { $0.kind == .library }?.id
         profileDoc = mine.first { $0.kind == .profile }?.id
     }
+
+    func currentProfileName() -> String? { currentProfile()?.name }
 
     private func currentProfile() -> Profile? {
         guard let identity, let profileDoc, let record = try? store.entity(in: profileDoc, id: profileDoc.hex) else {
@@ -221,13 +254,15 @@ public actor Engine {
     func commit(_ doc: DocumentID, _ changes: [Change], summary: String? = nil) throws(Problem) {
         guard let identity else { throw Problem.loggedOut }
         responseCache.removeAll()
+        let ops: [SignedOp]
         do {
-            try store.append(
+            ops = try store.append(
                 [Store.Edit(doc: doc, changes: changes, timeMs: RFC3339.nowMs())], identity: identity, keyring: keyring)
         } catch {
             logger.error("append failed", metadata: ["doc.id": "\(doc)", "error": "\(error)"])
             throw Problem(status: 500, code: "store", title: "Could not save", detail: error.message)
         }
+        pushLocal(ops, doc: doc)
         let kind = (try? store.document(doc))?.kind.rawValue
         events.publish(
             Event(

@@ -155,6 +155,7 @@ extension Engine {
 
     func applyRoute(_ reference: String, query: [String: String]) throws(Problem) -> Itinerary {
         let (doc, plan, _) = try plan(reference, query: query)
+        if let record = try? store.document(doc) { try requireEditor(record) }
         try reorderStops(doc, order: plan.stops.map(\.place.id))
         return try itinerary(doc.hex)
     }

@@ -69,6 +69,12 @@ struct Router: ControlHandler {
         case ("POST", 5, "itineraries") where path[2] == "places" && path[4] == "move":
             return .encoding(
                 try await engine.moveStop(path[1], stop: path[3], to: try r.decode(MoveRequest.self).position))
+        case ("POST", 3, "itineraries") where path[2] == "share":
+            return .encoding(try await engine.share(path[1], try r.decode(ShareRequest.self)))
+        case ("GET", 3, "itineraries") where path[2] == "members":
+            return .encoding(try await engine.members(path[1]))
+        case ("GET", 1, "peers"): return .encoding(await engine.peersView())
+        case ("POST", 1, "peers"): return .encoding(try await engine.addPeer(try r.decode(AddPeerRequest.self)))
         case ("GET", 3, "itineraries") where path[2] == "route":
             return try await engine.route(path[1], query: r.query)
         case ("POST", 4, "itineraries") where path[2] == "route" && path[3] == "apply":

@@ -38,7 +38,7 @@ enum Views {
             address: f["address"]?.stringValue, position: position)
     }
 
-    static func itinerary(root: Store.EntityRecord, stops: [Store.EntityRecord], owner: [UInt8], me: PublicKey)
+    static func itinerary(root: Store.EntityRecord, stops: [Store.EntityRecord], owner: [UInt8], role: String)
         -> Itinerary
     {
         let f = fields(root)
@@ -57,7 +57,7 @@ enum Views {
             travelPrice: travel, lodgingPrice: lodgingPrice, notes: f["notes"]?.stringValue,
             places: stops.enumerated().map { stop($1, position: $0 + 1) },
             totalCost: totalCost([travel, lodgingPrice].compactMap { $0 }),
-            owner: ownerID(owner), role: owner == me.bytes ? "owner" : "editor",
+            owner: ownerID(owner), role: role,
             createdAt: RFC3339.string(ms: root.createdMs ?? 0), updatedAt: root.updatedMs.map { RFC3339.string(ms: $0) }
         )
     }

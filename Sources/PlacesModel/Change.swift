@@ -10,6 +10,9 @@ public enum EntityKind: String, Sendable, Codable, CaseIterable {
     case favorite
     /// A person's public profile (root entity of a profile document).
     case profile
+    /// A member of a shared itinerary (entity id = the member's public key in hex); its
+    /// `role` field is `editor` or `viewer`. Only the owner writes these.
+    case member
 }
 
 /// One change inside an op. Every change names the entity's kind, so that applying changes

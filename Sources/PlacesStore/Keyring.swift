@@ -3,7 +3,7 @@ import PlacesModel
 /// The document keys a logged-in daemon holds in memory, by document and epoch. Built at
 /// login by opening each sealed key with the identity; dropped at logout.
 public struct Keyring: Sendable {
-    private var keys: [DocumentID: [UInt32: [UInt8]]] = [:]
+    fileprivate var keys: [DocumentID: [UInt32: [UInt8]]] = [:]
 
     public init() {}
 
@@ -23,4 +23,11 @@ public struct Keyring: Sendable {
 
     /// Forgets one document's keys.
     public mutating func remove(_ doc: DocumentID) { keys[doc] = nil }
+}
+
+extension Keyring {
+    /// Every epoch key held for `doc`, oldest first.
+    public func all(_ doc: DocumentID) -> [(epoch: UInt32, key: [UInt8])] {
+        (keys[doc] ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
 }

@@ -96,6 +96,22 @@ enum Materializer {
         }
 
         try recordActivity(db, opID: opID, header: header, authorKey: authorKey, body: body)
+        for (index, change) in body.changes.enumerated() {
+            guard case .set(let member, .member, "role", let role, _) = change, let roleName = role.stringValue else {
+                continue
+            }
+            var insert = try RawStatement(
+                db,
+                "INSERT INTO member_event(doc, member, role, author, seq, lamport, idx) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            insert.bind(docBytes)
+            insert.bind(member)
+            insert.bind(roleName)
+            insert.bind(authorKey)
+            insert.bind(Int64(header.seq))
+            insert.bind(Int64(header.lamport))
+            insert.bind(index)
+            try insert.execute(db)
+        }
     }
 
     /// `(new create stamp) < (current create stamp)`, or no create seen yet.

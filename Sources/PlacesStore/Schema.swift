@@ -5,7 +5,7 @@ import GRDB
 /// - the materialized tables (`entity`, `field`, `activity`): a pure function of the op log,
 ///   which `Store.rebuildMaterialized` drops and replays.
 enum Schema {
-    static let materializedTables = ["entity", "field", "activity"]
+    static let materializedTables = ["entity", "field", "activity", "member_event"]
 
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -43,7 +43,48 @@ enum Schema {
                     """)
             try createMaterialized(db)
         }
+        m.registerMigration("v2-sync") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE op ADD COLUMN vv TEXT NOT NULL DEFAULT '';
+                    CREATE TABLE key_grant (
+                        doc BLOB NOT NULL REFERENCES document(id) ON DELETE CASCADE,
+                        epoch INTEGER NOT NULL,
+                        member BLOB NOT NULL,
+                        sealed BLOB NOT NULL,
+                        issuer BLOB NOT NULL,
+                        signature BLOB NOT NULL,
+                        PRIMARY KEY (doc, epoch, member)
+                    );
+                    CREATE TABLE peer (
+                        key BLOB PRIMARY KEY,
+                        name TEXT NOT NULL DEFAULT '',
+                        address TEXT,
+                        last_seen_ms INTEGER
+                    );
+                    CREATE TABLE static_peer (address TEXT PRIMARY KEY);
+                    """)
+            try createMemberEvents(db)
+        }
         return m
+    }
+
+    /// Membership changes, one row per `role` write on a `member` entity, with the op's
+    /// author and seq: authorization asks which of them are in an op's causal past.
+    static func createMemberEvents(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE member_event (
+                    doc BLOB NOT NULL,
+                    member TEXT NOT NULL,
+                    role TEXT NOT NULL,
+                    author TEXT NOT NULL,
+                    seq INTEGER NOT NULL,
+                    lamport INTEGER NOT NULL,
+                    idx INTEGER NOT NULL
+                );
+                CREATE INDEX member_event_doc ON member_event(doc, member);
+                """)
     }
 
     static func createMaterialized(_ db: Database) throws {
@@ -94,5 +135,6 @@ enum Schema {
                 );
                 CREATE INDEX activity_doc ON activity(doc, time_ms, lamport);
                 """)
+
     }
 }

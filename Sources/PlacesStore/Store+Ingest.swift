@@ -91,7 +91,7 @@ extension Store {
         do { op = try SignedOp(decoding: bytes) } catch { throw Rejection.malformed(error.message) }
         let header = op.header
         let doc = Data(header.doc.bytes)
-        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM document WHERE id = ?", arguments: [doc]) == true else {
+        guard let owner = try Data.fetchOne(db, sql: "SELECT owner FROM document WHERE id = ?", arguments: [doc]) else {
             throw Rejection.unknownDocument
         }
         let id = Blake2b.hash256(op.signedBytes)
@@ -138,9 +138,118 @@ extension Store {
                 }
             }
         }
-        if let refusal = authorize(header, body) { throw Rejection.unauthorized(refusal) }
-        try insertOp(db, op, id: id)
+        let vector = try causalVector(db, header: header)
+        if let refusal = try Store.authorization(
+            db, header: header, body: body, owner: HexCoding.encode(owner), causalPast: vector)
+            ?? authorize(header, body)
+        {
+            throw Rejection.unauthorized(refusal)
+        }
+        try insertOp(db, op, id: id, vector: vector)
         try Materializer.apply(db, opID: id, header: header, authorKey: header.authorKey, body: body)
         return op
+    }
+}
+
+extension Store {
+    /// The role rule of `Protocol/sync.md`: the owner may write anything; an editor may
+    /// write anything but membership; anyone else nothing. A member's role is the latest
+    /// (by lamport, author, index) `role` the owner wrote for them among the owner's ops in
+    /// the op's causal past, so every daemon decides the same whatever the arrival order.
+    /// Returns nil when allowed, else the reason.
+    static func authorization(
+        _ db: Database, header: OpHeader, body: OpBody, owner: String, causalPast: VersionVector
+    ) throws -> String? {
+        let author = header.authorKey
+        if author == owner { return nil }
+        let role = try role(db, of: author, in: header.doc, owner: owner, causalPast: causalPast)
+        switch role {
+        case "editor":
+            if body.changes.contains(where: { $0.kind == .member }) {
+                return "only the owner changes the members"
+            }
+            return nil
+        case "viewer": return "viewers cannot edit"
+        default: return "the author is not a member"
+        }
+    }
+
+    /// A member's role as of `causalPast` (nil when none).
+    static func role(
+        _ db: Database, of member: String, in doc: DocumentID, owner: String, causalPast: VersionVector
+    ) throws -> String? {
+        var best: (stamp: Stamp, role: String)?
+        var select = try RawStatement(
+            db, "SELECT role, author, seq, lamport, idx FROM member_event WHERE doc = ? AND member = ?")
+        select.bind(doc.bytes)
+        select.bind(member)
+        try select.forEachRow(db) { row in
+            let author = row.string(1)
+            guard author == owner, causalPast.covers(author, UInt64(row.int64(2))) else { return }
+            let stamp = Stamp(lamport: UInt64(row.int64(3)), author: author, index: Int(row.int64(4)))
+            if best.map({ $0.stamp < stamp }) ?? true { best = (stamp, row.string(0)) }
+        }
+        return best?.role
+    }
+
+    /// A member's role in the current state (all ops held), nil when not a member.
+    public func currentRole(of member: PublicKey, in doc: DocumentID) throws(StoreError) -> String? {
+        try read { db in
+            guard
+                let owner = try Data.fetchOne(
+                    db, sql: "SELECT owner FROM document WHERE id = ?", arguments: [Data(doc.bytes)])
+            else { return nil }
+            if [UInt8](owner) == member.bytes { return "owner" }
+            return try Store.role(
+                db, of: member.hex, in: doc, owner: HexCoding.encode(owner), causalPast: try versionVector(db, doc))
+        }
+    }
+
+    func versionVector(_ db: Database, _ doc: DocumentID) throws -> VersionVector {
+        var vector = VersionVector()
+        for row in try Row.fetchAll(
+            db, sql: "SELECT author, max(seq) FROM op WHERE doc = ? GROUP BY author", arguments: [Data(doc.bytes)])
+        {
+            vector.include(HexCoding.encode([UInt8](row[0] as Data)), UInt64(row[1] as Int64))
+        }
+        return vector
+    }
+
+    /// What this daemon holds of a document: the highest seq per author.
+    public func versionVector(of doc: DocumentID) throws(StoreError) -> VersionVector {
+        try read { db in try versionVector(db, doc) }
+    }
+
+    /// Encoded ops of `doc` that `peer` lacks according to its vector, in log (causal) order.
+    public func ops(of doc: DocumentID, missingFrom peer: VersionVector, limit: Int = .max) throws(StoreError)
+        -> [[UInt8]]
+    {
+        try read { db in
+            var out = [[UInt8]]()
+            let cursor = try Row.fetchCursor(
+                db, sql: "SELECT author, seq, bytes FROM op WHERE doc = ? ORDER BY rowid", arguments: [Data(doc.bytes)])
+            while let row = try cursor.next(), out.count < limit {
+                let author = HexCoding.encode([UInt8](row[0] as Data))
+                if UInt64(row[1] as Int64) > peer[author] { out.append([UInt8](row[2] as Data)) }
+            }
+            return out
+        }
+    }
+
+    /// Current members of a document (from its `member` entities) with their roles,
+    /// owner excluded.
+    public func members(of doc: DocumentID) throws(StoreError) -> [(key: String, role: String)] {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, json_extract(data, '$.role') FROM entity
+                    WHERE doc = ? AND kind = 'member' AND deleted = 0 ORDER BY id
+                    """, arguments: [Data(doc.bytes)]
+            ).compactMap { row in
+                guard let role = row[1] as String? else { return nil }
+                return (row[0], role)
+            }
+        }
     }
 }

@@ -126,7 +126,9 @@ public final class Store: Sendable {
     public func purgeDocument(_ id: DocumentID) throws(StoreError) {
         try write { db in
             let doc = Data(id.bytes)
-            for table in ["entity", "field", "activity", "head", "op", "doc_key", "document"] {
+            for table in [
+                "entity", "field", "activity", "member_event", "head", "op", "key_grant", "doc_key", "document",
+            ] {
                 let column = table == "document" ? "id" : "doc"
                 try db.execute(sql: "DELETE FROM \(table) WHERE \(column) = ?", arguments: [doc])
             }
@@ -258,10 +260,24 @@ public final class Store: Sendable {
         return out
     }
 
-    func insertOp(_ db: Database, _ op: SignedOp, id: [UInt8]) throws {
+    /// The causal version vector of an op with these deps: the merge of the deps' vectors
+    /// plus the op itself.
+    func causalVector(_ db: Database, header: OpHeader) throws -> VersionVector {
+        var vector = VersionVector()
+        for dep in header.deps {
+            var select = try RawStatement(db, "SELECT vv FROM op WHERE id = ?")
+            select.bind(dep)
+            try select.forEachRow(db) { row in vector.merge(VersionVector(text: row.string(0))) }
+        }
+        vector.include(header.authorKey, header.seq)
+        return vector
+    }
+
+    func insertOp(_ db: Database, _ op: SignedOp, id: [UInt8], vector: VersionVector? = nil) throws {
         let doc = op.header.doc.bytes
+        let vv = try vector ?? causalVector(db, header: op.header)
         var insert = try RawStatement(
-            db, "INSERT INTO op(id, doc, author, seq, lamport, epoch, bytes) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            db, "INSERT INTO op(id, doc, author, seq, lamport, epoch, bytes, vv) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         insert.bind(id)
         insert.bind(doc)
         insert.bind(op.header.author)
@@ -269,6 +285,7 @@ public final class Store: Sendable {
         insert.bind(Int64(op.header.lamport))
         insert.bind(Int64(op.header.epoch))
         insert.bind(op.encoded)
+        insert.bind(vv.text)
         try insert.execute(db)
         for dep in op.header.deps {
             var delete = try RawStatement(db, "DELETE FROM head WHERE doc = ? AND op = ?")
@@ -296,6 +313,7 @@ public final class Store: Sendable {
         try write { db in
             for table in Schema.materializedTables { try db.execute(sql: "DROP TABLE \(table)") }
             try Schema.createMaterialized(db)
+            try Schema.createMemberEvents(db)
             let cursor = try Row.fetchCursor(db, sql: "SELECT id, bytes FROM op ORDER BY rowid")
             while let row = try cursor.next() {
                 let id = [UInt8](row["id"] as Data)

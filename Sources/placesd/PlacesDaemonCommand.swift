@@ -22,6 +22,15 @@ struct PlacesDaemonCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
 
+    @Option(help: "Where to accept peers, HOST:PORT (port 0 picks a free one; see `places status`).")
+    var listen: String = "0.0.0.0:\(Daemon.SyncOptions.defaultPort)"
+
+    @Flag(help: "Do not send or listen for LAN discovery beacons.")
+    var noDiscovery = false
+
+    @Option(name: .customLong("peer"), help: "A static peer, HOST:PORT (repeatable).")
+    var peers: [String] = []
+
     func run() async throws {
         let level = logLevel
         LoggingSystem.bootstrap { label in
@@ -31,9 +40,14 @@ struct PlacesDaemonCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "placesd")
         do {
-            try await Daemon(dataDir: dataDir, logger: logger).run()
+            try await Daemon(
+                dataDir: dataDir, sync: .init(listen: listen, discovery: !noDiscovery, peers: peers), logger: logger
+            ).run()
         } catch let error as DaemonError {
             FileHandle.standardError.write(Data("placesd: \(error.description)\n".utf8))
+            throw ExitCode(1)
+        } catch {
+            FileHandle.standardError.write(Data("placesd: \(error)\n".utf8))
             throw ExitCode(1)
         }
     }

@@ -84,7 +84,10 @@ public final class DaemonProcess: @unchecked Sendable {
     public func start(extraArguments: [String] = []) throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Binaries.placesd)
-        p.arguments = ["--data-dir", dataDir, "--log-level", "debug"] + extraArguments
+        // Tests run many daemons at once: unless a test says otherwise, each listens for
+        // peers on a free loopback port with discovery off.
+        let sync = extraArguments.contains("--listen") ? [] : ["--listen", "127.0.0.1:0", "--no-discovery"]
+        p.arguments = ["--data-dir", dataDir, "--log-level", "debug"] + sync + extraArguments
         FileManager.default.createFile(atPath: stderrFile, contents: nil)
         p.standardError = FileHandle(forWritingAtPath: stderrFile)
         p.standardOutput = FileHandle.nullDevice

@@ -25,10 +25,15 @@ public struct Status: Codable, Sendable, Equatable {
     public var pid: Int32
     /// Ops in the log.
     public var opCount: Int?
+    /// The address peers connect to (`HOST:PORT` as bound; absent when not listening).
+    public var listen: String?
+    /// Whether LAN discovery beacons are on.
+    public var discovery: Bool?
 
     public init(
         id: String?, version: String, initialized: Bool, loggedIn: Bool, passphraseProtected: Bool?, name: String?,
-        username: String?, dataDir: String, socket: String, pid: Int32, opCount: Int?
+        username: String?, dataDir: String, socket: String, pid: Int32, opCount: Int?, listen: String? = nil,
+        discovery: Bool? = nil
     ) {
         self.id = id
         self.version = version
@@ -41,6 +46,8 @@ public struct Status: Codable, Sendable, Equatable {
         self.socket = socket
         self.pid = pid
         self.opCount = opCount
+        self.listen = listen
+        self.discovery = discovery
     }
 }
 

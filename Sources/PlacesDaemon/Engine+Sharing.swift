@@ -1,0 +1,167 @@
+import Foundation
+import PlacesControl
+import PlacesCrypto
+import PlacesModel
+import PlacesStore
+import PlacesSync
+
+extension Engine {
+    /// `POST /v1/itineraries/{id}/share`: the owner adds a member by public id. The role is
+    /// an op in the itinerary (it syncs and shows in activity); the document key of every
+    /// epoch is sealed to the member in a signed key grant, handed over at the next meeting.
+    func share(_ reference: String, _ request: ShareRequest) async throws(Problem) -> MemberList {
+        let doc = try itineraryDoc(reference)
+        guard let identity, doc.owner == identity.publicKey.bytes else {
+            throw Problem(
+                status: 403, code: "not-owner", title: "Forbidden", detail: "only the itinerary's owner shares it")
+        }
+        guard ["editor", "viewer"].contains(request.role) else {
+            throw Problem.invalid("role", "role must be editor or viewer")
+        }
+        let member: PublicKey
+        do { member = try HumanID.decode(request.member) } catch {
+            throw Problem.invalid("member", "'\(request.member)' is not a valid id: \(error.message)")
+        }
+        guard member != identity.publicKey else { throw Problem.invalid("member", "you already own this itinerary") }
+        let current = try storeCall { () throws(StoreError) in try store.members(of: doc.id) }
+        let old = current.first { $0.key == member.hex }?.role
+        if old != request.role {
+            var changes: [Change] = []
+            if old == nil { changes.append(.create(entity: member.hex, kind: .member)) }
+            changes.append(
+                .set(
+                    entity: member.hex, kind: .member, field: "role", value: .string(request.role),
+                    old: old.map(JSONValue.string)))
+            try commit(doc.id, changes, summary: "itinerary shared with \(displayName(of: member)) as \(request.role)")
+        }
+        do {
+            for (epoch, key) in keyringCopy().all(doc.id) {
+                try store.saveGrant(try KeyGrant.issue(key: key, doc: doc.id, epoch: epoch, to: member, by: identity))
+            }
+        } catch {
+            throw Problem(status: 500, code: "crypto", title: "Could not seal the key", detail: "\(error)")
+        }
+        // Offer the itinerary to the new member now if it is connected, and hand the new
+        // grant to the other participants so that any of them can pass it on.
+        if let sync {
+            for participant in participants(of: doc) where participant != identity.publicKey {
+                guard let message = makeOffer(for: doc, to: participant, reply: participant != member) else { continue }
+                await sync.send([message], to: participant)
+            }
+        }
+        return try members(doc.id.hex)
+    }
+
+    func members(_ reference: String) throws(Problem) -> MemberList {
+        let doc = try itineraryDoc(reference)
+        let owner = Views.ownerID(doc.owner)
+        var list = [Member(id: owner, name: (try? PublicKey(bytes: doc.owner)).map(displayName(of:)), role: "owner")]
+        for m in try storeCall({ () throws(StoreError) in try store.members(of: doc.id) }) {
+            guard let raw = HexCoding.decode(m.key), let key = try? PublicKey(bytes: raw) else { continue }
+            list.append(Member(id: key.humanID, name: displayName(of: key), role: m.role))
+        }
+        return MemberList(members: list, count: list.count)
+    }
+
+    /// The caller's role in an itinerary; refuses edits by viewers (and by anyone not a
+    /// member any more).
+    func requireEditor(_ doc: Store.DocumentRecord) throws(Problem) {
+        guard let me else { throw Problem.loggedOut }
+        let role = try storeCall { () throws(StoreError) in try store.currentRole(of: me, in: doc.id) }
+        guard role == "owner" || role == "editor" else {
+            throw Problem(
+                status: 403, code: "read-only", title: "Read-only",
+                detail:
+                    "you are a \(role ?? "former member") of this itinerary: only its owner and editors can change it")
+        }
+    }
+
+    func role(in doc: Store.DocumentRecord) -> String {
+        guard let me else { return "viewer" }
+        return (try? store.currentRole(of: me, in: doc.id)) ?? "viewer"
+    }
+
+    // MARK: Peers
+
+    func peersView() async -> PeerList {
+        let connected = await sync?.connectedPeers() ?? []
+        var byKey = [PublicKey: Peer]()
+        for record in (try? store.peers()) ?? [] {
+            guard let key = try? PublicKey(bytes: record.key) else { continue }
+            byKey[key] = Peer(
+                id: key.humanID, name: record.name, addresses: record.address.map { [$0] } ?? [], connected: false,
+                lastSeen: record.lastSeenMs.map { RFC3339.string(ms: $0) }, documents: [])
+        }
+        for info in connected {
+            var peer =
+                byKey[info.key]
+                ?? Peer(
+                    id: info.key.humanID, name: info.name, addresses: [], connected: true, lastSeen: nil, documents: [])
+            peer.connected = true
+            peer.name = info.name.isEmpty ? peer.name : info.name
+            let reachable =
+                info.listenPort > 0
+                ? (info.address.contains(":") ? "[\(info.address)]" : info.address) + ":\(info.listenPort)"
+                : info.address
+            peer.addresses.removeAll { $0 == reachable }
+            peer.addresses.insert(reachable, at: 0)
+            byKey[info.key] = peer
+        }
+        for (key, var peer) in byKey {
+            peer.documents = sharedDocuments(with: key).map { doc in
+                let mine = (try? store.versionVector(of: doc.id)) ?? VersionVector()
+                let theirs = peerVectors[key]?[doc.id]
+                let name =
+                    (try? store.entity(in: doc.id, id: doc.id.hex)).flatMap { Views.fields($0!)["name"]?.stringValue }
+                    ?? ""
+                guard let theirs else {
+                    return PeerDocument(id: doc.id.hex, name: name, state: "unknown", theyLack: nil, weLack: nil)
+                }
+                var theyLack: UInt64 = 0, weLack: UInt64 = 0
+                for author in Set(mine.seqs.keys).union(theirs.seqs.keys) {
+                    if mine[author] > theirs[author] { theyLack += mine[author] - theirs[author] }
+                    if theirs[author] > mine[author] { weLack += theirs[author] - mine[author] }
+                }
+                return PeerDocument(
+                    id: doc.id.hex, name: name, state: theyLack == 0 && weLack == 0 ? "in-sync" : "syncing",
+                    theyLack: Int(theyLack), weLack: Int(weLack))
+            }
+            byKey[key] = peer
+        }
+        let list = byKey.values.sorted {
+            ($0.connected ? 0 : 1, $0.name, $0.id) < ($1.connected ? 0 : 1, $1.name, $1.id)
+        }
+        return PeerList(peers: list, count: list.count, staticPeers: (try? store.staticPeers()) ?? [])
+    }
+
+    func addPeer(_ request: AddPeerRequest) async throws(Problem) -> PeerList {
+        guard let (host, port) = Engine.parseHostPort(request.address) else {
+            throw Problem.invalid("address", "'\(request.address)' is not HOST:PORT (for IPv6: [ADDR]:PORT)")
+        }
+        try storeCall { () throws(StoreError) in
+            try store.addStaticPeer("\(host.contains(":") ? "[\(host)]" : host):\(port)")
+        }
+        await sync?.addPeer(host: host, port: port)
+        return await peersView()
+    }
+
+    /// Parses `HOST:PORT` or `[IPv6]:PORT` with a port from 1 to 65535 (0 too when
+    /// `allowZero`, for "pick a free port").
+    static func parseHostPort(_ text: String, allowZero: Bool = false) -> (String, Int)? {
+        let host: Substring, portText: Substring
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            host = text[text.index(after: text.startIndex)..<close]
+            let rest = text[text.index(after: close)...]
+            guard rest.hasPrefix(":") else { return nil }
+            portText = rest.dropFirst()
+        } else {
+            guard let colon = text.lastIndex(of: ":") else { return nil }
+            host = text[..<colon]
+            portText = text[text.index(after: colon)...]
+        }
+        guard !host.isEmpty, host.count <= 253, let port = Int(portText), ((allowZero ? 0 : 1)...65535).contains(port),
+            host.allSatisfy({ $0.isLetter || $0.isNumber || ".-:".contains($0) })
+        else { return nil }
+        return (String(host), port)
+    }
+}

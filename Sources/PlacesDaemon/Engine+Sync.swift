@@ -1,0 +1,272 @@
+import Foundation
+import Logging
+import PlacesControl
+import PlacesCrypto
+import PlacesModel
+import PlacesStore
+import PlacesSync
+
+public typealias SyncMessage = Places_Sync_V1_SyncMessage
+
+/// Ops to push to peers: produced by local commits and by ops received from one peer
+/// (relayed to the others); consumed by `SyncBridge`, which owns the sending.
+struct Outgoing: Sendable {
+    var doc: DocumentID
+    var messages: [SyncMessage]
+    var recipients: [PublicKey]
+}
+
+/// The document side of sync (`Protocol/sync.md` §7): offers with version vectors and key
+/// grants, sending what a peer lacks in causal order, verifying and storing what arrives,
+/// and relaying it to the other members.
+extension Engine: SyncDelegate {
+    /// Largest batch of ops per `OpsBatch` message (bytes of encoded ops).
+    static let maxBatchBytes = 1 << 20
+
+    public func syncIdentity() async -> SigningKeyPair? { identity }
+
+    public func syncDisplayName() async -> String { currentProfileName() ?? "" }
+
+    public func sessionOpened(with peer: PublicKey, hello: Places_Sync_V1_Hello, address: String) async -> [SyncMessage]
+    {
+        // The address peers reach it at: where the connection came from, with its listening port.
+        let reachable =
+            hello.listenPort > 0 ? (address.contains(":") ? "[\(address)]" : address) + ":\(hello.listenPort)" : address
+        try? store.rememberPeer(
+            key: peer.bytes, name: String(hello.name.prefix(100)), address: reachable, timeMs: RFC3339.nowMs())
+        peerNames[peer] = String(hello.name.prefix(100))
+        logger.info("peer connected", metadata: ["peer.id": "\(peer.humanID.prefix(7))"])
+        events.publish(
+            Event(
+                type: "peer", time: RFC3339.string(ms: RFC3339.nowMs()), author: peer.humanID,
+                summary: "connected to \(displayName(of: peer))"))
+        return sharedDocuments(with: peer).compactMap { makeOffer(for: $0, to: peer, reply: false) }
+    }
+
+    public func received(_ message: SyncMessage, from peer: PublicKey) async -> [SyncMessage] {
+        switch message.kind {
+        case .offer(let offer): return handleOffer(offer, from: peer)
+        case .ops(let batch):
+            handleOps(batch, from: peer)
+            return []
+        default: return []
+        }
+    }
+
+    public func sessionClosed(with peer: PublicKey, reason: String) async {
+        try? store.rememberPeer(key: peer.bytes, name: peerNames[peer] ?? "", address: nil, timeMs: RFC3339.nowMs())
+        logger.info("peer disconnected", metadata: ["peer.id": "\(peer.humanID.prefix(7))", "reason": "\(reason)"])
+    }
+
+    // MARK: Offers
+
+    /// Itinerary documents both this daemon and `peer` belong to, in this daemon's view.
+    func sharedDocuments(with peer: PublicKey) -> [Store.DocumentRecord] {
+        guard let me else { return [] }
+        let docs = (try? store.documents(kind: .itinerary)) ?? []
+        return docs.filter { doc in
+            let participants = participants(of: doc)
+            return participants.contains(peer) && participants.contains(me)
+        }
+    }
+
+    /// Owner and current members of a document.
+    func participants(of doc: Store.DocumentRecord) -> Set<PublicKey> {
+        var out = Set<PublicKey>()
+        if let owner = try? PublicKey(bytes: doc.owner) { out.insert(owner) }
+        for member in (try? store.members(of: doc.id)) ?? [] {
+            if let raw = HexCoding.decode(member.key), let key = try? PublicKey(bytes: raw) { out.insert(key) }
+        }
+        return out
+    }
+
+    func makeOffer(for doc: Store.DocumentRecord, to peer: PublicKey, reply: Bool) -> SyncMessage? {
+        guard let vector = try? store.versionVector(of: doc.id) else { return nil }
+        var offer = Places_Sync_V1_DocOffer()
+        offer.doc = Data(doc.id.bytes)
+        offer.owner = Data(doc.owner)
+        offer.vector = vector.seqs.keys.sorted().compactMap { author in
+            guard let raw = HexCoding.decode(author) else { return nil }
+            var entry = Places_Sync_V1_VersionEntry()
+            entry.author = Data(raw)
+            entry.seq = vector[author]
+            return entry
+        }
+        // Every member's grants travel to every participant, so that any participant can
+        // hand a newcomer its key (only the newcomer can open its grant).
+        offer.grants = ((try? store.grants(in: doc.id)) ?? []).map { grant in
+            var g = Places_Sync_V1_KeyGrant()
+            g.doc = Data(grant.doc.bytes)
+            g.epoch = grant.epoch
+            g.member = Data(grant.member)
+            g.sealedKey = Data(grant.sealedKey)
+            g.issuer = Data(grant.issuer)
+            g.signature = Data(grant.signature)
+            return g
+        }
+        offer.reply = reply
+        var message = SyncMessage()
+        message.offer = offer
+        return message
+    }
+
+    private func handleOffer(_ offer: Places_Sync_V1_DocOffer, from peer: PublicKey) -> [SyncMessage] {
+        guard let me, let identity, let docID = DocumentID(bytes: [UInt8](offer.doc)) else { return [] }
+        var record = try? store.document(docID)
+        if record == nil {
+            // A document this daemon does not hold: join it only with a key grant addressed
+            // to this identity and signed by the owner the offer names.
+            guard
+                let grant = offer.grants.lazy.map(Engine.keyGrant).first(where: {
+                    $0.doc == docID && $0.member == me.bytes && $0.issuer == [UInt8](offer.owner) && $0.isValid
+                }), let key = try? SealedBox.open(grant.sealedKey, with: identity)
+            else { return [] }
+            do {
+                try store.joinDocument(grant, kind: .itinerary, owner: [UInt8](offer.owner), timeMs: RFC3339.nowMs())
+            } catch {
+                logger.error("joining a shared document failed", metadata: ["doc.id": "\(docID)", "error": "\(error)"])
+                return []
+            }
+            var ring = keyringCopy()
+            ring.insert(key, doc: docID, epoch: grant.epoch)
+            setKeyring(ring)
+            record = try? store.document(docID)
+            logger.info(
+                "joined a shared itinerary", metadata: ["doc.id": "\(docID)", "peer.id": "\(peer.humanID.prefix(7))"])
+            events.publish(
+                Event(
+                    type: "shared", time: RFC3339.string(ms: RFC3339.nowMs()), doc: docID.hex, docKind: "itinerary",
+                    author: (try? PublicKey(bytes: [UInt8](offer.owner)))?.humanID,
+                    summary: "an itinerary was shared with you"))
+        } else if let known = record, !participants(of: known).contains(peer) {
+            // The peer is not a member in this daemon's view: it learns nothing.
+            return []
+        }
+        guard let record else { return [] }
+        // Keep the owner-signed grants of other members, to hand them on; a member whose
+        // grant is new here gets an offer at once if it is connected.
+        let held = Set(((try? store.grants(in: docID)) ?? []).map(\.signature))
+        var newlyGranted = Set<PublicKey>()
+        for grant in offer.grants.map(Engine.keyGrant)
+        where grant.doc == docID && grant.issuer == record.owner && grant.isValid && !held.contains(grant.signature) {
+            try? store.saveGrant(grant)
+            if let member = try? PublicKey(bytes: grant.member) { newlyGranted.insert(member) }
+        }
+        offerToConnected(record, newcomers: newlyGranted.subtracting([peer]))
+        var theirs = VersionVector()
+        for entry in offer.vector { theirs.include(HexCoding.encode(entry.author), entry.seq) }
+        peerVectors[peer, default: [:]][docID] = theirs
+        var out = batches(of: (try? store.ops(of: docID, missingFrom: theirs)) ?? [], doc: docID)
+        if !offer.reply, let mine = makeOffer(for: record, to: peer, reply: true) { out.insert(mine, at: 0) }
+        return out
+    }
+
+    // MARK: Ops
+
+    func batches(of ops: [[UInt8]], doc: DocumentID) -> [SyncMessage] {
+        var out = [SyncMessage]()
+        var current = [Data]()
+        var size = 0
+        func flush() {
+            guard !current.isEmpty else { return }
+            var batch = Places_Sync_V1_OpsBatch()
+            batch.doc = Data(doc.bytes)
+            batch.ops = current
+            var message = SyncMessage()
+            message.ops = batch
+            out.append(message)
+            current = []
+            size = 0
+        }
+        for op in ops {
+            if size + op.count > Engine.maxBatchBytes { flush() }
+            current.append(Data(op))
+            size += op.count
+        }
+        flush()
+        return out
+    }
+
+    private func handleOps(_ batch: Places_Sync_V1_OpsBatch, from peer: PublicKey) {
+        logger.debug("ops received", metadata: ["peer.id": "\(peer.humanID.prefix(7))", "ops": "\(batch.ops.count)"])
+        guard let docID = DocumentID(bytes: [UInt8](batch.doc)), let record = try? store.document(docID) else { return }
+        let participantsBefore = participants(of: record)
+        let result: Store.IngestResult
+        do {
+            result = try store.ingest(batch.ops.map { [UInt8]($0) }, keyring: keyringCopy())
+        } catch {
+            logger.error("storing received ops failed", metadata: ["doc.id": "\(docID)", "error": "\(error)"])
+            return
+        }
+        if let rejected = result.rejected {
+            logger.warning(
+                "rejected an op from a peer",
+                metadata: [
+                    "peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)", "reason": "\(rejected.reason)",
+                ])
+        }
+        guard !result.stored.isEmpty else { return }
+        responseCache.removeAll()
+        if var theirs = peerVectors[peer]?[docID] {
+            for op in result.stored { theirs.include(op.header.authorKey, op.header.seq) }
+            peerVectors[peer]?[docID] = theirs
+        }
+        let name =
+            (try? store.entity(in: docID, id: docID.hex)).flatMap { Views.fields($0!)["name"]?.stringValue }
+            ?? "an itinerary"
+        for author in Set(result.stored.map(\.header.author)) {
+            guard let key = try? PublicKey(bytes: author) else { continue }
+            events.publish(
+                Event(
+                    type: "changed", time: RFC3339.string(ms: RFC3339.nowMs()), doc: docID.hex, docKind: "itinerary",
+                    author: key.humanID, summary: "\(displayName(of: key)) changed “\(name)”"))
+        }
+        // Relay to the other participants (a box in the van keeps everyone in sync).
+        let participantsNow = participants(of: record)
+        let recipients = participantsNow.filter { $0 != peer && $0 != me }
+        outbox.yield(
+            Outgoing(
+                doc: docID, messages: batches(of: result.stored.map(\.encoded), doc: docID),
+                recipients: Array(recipients)))
+        // Members added by these ops: offer them the itinerary if they are connected here.
+        offerToConnected(record, newcomers: participantsNow.subtracting(participantsBefore).subtracting([peer]))
+    }
+
+    /// Queues a fresh offer of `doc` to the given participants (those not connected are
+    /// skipped by the transport; they get offers when they next connect).
+    func offerToConnected(_ doc: Store.DocumentRecord, newcomers: Set<PublicKey>) {
+        for newcomer in newcomers where newcomer != me {
+            guard let message = makeOffer(for: doc, to: newcomer, reply: false) else { continue }
+            outbox.yield(Outgoing(doc: doc.id, messages: [message], recipients: [newcomer]))
+        }
+    }
+
+    /// After a local commit to a shared itinerary: push the new ops to its participants.
+    func pushLocal(_ ops: [SignedOp], doc: DocumentID) {
+        guard let record = try? store.document(doc), record.kind == .itinerary else { return }
+        let recipients = participants(of: record).filter { $0 != me }
+        logger.debug(
+            "pushing local ops",
+            metadata: ["doc.id": "\(doc)", "ops": "\(ops.count)", "recipients": "\(recipients.count)"])
+        guard !recipients.isEmpty else { return }
+        outbox.yield(
+            Outgoing(doc: doc, messages: batches(of: ops.map(\.encoded), doc: doc), recipients: Array(recipients)))
+    }
+
+    func displayName(of key: PublicKey) -> String {
+        if key == me { return currentProfileName() ?? "you" }
+        if let name = peerNames[key], !name.isEmpty { return name }
+        if let stored = (try? store.peers())?.first(where: { $0.key == key.bytes }), !stored.name.isEmpty {
+            return stored.name
+        }
+        return String(key.humanID.prefix(7))
+    }
+
+    static func keyGrant(_ g: Places_Sync_V1_KeyGrant) -> KeyGrant {
+        KeyGrant(
+            doc: DocumentID(bytes: [UInt8](g.doc)) ?? DocumentID(bytes: Array(repeating: 0, count: 16))!,
+            epoch: g.epoch,
+            member: [UInt8](g.member), sealedKey: [UInt8](g.sealedKey), issuer: [UInt8](g.issuer),
+            signature: [UInt8](g.signature))
+    }
+}

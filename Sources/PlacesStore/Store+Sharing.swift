@@ -1,0 +1,148 @@
+import Foundation
+import GRDB
+import PlacesCrypto
+import PlacesModel
+
+/// A document key for one epoch, sealed to one member and signed by the owner
+/// (`Protocol/sync.md`, KeyGrant). Any member may forward it; only the member can open it.
+public struct KeyGrant: Sendable, Hashable {
+    public var doc: DocumentID
+    public var epoch: UInt32
+    public var member: [UInt8]
+    public var sealedKey: [UInt8]
+    public var issuer: [UInt8]
+    public var signature: [UInt8]
+
+    public init(
+        doc: DocumentID, epoch: UInt32, member: [UInt8], sealedKey: [UInt8], issuer: [UInt8], signature: [UInt8]
+    ) {
+        self.doc = doc
+        self.epoch = epoch
+        self.member = member
+        self.sealedKey = sealedKey
+        self.issuer = issuer
+        self.signature = signature
+    }
+
+    /// The bytes the issuer signs.
+    public static func signedBytes(doc: DocumentID, epoch: UInt32, member: [UInt8], sealedKey: [UInt8]) -> [UInt8] {
+        var out = Array("places/keygrant/1".utf8) + [0]
+        out += doc.bytes
+        out += [UInt8(epoch >> 24 & 0xff), UInt8(epoch >> 16 & 0xff), UInt8(epoch >> 8 & 0xff), UInt8(epoch & 0xff)]
+        out += member
+        out += sealedKey
+        return out
+    }
+
+    /// Seals `key` to `member` and signs the grant as `issuer`.
+    public static func issue(
+        key: [UInt8], doc: DocumentID, epoch: UInt32, to member: PublicKey, by issuer: SigningKeyPair
+    ) throws(CryptoError) -> KeyGrant {
+        let sealed = try SealedBox.seal(key, to: member)
+        let signature = issuer.sign(signedBytes(doc: doc, epoch: epoch, member: member.bytes, sealedKey: sealed))
+        return KeyGrant(
+            doc: doc, epoch: epoch, member: member.bytes, sealedKey: sealed, issuer: issuer.publicKey.bytes,
+            signature: signature.bytes)
+    }
+
+    /// Whether the signature is the issuer's.
+    public var isValid: Bool {
+        guard let issuerKey = try? PublicKey(bytes: issuer), let sig = try? Signature(bytes: signature) else {
+            return false
+        }
+        return issuerKey.verify(
+            sig, for: KeyGrant.signedBytes(doc: doc, epoch: epoch, member: member, sealedKey: sealedKey))
+    }
+}
+
+extension Store {
+    /// Keeps a grant (to forward it to its member later).
+    public func saveGrant(_ grant: KeyGrant) throws(StoreError) {
+        try write { db in
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO key_grant(doc, epoch, member, sealed, issuer, signature)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    Data(grant.doc.bytes), Int64(grant.epoch), Data(grant.member), Data(grant.sealedKey),
+                    Data(grant.issuer), Data(grant.signature),
+                ])
+        }
+    }
+
+    /// Grants held for `member` in `doc` (every member's when `member` is nil).
+    public func grants(for member: [UInt8]? = nil, in doc: DocumentID) throws(StoreError) -> [KeyGrant] {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT * FROM key_grant WHERE doc = ? AND (? IS NULL OR member = ?) ORDER BY member, epoch",
+                arguments: [Data(doc.bytes), member.map { Data($0) }, member.map { Data($0) }]
+            ).map { row in
+                KeyGrant(
+                    doc: doc, epoch: UInt32(row["epoch"] as Int64), member: [UInt8](row["member"] as Data),
+                    sealedKey: [UInt8](row["sealed"] as Data), issuer: [UInt8](row["issuer"] as Data),
+                    signature: [UInt8](row["signature"] as Data))
+            }
+        }
+    }
+
+    /// Registers a document received from a peer, with this daemon's key for it (the
+    /// grant's sealed key, which is sealed to this identity).
+    public func joinDocument(_ grant: KeyGrant, kind: DocumentKind, owner: [UInt8], timeMs: Int64) throws(StoreError) {
+        try write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO document(id, kind, owner, created_ms) VALUES (?, ?, ?, ?)",
+                arguments: [Data(grant.doc.bytes), kind.rawValue, Data(owner), timeMs])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO doc_key(doc, epoch, sealed) VALUES (?, ?, ?)",
+                arguments: [Data(grant.doc.bytes), Int64(grant.epoch), Data(grant.sealedKey)])
+        }
+        try saveGrant(grant)
+    }
+
+    // MARK: Peers
+
+    /// A peer as remembered between runs.
+    public struct PeerRecord: Sendable, Hashable {
+        public var key: [UInt8]
+        public var name: String
+        public var address: String?
+        public var lastSeenMs: Int64?
+    }
+
+    /// Records that `key` was seen (connected) at `address`.
+    public func rememberPeer(key: [UInt8], name: String, address: String?, timeMs: Int64) throws(StoreError) {
+        try write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO peer(key, name, address, last_seen_ms) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(key) DO UPDATE SET name = excluded.name,
+                        address = coalesce(excluded.address, address), last_seen_ms = excluded.last_seen_ms
+                    """, arguments: [Data(key), name, address, timeMs])
+        }
+    }
+
+    /// Every peer ever connected.
+    public func peers() throws(StoreError) -> [PeerRecord] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM peer ORDER BY name, key").map { row in
+                PeerRecord(
+                    key: [UInt8](row["key"] as Data), name: row["name"], address: row["address"],
+                    lastSeenMs: row["last_seen_ms"])
+            }
+        }
+    }
+
+    /// Adds a static peer address (`HOST:PORT`).
+    public func addStaticPeer(_ address: String) throws(StoreError) {
+        try write { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO static_peer(address) VALUES (?)", arguments: [address])
+        }
+    }
+
+    /// The static peer addresses.
+    public func staticPeers() throws(StoreError) -> [String] {
+        try read { db in try String.fetchAll(db, sql: "SELECT address FROM static_peer ORDER BY address") }
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import PlacesControl
+import PlacesModel
+import PlacesTestSupport
+import Testing
+
+/// A daemon listening for peers on a free loopback port, discovery off.
+final class SyncNode {
+    let dir = TempDir()
+    let d: DaemonProcess
+    let name: String
+    private(set) var id = ""
+    private(set) var address = ""
+
+    init(_ name: String) throws {
+        self.name = name
+        d = DaemonProcess(dataDir: dir.path)
+        try start()
+        try d.initialize(name: name, username: name.lowercased(), passphrase: nil)
+        id = try d.call(Status.self, "GET", "/v1/status").id ?? ""
+    }
+
+    /// Starts on a free port the first time and on the same port afterwards, as a real
+    /// daemon on its fixed port would, so that peers' stored addresses stay right.
+    func start() throws {
+        try d.start(extraArguments: ["--listen", address.isEmpty ? "127.0.0.1:0" : address, "--no-discovery"])
+        address = try d.call(Status.self, "GET", "/v1/status").listen ?? ""
+    }
+
+    func stop() { d.stop() }
+
+    func addPeer(_ other: SyncNode) throws {
+        let r = try d.send("POST", "/v1/peers", json: #"{"address":"\#(other.address)"}"#)
+        guard r.status == 200 else { throw HarnessError("peers add: \(r.text)") }
+    }
+
+    /// The itinerary as this daemon shows it, minus the caller-specific role.
+    func itineraryJSON(_ id: String) throws -> String? {
+        let r = try d.send("GET", "/v1/itineraries/\(id)")
+        guard r.status == 200, var object = try JSONSerialization.jsonObject(with: Data(r.body)) as? [String: Any]
+        else {
+            return nil
+        }
+        object["role"] = nil
+        return String(
+            decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+    }
+
+    deinit {
+        d.stop()
+        dir.remove()
+    }
+}
+
+func eventually(_ what: String, timeout: Duration = .seconds(15), _ condition: () throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+        if (try? condition()) == true { return }
+        guard ContinuousClock.now < deadline else { throw HarnessError("timed out waiting until \(what)") }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+}
+
+@Suite("Sync between real daemons", .serialized)
+struct SyncTests {
+    @Test("share by id, live edits, viewer refused, relay through a middle daemon, offline edits converge")
+    func threeDaemons() async throws {
+        let a = try SyncNode("Ana"), b = try SyncNode("Bruno"), c = try SyncNode("Carla")
+        // A — B — C: A and C never connect directly; B relays. Each side knows the other's
+        // address, so whoever restarts dials at once.
+        try a.addPeer(b)
+        try b.addPeer(a)
+        try b.addPeer(c)
+        try c.addPeer(b)
+        let place = try a.d.call(
+            Place.self, "POST", "/v1/places", json: #"{"name":"Belém Tower","latitude":38.6916,"longitude":-9.216}"#)
+        let it = try a.d.call(
+            Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"Lisbon","places":["\#(place.id)"]}"#)
+        for (node, role) in [(b, "editor"), (c, "viewer")] {
+            let r = try a.d.send(
+                "POST", "/v1/itineraries/\(it.id)/share", json: #"{"member":"\#(node.id)","role":"\#(role)"}"#)
+            #expect(r.status == 200, "\(r.text)")
+        }
+        try await eventually("B and C hold the shared itinerary") {
+            try b.d.call(ItineraryList.self, "GET", "/v1/itineraries?scope=shared").count == 1
+                && c.d.call(ItineraryList.self, "GET", "/v1/itineraries?scope=shared").count == 1
+        }
+        #expect(try a.d.call(ItineraryList.self, "GET", "/v1/itineraries?scope=shared").count == 0)
+        #expect(try b.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it.id)").role == "editor")
+        #expect(try c.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it.id)").places.map(\.name) == ["Belém Tower"])
+
+        // An editor's edit reaches everyone, live.
+        _ = try b.d.call(Itinerary.self, "PATCH", "/v1/itineraries/\(it.id)", json: #"{"name":"Lisbon with Bruno"}"#)
+        try await eventually("the editor's rename reaches A and C") {
+            try a.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it.id)").name == "Lisbon with Bruno"
+                && c.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it.id)").name == "Lisbon with Bruno"
+        }
+        let activity = try a.d.call(ActivityList.self, "GET", "/v1/itineraries/\(it.id)/activity")
+        #expect(activity.activity.first?.summary.contains("“Lisbon with Bruno”") == true)
+
+        // A viewer cannot edit.
+        let refused = try c.d.send("PATCH", "/v1/itineraries/\(it.id)", json: #"{"name":"Carla's"}"#)
+        #expect(refused.status == 403 && refused.text.contains("read-only"))
+
+        // Offline edits: B goes away; A edits one field; then A goes away and B edits another
+        // field and the same field as A. When all are back, all three agree.
+        b.stop()
+        _ = try a.d.call(
+            Itinerary.self, "PATCH", "/v1/itineraries/\(it.id)", json: #"{"notes":"from Ana","transportation":"train"}"#
+        )
+        a.stop()
+        try b.start()
+        _ = try b.d.call(
+            Itinerary.self, "PATCH", "/v1/itineraries/\(it.id)",
+            json: #"{"startDate":"2027-05-01","transportation":"bus"}"#)
+        try a.start()
+        do {
+            try await eventually("all three daemons show the same itinerary") {
+                let views = try [a, b, c].map { try $0.itineraryJSON(it.id) }
+                return views[0] != nil && views[0] == views[1] && views[1] == views[2]
+            }
+        } catch {
+            for node in [a, b, c] { Issue.record("\(node.name): \(try node.itineraryJSON(it.id) ?? "none")") }
+            throw error
+        }
+        let merged = try a.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it.id)")
+        #expect(merged.notes == "from Ana" && merged.startDate == "2027-05-01")
+        #expect(["train", "bus"].contains(merged.transportation))
+    }
+
+    @Test("a daemon killed with SIGKILL in the middle of a sync converges after restart, nothing lost")
+    func killMidSync() async throws {
+        let a = try SyncNode("Ana"), b = try SyncNode("Bruno")
+        try a.addPeer(b)
+        try b.addPeer(a)
+        let it = try a.d.call(Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"Porto"}"#)
+        _ = try a.d.send("POST", "/v1/itineraries/\(it.id)/share", json: #"{"member":"\#(b.id)","role":"editor"}"#)
+        try await eventually("B holds the itinerary") {
+            try b.d.call(ItineraryList.self, "GET", "/v1/itineraries?scope=shared").count == 1
+        }
+        b.stop()
+        for i in 0..<200 {
+            _ = try a.d.send("PATCH", "/v1/itineraries/\(it.id)", json: #"{"notes":"edit \#(i)"}"#)
+        }
+        try b.start()
+        try await Task.sleep(for: .milliseconds(30))
+        b.d.kill()
+        try b.start()
+        try await eventually("B caught up with all 200 edits") {
+            try b.itineraryJSON(it.id) == a.itineraryJSON(it.id)
+        }
+        #expect(try b.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it.id)").notes == "edit 199")
+        let statusA = try a.d.call(Status.self, "GET", "/v1/status")
+        let statusB = try b.d.call(Status.self, "GET", "/v1/status")
+        #expect((statusA.opCount ?? 0) > 200 && (statusB.opCount ?? 0) > 200)
+    }
+
+    @Test("a stranger who connects learns nothing")
+    func strangerLearnsNothing() async throws {
+        let a = try SyncNode("Ana"), s = try SyncNode("Stranger")
+        let it = try a.d.call(Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"Secret trip"}"#)
+        _ = it
+        try s.addPeer(a)
+        try await eventually("the two daemons are connected") {
+            try a.d.call(PeerList.self, "GET", "/v1/peers").peers.contains { $0.id == s.id && $0.connected }
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(try s.d.call(ItineraryList.self, "GET", "/v1/itineraries").count == 0)
+        #expect(
+            try s.d.call(PeerList.self, "GET", "/v1/peers").peers.first { $0.id == a.id }?.documents.isEmpty == true)
+    }
+}
