@@ -103,3 +103,87 @@ struct IngestTests {
         #expect(try b.opCount() == 0)
     }
 }
+
+@Suite("Store: roles at the op's causal point")
+struct RoleTests {
+    /// Owner `f.identity` shares `f.doc` with `member` as `role`; returns the owner's ops.
+    func share(_ f: Fixture, with member: SigningKeyPair, role: String) throws -> [SignedOp] {
+        try f.store.append(
+            [
+                Store.Edit(doc: f.doc, changes: [.create(entity: f.doc.hex, kind: .itinerary)], timeMs: 1),
+                Store.Edit(
+                    doc: f.doc,
+                    changes: [
+                        .create(entity: member.publicKey.hex, kind: .member),
+                        .set(
+                            entity: member.publicKey.hex, kind: .member, field: "role", value: .string(role), old: nil),
+                    ], timeMs: 2),
+            ], identity: f.identity, keyring: f.keyring)
+    }
+
+    /// The member's replica: the owner's ops ingested, then one edit by the member.
+    func memberEdit(_ f: Fixture, member: SigningKeyPair, ownerOps: [SignedOp], changes: [Change]) throws -> SignedOp {
+        let replicaStore = try replica(of: f)
+        _ = try replicaStore.ingest(ownerOps.map(\.encoded), keyring: f.keyring)
+        return try replicaStore.append(
+            [Store.Edit(doc: f.doc, changes: changes, timeMs: 3)], identity: member, keyring: f.keyring)[0]
+    }
+
+    @Test("an editor's op is accepted; a viewer's, a stranger's, and an editor's change of members are refused")
+    func roles() throws {
+        let rename: [Change] = [.set(entity: "x", kind: .stop, field: "name", value: .string("n"), old: nil)]
+        for (role, changes, expected) in [
+            ("editor", rename, nil as String?),
+            ("viewer", rename, "viewers cannot edit"),
+            ("editor", [Change.create(entity: "ab", kind: .member)], "only the owner changes the members"),
+        ] {
+            let f = try Fixture()
+            let member = try SigningKeyPair()
+            let ownerOps = try share(f, with: member, role: role)
+            let op = try memberEdit(f, member: member, ownerOps: ownerOps, changes: changes)
+            let result = try f.store.ingest([op.encoded], keyring: f.keyring)
+            if let expected {
+                #expect(result.rejected?.reason == .unauthorized(expected), "\(role)")
+                #expect(result.stored.isEmpty)
+            } else {
+                #expect(result.rejected == nil && result.stored.count == 1, "\(role)")
+            }
+        }
+        // Someone the owner never added.
+        let f = try Fixture()
+        let stranger = try SigningKeyPair()
+        let ownerOps = try share(f, with: try SigningKeyPair(), role: "editor")
+        let op = try memberEdit(f, member: stranger, ownerOps: ownerOps, changes: rename)
+        #expect(
+            try f.store.ingest([op.encoded], keyring: f.keyring).rejected?.reason
+                == .unauthorized("the author is not a member"))
+    }
+
+    @Test("an edit made before the member was added is refused even if it arrives after the grant")
+    func roleAtCausalPoint() throws {
+        let f = try Fixture()
+        let member = try SigningKeyPair()
+        // The member writes with only the itinerary's first op in its past...
+        let first = try f.store.append(
+            [Store.Edit(doc: f.doc, changes: [.create(entity: f.doc.hex, kind: .itinerary)], timeMs: 1)],
+            identity: f.identity, keyring: f.keyring)
+        let early = try memberEdit(
+            f, member: member, ownerOps: first,
+            changes: [.set(entity: "x", kind: .stop, field: "name", value: .string("n"), old: nil)])
+        // ...and the owner adds the member only afterwards, concurrently.
+        _ = try f.store.append(
+            [
+                Store.Edit(
+                    doc: f.doc,
+                    changes: [
+                        .create(entity: member.publicKey.hex, kind: .member),
+                        .set(
+                            entity: member.publicKey.hex, kind: .member, field: "role", value: .string("editor"),
+                            old: nil),
+                    ], timeMs: 2)
+            ], identity: f.identity, keyring: f.keyring)
+        #expect(
+            try f.store.ingest([early.encoded], keyring: f.keyring).rejected?.reason
+                == .unauthorized("the author is not a member"))
+    }
+}
