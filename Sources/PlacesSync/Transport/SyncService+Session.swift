@@ -1,0 +1,315 @@
+import Foundation
+import Logging
+import NIOCore
+import PlacesCrypto
+import SwiftProtobuf
+
+/// What the session code reads after the handshake.
+enum SyncInbound {
+    /// One complete, decoded message with a `kind`.
+    case message(SyncMessage)
+    /// Nothing was written for `SyncLimits.pingInterval`.
+    case writeIdle
+}
+
+extension SyncError {
+    /// Any error of a connection as a `SyncError`, for the close reason.
+    static func of(_ error: any Error) -> SyncError {
+        switch error {
+        case let error as SyncError: error
+        case is CancellationError: SyncError(.closed, "The sync service stopped")
+        case let error as CryptoError: SyncError(.handshakeFailed, "The Noise handshake failed", cause: error)
+        default: SyncError(.connectionFailed, "The connection to the peer failed", cause: error)
+        }
+    }
+}
+
+extension SyncService {
+    typealias Events = NIOAsyncChannelInboundStream<SyncChannelEvent>.AsyncIterator
+
+    /// Runs one connection from the first handshake byte to its close: handshake, `Hello`,
+    /// then the session. Never throws; returns whether a session was established.
+    nonisolated func runConnection(_ connection: SyncChannel, identity: SigningKeyPair, dialTarget: DialTarget?)
+        async -> Bool
+    {
+        let channel = connection.channel
+        let remoteAddress = channel.remoteAddress?.ipAddress ?? "unknown"
+        let inbound = dialTarget == nil
+        var logger = logger
+        logger[metadataKey: "peer.address"] = "\(remoteAddress)"
+        let deadline = channel.eventLoop.scheduleTask(in: TimeAmount(limits.handshakeTimeout)) {
+            channel.pipeline.fireUserInboundEventTriggered(SyncHandshakeDeadline())
+        }
+        defer { deadline.cancel() }
+        do {
+            return try await connection.executeThenClose { stream, _ in
+                var events = stream.makeAsyncIterator()
+                var assembler = SyncMessageAssembler(maxMessageBytes: limits.maxMessageBytes)
+                let peer: PublicKey
+                let cipher: SessionCipher
+                let hello: Places_Sync_V1_Hello
+                do {
+                    (peer, cipher) = try await handshake(
+                        &events, channel: channel, identity: identity, initiator: !inbound)
+                    logger[metadataKey: "peer.id"] = "\(peer.logID)"
+                    guard peer != identity.publicKey else {
+                        throw SyncError(.refused, "The address leads back to this daemon's own identity")
+                    }
+                    hello = try await exchangeHellos(&events, channel: channel, cipher: cipher, assembler: &assembler)
+                } catch {
+                    let reason = SyncError.of(error)
+                    logger.info(
+                        "peer connection closed before a session started",
+                        metadata: ["sync.reason": "\(reason.code.rawValue)", "sync.detail": "\(reason.message)"])
+                    return false
+                }
+                deadline.cancel()
+                let info = PeerInfo(
+                    key: peer, name: hello.name, address: remoteAddress, listenPort: Int(hello.listenPort),
+                    connectedSince: Date(), inbound: inbound)
+                guard let session = await register(info: info, dialTarget: dialTarget, channel: channel) else {
+                    logger.info(
+                        "refused a session: the peer already has the most sessions allowed, or sync is stopping")
+                    return false
+                }
+                logger.info("peer session opened", metadata: ["sync.inbound": "\(inbound)"])
+                let opening = await delegate.sessionOpened(with: peer, hello: hello, address: remoteAddress)
+                session.enqueue(serializeForSending(opening))
+                let reason = await runSession(
+                    session, events: &events, cipher: cipher, assembler: &assembler, logger: logger)
+                await unregister(session)
+                logger.info(
+                    "peer session closed",
+                    metadata: ["sync.reason": "\(reason.code.rawValue)", "sync.detail": "\(reason.message)"])
+                await delegate.sessionClosed(with: peer, reason: reason.message)
+                return true
+            }
+        } catch {
+            logger.debug("peer connection failed", metadata: ["error": "\(SyncError.of(error))"])
+            return false
+        }
+    }
+
+    // MARK: Handshake (Protocol/handshake.md)
+
+    /// Runs Noise XX with identity proofs in messages 2 and 3; returns the peer's verified
+    /// Ed25519 key and the session's transport.
+    private nonisolated func handshake(
+        _ events: inout Events, channel: any Channel, identity: SigningKeyPair, initiator: Bool
+    ) async throws -> (PublicKey, SessionCipher) {
+        let staticKey = try identity.withSecretKey { try NoiseStaticKey(ed25519SecretKey: $0) }
+        let handshake = initiator ? NoiseHandshake.initiator(staticKey: staticKey) : .responder(staticKey: staticKey)
+        let peerKey: [UInt8]
+        if initiator {
+            try await writeFrame(handshake.writeMessage(), to: channel)
+            let hashBefore2 = handshake.handshakeHash
+            let proof2 = try handshake.readMessage(try await nextHandshakeFrame(&events))
+            peerKey = try NoiseIdentityBinding.verify(
+                payload: proof2, handshakeHashBeforeMessage: hashBefore2, messageNumber: 2,
+                remoteStaticKey: handshake.remoteStaticKey)
+            let hashBefore3 = handshake.handshakeHash
+            let proof3 = try identity.withSecretKey {
+                try NoiseIdentityBinding.payload(
+                    ed25519SecretKey: $0, handshakeHashBeforeMessage: hashBefore3, messageNumber: 3)
+            }
+            try await writeFrame(handshake.writeMessage(payload: proof3), to: channel)
+        } else {
+            _ = try handshake.readMessage(try await nextHandshakeFrame(&events))
+            let hashBefore2 = handshake.handshakeHash
+            let proof2 = try identity.withSecretKey {
+                try NoiseIdentityBinding.payload(
+                    ed25519SecretKey: $0, handshakeHashBeforeMessage: hashBefore2, messageNumber: 2)
+            }
+            try await writeFrame(handshake.writeMessage(payload: proof2), to: channel)
+            let hashBefore3 = handshake.handshakeHash
+            let proof3 = try handshake.readMessage(try await nextHandshakeFrame(&events))
+            peerKey = try NoiseIdentityBinding.verify(
+                payload: proof3, handshakeHashBeforeMessage: hashBefore3, messageNumber: 3,
+                remoteStaticKey: handshake.remoteStaticKey)
+        }
+        return (try PublicKey(bytes: peerKey), SessionCipher(try handshake.finish()))
+    }
+
+    private nonisolated func nextHandshakeFrame(_ events: inout Events) async throws -> [UInt8] {
+        while let event = try await events.next() {
+            switch event {
+            case .frame(let frame): return frame
+            case .writeIdle: continue
+            case .readIdle, .handshakeDeadline: throw handshakeTimeout
+            }
+        }
+        throw SyncError(.closed, "The peer closed the connection during the handshake")
+    }
+
+    private nonisolated var handshakeTimeout: SyncError {
+        SyncError(.handshakeTimeout, "The peer did not complete the handshake within \(limits.handshakeTimeout)")
+    }
+
+    private nonisolated func writeFrame(_ message: [UInt8], to channel: any Channel) async throws {
+        try await channel.writeAndFlush(ByteBuffer(bytes: NoiseFraming.frame(message))).get()
+    }
+
+    /// Sends this side's `Hello` and reads the peer's, which must come first.
+    private nonisolated func exchangeHellos(
+        _ events: inout Events, channel: any Channel, cipher: SessionCipher, assembler: inout SyncMessageAssembler
+    ) async throws -> Places_Sync_V1_Hello {
+        var hello = SyncMessage()
+        hello.hello.protocolVersion = syncProtocolVersion
+        hello.hello.name = Self.truncated(await delegate.syncDisplayName(), toUTF8Bytes: maxHelloNameBytes)
+        hello.hello.listenPort = UInt32(await boundPort ?? 0)
+        let bytes: [UInt8] = try hello.serializedBytes()
+        try await channel.writeAndFlush(Self.frames(for: bytes, cipher: cipher, allocator: channel.allocator)).get()
+        while true {
+            guard
+                let inbound = try await nextInbound(
+                    &events, cipher: cipher, assembler: &assembler, handshakeDone: false)
+            else { throw SyncError(.closed, "The peer closed the connection before its Hello") }
+            guard case .message(let message) = inbound else { continue }
+            guard case .hello(let theirs) = message.kind else {
+                throw SyncError(.protocolViolation, "The peer's first message was not a Hello")
+            }
+            guard theirs.protocolVersion == syncProtocolVersion else {
+                throw SyncError(
+                    .protocolViolation, "The peer speaks sync protocol version \(theirs.protocolVersion), not 1")
+            }
+            guard theirs.name.utf8.count <= maxHelloNameBytes, theirs.listenPort <= 65_535 else {
+                throw SyncError(.protocolViolation, "The peer's Hello has a name over 100 bytes or a bad port")
+            }
+            return theirs
+        }
+    }
+
+    /// `text` cut to at most `limit` UTF-8 bytes at a character boundary.
+    static func truncated(_ text: String, toUTF8Bytes limit: Int) -> String {
+        guard text.utf8.count > limit else { return text }
+        var result = ""
+        for character in text {
+            guard result.utf8.count + character.utf8.count <= limit else { break }
+            result.append(character)
+        }
+        return result
+    }
+
+    // MARK: Messages
+
+    /// The framed, encrypted fragments of one serialized message, in one buffer.
+    static func frames(for message: [UInt8], cipher: SessionCipher, allocator: ByteBufferAllocator) throws
+        -> ByteBuffer
+    {
+        let fragments = SyncFragments.split(message)
+        var buffer = allocator.buffer(capacity: message.count + fragments.count * 19)
+        for fragment in fragments {
+            let ciphertext = try cipher.encrypt(fragment)
+            buffer.writeInteger(UInt16(ciphertext.count))
+            buffer.writeBytes(ciphertext)
+        }
+        return buffer
+    }
+
+    /// The next message or idle event; nil when the peer closed the connection. Throws
+    /// `SyncError` for every broken rule (the caller closes the connection).
+    private nonisolated func nextInbound(
+        _ events: inout Events, cipher: SessionCipher, assembler: inout SyncMessageAssembler, handshakeDone: Bool
+    ) async throws -> SyncInbound? {
+        while let event = try await events.next() {
+            switch event {
+            case .frame(let ciphertext):
+                let fragment: [UInt8]
+                do {
+                    fragment = try cipher.decrypt(ciphertext)
+                } catch {
+                    throw SyncError(.decryptionFailed, "A message from the peer failed to decrypt", cause: error)
+                }
+                guard let bytes = try assembler.append(fragment) else { continue }
+                let message: SyncMessage
+                do {
+                    message = try SyncMessage(serializedBytes: bytes)
+                } catch {
+                    throw SyncError(.protocolViolation, "The peer sent bytes that are not a SyncMessage", cause: error)
+                }
+                guard message.kind != nil else {
+                    throw SyncError(.protocolViolation, "The peer sent a message of no known kind")
+                }
+                return .message(message)
+            case .writeIdle:
+                return .writeIdle
+            case .readIdle:
+                throw SyncError(.idleTimeout, "Nothing arrived from the peer for \(limits.idleTimeout)")
+            case .handshakeDeadline:
+                // The deadline may fire just as it is cancelled; only a pending Hello is late.
+                if !handshakeDone { throw handshakeTimeout }
+            }
+        }
+        return nil
+    }
+
+    // MARK: Session
+
+    /// Runs an established session until either side ends it; returns why it ended.
+    private nonisolated func runSession(
+        _ session: SyncSession, events: inout Events, cipher: SessionCipher, assembler: inout SyncMessageAssembler,
+        logger: Logger
+    ) async -> SyncError {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.writeLoop(session, cipher: cipher) }
+            let reason = await readLoop(session, events: &events, cipher: cipher, assembler: &assembler)
+            session.close(reason)
+            await group.waitForAll()
+            return session.reason ?? reason
+        }
+    }
+
+    /// Handles inbound messages in order: keepalive here, everything else through the
+    /// delegate. Returns the reason the session should end.
+    private nonisolated func readLoop(
+        _ session: SyncSession, events: inout Events, cipher: SessionCipher, assembler: inout SyncMessageAssembler
+    ) async -> SyncError {
+        do {
+            while let inbound = try await nextInbound(
+                &events, cipher: cipher, assembler: &assembler, handshakeDone: true)
+            {
+                switch inbound {
+                case .writeIdle:
+                    var ping = SyncMessage()
+                    ping.ping.nonce = UInt64.random(in: .min ... .max)
+                    session.enqueue(serializeForSending([ping]))
+                case .message(let message):
+                    switch message.kind {
+                    case .ping(let ping):
+                        var pong = SyncMessage()
+                        pong.pong.nonce = ping.nonce
+                        session.enqueue(serializeForSending([pong]))
+                    case .pong:
+                        continue
+                    case .bye:
+                        return SyncError(.closed, "The peer said goodbye")
+                    case .hello:
+                        return SyncError(.protocolViolation, "The peer sent a second Hello")
+                    default:
+                        let replies = await delegate.received(message, from: session.info.key)
+                        session.enqueue(serializeForSending(replies))
+                    }
+                }
+                if let reason = session.reason { return reason }
+            }
+            return SyncError(.closed, "The peer closed the connection")
+        } catch {
+            return SyncError.of(error)
+        }
+    }
+
+    /// Writes queued messages in order until the queue is finished, then closes the
+    /// connection (after a `Bye`, if one was queued last).
+    private nonisolated func writeLoop(_ session: SyncSession, cipher: SessionCipher) async {
+        let channel = session.channel
+        do {
+            while let message = await session.outbox.next() {
+                let buffer = try Self.frames(for: message, cipher: cipher, allocator: channel.allocator)
+                try await channel.writeAndFlush(buffer).get()
+            }
+        } catch {
+            session.close(SyncError(.connectionFailed, "Could not write to the peer", cause: SyncError.of(error)))
+        }
+        channel.close(promise: nil)
+    }
+}

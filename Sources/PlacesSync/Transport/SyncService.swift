@@ -1,0 +1,217 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PlacesCrypto
+
+/// A `SyncMessage` of the generated protocol code.
+typealias SyncMessage = Places_Sync_V1_SyncMessage
+
+/// The peer-to-peer sync transport (`Protocol/sync.md`): listens for peers, dials the
+/// addresses it is given, runs the Noise handshake (`Protocol/handshake.md`), exchanges
+/// `Hello`, keeps sessions alive and hands every other message to the delegate.
+///
+/// One child task per connection; a failing connection is logged and closed and never
+/// takes the listener or other peers down. The service holds bookkeeping only; the
+/// connections run outside the actor and report to it.
+public actor SyncService {
+    private enum State {
+        case idle
+        case running
+        case finished
+    }
+
+    /// The listen host as given to `init`.
+    public nonisolated let host: String
+    /// The requested listen port (0: any free port; see `boundPort`).
+    public nonisolated let port: Int
+    let delegate: any SyncDelegate
+    let logger: Logger
+    let limits: SyncLimits
+
+    private var state = State.idle
+    private var listeningPort: Int?
+    private var sessions: [UInt64: SyncSession] = [:]
+    private var nextSessionID: UInt64 = 1
+    private var openConnections = 0
+    private var dialTargets: Set<DialTarget> = []
+    private let dialRequests: AsyncStream<DialTarget>
+    private let dialContinuation: AsyncStream<DialTarget>.Continuation
+
+    /// Creates a stopped service; `run(onBound:)` starts it.
+    /// - Parameters:
+    ///   - host: the address to listen on (`0.0.0.0`, `::`, `127.0.0.1`).
+    ///   - port: the TCP port to listen on; 0 picks a free one.
+    ///   - delegate: the engine: identity, documents, what to send.
+    ///   - logger: receives connection events with `peer.id` metadata; never keys or payloads.
+    ///   - limits: timeouts and sizes; the protocol's defaults unless testing.
+    public init(host: String, port: Int, delegate: any SyncDelegate, logger: Logger, limits: SyncLimits = .default) {
+        self.host = host
+        self.port = port
+        self.delegate = delegate
+        self.logger = logger
+        self.limits = limits
+        (dialRequests, dialContinuation) = AsyncStream.makeStream(of: DialTarget.self)
+    }
+
+    /// The port the listener is bound to while `run` is running, else nil.
+    public var boundPort: Int? { listeningPort }
+
+    /// Listens and dials until the task is cancelled, then closes every connection and
+    /// throws `CancellationError`. Calls `onBound` with the bound port once peers can
+    /// connect. Throws `SyncError` (`.serviceFailed`) if it cannot listen, or when called
+    /// a second time.
+    public func run(onBound: @Sendable (Int) -> Void = { _ in }) async throws {
+        guard case .idle = state else {
+            throw SyncError(.serviceFailed, "This SyncService already ran; create a new one to listen again")
+        }
+        state = .running
+        defer {
+            state = .finished
+            listeningPort = nil
+        }
+        let limits = limits
+        let server: NIOAsyncChannel<SyncChannel, Never>
+        do {
+            server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .serverChannelOption(.backlog, value: 128)
+                .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+                .bind(host: host, port: port) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try SyncService.makeSyncChannel(channel, initiator: false, limits: limits)
+                    }
+                }
+        } catch {
+            throw SyncError(
+                .serviceFailed, "Could not listen for peers on \(host):\(port); choose another --listen address",
+                cause: error)
+        }
+        let bound = server.channel.localAddress?.port ?? port
+        listeningPort = bound
+        logger.info("listening for peers", metadata: ["sync.port": "\(bound)"])
+        onBound(bound)
+        try await withTaskCancellationHandler {
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask { try await self.acceptConnections(server) }
+                // The stream of addresses ends only when this task is cancelled.
+                for await target in dialRequests {
+                    group.addTask { await self.dialLoop(target) }
+                }
+                throw CancellationError()
+            }
+        } onCancel: {
+            server.channel.close(promise: nil)
+        }
+    }
+
+    /// Dials `host:port` now and again with exponential backoff (from
+    /// `SyncLimits.reconnectInitialDelay` to `reconnectMaxDelay`, with jitter) whenever no
+    /// session to that address is up. Adding an address again does nothing. Addresses
+    /// added before `run` are dialled once it starts.
+    public func addPeer(host: String, port: Int) {
+        guard !host.isEmpty, (1...65_535).contains(port) else {
+            logger.warning(
+                "ignored a peer address with an empty host or a bad port", metadata: ["sync.port": "\(port)"])
+            return
+        }
+        let target = DialTarget(host: host, port: port)
+        guard dialTargets.insert(target).inserted else { return }
+        dialContinuation.yield(target)
+    }
+
+    /// Every live session, oldest first. A peer connected both ways (both sides dialled)
+    /// appears once per session.
+    public func connectedPeers() -> [PeerInfo] {
+        sessions.keys.sorted().compactMap { sessions[$0]?.info }
+    }
+
+    /// Queues `messages` for every live session with `peer` and returns without waiting for
+    /// the network. A session whose queue overflows (`SyncLimits.maxQueuedBytesPerSession`)
+    /// is disconnected. Messages over `SyncLimits.maxMessageBytes` are not sent (the peer
+    /// would close the session); that is logged as an error of the caller.
+    public nonisolated func send(_ messages: [Places_Sync_V1_SyncMessage], to peer: PublicKey) async {
+        let serialized = serializeForSending(messages)
+        guard !serialized.isEmpty else { return }
+        await enqueue(serialized, to: peer)
+    }
+
+    /// Says `Bye` with `reason` to every peer and closes every session (at logout).
+    /// Returns without waiting for the connections to close. While the delegate's
+    /// `syncIdentity()` is nil no new session starts.
+    public func disconnectAll(reason: String) async {
+        var bye = SyncMessage()
+        bye.bye.reason = reason
+        let byeBytes = serializeForSending([bye]).first
+        for session in sessions.values {
+            session.close(SyncError(.closed, "This daemon disconnected: \(reason)"), bye: byeBytes)
+        }
+    }
+
+    // MARK: Bookkeeping (called by the connection tasks)
+
+    /// Serializes messages for sending, leaving out those the peer would refuse.
+    nonisolated func serializeForSending(_ messages: [SyncMessage]) -> [[UInt8]] {
+        messages.compactMap { message in
+            do {
+                let bytes: [UInt8] = try message.serializedBytes()
+                guard bytes.count <= limits.maxMessageBytes else {
+                    logger.error(
+                        "not sending a message over the size limit; split it",
+                        metadata: ["sync.bytes": "\(bytes.count)", "sync.limit": "\(limits.maxMessageBytes)"])
+                    return nil
+                }
+                return bytes
+            } catch {
+                logger.error("could not serialize a sync message", metadata: ["error": "\(error)"])
+                return nil
+            }
+        }
+    }
+
+    private func enqueue(_ serialized: [[UInt8]], to peer: PublicKey) {
+        for session in sessions.values where session.info.key == peer {
+            if !session.enqueue(serialized) {
+                logger.warning(
+                    "disconnected a peer whose send queue overflowed", metadata: ["peer.id": "\(peer.logID)"])
+            }
+        }
+    }
+
+    /// Claims a connection slot, or false when `maxConnections` are open.
+    func reserveConnection() -> Bool {
+        guard openConnections < limits.maxConnections else { return false }
+        openConnections += 1
+        return true
+    }
+
+    func releaseConnection() {
+        openConnections -= 1
+    }
+
+    /// Adds an established session, or returns nil when the peer already has
+    /// `maxSessionsPerPeer` sessions or the service is stopping.
+    func register(info: PeerInfo, dialTarget: DialTarget?, channel: any Channel) -> SyncSession? {
+        guard case .running = state else { return nil }
+        let existing = sessions.values.filter { $0.info.key == info.key }.count
+        guard existing < limits.maxSessionsPerPeer else { return nil }
+        let session = SyncSession(
+            id: nextSessionID, info: info, dialTarget: dialTarget,
+            outbox: SessionOutbox(
+                maxBytes: limits.maxQueuedBytesPerSession, maxMessages: limits.maxQueuedMessagesPerSession),
+            channel: channel)
+        nextSessionID += 1
+        sessions[session.id] = session
+        return session
+    }
+
+    func unregister(_ session: SyncSession) {
+        sessions[session.id] = nil
+    }
+
+    /// Whether a live session already reaches `target` (dialled there, or accepted from a
+    /// peer that listens there), so the dial loop need not dial.
+    func hasSession(serving target: DialTarget) -> Bool {
+        sessions.values.contains { $0.serves(target) }
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import Logging
+import NIOCore
+import PlacesCrypto
+import Testing
+
+@testable import PlacesSync
+
+@Suite("SyncService over real TCP")
+struct SyncServiceTests {
+    @Test("Two services handshake, see each other, and carry a 3 MiB batch and its reply")
+    func twoServicesExchangeLargeMessages() async throws {
+        let alice = try RecordingDelegate(name: "Alice") { message in
+            guard case .ops(let batch) = message.kind else { return [] }
+            var offer = Places_Sync_V1_SyncMessage()
+            offer.offer.doc = batch.doc
+            offer.offer.reply = true
+            var entry = Places_Sync_V1_VersionEntry()
+            entry.author = Data(repeating: 1, count: 32)
+            entry.seq = UInt64(batch.ops.count)
+            offer.offer.vector = [entry]
+            return [offer]
+        }
+        let bob = try RecordingDelegate(name: "Bob")
+        try await withService(alice) { aliceService, alicePort in
+            try await withService(bob) { bobService, bobPort in
+                await bobService.addPeer(host: "127.0.0.1", port: alicePort)
+                #expect(
+                    await eventually {
+                        let seenByAlice = await aliceService.connectedPeers().map { $0.key }
+                        let seenByBob = await bobService.connectedPeers().map { $0.key }
+                        return seenByAlice == [bob.key] && seenByBob == [alice.key]
+                    })
+                let bobAsAliceSeesHim = try #require(await aliceService.connectedPeers().first)
+                #expect(bobAsAliceSeesHim.name == "Bob")
+                #expect(bobAsAliceSeesHim.inbound)
+                #expect(bobAsAliceSeesHim.address == "127.0.0.1")
+                #expect(bobAsAliceSeesHim.listenPort == bobPort)
+                #expect(await bobService.connectedPeers().first?.inbound == false)
+                #expect(await alice.opened.map { $0.hello.name } == ["Bob"])
+                #expect(await bob.opened.map { $0.hello.listenPort } == [UInt32(alicePort)])
+
+                var batch = Places_Sync_V1_SyncMessage()
+                batch.ops.doc = Data(repeating: 7, count: 16)
+                batch.ops.ops = (0..<3_000).map { index in
+                    Data(repeating: UInt8(truncatingIfNeeded: index), count: 1_044)
+                        + withUnsafeBytes(of: UInt32(index).bigEndian) { Data($0) }
+                }
+                let size = try (batch.serializedBytes() as [UInt8]).count
+                #expect(size > 3 << 20)
+                await bobService.send([batch], to: alice.key)
+
+                #expect(await eventually { await alice.received.count == 1 })
+                let arrived = try #require(await alice.received.first)
+                #expect(arrived.message == batch)
+                #expect(arrived.peer == bob.key)
+                #expect(await eventually { await bob.received.count == 1 })
+                let reply = try #require(await bob.received.first?.message)
+                #expect(reply.offer.reply)
+                #expect(reply.offer.vector.first?.seq == 3_000)
+            }
+        }
+        #expect(await alice.closed.map { $0.peer } == [bob.key])
+        #expect(await bob.closed.map { $0.peer } == [alice.key])
+    }
+
+    enum Misbehaviour: String, CaseIterable, Sendable {
+        case garbage
+        case oversizedFrame
+        case tamperedMessage3
+        case wrongIdentityBinding
+        case pingBeforeHello
+        case silent
+    }
+
+    @Test("A misbehaving client is dropped and the listener still serves a good peer", arguments: Misbehaviour.allCases)
+    func misbehavingClientIsDropped(_ misbehaviour: Misbehaviour) async throws {
+        let server = try RecordingDelegate(name: "server")
+        var limits = SyncLimits.fastTests
+        // Only the silent client may be dropped by the timeout; every other one must be
+        // dropped by the check it breaks, long before this.
+        limits.handshakeTimeout = misbehaviour == .silent ? .milliseconds(300) : .seconds(30)
+        try await withService(server, limits: limits) { _, port in
+            let raw = try await connectRaw(port: port)
+            let dropped = try await raw.executeThenClose { inbound, outbound in
+                var frames = FrameReader(inbound)
+                let client = try SigningKeyPair()
+                switch misbehaviour {
+                case .garbage:
+                    try await write(Array("GET / HTTP/1.1\r\nHost: places\r\n\r\n".utf8), to: outbound)
+                case .oversizedFrame:
+                    try await write([0xFF, 0xFF] + [UInt8](repeating: 0, count: 64), to: outbound)
+                case .tamperedMessage3:
+                    _ = try await rawHandshake(&frames, outbound, identity: client, tamper: true)
+                case .wrongIdentityBinding:
+                    // The static key is `client`'s; the proof claims (and is signed by) another key.
+                    _ = try await rawHandshake(&frames, outbound, identity: client, claimed: try SigningKeyPair())
+                case .pingBeforeHello:
+                    let (cipher, _) = try await rawHandshake(&frames, outbound, identity: client)
+                    var ping = Places_Sync_V1_SyncMessage()
+                    ping.ping.nonce = 1
+                    try await rawSend(ping, cipher: cipher, to: outbound)
+                case .silent:
+                    break
+                }
+                return await isClosedByPeer(raw.channel, within: .seconds(3))
+            }
+            #expect(dropped)
+            #expect(await server.opened.isEmpty)
+
+            let good = try RecordingDelegate(name: "good")
+            try await withService(good) { goodService, _ in
+                await goodService.addPeer(host: "127.0.0.1", port: port)
+                #expect(await eventually { await server.opened.map { $0.peer } == [good.key] })
+            }
+        }
+    }
+
+    @Test("A hand-made peer gets Hello first, Pong for Ping, a Ping when quiet, and is dropped when silent")
+    func keepaliveAndIdleTimeout() async throws {
+        let server = try RecordingDelegate(name: "server")
+        var limits = SyncLimits.fastTests
+        limits.pingInterval = .milliseconds(150)
+        limits.idleTimeout = .milliseconds(600)
+        try await withService(server, limits: limits) { _, port in
+            let raw = try await connectRaw(port: port)
+            try await raw.executeThenClose { inbound, outbound in
+                var frames = FrameReader(inbound)
+                let client = try SigningKeyPair()
+                let (cipher, serverKey) = try await rawHandshake(&frames, outbound, identity: client)
+                #expect(serverKey == server.key.bytes)
+                var assembler = SyncMessageAssembler(maxMessageBytes: 4 << 20)
+                try await rawSend(helloMessage(name: "raw"), cipher: cipher, to: outbound)
+
+                let first = try #require(try await rawReceive(&frames, cipher: cipher, assembler: &assembler))
+                #expect(first.hello.protocolVersion == 1)
+                #expect(first.hello.name == "server")
+                #expect(first.hello.listenPort == UInt32(port))
+
+                var ping = Places_Sync_V1_SyncMessage()
+                ping.ping.nonce = 42
+                try await rawSend(ping, cipher: cipher, to: outbound)
+                var sawPong = false
+                var sawPing = false
+                // From here on the client sends nothing: the server pings, then gives up.
+                while let message = try await rawReceive(&frames, cipher: cipher, assembler: &assembler) {
+                    if case .pong(let pong) = message.kind, pong.nonce == 42 { sawPong = true }
+                    if case .ping = message.kind { sawPing = true }
+                }
+                #expect(sawPong)
+                #expect(sawPing)
+            }
+            #expect(await eventually { await server.closed.count == 1 })
+            #expect(await server.received.isEmpty)
+        }
+    }
+
+    @Test("A logged-out listener refuses peers, and a dialler connects once it logs in")
+    func loggedOutRefusesSessions() async throws {
+        let server = try RecordingDelegate(name: "server", loggedIn: false)
+        let logs = LogRecords()
+        let client = try RecordingDelegate(name: "client")
+        try await withService(server, logger: logs.logger) { serverService, port in
+            try await withService(client) { clientService, _ in
+                await clientService.addPeer(host: "127.0.0.1", port: port)
+                #expect(await eventually { logs.contains("refused a peer connection while logged out") })
+                #expect(await serverService.connectedPeers().isEmpty)
+                #expect(await clientService.connectedPeers().isEmpty)
+                #expect(await server.opened.isEmpty)
+                #expect(await client.opened.isEmpty)
+
+                await server.logIn()
+                #expect(await eventually { await server.opened.map { $0.peer } == [client.key] })
+            }
+        }
+    }
+
+    @Test("A service that dials its own address refuses the session with itself")
+    func selfConnectionIsRefused() async throws {
+        let me = try RecordingDelegate(name: "me")
+        let logs = LogRecords()
+        try await withService(me, logger: logs.logger) { service, port in
+            await service.addPeer(host: "127.0.0.1", port: port)
+            #expect(await eventually { logs.contains("peer connection closed before a session started") })
+            #expect(await service.connectedPeers().isEmpty)
+            #expect(await me.opened.isEmpty)
+        }
+    }
+
+    @Test("The dialler reconnects by itself after the listener restarts on the same port")
+    func reconnectsAfterListenerRestart() async throws {
+        let alice = try RecordingDelegate(name: "Alice")
+        let bob = try RecordingDelegate(name: "Bob")
+        try await withService(bob) { bobService, _ in
+            let alicePort = try await withService(alice) { _, alicePort in
+                await bobService.addPeer(host: "127.0.0.1", port: alicePort)
+                #expect(await eventually { await bobService.connectedPeers().map { $0.key } == [alice.key] })
+                return alicePort
+            }
+            #expect(await eventually { await bobService.connectedPeers().isEmpty })
+            #expect(await eventually { await bob.closed.count == 1 })
+            try await withService(alice, port: alicePort) { aliceService, _ in
+                #expect(
+                    await eventually(within: .seconds(5)) {
+                        await aliceService.connectedPeers().map { $0.key } == [bob.key]
+                    })
+            }
+        }
+        #expect(await alice.opened.count == 2)
+    }
+
+    @Test("disconnectAll says Bye and closes every session")
+    func disconnectAllClosesSessions() async throws {
+        let alice = try RecordingDelegate(name: "Alice")
+        let bob = try RecordingDelegate(name: "Bob")
+        var limits = SyncLimits.fastTests
+        limits.reconnectInitialDelay = .seconds(30)
+        limits.reconnectMaxDelay = .seconds(30)
+        try await withService(alice, limits: limits) { aliceService, alicePort in
+            try await withService(bob, limits: limits) { bobService, _ in
+                await bobService.addPeer(host: "127.0.0.1", port: alicePort)
+                #expect(await eventually { await aliceService.connectedPeers().count == 1 })
+                await aliceService.disconnectAll(reason: "logout")
+                #expect(await eventually { await bob.closed.count == 1 })
+                #expect(await bob.closed.first?.reason == "The peer said goodbye")
+                #expect(await eventually { await alice.closed.count == 1 })
+                #expect(await aliceService.connectedPeers().isEmpty)
+            }
+        }
+    }
+}
