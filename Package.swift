@@ -95,7 +95,16 @@ let package = Package(
         .testTarget(name: "PlacesModelTests", dependencies: ["PlacesModel"]),
         .testTarget(name: "PlacesRoutesTests", dependencies: ["PlacesRoutes"]),
         .testTarget(name: "PlacesControlTests", dependencies: ["PlacesControl"]),
-        .testTarget(name: "PlacesSyncTests", dependencies: ["PlacesSync", "PlacesCrypto", "PlacesModel"]),
+        .testTarget(
+            name: "PlacesSyncTests",
+            dependencies: [
+                "PlacesSync", "PlacesCrypto", "PlacesModel",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
         .testTarget(name: "PlacesStoreTests", dependencies: ["PlacesStore", "PlacesModel", "PlacesCrypto"]),
         .testTarget(
             name: "PlacesIntegrationTests",

@@ -15,6 +15,7 @@ public protocol SyncDelegate: Sendable {
 
     /// A session with `peer` (its Ed25519 key, proven by the handshake) is up: the
     /// messages to send first (one `DocOffer` per document the peer is a member of).
+    /// `address` is the peer's IP address, without a port (its listening port is in `hello`).
     func sessionOpened(with peer: PublicKey, hello: Places_Sync_V1_Hello, address: String) async
         -> [Places_Sync_V1_SyncMessage]
 
