@@ -22,6 +22,10 @@ struct Outgoing: Sendable {
 extension Engine: SyncDelegate {
     /// Largest batch of ops per `OpsBatch` message (bytes of encoded ops).
     static let maxBatchBytes = 1 << 20
+    /// Most ops (in bytes) sent in answer to one offer. A peer still behind after ingesting
+    /// them offers again, which pulls the next round: a large history flows in rounds
+    /// instead of filling the session's send queue.
+    static let maxRoundBytes = 4 << 20
 
     public func syncIdentity() async -> SigningKeyPair? { identity }
 
@@ -47,8 +51,7 @@ extension Engine: SyncDelegate {
         switch message.kind {
         case .offer(let offer): return handleOffer(offer, from: peer)
         case .ops(let batch):
-            handleOps(batch, from: peer)
-            return []
+            return handleOps(batch, from: peer)
         default: return []
         }
     }
@@ -156,7 +159,9 @@ extension Engine: SyncDelegate {
         var theirs = VersionVector()
         for entry in offer.vector { theirs.include(HexCoding.encode(entry.author), entry.seq) }
         peerVectors[peer, default: [:]][docID] = theirs
-        var out = batches(of: (try? store.ops(of: docID, missingFrom: theirs)) ?? [], doc: docID)
+        offeredVectors[peer, default: [:]][docID] = theirs
+        var out = batches(
+            of: (try? store.ops(of: docID, missingFrom: theirs, maxBytes: Engine.maxRoundBytes)) ?? [], doc: docID)
         if !offer.reply, let mine = makeOffer(for: record, to: peer, reply: true) { out.insert(mine, at: 0) }
         return out
     }
@@ -187,16 +192,18 @@ extension Engine: SyncDelegate {
         return out
     }
 
-    private func handleOps(_ batch: Places_Sync_V1_OpsBatch, from peer: PublicKey) {
+    /// Stores a batch; returns a new offer to the sender when this daemon is still behind
+    /// the sender's last offer (pulling the next round).
+    private func handleOps(_ batch: Places_Sync_V1_OpsBatch, from peer: PublicKey) -> [SyncMessage] {
         logger.debug("ops received", metadata: ["peer.id": "\(peer.humanID.prefix(7))", "ops": "\(batch.ops.count)"])
-        guard let docID = DocumentID(bytes: [UInt8](batch.doc)), let record = try? store.document(docID) else { return }
+        guard let docID = DocumentID(bytes: [UInt8](batch.doc)), let record = try? store.document(docID) else { return [] }
         let participantsBefore = participants(of: record)
         let result: Store.IngestResult
         do {
             result = try store.ingest(batch.ops.map { [UInt8]($0) }, keyring: keyringCopy())
         } catch {
             logger.error("storing received ops failed", metadata: ["doc.id": "\(docID)", "error": "\(error)"])
-            return
+            return []
         }
         if let rejected = result.rejected {
             logger.warning(
@@ -205,7 +212,7 @@ extension Engine: SyncDelegate {
                     "peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)", "reason": "\(rejected.reason)",
                 ])
         }
-        guard !result.stored.isEmpty else { return }
+        guard !result.stored.isEmpty else { return [] }
         responseCache.removeAll()
         if var theirs = peerVectors[peer]?[docID] {
             for op in result.stored { theirs.include(op.header.authorKey, op.header.seq) }
@@ -230,6 +237,14 @@ extension Engine: SyncDelegate {
                 recipients: Array(recipients)))
         // Members added by these ops: offer them the itinerary if they are connected here.
         offerToConnected(record, newcomers: participantsNow.subtracting(participantsBefore).subtracting([peer]))
+        // Still behind what the sender offered? Ask for the next round.
+        if let offered = offeredVectors[peer]?[docID], let mine = try? store.versionVector(of: docID),
+            offered.seqs.contains(where: { mine[$0.key] < $0.value }),
+            let again = makeOffer(for: record, to: peer, reply: true)
+        {
+            return [again]
+        }
+        return []
     }
 
     /// Queues a fresh offer of `doc` to the given participants (those not connected are

@@ -25,6 +25,8 @@ public actor Engine {
     /// Names peers gave in their Hello, and the version vectors of their last offers.
     var peerNames: [PublicKey: String] = [:]
     var peerVectors: [PublicKey: [DocumentID: VersionVector]] = [:]
+    /// What each peer said it holds in its last offer (to know when more is to come).
+    var offeredVectors: [PublicKey: [DocumentID: VersionVector]] = [:]
     /// Ops to push to peers, drained by `SyncBridge`.
     let outbox: AsyncStream<Outgoing>.Continuation
     let outgoing: AsyncStream<Outgoing>

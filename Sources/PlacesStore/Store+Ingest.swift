@@ -221,16 +221,22 @@ extension Store {
     }
 
     /// Encoded ops of `doc` that `peer` lacks according to its vector, in log (causal) order.
-    public func ops(of doc: DocumentID, missingFrom peer: VersionVector, limit: Int = .max) throws(StoreError)
+    public func ops(of doc: DocumentID, missingFrom peer: VersionVector, maxBytes: Int = .max) throws(StoreError)
         -> [[UInt8]]
     {
         try read { db in
             var out = [[UInt8]]()
             let cursor = try Row.fetchCursor(
                 db, sql: "SELECT author, seq, bytes FROM op WHERE doc = ? ORDER BY rowid", arguments: [Data(doc.bytes)])
-            while let row = try cursor.next(), out.count < limit {
+            var bytes = 0
+            while let row = try cursor.next() {
                 let author = HexCoding.encode([UInt8](row[0] as Data))
-                if UInt64(row[1] as Int64) > peer[author] { out.append([UInt8](row[2] as Data)) }
+                guard UInt64(row[1] as Int64) > peer[author] else { continue }
+                let op = [UInt8](row[2] as Data)
+                // Always at least one op; then stop before passing the byte budget.
+                if !out.isEmpty && bytes + op.count > maxBytes { break }
+                out.append(op)
+                bytes += op.count
             }
             return out
         }

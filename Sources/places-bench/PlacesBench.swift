@@ -23,6 +23,7 @@ struct PlacesBench {
                 format: "op append+materialize (batched): %10.0f ops/s  (%.0f%% of raw sign rate; target >= 50%%)",
                 appendRate, 100 * appendRate / signRate))
         if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_DAEMON"] == nil { try measureDaemon() }
+        if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_SYNC"] == nil { try SyncBench.run() }
     }
 
     static func seconds(_ d: Duration) -> Double {

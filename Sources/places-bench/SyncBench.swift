@@ -1,0 +1,250 @@
+import Foundation
+import PlacesControl
+import PlacesCrypto
+import PlacesModel
+import PlacesStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The sync figures of issue 3: raw Ed25519 verification, bulk ingest (verify + decrypt +
+/// store + materialize), a fresh daemon syncing a 100,000-op itinerary from another over
+/// real TCP, live propagation latency of one edit, and the RSS of a daemon holding the ops.
+enum SyncBench {
+    static func run() throws {
+        let verifyRate = try measureVerifyRate()
+        print(String(format: "ed25519 verify (1 core):          %10.0f verifications/s", verifyRate))
+        let ingestRate = try measureIngestRate()
+        print(
+            String(
+                format:
+                    "bulk ingest (verify+decrypt+store+materialize): %.0f ops/s (%.0f%% of raw verify; target >= 70%%)",
+                ingestRate, 100 * ingestRate / verifyRate))
+        try measureDaemons(verifyRate: verifyRate)
+    }
+
+    static func measureVerifyRate() throws -> Double {
+        let pair = try SigningKeyPair()
+        let message = [UInt8](repeating: 7, count: 300)
+        let signature = pair.sign(message)
+        var count = 0
+        let clock = ContinuousClock()
+        let start = clock.now
+        while clock.now - start < .seconds(2) {
+            for _ in 0..<200 { precondition(pair.publicKey.verify(signature, for: message)) }
+            count += 200
+        }
+        return Double(count) / PlacesBench.seconds(clock.now - start)
+    }
+
+    /// Ops authored in one store, ingested by a replica (what a syncing daemon does).
+    static func measureIngestRate() throws -> Double {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("places-ingest-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let author = try Store(path: dir.appendingPathComponent("a.sqlite").path)
+        let replica = try Store(path: dir.appendingPathComponent("b.sqlite").path)
+        let identity = try SigningKeyPair()
+        let doc = DocumentID(bytes: SecureRandom.bytes(16))!
+        let key = try SecretBox.randomKey()
+        for store in [author, replica] {
+            try store.createDocument(
+                doc, kind: .itinerary, owner: identity.publicKey,
+                sealedKey: try SealedBox.seal(key, to: identity.publicKey),
+                timeMs: 0)
+        }
+        var keyring = Keyring()
+        keyring.insert(key, doc: doc, epoch: 0)
+        let ops = try author.append(edits(doc: doc, count: 20_000), identity: identity, keyring: keyring)
+        let encoded = ops.map(\.encoded)
+        let clock = ContinuousClock()
+        let start = clock.now
+        var index = 0
+        while index < encoded.count {
+            let batch = Array(encoded[index..<min(encoded.count, index + 1_000)])
+            let result = try replica.ingest(batch, keyring: keyring)
+            precondition(result.rejected == nil && result.stored.count == batch.count)
+            index += batch.count
+        }
+        return Double(encoded.count) / PlacesBench.seconds(clock.now - start)
+    }
+
+    /// Typical itinerary edits: new places to go and renames.
+    static func edits(doc: DocumentID, count: Int) -> [Store.Edit] {
+        // Short random positions: appending 100,000 items one after the other would make
+        // fractional keys grow past their 256-character limit (see docs/architecture.md).
+        let digits = Array("123456789abcdefghijklmnopqrstuvwxyz")
+        let keys = (0..<count).map { _ in String((0..<8).map { _ in digits.randomElement()! }) }
+        return (0..<count).map { i in
+            let id = HexCoding.encode(SecureRandom.bytes(16))
+            return Store.Edit(
+                doc: doc,
+                changes: [
+                    .create(entity: id, kind: .stop),
+                    .set(entity: id, kind: .stop, field: "name", value: .string("Stop \(i)"), old: nil),
+                    .set(entity: id, kind: .stop, field: "position", value: .string(keys[i]), old: nil),
+                ], timeMs: Int64(i))
+        }
+    }
+
+    static func measureDaemons(verifyRate: Double) throws {
+        let a = try BenchDaemon(name: "A"), b = try BenchDaemon(name: "B")
+        defer {
+            a.stop()
+            b.stop()
+        }
+        // A 100,000-op history written straight into A's store while A is stopped.
+        let it = try a.json("POST", "/v1/itineraries", #"{"name":"Long trip"}"#)
+        let itID = it["id"] as! String
+        a.stop()
+        try a.appendHistory(itinerary: itID, count: 100_000)
+        try a.start()
+        let opsA = try a.json("GET", "/v1/status", nil)["opCount"] as! Int
+        _ = try a.json("POST", "/v1/peers", #"{"address":"\#(b.listen)"}"#)
+        let clock = ContinuousClock()
+        let start = clock.now
+        _ = try a.json("POST", "/v1/itineraries/\(itID)/share", #"{"member":"\#(b.id)","role":"editor"}"#)
+        var opsB = 0
+        while opsB < opsA {  // B: its own profile op plus the itinerary; A: its profile plus the itinerary
+            usleep(50_000)
+            opsB = (try? b.json("GET", "/v1/status", nil)["opCount"] as? Int) ?? 0
+            guard clock.now - start < .seconds(600) else { throw CocoaError(.fileReadUnknown) }
+        }
+        let syncSeconds = PlacesBench.seconds(clock.now - start)
+        print(
+            String(
+                format: "fresh daemon syncs a %d-op itinerary: %.1f s (target <= 2 x 100,000 / verify rate = %.1f s)",
+                opsB, syncSeconds, 2 * 100_000 / verifyRate))
+        usleep(1_000_000)
+        print(String(format: "RSS of a daemon holding %d ops: %.1f MB (target <= 80 MB)", opsB, b.rssMB))
+
+        // Live propagation: an edit on A until B's event stream reports it.
+        var latencies = [Double]()
+        let events = b.eventLines()
+        for i in 0..<200 {
+            let t0 = clock.now
+            _ = try a.json("PATCH", "/v1/itineraries/\(itID)", #"{"notes":"live \#(i)"}"#)
+            guard events.waitForChange(timeout: 5) else { throw CocoaError(.fileReadUnknown) }
+            latencies.append(PlacesBench.seconds(clock.now - t0) * 1_000)
+        }
+        latencies.sort()
+        print(
+            String(
+                format:
+                    "live propagation A → B (edit request to B's event): p50 %.2f ms, p99 %.2f ms (targets 5 / 20 ms)",
+                latencies[latencies.count / 2], latencies[latencies.count * 99 / 100]))
+    }
+}
+
+/// A release `placesd` on a temp data dir with an unsealed identity, for the benchmarks.
+final class BenchDaemon {
+    let dataDir: String
+    var process: Process?
+    var listen = ""
+    var id = ""
+    var client: ControlClient { ControlClient(socketPath: dataDir + "/placesd.sock") }
+
+    init(name: String) throws {
+        var template = Array("/tmp/places-bench-XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        dataDir = String(cString: made)
+        try start()
+        _ = try json("POST", "/v1/init", #"{"name":"\#(name)","username":"\#(name.lowercased())","noPassphrase":true}"#)
+        id = try json("GET", "/v1/status", nil)["id"] as! String
+    }
+
+    func start() throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("placesd")
+        p.arguments = [
+            "--data-dir", dataDir, "--log-level", "error", "--no-discovery", "--listen",
+            listen.isEmpty ? "127.0.0.1:0" : listen,
+        ]
+        try p.run()
+        process = p
+        while (try? client.send("GET", "/v1/status"))?.status != 200 { usleep(20_000) }
+        listen = try json("GET", "/v1/status", nil)["listen"] as? String ?? ""
+    }
+
+    func stop() {
+        guard let p = process, p.isRunning else { return }
+        p.terminate()
+        p.waitUntilExit()
+        process = nil
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: dataDir)
+    }
+
+    func json(_ method: String, _ path: String, _ body: String?) throws -> [String: Any] {
+        let r = try client.send(method, path, body: body.map { Array($0.utf8) })
+        guard (200..<300).contains(r.status) else { throw CocoaError(.fileReadCorruptFile) }
+        return (try JSONSerialization.jsonObject(with: Data(r.body)) as? [String: Any]) ?? [:]
+    }
+
+    var rssMB: Double {
+        guard let pid = process?.processIdentifier else { return -1 }
+        return PlacesBench.rssMB(pid)
+    }
+
+    /// Appends `count` ops to an itinerary directly in the stopped daemon's database.
+    func appendHistory(itinerary: String, count: Int) throws {
+        let keyData = try Data(contentsOf: URL(fileURLWithPath: dataDir + "/identity.key"))
+        let identity = try JSONDecoder().decode(KeyFile.self, from: keyData).open(passphrase: nil)
+        let store = try Store(path: dataDir + "/places.sqlite")
+        var keyring = Keyring()
+        for (doc, epoch, sealed) in try store.sealedKeys() {
+            keyring.insert(try SealedBox.open(sealed, with: identity), doc: doc, epoch: epoch)
+        }
+        let doc = DocumentID(hex: itinerary)!
+        var index = 0
+        let all = SyncBench.edits(doc: doc, count: count)
+        while index < all.count {
+            try store.append(Array(all[index..<min(all.count, index + 5_000)]), identity: identity, keyring: keyring)
+            index += 5_000
+        }
+        try store.close()
+    }
+
+    /// Follows `GET /v1/events` on a thread; `waitForChange` waits for the next `changed`.
+    func eventLines() -> EventFollower { EventFollower(client: client) }
+}
+
+final class EventFollower: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var changes = 0
+    private var seen = 0
+
+    init(client: ControlClient) {
+        let thread = Thread { [self] in
+            _ = try? client.streamLines("/v1/events") { line in
+                if String(decoding: line, as: UTF8.self).contains("\"type\":\"changed\"") {
+                    self.condition.lock()
+                    self.changes += 1
+                    self.condition.signal()
+                    self.condition.unlock()
+                }
+                return true
+            }
+        }
+        thread.start()
+        usleep(200_000)
+    }
+
+    func waitForChange(timeout: Double) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date().addingTimeInterval(timeout)
+        while changes <= seen {
+            if !condition.wait(until: deadline) { return false }
+        }
+        seen = changes
+        return true
+    }
+}
