@@ -196,7 +196,9 @@ extension Engine: SyncDelegate {
     /// the sender's last offer (pulling the next round).
     private func handleOps(_ batch: Places_Sync_V1_OpsBatch, from peer: PublicKey) -> [SyncMessage] {
         logger.debug("ops received", metadata: ["peer.id": "\(peer.humanID.prefix(7))", "ops": "\(batch.ops.count)"])
-        guard let docID = DocumentID(bytes: [UInt8](batch.doc)), let record = try? store.document(docID) else { return [] }
+        guard let docID = DocumentID(bytes: [UInt8](batch.doc)), let record = try? store.document(docID) else {
+            return []
+        }
         let participantsBefore = participants(of: record)
         let result: Store.IngestResult
         do {
