@@ -32,11 +32,12 @@ let package = Package(
         ),
         .target(name: "PlacesCrypto", dependencies: ["CSodium", "PlacesModel"]),
         .target(name: "PlacesModel"),
+        .target(name: "PlacesAccess", dependencies: ["PlacesCrypto", "PlacesModel"]),
         .target(name: "PlacesRoutes"),
         .target(
             name: "PlacesStore",
             dependencies: [
-                "PlacesModel", "PlacesCrypto",
+                "PlacesModel", "PlacesCrypto", "PlacesAccess",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
@@ -63,7 +64,8 @@ let package = Package(
         .target(
             name: "PlacesDaemon",
             dependencies: [
-                "PlacesCrypto", "PlacesModel", "PlacesStore", "PlacesControl", "PlacesRoutes", "PlacesSync",
+                "PlacesCrypto", "PlacesModel", "PlacesAccess", "PlacesStore", "PlacesControl", "PlacesRoutes",
+                "PlacesSync",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -81,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "places",
             dependencies: [
-                "PlacesControl", "PlacesModel", "PlacesRoutes",
+                "PlacesControl", "PlacesModel", "PlacesRoutes", "PlacesAccess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -93,6 +95,7 @@ let package = Package(
         .target(name: "PlacesTestSupport", dependencies: ["PlacesControl"], path: "Tests/PlacesTestSupport"),
         .testTarget(name: "PlacesCryptoTests", dependencies: ["PlacesCrypto"]),
         .testTarget(name: "PlacesModelTests", dependencies: ["PlacesModel"]),
+        .testTarget(name: "PlacesAccessTests", dependencies: ["PlacesAccess", "PlacesCrypto", "PlacesModel"]),
         .testTarget(name: "PlacesRoutesTests", dependencies: ["PlacesRoutes"]),
         .testTarget(name: "PlacesControlTests", dependencies: ["PlacesControl"]),
         .testTarget(
@@ -108,7 +111,7 @@ let package = Package(
         .testTarget(name: "PlacesStoreTests", dependencies: ["PlacesStore", "PlacesModel", "PlacesCrypto"]),
         .testTarget(
             name: "PlacesIntegrationTests",
-            dependencies: ["PlacesTestSupport", "PlacesControl", "PlacesModel"]
+            dependencies: ["PlacesTestSupport", "PlacesControl", "PlacesModel", "PlacesStore", "PlacesCrypto", "PlacesAccess"]
         ),
     ]
 )
