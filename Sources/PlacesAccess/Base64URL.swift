@@ -53,17 +53,27 @@ enum Base64URL {
     }
 
     /// Decodes canonical unpadded base64url.
-    static func decode(_ text: some Collection<UInt8>) -> Result<[UInt8], DecodingFailure> {
-        var sextets: [UInt8] = []
-        sextets.reserveCapacity(text.count)
-        for (position, char) in text.enumerated() {
+    static func decode(_ text: [UInt8]) -> Result<[UInt8], DecodingFailure> {
+        decode(text[...])
+    }
+
+    /// Decodes canonical unpadded base64url (concrete and index-based: it runs on every
+    /// pasted link, and in debug builds of the fuzz tests).
+    static func decode(_ text: ArraySlice<UInt8>) -> Result<[UInt8], DecodingFailure> {
+        var sextets = [UInt8](repeating: 0, count: text.count)
+        var position = 0
+        var cursor = text.startIndex
+        while cursor < text.endIndex {
+            let char = text[cursor]
             let value = values[Int(char)]
             guard value != 0xff else {
                 return .failure(
                     char == UInt8(ascii: "=")
                         ? .padding(position: position) : .invalidCharacter(char, position: position))
             }
-            sextets.append(value)
+            sextets[position] = value
+            position += 1
+            cursor += 1
         }
         guard sextets.count % 4 != 1 else { return .failure(.impossibleLength(sextets.count)) }
         var out: [UInt8] = []

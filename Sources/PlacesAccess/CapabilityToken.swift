@@ -211,16 +211,15 @@ public struct CapabilityToken: Sendable, Hashable {
         var hints: [String] = []
         hints.reserveCapacity(hintCount)
         for index in 0..<hintCount {
-            let field = "hints[\(index)]"
-            let length = Int(try reader.byte(field: field + " length"))
+            let length = Int(try reader.byte(field: "hints[\(index)] length"))
             guard (1...Self.maxHintBytes).contains(length) else {
                 throw AccessError(
                     .malformed,
-                    "the token's \(field) length is \(length); a hint is 1...\(Self.maxHintBytes) bytes")
+                    "the token's hints[\(index)] length is \(length); a hint is 1...\(Self.maxHintBytes) bytes")
             }
-            let raw = try reader.read(length, field: field)
+            let raw = try reader.read(length, field: "hints[\(index)]")
             guard let hint = String(validating: raw, as: UTF8.self) else {
-                throw AccessError(.malformed, "the token's \(field) is not valid UTF-8")
+                throw AccessError(.malformed, "the token's hints[\(index)] is not valid UTF-8")
             }
             hints.append(hint)
         }
@@ -396,19 +395,20 @@ private struct TokenReader {
 
     var remaining: Int { bytes.count - offset }
 
-    mutating func read(_ count: Int, field: String) throws(AccessError) -> ArraySlice<UInt8> {
+    /// `field` names the field in the error message; it is only evaluated on failure.
+    mutating func read(_ count: Int, field: @autoclosure () -> String) throws(AccessError) -> ArraySlice<UInt8> {
         guard remaining >= count else {
             throw AccessError(
                 .malformed,
-                "the token is cut short in its \(field) field: it needs \(count) byte(s) at offset \(offset), "
+                "the token is cut short in its \(field()) field: it needs \(count) byte(s) at offset \(offset), "
                     + "\(remaining) left (copy the whole link)")
         }
         defer { offset += count }
         return bytes[offset..<offset + count]
     }
 
-    mutating func byte(field: String) throws(AccessError) -> UInt8 {
-        try read(1, field: field).first ?? 0
+    mutating func byte(field: @autoclosure () -> String) throws(AccessError) -> UInt8 {
+        try read(1, field: field()).first ?? 0
     }
 
     mutating func uint32(field: String) throws(AccessError) -> UInt32 {
