@@ -33,6 +33,11 @@ public struct ShareLink: Sendable, Hashable {
     /// - Throws: `AccessError` `.malformed` (with a message saying what is wrong with the
     ///   text) or `.wrongDocument` when the path's document is not the token's.
     public init(parsing text: String) throws(AccessError) {
+        guard text.utf8.count <= 65_536 else {
+            throw AccessError(
+                .malformed,
+                "the text is \(text.utf8.count) bytes long, longer than any Places link: paste only the link")
+        }
         let trimmed = Array(Self.trimmingWhitespace(text).utf8)
         guard !trimmed.isEmpty else {
             throw AccessError(.malformed, "the link is empty: paste the whole places://join/… link")
