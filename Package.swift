@@ -95,7 +95,10 @@ let package = Package(
         .target(name: "PlacesTestSupport", dependencies: ["PlacesControl"], path: "Tests/PlacesTestSupport"),
         .testTarget(name: "PlacesCryptoTests", dependencies: ["PlacesCrypto"]),
         .testTarget(name: "PlacesModelTests", dependencies: ["PlacesModel"]),
-        .testTarget(name: "PlacesAccessTests", dependencies: ["PlacesAccess", "PlacesCrypto", "PlacesModel"]),
+        .testTarget(
+            name: "PlacesAccessTests", dependencies: ["PlacesAccess", "PlacesCrypto", "PlacesModel"],
+            exclude: ["Fixtures", "Regressions"]
+        ),
         .testTarget(name: "PlacesRoutesTests", dependencies: ["PlacesRoutes"]),
         .testTarget(name: "PlacesControlTests", dependencies: ["PlacesControl"]),
         .testTarget(
@@ -111,7 +114,7 @@ let package = Package(
         .testTarget(name: "PlacesStoreTests", dependencies: ["PlacesStore", "PlacesModel", "PlacesCrypto"]),
         .testTarget(
             name: "PlacesIntegrationTests",
-            dependencies: ["PlacesTestSupport", "PlacesControl", "PlacesModel", "PlacesStore", "PlacesCrypto", "PlacesAccess"]
+            dependencies: ["PlacesTestSupport", "PlacesControl", "PlacesModel"]
         ),
     ]
 )
