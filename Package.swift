@@ -96,7 +96,7 @@ let package = Package(
         .testTarget(name: "PlacesCryptoTests", dependencies: ["PlacesCrypto"]),
         .testTarget(name: "PlacesModelTests", dependencies: ["PlacesModel"]),
         .testTarget(
-            name: "PlacesAccessTests", dependencies: ["PlacesAccess", "PlacesCrypto", "PlacesModel"],
+            name: "PlacesAccessTests", dependencies: ["PlacesAccess", "PlacesCrypto", "PlacesModel", "PlacesRoutes"],
             exclude: ["Fixtures", "Regressions"]
         ),
         .testTarget(name: "PlacesRoutesTests", dependencies: ["PlacesRoutes"]),

@@ -1,25 +1,14 @@
 import Foundation
 import PlacesCrypto
 import PlacesModel
+import PlacesRoutes
 import Testing
 
 @testable import PlacesAccess
 
-/// SplitMix64 (Steele, Lea, Flood 2014): a tiny deterministic generator, so every CI run
-/// feeds the parsers the same inputs and a failure reproduces from its iteration number.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-
+/// Fuzz helpers on the project's seeded generator (`PlacesRoutes.SplitMix64`), so every CI
+/// run feeds the parsers the same inputs and a failure reproduces from its iteration number.
+extension SplitMix64 {
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 
     mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next()) }
