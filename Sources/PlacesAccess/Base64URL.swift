@@ -102,3 +102,18 @@ enum Base64URL {
         return .success(out)
     }
 }
+
+extension CapabilityToken {
+    /// The token as unpadded base64url text (the link fragment, and the `token` field of a
+    /// `join` op).
+    public var base64url: String { Base64URL.encode(encoded) }
+
+    /// Reads a token from unpadded base64url text; `.malformed` when the text or the bytes
+    /// are not a token.
+    public init(base64url text: String) throws(AccessError) {
+        switch Base64URL.decode(Array(text.utf8)) {
+        case .success(let bytes): try self.init(decoding: bytes)
+        case .failure: throw AccessError(.malformed, "the token is not unpadded base64url text")
+        }
+    }
+}

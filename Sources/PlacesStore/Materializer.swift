@@ -96,22 +96,6 @@ enum Materializer {
         }
 
         try recordActivity(db, opID: opID, header: header, authorKey: authorKey, body: body)
-        for (index, change) in body.changes.enumerated() {
-            guard case .set(let member, .member, "role", let role, _) = change, let roleName = role.stringValue else {
-                continue
-            }
-            var insert = try RawStatement(
-                db,
-                "INSERT INTO member_event(doc, member, role, author, seq, lamport, idx) VALUES (?, ?, ?, ?, ?, ?, ?)")
-            insert.bind(docBytes)
-            insert.bind(member)
-            insert.bind(roleName)
-            insert.bind(authorKey)
-            insert.bind(Int64(header.seq))
-            insert.bind(Int64(header.lamport))
-            insert.bind(index)
-            try insert.execute(db)
-        }
     }
 
     /// `(new create stamp) < (current create stamp)`, or no create seen yet.
@@ -179,21 +163,33 @@ enum Materializer {
             switch change {
             case .create(let e, _): createdInOp.insert(e)
             case .set(let e, _, "name", .string(let n), _): names[e] = n
+            case .set(let e, .member, "role", .string(let r), _), .set(let e, .link, "role", .string(let r), _):
+                names[e] = r
             default: break
             }
         }
         for (index, change) in body.changes.enumerated() {
             let row: (action: String, field: String?, old: String?, new: String?)
             switch change {
-            case .create(let entity, _):
-                row = ("created", nil, nil, names[entity].map { JSONValue.string($0).jsonText })
+            case .create(let entity, let kind):
+                let action =
+                    switch kind {
+                    case .member: entity == authorKey ? "joined" : "shared"
+                    case .link: "shared"
+                    default: "created"
+                    }
+                row = (action, nil, nil, names[entity].map { JSONValue.string($0).jsonText })
+            case .set(_, .view, _, _, _):
+                row = ("viewed", nil, nil, nil)
             case .set(let entity, _, let field, let value, let old):
                 guard !createdInOp.contains(entity) else { continue }
                 let action: String =
-                    switch (field, value) {
-                    case ("deleted", .bool(true)): "deleted"
-                    case ("deleted", _): "restored"
-                    case ("position", _): "moved"
+                    switch (change.kind, field, value) {
+                    case (.member, "role", .string("left")): "left"
+                    case (.member, "role", .string("removed")), (.link, "revoked", .bool(true)): "unshared"
+                    case (_, "deleted", .bool(true)): "deleted"
+                    case (_, "deleted", _): "restored"
+                    case (_, "position", _): "moved"
                     default: "edited"
                     }
                 row = (action, field, old?.jsonText, value.jsonText)

@@ -64,13 +64,32 @@ enum Schema {
                     );
                     CREATE TABLE static_peer (address TEXT PRIMARY KEY);
                     """)
-            try createMemberEvents(db)
+            // member_event as it was in v2 (v3 adds `token`).
+            try db.execute(
+                sql: """
+                    CREATE TABLE member_event (
+                        doc BLOB NOT NULL, member TEXT NOT NULL, role TEXT NOT NULL, author TEXT NOT NULL,
+                        seq INTEGER NOT NULL, lamport INTEGER NOT NULL, idx INTEGER NOT NULL
+                    );
+                    CREATE INDEX member_event_doc ON member_event(doc, member);
+                    """)
+        }
+        m.registerMigration("v3-links") { db in
+            // Ops concurrent with their author's removal are kept but not materialized;
+            // joins through a link record the link's token id.
+            try db.execute(
+                sql: """
+                    ALTER TABLE op ADD COLUMN excluded INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE member_event ADD COLUMN token TEXT;
+                    CREATE INDEX member_event_token ON member_event(doc, token);
+                    """)
         }
         return m
     }
 
-    /// Membership changes, one row per `role` write on a `member` entity, with the op's
-    /// author and seq: authorization asks which of them are in an op's causal past.
+    /// Membership changes, one row per `role` write on a `member` entity (with the token id
+    /// when it is a join through a link) and per link revocation, with the op's author and
+    /// seq: authorization asks which of them are in an op's causal past.
     static func createMemberEvents(_ db: Database) throws {
         try db.execute(
             sql: """
@@ -81,9 +100,11 @@ enum Schema {
                     author TEXT NOT NULL,
                     seq INTEGER NOT NULL,
                     lamport INTEGER NOT NULL,
-                    idx INTEGER NOT NULL
+                    idx INTEGER NOT NULL,
+                    token TEXT
                 );
                 CREATE INDEX member_event_doc ON member_event(doc, member);
+                CREATE INDEX member_event_token ON member_event(doc, token);
                 """)
     }
 

@@ -44,8 +44,11 @@ extension Store {
 
     /// The outcome of ingesting a batch.
     public struct IngestResult: Sendable, Equatable {
-        /// Ops stored and materialized, in order.
+        /// Ops stored, in order (materialized unless excluded: concurrent with their
+        /// author's removal).
         public var stored: [SignedOp] = []
+        /// The decrypted bodies of `stored`, in the same order.
+        public var bodies: [OpBody] = []
         /// Ops already held (replays), skipped.
         public var duplicates = 0
         /// The first op refused and why; ingestion stops there.
@@ -70,8 +73,9 @@ extension Store {
             var result = IngestResult()
             for bytes in encodedOps {
                 do {
-                    if let op = try ingestOne(db, bytes, keyring: keyring, authorize: authorize) {
+                    if let (op, body) = try ingestOne(db, bytes, keyring: keyring, authorize: authorize) {
                         result.stored.append(op)
+                        result.bodies.append(body)
                     } else {
                         result.duplicates += 1
                     }
@@ -86,7 +90,7 @@ extension Store {
 
     private func ingestOne(
         _ db: Database, _ bytes: [UInt8], keyring: Keyring, authorize: (OpHeader, OpBody) -> String?
-    ) throws -> SignedOp? {
+    ) throws -> (SignedOp, OpBody)? {
         let op: SignedOp
         do { op = try SignedOp(decoding: bytes) } catch { throw Rejection.malformed(error.message) }
         let header = op.header
@@ -139,57 +143,37 @@ extension Store {
             }
         }
         let vector = try causalVector(db, header: header)
-        if let refusal = try Store.authorization(
-            db, header: header, body: body, owner: HexCoding.encode(owner), causalPast: vector)
+        let ownerKey = HexCoding.encode(owner)
+        if let refusal = try Store.authorization(db, header: header, body: body, owner: ownerKey, causalPast: vector)
             ?? authorize(header, body)
         {
             throw Rejection.unauthorized(refusal)
         }
         try insertOp(db, op, id: id, vector: vector)
-        try Materializer.apply(db, opID: id, header: header, authorKey: header.authorKey, body: body)
-        return op
+        try Store.materializeStored(
+            db, id: id, header: header, body: body, owner: ownerKey, vector: vector, keyring: keyring)
+        return (op, body)
     }
 }
 
 extension Store {
-    /// The role rule of `Protocol/sync.md`: the owner may write anything; an editor may
-    /// write anything but membership; anyone else nothing. A member's role is the latest
-    /// (by lamport, author, index) `role` the owner wrote for them among the owner's ops in
-    /// the op's causal past, so every daemon decides the same whatever the arrival order.
-    /// Returns nil when allowed, else the reason.
-    static func authorization(
-        _ db: Database, header: OpHeader, body: OpBody, owner: String, causalPast: VersionVector
-    ) throws -> String? {
+    /// Records a just-stored op's role events, then materializes it unless it is concurrent
+    /// with its author's removal; an owner's removal excludes the removed member's
+    /// concurrent ops already held and re-materializes the document.
+    static func materializeStored(
+        _ db: Database, id: [UInt8], header: OpHeader, body: OpBody, owner: String, vector: VersionVector,
+        keyring: Keyring
+    ) throws {
         let author = header.authorKey
-        if author == owner { return nil }
-        let role = try role(db, of: author, in: header.doc, owner: owner, causalPast: causalPast)
-        switch role {
-        case "editor":
-            if body.changes.contains(where: { $0.kind == .member }) {
-                return "only the owner changes the members"
-            }
-            return nil
-        case "viewer": return "viewers cannot edit"
-        default: return "the author is not a member"
+        try recordMemberEvents(db, header: header, authorKey: author, body: body)
+        if try isConcurrentWithRemoval(db, header: header, owner: owner, vector: vector) {
+            try db.execute(sql: "UPDATE op SET excluded = 1 WHERE id = ?", arguments: [Data(id)])
+            return
         }
-    }
-
-    /// A member's role as of `causalPast` (nil when none).
-    static func role(
-        _ db: Database, of member: String, in doc: DocumentID, owner: String, causalPast: VersionVector
-    ) throws -> String? {
-        var best: (stamp: Stamp, role: String)?
-        var select = try RawStatement(
-            db, "SELECT role, author, seq, lamport, idx FROM member_event WHERE doc = ? AND member = ?")
-        select.bind(doc.bytes)
-        select.bind(member)
-        try select.forEachRow(db) { row in
-            let author = row.string(1)
-            guard author == owner, causalPast.covers(author, UInt64(row.int64(2))) else { return }
-            let stamp = Stamp(lamport: UInt64(row.int64(3)), author: author, index: Int(row.int64(4)))
-            if best.map({ $0.stamp < stamp }) ?? true { best = (stamp, row.string(0)) }
+        try Materializer.apply(db, opID: id, header: header, authorKey: author, body: body)
+        if author == owner, try excludeConcurrent(db, doc: header.doc, body: body, vector: vector) {
+            try rematerialize(db, doc: header.doc, keyring: keyring)
         }
-        return best?.role
     }
 
     /// A member's role in the current state (all ops held), nil when not a member.
@@ -253,7 +237,7 @@ extension Store {
                     WHERE doc = ? AND kind = 'member' AND deleted = 0 ORDER BY id
                     """, arguments: [Data(doc.bytes)]
             ).compactMap { row in
-                guard let role = row[1] as String? else { return nil }
+                guard let role = row[1] as String?, Store.activeRoles.contains(role) else { return nil }
                 return (row[0], role)
             }
         }

@@ -211,11 +211,20 @@ public final class Store: Sendable {
             // 3. Store and materialize in order.
             var ops = [SignedOp]()
             ops.reserveCapacity(pending.count)
+            var owners = [DocumentID: String]()
             for (p, signature) in zip(pending, signatures) {
                 let op = SignedOp(
                     header: p.header, ciphertext: p.ciphertext, signature: signature, signedBytes: p.signed)
-                try insertOp(db, op, id: p.id)
-                try Materializer.apply(db, opID: p.id, header: p.header, authorKey: authorKey, body: p.body)
+                let vector = try insertOp(db, op, id: p.id)
+                let owner = try owners[p.header.doc] ?? ownerKey(db, p.header.doc)
+                owners[p.header.doc] = owner
+                if owner == authorKey && !p.body.changes.contains(where: { $0.kind == .member || $0.kind == .link }) {
+                    // The common case (the owner's own edit) has no role events to record.
+                    try Materializer.apply(db, opID: p.id, header: p.header, authorKey: authorKey, body: p.body)
+                } else {
+                    try Store.materializeStored(
+                        db, id: p.id, header: p.header, body: p.body, owner: owner, vector: vector, keyring: keyring)
+                }
                 ops.append(op)
             }
             return ops
@@ -273,7 +282,18 @@ public final class Store: Sendable {
         return vector
     }
 
-    func insertOp(_ db: Database, _ op: SignedOp, id: [UInt8], vector: VersionVector? = nil) throws {
+    /// The owner of a document as author-key hex.
+    func ownerKey(_ db: Database, _ doc: DocumentID) throws -> String {
+        guard
+            let owner = try Data.fetchOne(
+                db.cachedStatement(sql: "SELECT owner FROM document WHERE id = ?"), arguments: [Data(doc.bytes)])
+        else { throw StoreError(.notFound, "unknown document \(doc)") }
+        return HexCoding.encode([UInt8](owner))
+    }
+
+    /// Appends an op to the log and the heads; returns its causal version vector.
+    @discardableResult
+    func insertOp(_ db: Database, _ op: SignedOp, id: [UInt8], vector: VersionVector? = nil) throws -> VersionVector {
         let doc = op.header.doc.bytes
         let vv = try vector ?? causalVector(db, header: op.header)
         var insert = try RawStatement(
@@ -297,6 +317,7 @@ public final class Store: Sendable {
         head.bind(doc)
         head.bind(id)
         try head.execute(db)
+        return vv
     }
 
     static func decodeBody(_ bytes: [UInt8]) throws(StoreError) -> OpBody {
@@ -314,18 +335,14 @@ public final class Store: Sendable {
             for table in Schema.materializedTables { try db.execute(sql: "DROP TABLE \(table)") }
             try Schema.createMaterialized(db)
             try Schema.createMemberEvents(db)
-            let cursor = try Row.fetchCursor(db, sql: "SELECT id, bytes FROM op ORDER BY rowid")
+            let cursor = try Row.fetchCursor(db, sql: "SELECT id, bytes, excluded FROM op ORDER BY rowid")
             while let row = try cursor.next() {
                 let id = [UInt8](row["id"] as Data)
                 let op = try SignedOp(decoding: [UInt8](row["bytes"] as Data))
-                guard let key = keyring.key(op.header.doc, epoch: op.header.epoch) else {
-                    throw StoreError(.missingKey, "no key for document \(op.header.doc) epoch \(op.header.epoch)")
-                }
-                let plaintext = try SecretBox.open(
-                    op.ciphertext, key: key, associatedData: OpCrypto.associatedData(op.header))
-                try Materializer.apply(
-                    db, opID: id, header: op.header, authorKey: op.header.authorKey,
-                    body: try Store.decodeBody(plaintext))
+                let body = try Store.openBody(op, keyring: keyring)
+                try Store.recordMemberEvents(db, header: op.header, authorKey: op.header.authorKey, body: body)
+                guard row["excluded"] as Int64 == 0 else { continue }
+                try Materializer.apply(db, opID: id, header: op.header, authorKey: op.header.authorKey, body: body)
             }
         }
     }

@@ -1,0 +1,317 @@
+import Foundation
+import GRDB
+import PlacesAccess
+import PlacesCrypto
+import PlacesModel
+
+/// Who may write what in a shared document, decided from each op's causal past so that every
+/// daemon decides the same whatever the order ops arrive in (`Protocol/sync.md` §8):
+///
+/// - **Role events** (`member_event`, one row per membership write in any stored op, excluded
+///   or not): the owner's `role` writes for a member, a member's own `join` (role from a
+///   capability token) and `leave` (role `left`), and the owner's revocation of a link.
+/// - **Authorization**: an op is refused (not stored) when its author may not write it given
+///   the role events in its causal past.
+/// - **Exclusion**: an op by a member that is concurrent with the owner's removal of that
+///   member (neither is in the other's causal past) is stored — later ops may depend on it —
+///   but marked `excluded` and not materialized. A removal arriving after such ops marks them
+///   and re-materializes the document.
+extension Store {
+    /// Roles a member may hold; `removed` and `left` end a membership.
+    public static let activeRoles: Set<String> = ["editor", "viewer"]
+
+    /// The entity id of a link's role events: `link:` + token id hex.
+    static func linkMember(_ tokenID: String) -> String { "link:" + tokenID }
+
+    // MARK: Role events
+
+    /// Records the role events an op carries (`Materializer` leaves them to this, so that
+    /// excluded ops record theirs too).
+    static func recordMemberEvents(_ db: Database, header: OpHeader, authorKey: String, body: OpBody) throws {
+        var tokenIDs = [EntityID: String]()
+        for change in body.changes {
+            if case .set(let member, .member, "token", .string(let text), _) = change,
+                let token = try? CapabilityToken(base64url: text)
+            {
+                tokenIDs[member] = token.id
+            }
+        }
+        for (index, change) in body.changes.enumerated() {
+            let member: String, role: String
+            switch change {
+            case .set(let entity, .member, "role", .string(let value), _):
+                (member, role) = (entity, value)
+            case .set(let entity, .link, "revoked", .bool(true), _):
+                (member, role) = (linkMember(entity), "revoked")
+            default: continue
+            }
+            var insert = try RawStatement(
+                db,
+                """
+                INSERT INTO member_event(doc, member, role, author, seq, lamport, idx, token)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            insert.bind(header.doc.bytes)
+            insert.bind(member)
+            insert.bind(role)
+            insert.bind(authorKey)
+            insert.bind(Int64(header.seq))
+            insert.bind(Int64(header.lamport))
+            insert.bind(index)
+            insert.bind(member == authorKey ? tokenIDs[member] : nil)
+            try insert.execute(db)
+        }
+    }
+
+    private struct RoleEvent {
+        var role: String
+        var author: String
+        var seq: UInt64
+        var stamp: Stamp
+        var token: String?
+    }
+
+    private static func events(_ db: Database, doc: DocumentID, member: String) throws -> [RoleEvent] {
+        var out = [RoleEvent]()
+        var select = try RawStatement(
+            db, "SELECT role, author, seq, lamport, idx, token FROM member_event WHERE doc = ? AND member = ?")
+        select.bind(doc.bytes)
+        select.bind(member)
+        try select.forEachRow(db) { row in
+            let author = row.string(1)
+            out.append(
+                RoleEvent(
+                    role: row.string(0), author: author, seq: UInt64(row.int64(2)),
+                    stamp: Stamp(lamport: UInt64(row.int64(3)), author: author, index: Int(row.int64(4))),
+                    token: row.isNull(5) ? nil : row.string(5)))
+        }
+        return out
+    }
+
+    /// A member's role as of `causalPast`: the greatest (by lamport, author, index) of the
+    /// owner's role writes for it and its own join and leave in that past; a join through a
+    /// link revoked in that past counts as removed. Nil when not a member.
+    static func role(
+        _ db: Database, of member: String, in doc: DocumentID, owner: String, causalPast: VersionVector
+    ) throws -> String? {
+        var best: RoleEvent?
+        for event in try events(db, doc: doc, member: member)
+        where (event.author == owner || event.author == member) && causalPast.covers(event.author, event.seq) {
+            if best.map({ $0.stamp < event.stamp }) ?? true { best = event }
+        }
+        guard let best, activeRoles.contains(best.role) else { return nil }
+        if best.author == member, let token = best.token,
+            try isRevoked(db, token: token, in: doc, owner: owner, causalPast: causalPast)
+        {
+            return nil
+        }
+        return best.role
+    }
+
+    private static func isRevoked(
+        _ db: Database, token: String, in doc: DocumentID, owner: String, causalPast: VersionVector?
+    ) throws -> Bool {
+        try events(db, doc: doc, member: linkMember(token)).contains { event in
+            event.author == owner && causalPast.map { $0.covers(event.author, event.seq) } ?? true
+        }
+    }
+
+    // MARK: Authorization
+
+    /// What an op by someone other than the owner may contain (`Protocol/sync.md` §8). Nil
+    /// when allowed, else the reason.
+    static func authorization(
+        _ db: Database, header: OpHeader, body: OpBody, owner: String, causalPast: VersionVector
+    ) throws -> String? {
+        let author = header.authorKey
+        if author == owner { return nil }
+        if let join = JoinChanges(body, author: author) {
+            return try joinRefusal(db, join, header: header, body: body, owner: owner, causalPast: causalPast)
+        }
+        let role = try role(db, of: author, in: header.doc, owner: owner, causalPast: causalPast)
+        guard let role else { return "the author is not a member" }
+        // Leaving and recording a view are open to every member, about itself only.
+        let aboutItself = body.changes.allSatisfy { change in
+            guard change.entity == author else { return false }
+            switch change {
+            case .set(_, .view, _, _, _): return true
+            case .set(_, .member, "role", .string("left"), _): return true
+            default: return false
+            }
+        }
+        if aboutItself { return nil }
+        if role == "viewer" { return "viewers cannot edit" }
+        for change in body.changes {
+            switch change.kind {
+            case .member: return "only the owner changes the members"
+            case .view: return "a member records only its own views"
+            case .link:
+                // Editors may issue viewer links; only the owner revokes.
+                if case .set(_, _, let field, let value, _) = change,
+                    field == "revoked" || (field == "role" && value != .string("viewer"))
+                {
+                    return "editors issue viewer links only, and only the owner revokes links"
+                }
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// The parts of a `join` op: a member's create of its own `member` entity with `role` and
+    /// `token` (`Protocol/capabilities.md` §4).
+    struct JoinChanges {
+        var role: String
+        var token: String
+
+        init?(_ body: OpBody, author: String) {
+            var role: String?, token: String?, created = false
+            for change in body.changes {
+                guard change.entity == author, change.kind == .member else { return nil }
+                switch change {
+                case .create: created = true
+                case .set(_, _, "role", .string(let value), _): role = value
+                case .set(_, _, "token", .string(let value), _): token = value
+                default: return nil
+                }
+            }
+            guard created, let role, let token else { return nil }
+            self.role = role
+            self.token = token
+        }
+    }
+
+    private static func joinRefusal(
+        _ db: Database, _ join: JoinChanges, header: OpHeader, body: OpBody, owner: String,
+        causalPast: VersionVector
+    ) throws -> String? {
+        let token: CapabilityToken
+        do {
+            token = try CapabilityToken(base64url: join.token)
+        } catch {
+            return "join: \(error)"
+        }
+        guard let author = try? PublicKey(bytes: header.author) else { return "join: the author key is invalid" }
+        guard token.isSignatureValid else { return "join: badSignature: the token's signature is not its issuer's" }
+        guard token.doc == header.doc else { return "join: wrongDocument: the token is for another document" }
+        guard token.role.rawValue == join.role else { return "join: the role written is not the token's" }
+        if let audience = token.audience, audience != author {
+            return "join: wrongAudience: the token names another joiner"
+        }
+        guard body.timeMs >= token.notBeforeMs, token.expiresMs.map({ body.timeMs < $0 }) ?? true else {
+            return "join: expired: the join is outside the token's validity"
+        }
+        let issuer = token.issuer.hex
+        if issuer != owner {
+            let issuerRole = try role(db, of: issuer, in: header.doc, owner: owner, causalPast: causalPast)
+            guard issuerRole == "editor", token.role == .viewer else {
+                return "join: notAllowed: the issuer could not grant \(token.role.rawValue) at that point"
+            }
+        }
+        if try isRevoked(db, token: token.id, in: header.doc, owner: owner, causalPast: causalPast) {
+            return "join: revoked: the link was revoked"
+        }
+        if let uses = token.uses {
+            var used = 0
+            var select = try RawStatement(db, "SELECT author, seq FROM member_event WHERE doc = ? AND token = ?")
+            select.bind(header.doc.bytes)
+            select.bind(token.id)
+            try select.forEachRow(db) { row in
+                if causalPast.covers(row.string(0), UInt64(row.int64(1))) { used += 1 }
+            }
+            if used >= Int(uses) { return "join: usedUp: the link was used \(used) of \(uses) times" }
+        }
+        return nil
+    }
+
+    // MARK: Exclusion
+
+    /// Whether a just-stored op by a non-owner is concurrent with a removal of its author
+    /// (a removal already stored cannot have it in its causal past).
+    static func isConcurrentWithRemoval(
+        _ db: Database, header: OpHeader, owner: String, vector: VersionVector
+    ) throws -> Bool {
+        let author = header.authorKey
+        guard author != owner else { return false }
+        for removal in try removals(db, of: author, in: header.doc, owner: owner)
+        where !vector.covers(owner, removal.seq) {
+            return true
+        }
+        return false
+    }
+
+    /// The owner's ops that remove `member`: a `removed` role write, or the revocation of a
+    /// link it joined through.
+    private static func removals(_ db: Database, of member: String, in doc: DocumentID, owner: String) throws
+        -> [RoleEvent]
+    {
+        let own = try events(db, doc: doc, member: member)
+        var out = own.filter { $0.author == owner && $0.role == "removed" }
+        for token in Set(own.compactMap { $0.author == member ? $0.token : nil }) {
+            out += try events(db, doc: doc, member: linkMember(token)).filter { $0.author == owner }
+        }
+        return out
+    }
+
+    /// After the owner's op at `(ownerSeq, vector)` is stored: marks `excluded` every op of a
+    /// member it removes that is not in its causal past. Returns true when any op was newly
+    /// excluded (the caller then re-materializes the document).
+    static func excludeConcurrent(
+        _ db: Database, doc: DocumentID, body: OpBody, vector: VersionVector
+    ) throws -> Bool {
+        var removed = Set<String>()
+        for change in body.changes {
+            switch change {
+            case .set(let member, .member, "role", .string("removed"), _):
+                removed.insert(member)
+            case .set(let link, .link, "revoked", .bool(true), _):
+                var select = try RawStatement(
+                    db, "SELECT DISTINCT member FROM member_event WHERE doc = ? AND token = ? AND author = member")
+                select.bind(doc.bytes)
+                select.bind(link)
+                try select.forEachRow(db) { row in removed.insert(row.string(0)) }
+            default: continue
+            }
+        }
+        var changed = false
+        for member in removed {
+            guard let raw = HexCoding.decode(member) else { continue }
+            try db.execute(
+                sql: "UPDATE op SET excluded = 1 WHERE doc = ? AND author = ? AND seq > ? AND excluded = 0",
+                arguments: [Data(doc.bytes), Data(raw), Int64(vector[member])])
+            changed = changed || db.changesCount > 0
+        }
+        return changed
+    }
+
+    /// Drops a document's materialized rows and replays its ops that are not excluded.
+    static func rematerialize(_ db: Database, doc: DocumentID, keyring: Keyring) throws {
+        for table in ["entity", "field", "activity"] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE doc = ?", arguments: [Data(doc.bytes)])
+        }
+        let cursor = try Row.fetchCursor(
+            db, sql: "SELECT id, bytes FROM op WHERE doc = ? AND excluded = 0 ORDER BY rowid",
+            arguments: [Data(doc.bytes)])
+        while let row = try cursor.next() {
+            let op = try SignedOp(decoding: [UInt8](row["bytes"] as Data))
+            try Materializer.apply(
+                db, opID: [UInt8](row["id"] as Data), header: op.header, authorKey: op.header.authorKey,
+                body: try openBody(op, keyring: keyring))
+        }
+    }
+
+    static func openBody(_ op: SignedOp, keyring: Keyring) throws -> OpBody {
+        guard let key = keyring.key(op.header.doc, epoch: op.header.epoch) else {
+            throw StoreError(.missingKey, "no key for document \(op.header.doc) epoch \(op.header.epoch)")
+        }
+        let plaintext = try SecretBox.open(op.ciphertext, key: key, associatedData: OpCrypto.associatedData(op.header))
+        return try Store.decodeBody(plaintext)
+    }
+
+    /// Whether an op is stored but excluded (for tests and diagnostics).
+    public func isExcluded(_ opID: [UInt8]) throws(StoreError) -> Bool {
+        try read { db in
+            try Bool.fetchOne(db, sql: "SELECT excluded FROM op WHERE id = ?", arguments: [Data(opID)]) ?? false
+        }
+    }
+}
