@@ -114,7 +114,7 @@ let package = Package(
         .testTarget(name: "PlacesStoreTests", dependencies: ["PlacesStore", "PlacesModel", "PlacesCrypto"]),
         .testTarget(
             name: "PlacesIntegrationTests",
-            dependencies: ["PlacesTestSupport", "PlacesControl", "PlacesModel"]
+            dependencies: ["PlacesTestSupport", "PlacesControl", "PlacesModel", "PlacesStore", "PlacesCrypto"]
         ),
     ]
 )

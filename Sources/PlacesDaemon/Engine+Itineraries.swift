@@ -40,7 +40,12 @@ extension Engine {
         let docs = try storeCall { () throws(StoreError) in try store.documents(kind: .itinerary) }.filter {
             $0.id.hex.hasPrefix(ref)
         }
-        let live = docs.filter { (try? store.entity(in: $0.id, id: $0.id.hex))?.deleted == false }
+        // Live itineraries this identity owns or is a member of (left or removed ones stay
+        // on disk, out of sight).
+        let live = docs.filter {
+            (try? store.entity(in: $0.id, id: $0.id.hex))?.deleted == false
+                && ($0.owner == me?.bytes || Store.activeRoles.contains(role(in: $0)))
+        }
         guard !live.isEmpty else { throw Problem.notFound("no itinerary with id '\(reference)'") }
         guard live.count == 1 else {
             throw Problem.invalid("id", "'\(reference)' matches \(live.count) itineraries: give more characters")
@@ -107,14 +112,10 @@ extension Engine {
         return try itinerary(doc.id.hex)
     }
 
+    /// The owner's delete removes the itinerary for everyone; a member's only leaves it.
     func deleteItinerary(_ reference: String) throws(Problem) {
         let doc = try itineraryDoc(reference)
-        guard doc.owner == me?.bytes else {
-            throw Problem(
-                status: 403, code: "not-owner", title: "Forbidden",
-                detail:
-                    "only the owner deletes an itinerary for everyone; leaving a shared itinerary is not available yet")
-        }
+        guard doc.owner == me?.bytes else { return try leave(doc) }
         try commit(
             doc.id,
             [.set(entity: doc.id.hex, kind: .itinerary, field: "deleted", value: .bool(true), old: .bool(false))],
@@ -182,11 +183,15 @@ extension Engine {
         let myHex = me?.hex
         var names = [String: String]()
         let entries = records.map { r -> ActivityEntry in
-            let author = (try? PublicKey(bytes: HexCoding.decode(r.author) ?? [])).map(\.humanID) ?? r.author
-            let authorName = r.author == myHex ? myName : nil
+            let authorKey = try? PublicKey(bytes: HexCoding.decode(r.author) ?? [])
+            let author = authorKey.map(\.humanID) ?? r.author
+            let authorName = r.author == myHex ? myName : authorKey.map(displayName(of:))
             let old = r.oldJSON.flatMap(Engine.parseJSON)
             let new = r.newJSON.flatMap(Engine.parseJSON)
             let who = authorName ?? String(author.prefix(7))
+            let subject =
+                (HexCoding.decode(r.entity).flatMap { try? PublicKey(bytes: $0) }).map(displayName(of:))
+                ?? String(r.entity.prefix(8))
             let entityName: String = {
                 if let cached = names[r.entity] { return cached }
                 let n =
@@ -197,6 +202,17 @@ extension Engine {
             }()
             let summary: String
             switch (r.action, r.kind) {
+            case ("joined", _): summary = "\(who) joined through a link as \(new?.stringValue ?? "member")"
+            case ("shared", "link"):
+                summary = "\(who) made a \(new?.stringValue ?? "share") link (\(r.entity.prefix(8)))"
+            case ("shared", _):
+                summary = "\(who) shared the itinerary with \(subject) as \(new?.stringValue ?? "member")"
+            case ("unshared", "link"): summary = "\(who) revoked link \(r.entity.prefix(8))"
+            case ("unshared", _): summary = "\(who) removed \(subject) from the itinerary"
+            case ("left", _): summary = "\(who) left the itinerary"
+            case ("viewed", _): summary = "\(who) viewed the itinerary"
+            case ("edited", "member") where r.field == "role":
+                summary = "\(who) made \(subject) \(new?.stringValue ?? "a member")"
             case ("created", "itinerary"): summary = "\(who) created the itinerary “\(new?.stringValue ?? entityName)”"
             case ("created", _): summary = "\(who) added “\(new?.stringValue ?? entityName)” to the places to go"
             case ("deleted", "itinerary"): summary = "\(who) deleted the itinerary"

@@ -56,11 +56,16 @@ extension Engine {
         let doc = try itineraryDoc(reference)
         let owner = Views.ownerID(doc.owner)
         var list = [Member(id: owner, name: (try? PublicKey(bytes: doc.owner)).map(displayName(of:)), role: "owner")]
+        let viaLink = joinedThrough(doc)
         for m in try storeCall({ () throws(StoreError) in try store.members(of: doc.id) }) {
             guard let raw = HexCoding.decode(m.key), let key = try? PublicKey(bytes: raw) else { continue }
-            list.append(Member(id: key.humanID, name: displayName(of: key), role: m.role))
+            let link = viaLink[m.key]
+            list.append(
+                Member(
+                    id: key.humanID, name: displayName(of: key), role: m.role, via: link == nil ? "key" : "link",
+                    link: link))
         }
-        return MemberList(members: list, count: list.count)
+        return MemberList(members: list, count: list.count, links: try linkInfos(doc))
     }
 
     /// The caller's role in an itinerary; refuses edits by viewers (and by anyone not a
@@ -78,7 +83,7 @@ extension Engine {
 
     func role(in doc: Store.DocumentRecord) -> String {
         guard let me else { return "viewer" }
-        return (try? store.currentRole(of: me, in: doc.id)) ?? "viewer"
+        return (try? store.currentRole(of: me, in: doc.id)) ?? "none"
     }
 
     // MARK: Peers

@@ -45,6 +45,7 @@ extension Engine: SyncDelegate {
                 type: "peer", time: RFC3339.string(ms: RFC3339.nowMs()), author: peer.humanID,
                 summary: "connected to \(displayName(of: peer))"))
         return sharedDocuments(with: peer).compactMap { makeOffer(for: $0, to: peer, reply: false) }
+            + joinRequests(for: peer)
     }
 
     public func received(_ message: SyncMessage, from peer: PublicKey) async -> [SyncMessage] {
@@ -52,6 +53,10 @@ extension Engine: SyncDelegate {
         case .offer(let offer): return handleOffer(offer, from: peer)
         case .ops(let batch):
             return handleOps(batch, from: peer)
+        case .join(let request): return handleJoinRequest(request, from: peer)
+        case .joinRefused(let refused):
+            handleJoinRefused(refused, from: peer)
+            return []
         default: return []
         }
     }
@@ -116,7 +121,9 @@ extension Engine: SyncDelegate {
     private func handleOffer(_ offer: Places_Sync_V1_DocOffer, from peer: PublicKey) -> [SyncMessage] {
         guard let me, let identity, let docID = DocumentID(bytes: [UInt8](offer.doc)) else { return [] }
         var record = try? store.document(docID)
-        if record == nil {
+        if record == nil, admitJoin(offer, doc: docID, from: peer) {
+            record = try? store.document(docID)
+        } else if record == nil {
             // A document this daemon does not hold: join it only with a key grant addressed
             // to this identity and signed by the owner the offer names.
             guard
@@ -141,7 +148,9 @@ extension Engine: SyncDelegate {
                     type: "shared", time: RFC3339.string(ms: RFC3339.nowMs()), doc: docID.hex, docKind: "itinerary",
                     author: (try? PublicKey(bytes: [UInt8](offer.owner)))?.humanID,
                     summary: "an itinerary was shared with you"))
-        } else if let known = record, !participants(of: known).contains(peer) {
+        } else if let known = record, !participants(of: known).contains(peer),
+            provisional[docID]?.contains(peer) != true, pendingJoins[docID]?.admittedBy != peer
+        {
             // The peer is not a member in this daemon's view: it learns nothing.
             return []
         }
@@ -153,7 +162,11 @@ extension Engine: SyncDelegate {
         for grant in offer.grants.map(Engine.keyGrant)
         where grant.doc == docID && grant.issuer == record.owner && grant.isValid && !held.contains(grant.signature) {
             try? store.saveGrant(grant)
-            if let member = try? PublicKey(bytes: grant.member) { newlyGranted.insert(member) }
+            if grant.member == me.bytes {
+                openGrant(grant)
+            } else if let member = try? PublicKey(bytes: grant.member) {
+                newlyGranted.insert(member)
+            }
         }
         offerToConnected(record, newcomers: newlyGranted.subtracting([peer]))
         var theirs = VersionVector()
@@ -163,7 +176,25 @@ extension Engine: SyncDelegate {
         var out = batches(
             of: (try? store.ops(of: docID, missingFrom: theirs, maxBytes: Engine.maxRoundBytes)) ?? [], doc: docID)
         if !offer.reply, let mine = makeOffer(for: record, to: peer, reply: true) { out.insert(mine, at: 0) }
+        completeJoinIfCaughtUp(docID, from: peer)
         return out
+    }
+
+    /// Takes the key of a new epoch (after a rotation) from the owner's grant to this daemon.
+    private func openGrant(_ grant: KeyGrant) {
+        guard let identity, keyringCopy().key(grant.doc, epoch: grant.epoch) == nil,
+            let key = try? SealedBox.open(grant.sealedKey, with: identity)
+        else { return }
+        do {
+            try store.addDocumentKey(grant.doc, epoch: grant.epoch, sealed: grant.sealedKey)
+        } catch {
+            logger.error("keeping a document key failed", metadata: ["doc.id": "\(grant.doc)", "error": "\(error)"])
+            return
+        }
+        var ring = keyringCopy()
+        ring.insert(key, doc: grant.doc, epoch: grant.epoch)
+        setKeyring(ring)
+        logger.info("received a new document key", metadata: ["doc.id": "\(grant.doc)", "epoch": "\(grant.epoch)"])
     }
 
     // MARK: Ops
@@ -216,6 +247,7 @@ extension Engine: SyncDelegate {
         }
         guard !result.stored.isEmpty else { return [] }
         responseCache.removeAll()
+        defer { completeJoinIfCaughtUp(docID, from: peer) }
         if var theirs = peerVectors[peer]?[docID] {
             for op in result.stored { theirs.include(op.header.authorKey, op.header.seq) }
             peerVectors[peer]?[docID] = theirs
@@ -229,6 +261,17 @@ extension Engine: SyncDelegate {
                 Event(
                     type: "changed", time: RFC3339.string(ms: RFC3339.nowMs()), doc: docID.hex, docKind: "itinerary",
                     author: key.humanID, summary: "\(displayName(of: key)) changed “\(name)”"))
+        }
+        // The owner hears when someone opens the itinerary (the stories' "receiver has viewed").
+        if record.owner == me?.bytes {
+            for (op, body) in zip(result.stored, result.bodies)
+            where body.changes.contains(where: { $0.kind == .view && $0.entity == op.header.authorKey }) {
+                guard let key = try? PublicKey(bytes: op.header.author) else { continue }
+                events.publish(
+                    Event(
+                        type: "viewed", time: RFC3339.string(ms: body.timeMs), doc: docID.hex, docKind: "itinerary",
+                        author: key.humanID, summary: "\(displayName(of: key)) viewed “\(name)”"))
+            }
         }
         // Relay to the other participants (a box in the van keeps everyone in sync).
         let participantsNow = participants(of: record)

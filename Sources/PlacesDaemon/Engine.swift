@@ -34,6 +34,12 @@ public actor Engine {
     var sync: SyncService?
     var listenAddress: String?
     var discoveryOn = false
+    /// Share links being redeemed here, by document (`Engine+Links`).
+    var pendingJoins: [DocumentID: PendingJoin] = [:]
+    /// Peers a share link let in to fetch a document, before their `join` op arrives.
+    var provisional: [DocumentID: Set<PublicKey>] = [:]
+    /// When this daemon last recorded a view of each itinerary.
+    var lastViewMs: [DocumentID: Int64] = [:]
 
     init(store: Store, paths: DataPaths, version: String, logger: Logger) {
         self.store = store
@@ -253,7 +259,8 @@ public actor Engine {
     }
 
     /// Appends one op of `changes` to `doc` and tells subscribers.
-    func commit(_ doc: DocumentID, _ changes: [Change], summary: String? = nil) throws(Problem) {
+    @discardableResult
+    func commit(_ doc: DocumentID, _ changes: [Change], summary: String? = nil) throws(Problem) -> [SignedOp] {
         guard let identity else { throw Problem.loggedOut }
         responseCache.removeAll()
         let ops: [SignedOp]
@@ -271,6 +278,7 @@ public actor Engine {
                 type: "changed", time: RFC3339.string(ms: RFC3339.nowMs()), doc: doc.hex, docKind: kind,
                 author: identity.publicKey.humanID,
                 summary: summary ?? "\(kind ?? "document") \(doc.hex.prefix(8)) changed"))
+        return ops
     }
 
     func library() throws(Problem) -> DocumentID {

@@ -55,7 +55,7 @@ struct Router: ControlHandler {
         case ("GET", 1, "itineraries"): return .encoding(try await engine.itineraries(scope: r.query["scope"]))
         case ("POST", 1, "itineraries"):
             return .encoding(try await engine.createItinerary(try object(r)), status: 201)
-        case ("GET", 2, "itineraries"): return .encoding(try await engine.itinerary(path[1]))
+        case ("GET", 2, "itineraries"): return .encoding(try await engine.viewItinerary(path[1]))
         case ("PATCH", 2, "itineraries"): return .encoding(try await engine.updateItinerary(path[1], try object(r)))
         case ("DELETE", 2, "itineraries"):
             try await engine.deleteItinerary(path[1])
@@ -73,6 +73,13 @@ struct Router: ControlHandler {
             return .encoding(try await engine.share(path[1], try r.decode(ShareRequest.self)))
         case ("GET", 3, "itineraries") where path[2] == "members":
             return .encoding(try await engine.members(path[1]))
+        case ("DELETE", 4, "itineraries") where path[2] == "members":
+            return .encoding(try await engine.removeMember(path[1], member: path[3]))
+        case ("POST", 3, "itineraries") where path[2] == "links":
+            return .encoding(try await engine.createLink(path[1], try r.decode(LinkRequest.self)), status: 201)
+        case ("DELETE", 4, "itineraries") where path[2] == "links":
+            return .encoding(try await engine.revokeLink(path[1], link: path[3]))
+        case ("POST", 1, "join"): return .encoding(try await engine.join(try r.decode(JoinRequest.self)))
         case ("GET", 1, "peers"): return .encoding(await engine.peersView())
         case ("POST", 1, "peers"): return .encoding(try await engine.addPeer(try r.decode(AddPeerRequest.self)))
         case ("GET", 3, "itineraries") where path[2] == "route":

@@ -36,3 +36,32 @@ enum RFC3339 {
 
     static func nowMs() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 }
+
+extension RFC3339 {
+    /// Milliseconds since 1970 of an RFC 3339 time (`2027-05-01T10:00:00Z`, optional
+    /// fraction, `Z` or `±hh:mm`), nil when it is not one.
+    static func parse(_ text: String) -> Int64? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text).map { Int64($0.timeIntervalSince1970 * 1000) }
+    }
+
+    /// Milliseconds since 1970 of the start (UTC) of a `YYYY-MM-DD` calendar date.
+    static func parseDate(_ text: String) -> Int64? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+            (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
+        var components = DateComponents()
+        (components.year, components.month, components.day) = (year, month, day)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        guard let date = calendar.date(from: components),
+            calendar.component(.day, from: date) == day
+        else { return nil }
+        return Int64(date.timeIntervalSince1970 * 1000)
+    }
+}

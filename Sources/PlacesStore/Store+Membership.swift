@@ -192,36 +192,59 @@ extension Store {
             return "join: \(error)"
         }
         guard let author = try? PublicKey(bytes: header.author) else { return "join: the author key is invalid" }
-        guard token.isSignatureValid else { return "join: badSignature: the token's signature is not its issuer's" }
-        guard token.doc == header.doc else { return "join: wrongDocument: the token is for another document" }
         guard token.role.rawValue == join.role else { return "join: the role written is not the token's" }
-        if let audience = token.audience, audience != author {
-            return "join: wrongAudience: the token names another joiner"
-        }
-        guard body.timeMs >= token.notBeforeMs, token.expiresMs.map({ body.timeMs < $0 }) ?? true else {
-            return "join: expired: the join is outside the token's validity"
-        }
+        return try redemptionRefusal(
+            db, token, doc: header.doc, joiner: author, timeMs: body.timeMs, owner: owner, causalPast: causalPast
+        ).map { "join: \($0)" }
+    }
+
+    /// The checks of `Protocol/capabilities.md` §4 for `joiner` redeeming `token` at `timeMs`
+    /// with `causalPast` known: nil when it may, else the refusal (an `AccessError`).
+    static func redemptionRefusal(
+        _ db: Database, _ token: CapabilityToken, doc: DocumentID, joiner: PublicKey, timeMs: Int64, owner: String,
+        causalPast: VersionVector
+    ) throws -> AccessError? {
+        do { try token.check(nowMs: timeMs, presenter: joiner) } catch { return error }
+        guard token.doc == doc else { return AccessError(.wrongDocument, "the link is for another itinerary") }
         let issuer = token.issuer.hex
         if issuer != owner {
-            let issuerRole = try role(db, of: issuer, in: header.doc, owner: owner, causalPast: causalPast)
+            let issuerRole = try role(db, of: issuer, in: doc, owner: owner, causalPast: causalPast)
             guard issuerRole == "editor", token.role == .viewer else {
-                return "join: notAllowed: the issuer could not grant \(token.role.rawValue) at that point"
+                return AccessError(
+                    .notAllowed,
+                    "whoever made the link could not grant \(token.role.rawValue) rights (only the owner makes editor "
+                        + "links, and editors viewer links): ask the owner for a new link")
             }
         }
-        if try isRevoked(db, token: token.id, in: header.doc, owner: owner, causalPast: causalPast) {
-            return "join: revoked: the link was revoked"
+        if try isRevoked(db, token: token.id, in: doc, owner: owner, causalPast: causalPast) {
+            return AccessError(.revoked, "the link was revoked by the itinerary's owner")
         }
         if let uses = token.uses {
             var used = 0
             var select = try RawStatement(db, "SELECT author, seq FROM member_event WHERE doc = ? AND token = ?")
-            select.bind(header.doc.bytes)
+            select.bind(doc.bytes)
             select.bind(token.id)
             try select.forEachRow(db) { row in
                 if causalPast.covers(row.string(0), UInt64(row.int64(1))) { used += 1 }
             }
-            if used >= Int(uses) { return "join: usedUp: the link was used \(used) of \(uses) times" }
+            if used >= Int(uses) {
+                return AccessError(.usedUp, "the link was already used \(used) of the \(uses) times it allows")
+            }
         }
         return nil
+    }
+
+    /// Whether `joiner` may redeem `token` now, given everything held of its document (what a
+    /// holder checks before letting a joiner fetch the itinerary). Nil when it may.
+    public func redemptionRefusal(_ token: CapabilityToken, joiner: PublicKey, nowMs: Int64) throws(StoreError)
+        -> AccessError?
+    {
+        try read { db in
+            let owner = try ownerKey(db, token.doc)
+            return try Store.redemptionRefusal(
+                db, token, doc: token.doc, joiner: joiner, timeMs: nowMs, owner: owner,
+                causalPast: try versionVector(db, token.doc))
+        }
     }
 
     // MARK: Exclusion

@@ -101,6 +101,26 @@ extension Store {
         try saveGrant(grant)
     }
 
+    /// Registers a document this daemon joins through a link, with its owner.
+    public func registerDocument(_ id: DocumentID, kind: DocumentKind, owner: [UInt8], timeMs: Int64)
+        throws(StoreError)
+    {
+        try write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO document(id, kind, owner, created_ms) VALUES (?, ?, ?, ?)",
+                arguments: [Data(id.bytes), kind.rawValue, Data(owner), timeMs])
+        }
+    }
+
+    /// Keeps a document key of one epoch, sealed to this identity.
+    public func addDocumentKey(_ doc: DocumentID, epoch: UInt32, sealed: [UInt8]) throws(StoreError) {
+        try write { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO doc_key(doc, epoch, sealed) VALUES (?, ?, ?)",
+                arguments: [Data(doc.bytes), Int64(epoch), Data(sealed)])
+        }
+    }
+
     // MARK: Peers
 
     /// A peer as remembered between runs.

@@ -30,6 +30,7 @@ struct PlacesCommand: ParsableCommand {
             Init.self, Login.self, Logout.self, Whoami.self, Status.self,
             PlaceGroup.self, FavoriteGroup.self, ItineraryGroup.self,
             Activity.self, Events.self, Route.self, PeersGroup.self,
+            ShareCommand.self, JoinCommand.self, MembersCommand.self, UnshareCommand.self,
         ]
     )
 

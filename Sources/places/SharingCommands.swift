@@ -55,9 +55,21 @@ extension ItineraryGroup {
 }
 
 func printMembers(_ list: MemberList) {
-    var table = Table("ROLE", "NAME", "ID")
-    for member in list.members { table.append(member.role, member.name ?? "", member.id) }
+    var table = Table("ROLE", "NAME", "ID", "JOINED BY")
+    for member in list.members {
+        let via = member.role == "owner" ? "" : member.link.map { "link \($0.prefix(8))" } ?? "id"
+        table.append(member.role, member.name ?? "", member.id, via)
+    }
     table.print()
+    guard !list.links.isEmpty else { return }
+    print("")
+    var links = Table("LINK", "ROLE", "STATE", "EXPIRES", "USES", "MEMBERS")
+    for link in list.links {
+        links.append(
+            link.id, link.role, link.state, link.expiresAt.map(Format.time) ?? "never",
+            link.uses.map(String.init) ?? "unlimited", String(link.members))
+    }
+    links.print()
 }
 
 /// `places peers …`: other daemons this one syncs with.

@@ -17,11 +17,85 @@ public struct Member: Codable, Sendable, Equatable {
     public var name: String?
     /// `owner`, `editor` or `viewer`.
     public var role: String
+    /// How the member joined: `key` (added by id) or `link` (then `link` is the link id).
+    public var via: String?
+    public var link: String?
 
-    public init(id: String, name: String?, role: String) {
+    public init(id: String, name: String?, role: String, via: String? = nil, link: String? = nil) {
         self.id = id
         self.name = name
         self.role = role
+        self.via = via
+        self.link = link
+    }
+}
+
+/// `POST /v1/itineraries/{id}/links`: make a share link.
+public struct LinkRequest: Codable, Sendable {
+    /// `viewer` or `editor` (editor links: owner only).
+    public var role: String
+    /// When the link stops working: a duration (`30m`, `12h`, `7d`, `2w`) from now, a date
+    /// (`2027-05-01`, end of that day UTC) or an RFC 3339 time. Never when absent.
+    public var expires: String?
+    /// How many joins the link allows (1…1,000,000). Unlimited when absent.
+    public var uses: Int?
+    /// Only this id (human form) may join with it.
+    public var audience: String?
+
+    public init(role: String, expires: String? = nil, uses: Int? = nil, audience: String? = nil) {
+        self.role = role
+        self.expires = expires
+        self.uses = uses
+        self.audience = audience
+    }
+}
+
+/// A share link of an itinerary, as listed in `members` (without its secret text) or as
+/// just made (with `url`).
+public struct ShareLinkInfo: Codable, Sendable, Equatable {
+    /// The link id (token id hex): what `unshare --link` takes.
+    public var id: String
+    public var role: String
+    /// Human id of who made it.
+    public var issuer: String
+    public var createdAt: String?
+    public var expiresAt: String?
+    public var uses: Int?
+    /// Members who joined through it and are still members.
+    public var members: Int
+    /// `live`, `expired`, `used-up` or `revoked`.
+    public var state: String
+    public var audience: String?
+    /// `places://join/…`: only in the answer to the request that made it.
+    public var url: String?
+
+    public init(
+        id: String, role: String, issuer: String, createdAt: String?, expiresAt: String?, uses: Int?, members: Int,
+        state: String, audience: String?, url: String?
+    ) {
+        self.id = id
+        self.role = role
+        self.issuer = issuer
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.uses = uses
+        self.members = members
+        self.state = state
+        self.audience = audience
+        self.url = url
+    }
+}
+
+/// `POST /v1/join`: redeem a share link.
+public struct JoinRequest: Codable, Sendable {
+    /// The whole link, `places://join/<doc>#<token>`.
+    public var link: String
+    /// How long to look for a member that can let this daemon in (1…120 s; default 15).
+    public var waitSeconds: Int?
+
+    public init(link: String, waitSeconds: Int? = nil) {
+        self.link = link
+        self.waitSeconds = waitSeconds
     }
 }
 
@@ -29,10 +103,13 @@ public struct Member: Codable, Sendable, Equatable {
 public struct MemberList: Codable, Sendable {
     public var members: [Member]
     public var count: Int
+    /// The itinerary's share links (all states; `state` says which still work).
+    public var links: [ShareLinkInfo]
 
-    public init(members: [Member], count: Int) {
+    public init(members: [Member], count: Int, links: [ShareLinkInfo] = []) {
         self.members = members
         self.count = count
+        self.links = links
     }
 }
 

@@ -87,6 +87,22 @@ public nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
     set {kind = .bye(newValue)}
   }
 
+  public var join: Places_Sync_V1_JoinRequest {
+    get {
+      if case .join(let v)? = kind {return v}
+      return Places_Sync_V1_JoinRequest()
+    }
+    set {kind = .join(newValue)}
+  }
+
+  public var joinRefused: Places_Sync_V1_JoinRefused {
+    get {
+      if case .joinRefused(let v)? = kind {return v}
+      return Places_Sync_V1_JoinRefused()
+    }
+    set {kind = .joinRefused(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -96,6 +112,8 @@ public nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
     case ping(Places_Sync_V1_Ping)
     case pong(Places_Sync_V1_Pong)
     case bye(Places_Sync_V1_Bye)
+    case join(Places_Sync_V1_JoinRequest)
+    case joinRefused(Places_Sync_V1_JoinRefused)
 
   }
 
@@ -234,12 +252,53 @@ public nonisolated struct Places_Sync_V1_Pong: Sendable {
   public init() {}
 }
 
-/// Sent before closing on purpose (shutdown, logout, protocol error); informative only.
+/// Sent before a deliberate close of all sessions (logout); informative only. Shutdown and
+/// protocol errors close without it (handshake.md §9).
 public nonisolated struct Places_Sync_V1_Bye: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
+  public var reason: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// A daemon redeeming a share link presents its capability token (Protocol/capabilities.md)
+/// to a peer that may hold the document. A holder that accepts answers with a DocOffer whose
+/// grants hold every epoch key it has, sealed to the joiner; one that refuses answers with
+/// JoinRefused; a daemon that does not hold the document ignores it.
+public nonisolated struct Places_Sync_V1_JoinRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// the token's bytes (CapabilityToken.encoded)
+  public var token: Data = Data()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// Why a holder refused a JoinRequest. Codes are AccessError codes (capabilities.md).
+public nonisolated struct Places_Sync_V1_JoinRefused: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// 16-byte document id from the token
+  public var doc: Data = Data()
+
+  /// 16-byte token id
+  public var tokenID: Data = Data()
+
+  /// e.g. "expired", "revoked", "used-up", "not-allowed", "wrong-audience"
+  public var code: String = String()
+
+  /// a sentence for the user
   public var reason: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -253,7 +312,7 @@ fileprivate nonisolated let _protobuf_package = "places.sync.v1"
 
 nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SyncMessage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}offer\0\u{1}ops\0\u{1}ping\0\u{1}pong\0\u{1}bye\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}offer\0\u{1}ops\0\u{1}ping\0\u{1}pong\0\u{1}bye\0\u{1}join\0\u{3}join_refused\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -339,6 +398,32 @@ nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftPr
           self.kind = .bye(v)
         }
       }()
+      case 7: try {
+        var v: Places_Sync_V1_JoinRequest?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .join(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .join(v)
+        }
+      }()
+      case 8: try {
+        var v: Places_Sync_V1_JoinRefused?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .joinRefused(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .joinRefused(v)
+        }
+      }()
       default: break
       }
     }
@@ -373,6 +458,14 @@ nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftPr
     case .bye?: try {
       guard case .bye(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
+    }()
+    case .join?: try {
+      guard case .join(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+    }()
+    case .joinRefused?: try {
+      guard case .joinRefused(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
     }()
     case nil: break
     }
@@ -685,6 +778,81 @@ nonisolated extension Places_Sync_V1_Bye: SwiftProtobuf.Message, SwiftProtobuf._
   }
 
   public static func ==(lhs: Places_Sync_V1_Bye, rhs: Places_Sync_V1_Bye) -> Bool {
+    if lhs.reason != rhs.reason {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Places_Sync_V1_JoinRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".JoinRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}token\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.token) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.token.isEmpty {
+      try visitor.visitSingularBytesField(value: self.token, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Places_Sync_V1_JoinRequest, rhs: Places_Sync_V1_JoinRequest) -> Bool {
+    if lhs.token != rhs.token {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Places_Sync_V1_JoinRefused: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".JoinRefused"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{3}token_id\0\u{1}code\0\u{1}reason\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.doc) }()
+      case 2: try { try decoder.decodeSingularBytesField(value: &self.tokenID) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.code) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.doc.isEmpty {
+      try visitor.visitSingularBytesField(value: self.doc, fieldNumber: 1)
+    }
+    if !self.tokenID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.tokenID, fieldNumber: 2)
+    }
+    if !self.code.isEmpty {
+      try visitor.visitSingularStringField(value: self.code, fieldNumber: 3)
+    }
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Places_Sync_V1_JoinRefused, rhs: Places_Sync_V1_JoinRefused) -> Bool {
+    if lhs.doc != rhs.doc {return false}
+    if lhs.tokenID != rhs.tokenID {return false}
+    if lhs.code != rhs.code {return false}
     if lhs.reason != rhs.reason {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true

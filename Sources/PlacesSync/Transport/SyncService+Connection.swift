@@ -77,7 +77,7 @@ extension SyncService {
     nonisolated func dialLoop(_ target: DialTarget) async {
         let initial = limits.reconnectInitialDelay
         var backoff = initial
-        while !Task.isCancelled {
+        while !Task.isCancelled, await isDialTarget(target) {
             var wait = initial
             if await hasSession(serving: target) {
                 backoff = initial

@@ -109,16 +109,27 @@ public actor SyncService {
     /// `SyncLimits.reconnectInitialDelay` to `reconnectMaxDelay`, with jitter) whenever no
     /// session to that address is up. Adding an address again does nothing. Addresses
     /// added before `run` are dialled once it starts.
-    public func addPeer(host: String, port: Int) {
+    /// Returns whether the address is new.
+    @discardableResult
+    public func addPeer(host: String, port: Int) -> Bool {
         guard !host.isEmpty, (1...65_535).contains(port) else {
             logger.warning(
                 "ignored a peer address with an empty host or a bad port", metadata: ["sync.port": "\(port)"])
-            return
+            return false
         }
         let target = DialTarget(host: host, port: port)
-        guard dialTargets.insert(target).inserted else { return }
+        guard dialTargets.insert(target).inserted else { return false }
         dialContinuation.yield(target)
+        return true
     }
+
+    /// Stops dialling an address added with `addPeer` (a session already up stays until it
+    /// ends; it is not re-dialled).
+    public func forgetPeer(host: String, port: Int) {
+        dialTargets.remove(DialTarget(host: host, port: port))
+    }
+
+    func isDialTarget(_ target: DialTarget) -> Bool { dialTargets.contains(target) }
 
     /// Every live session, oldest first. A peer connected both ways (both sides dialled)
     /// appears once per session.
