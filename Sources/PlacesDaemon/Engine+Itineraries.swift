@@ -204,7 +204,8 @@ extension Engine {
             switch (r.action, r.kind) {
             case ("joined", _): summary = "\(who) joined through a link as \(new?.stringValue ?? "member")"
             case ("shared", "link"):
-                summary = "\(who) made a \(new?.stringValue ?? "share") link (\(r.entity.prefix(8)))"
+                let role = new?.stringValue ?? "share"
+                summary = "\(who) made \(role == "editor" ? "an" : "a") \(role) link (\(r.entity.prefix(8)))"
             case ("shared", _):
                 summary = "\(who) shared the itinerary with \(subject) as \(new?.stringValue ?? "member")"
             case ("unshared", "link"): summary = "\(who) revoked link \(r.entity.prefix(8))"

@@ -312,9 +312,16 @@ extension ItineraryGroup {
         var id: String
 
         func run() throws {
+            // Whether this is a delete or a leave depends on the caller's role.
+            let list = try? global.api.get(Target.v1("itineraries")).decode(ItineraryList.self)
+            let role = list?.itineraries.first { $0.id.hasPrefix(id.lowercased()) }?.role
             let reply = try global.api.delete(Target.v1("itineraries", id))
             if global.json { return printRaw(reply) }
-            print("deleted itinerary \(id)")
+            if let role, role != "owner" {
+                print("left itinerary \(id): it stays for its other members")
+            } else {
+                print("deleted itinerary \(id) for every member")
+            }
         }
     }
 

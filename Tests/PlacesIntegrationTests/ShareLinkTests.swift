@@ -240,3 +240,54 @@ enum KeyFileTest {
         return try JSONDecoder().decode(KeyFile.self, from: data).open(passphrase: nil)
     }
 }
+
+@Suite("Share links: leaving, deleting, unreachable members", .serialized)
+struct ShareLinkLifecycleTests {
+    @Test("a member's delete leaves (it stays for the others); the owner's delete removes it for everyone")
+    func leaveAndDelete() async throws {
+        let a = try SyncNode("Ana"), b = try SyncNode("Bruno"), c = try SyncNode("Carla")
+        let it = try a.d.call(Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"Braga"}"#)
+        let share = try a.d.cli(["share", it.id, "--role", "editor", "--qr"])
+        #expect(share.status == 0, "\(share.stderr)")
+        let lines = share.stdout.split(separator: "\n")
+        let url = String(try #require(lines.first))
+        #expect(url.hasPrefix("places://join/") && share.stdout.contains("█"))
+        #expect(share.stderr.contains("editor link"))
+        #expect(try b.join(url).status == 200)
+        #expect(try c.join(url).status == 200)
+
+        let left = try c.d.cli(["itinerary", "delete", it.id])
+        #expect(left.status == 0 && left.stdout.contains("left itinerary"), "\(left.stdout)")
+        #expect(try c.d.call(ItineraryList.self, "GET", "/v1/itineraries").count == 0)
+        try await eventually("the others see Carla leave") {
+            let members = try a.d.call(MemberList.self, "GET", "/v1/itineraries/\(it.id)/members")
+            return members.members.map(\.name) == ["Ana", "Bruno"]
+        }
+        let stillThere = try b.d.send("GET", "/v1/itineraries/\(it.id)").status
+        #expect(stillThere == 200)
+        let activity = try a.d.call(ActivityList.self, "GET", "/v1/itineraries/\(it.id)/activity")
+        #expect(activity.activity.contains { $0.summary == "Carla left the itinerary" })
+
+        let deleted = try a.d.cli(["itinerary", "delete", it.id])
+        #expect(deleted.status == 0 && deleted.stdout.contains("for every member"))
+        try await eventually("the owner's delete reaches Bruno") {
+            try b.d.send("GET", "/v1/itineraries/\(it.id)").status == 404
+        }
+    }
+
+    @Test("a link whose members are all unreachable fails after the wait, and nothing is kept")
+    func unreachableMembers() async throws {
+        let a = try SyncNode("Ana"), b = try SyncNode("Bruno")
+        let it = try a.d.call(Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"Evora"}"#)
+        let link = try #require(try a.link(it.id, #"{"role":"viewer"}"#).url)
+        a.stop()
+        let started = ContinuousClock.now
+        let r = try b.join(link, wait: 2)
+        #expect(r.status == 504 && b.problemCode(r.text) == "no-member-reachable", "\(r.text)")
+        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(try b.d.call(ItineraryList.self, "GET", "/v1/itineraries").count == 0)
+        // Once the owner is back, the same link works.
+        try a.start()
+        #expect(try b.join(link).status == 200)
+    }
+}
