@@ -182,10 +182,12 @@ extension Engine {
         let myName = (try? profile())?.name
         let myHex = me?.hex
         var names = [String: String]()
+        var people = [String: String]()
         let entries = records.map { r -> ActivityEntry in
             let authorKey = try? PublicKey(bytes: HexCoding.decode(r.author) ?? [])
             let author = authorKey.map(\.humanID) ?? r.author
-            let authorName = r.author == myHex ? myName : authorKey.map(displayName(of:))
+            if people[r.author] == nil, let authorKey { people[r.author] = displayName(of: authorKey) }
+            let authorName = r.author == myHex ? myName : people[r.author]
             let old = r.oldJSON.flatMap(Engine.parseJSON)
             let new = r.newJSON.flatMap(Engine.parseJSON)
             let who = authorName ?? String(author.prefix(7))

@@ -524,14 +524,16 @@ extension Engine {
             !offered.seqs.contains(where: { mine[$0.key] < $0.value })
         else { return }
         let token = pending.token
+        var changes: [Change] = [
+            .create(entity: me.hex, kind: .member),
+            .set(entity: me.hex, kind: .member, field: "role", value: .string(token.role.rawValue), old: nil),
+            .set(entity: me.hex, kind: .member, field: "token", value: .string(token.base64url), old: nil),
+        ]
+        if let name = currentProfileName(), !name.isEmpty {
+            changes.append(.set(entity: me.hex, kind: .member, field: "name", value: .string(name), old: nil))
+        }
         do {
-            try commit(
-                doc,
-                [
-                    .create(entity: me.hex, kind: .member),
-                    .set(entity: me.hex, kind: .member, field: "role", value: .string(token.role.rawValue), old: nil),
-                    .set(entity: me.hex, kind: .member, field: "token", value: .string(token.base64url), old: nil),
-                ], summary: "joined through a share link")
+            try commit(doc, changes, summary: "joined through a share link")
         } catch {
             finishJoin(doc, .failure(error))
             return

@@ -319,6 +319,8 @@ extension Engine: SyncDelegate {
         if let stored = (try? store.peers())?.first(where: { $0.key == key.bytes }), !stored.name.isEmpty {
             return stored.name
         }
+        // The name a member gave when it joined through a link (it may never have connected here).
+        if let joined = try? store.memberName(key.hex), !joined.isEmpty { return joined }
         return String(key.humanID.prefix(7))
     }
 

@@ -162,7 +162,7 @@ enum Materializer {
         for change in body.changes {
             switch change {
             case .create(let e, _): createdInOp.insert(e)
-            case .set(let e, _, "name", .string(let n), _): names[e] = n
+            case .set(let e, let kind, "name", .string(let n), _) where kind != .member: names[e] = n
             case .set(let e, .member, "role", .string(let r), _), .set(let e, .link, "role", .string(let r), _):
                 names[e] = r
             default: break

@@ -172,6 +172,7 @@ extension Store {
                 case .create: created = true
                 case .set(_, _, "role", .string(let value), _): role = value
                 case .set(_, _, "token", .string(let value), _): token = value
+                case .set(_, _, "name", .string(let value), _) where value.count <= 100: continue
                 default: return nil
                 }
             }
@@ -329,6 +330,18 @@ extension Store {
         }
         let plaintext = try SecretBox.open(op.ciphertext, key: key, associatedData: OpCrypto.associatedData(op.header))
         return try Store.decodeBody(plaintext)
+    }
+
+    /// The display name a member gave in its join (any document), if any.
+    public func memberName(_ keyHex: String) throws(StoreError) -> String? {
+        try read { db in
+            try String.fetchOne(
+                db,
+                sql: """
+                    SELECT json_extract(data, '$.name') FROM entity
+                    WHERE kind = 'member' AND id = ? AND json_extract(data, '$.name') IS NOT NULL LIMIT 1
+                    """, arguments: [keyHex])
+        }
     }
 
     /// Whether an op is stored but excluded (for tests and diagnostics).

@@ -173,13 +173,13 @@ _places() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    init|login|logout|whoami|status|place|favorite|itinerary|activity|events|route|help)
+    init|login|logout|whoami|status|place|favorite|itinerary|activity|events|route|peers|share|join|members|unshare|help)
         # Offer subcommand argument completions
         "_places_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'init login logout whoami status place favorite itinerary activity events route help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'init login logout whoami status place favorite itinerary activity events route peers share join members unshare help' -- "${cur}"))
         ;;
     esac
 }
@@ -570,13 +570,13 @@ _places_itinerary() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    create|list|show|edit|delete|add-place|remove-place|move-place)
+    create|list|show|edit|delete|add-place|remove-place|move-place|share|members)
         # Offer subcommand argument completions
         "_places_itinerary_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'create list show edit delete add-place remove-place move-place' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'create list show edit delete add-place remove-place move-place share members' -- "${cur}"))
         ;;
     esac
 }
@@ -807,6 +807,48 @@ _places_itinerary_move-place() {
     esac
 }
 
+_places_itinerary_share() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket --with --role)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--with')
+        return
+        ;;
+    '--role')
+        return
+        ;;
+    esac
+}
+
+_places_itinerary_members() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
 _places_activity() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
@@ -877,6 +919,161 @@ _places_route() {
         return
         ;;
     '--output')
+        return
+        ;;
+    esac
+}
+
+_places_peers() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __places_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    list|add)
+        # Offer subcommand argument completions
+        "_places_peers_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'list add' -- "${cur}"))
+        ;;
+    esac
+}
+
+_places_peers_list() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_peers_add() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_share() {
+    repeating_flags=()
+    non_repeating_flags=(--json --qr --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket --role --expires --uses --for --with)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--role')
+        return
+        ;;
+    '--expires')
+        return
+        ;;
+    '--uses')
+        return
+        ;;
+    '--for')
+        return
+        ;;
+    '--with')
+        return
+        ;;
+    esac
+}
+
+_places_join() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket --wait)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--wait')
+        return
+        ;;
+    esac
+}
+
+_places_members() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_unshare() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket --member --link)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--member')
+        return
+        ;;
+    '--link')
         return
         ;;
     esac

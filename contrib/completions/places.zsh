@@ -61,13 +61,18 @@ _places() {
             'activity:Show who changed what in an itinerary, newest first.'
             'events:Follow the daemon'\''s events (edits, logins, sync) until interrupted.'
             'route:Plan the best order through an itinerary'\''s places to go.'
+            'peers:Daemons this one syncs with: who, where, and how far in sync.'
+            'share:Make a share link for an itinerary (viewer or editor).'
+            'join:Join an itinerary from a share link.'
+            'members:List an itinerary'\''s members, how each joined, and its share links.'
+            'unshare:Remove a member or revoke a share link (owner only).'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        init|login|logout|whoami|status|place|favorite|itinerary|activity|events|route|help)
+        init|login|logout|whoami|status|place|favorite|itinerary|activity|events|route|peers|share|join|members|unshare|help)
             "_places_${words[1]}" && ret=0
             ;;
         esac
@@ -390,12 +395,14 @@ _places_itinerary() {
             'add-place:Add a place from your library to an itinerary'\''s places to go.'
             'remove-place:Remove a place to go from an itinerary.'
             'move-place:Move a place to go to another position.'
+            'share:Share an itinerary with a friend by their id (owner only).'
+            'members:List an itinerary'\''s owner and members with their roles.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        create|list|show|edit|delete|add-place|remove-place|move-place)
+        create|list|show|edit|delete|add-place|remove-place|move-place|share|members)
             "_places_itinerary_${words[1]}" && ret=0
             ;;
         esac
@@ -557,6 +564,38 @@ _places_itinerary_move-place() {
     return "${ret}"
 }
 
+_places_itinerary_share() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        '--with[The friend'\''s public id.]:with:'
+        '--role[editor or viewer.]:role:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_itinerary_members() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
 _places_activity() {
     local -i ret=1
     local -ar arg_specs=(
@@ -604,6 +643,133 @@ _places_route() {
         '--format[json (printed as a table unless --json), geojson, gpx, gmaps or svg.]:format:{__places_complete "${___format[@]}"}'
         '--output[Write the result to this file instead of standard output.]:file:'
         '--apply[Reorder the itinerary'\''s places to go to the planned order.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_peers() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'list:List known peers.'
+            'add:Add a static peer address, for networks where discovery cannot work.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        list|add)
+            "_places_peers_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_places_peers_list() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_peers_add() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':address:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_share() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        '--role[viewer or editor.]:role:'
+        '--expires[When the link stops working\: 30m, 12h, 7d, 2w, a date (YYYY-MM-DD) or an RFC 3339 time.]:expires:'
+        '--uses[How many people may join with it.]:uses:'
+        '--for[Only this person'\''s id may join with it.]:for:'
+        '--with[Add this person (their id from `places whoami`) instead of making a link.]:with:'
+        '--qr[Also draw the link as a QR code in the terminal.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_join() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':link:'
+        '--wait[Seconds to look for a member'\''s device (1-120).]:wait:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_members() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_unshare() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        '--member[The member'\''s id.]:member:'
+        '--link[The link id (see `places members`).]:link:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
