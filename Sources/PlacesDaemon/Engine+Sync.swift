@@ -231,6 +231,16 @@ extension Engine: SyncDelegate {
             return []
         }
         let participantsBefore = participants(of: record)
+        guard
+            participantsBefore.contains(peer) || provisional[docID]?.contains(peer) == true
+                || pendingJoins[docID]?.admittedBy == peer
+        else {
+            // A removed member (or a stranger) sending ops: ignored, as its offers are.
+            logger.warning(
+                "ignored ops from a peer that is not a member of the itinerary",
+                metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)", "ops": "\(batch.ops.count)"])
+            return []
+        }
         let result: Store.IngestResult
         do {
             result = try store.ingest(batch.ops.map { [UInt8]($0) }, keyring: keyringCopy())
@@ -246,6 +256,11 @@ extension Engine: SyncDelegate {
                 ])
         }
         guard !result.stored.isEmpty else { return [] }
+        if result.excluded > 0 {
+            logger.notice(
+                "stored ops made concurrently with their author's removal; they are not applied",
+                metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)", "ops": "\(result.excluded)"])
+        }
         responseCache.removeAll()
         defer { completeJoinIfCaughtUp(docID, from: peer) }
         if var theirs = peerVectors[peer]?[docID] {

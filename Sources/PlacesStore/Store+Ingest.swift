@@ -51,6 +51,8 @@ extension Store {
         public var bodies: [OpBody] = []
         /// Ops already held (replays), skipped.
         public var duplicates = 0
+        /// How many of `stored` are excluded (concurrent with their author's removal).
+        public var excluded = 0
         /// The first op refused and why; ingestion stops there.
         public var rejected: (op: [UInt8], reason: Rejection)? = nil
 
@@ -73,9 +75,10 @@ extension Store {
             var result = IngestResult()
             for bytes in encodedOps {
                 do {
-                    if let (op, body) = try ingestOne(db, bytes, keyring: keyring, authorize: authorize) {
+                    if let (op, body, excluded) = try ingestOne(db, bytes, keyring: keyring, authorize: authorize) {
                         result.stored.append(op)
                         result.bodies.append(body)
+                        if excluded { result.excluded += 1 }
                     } else {
                         result.duplicates += 1
                     }
@@ -90,7 +93,7 @@ extension Store {
 
     private func ingestOne(
         _ db: Database, _ bytes: [UInt8], keyring: Keyring, authorize: (OpHeader, OpBody) -> String?
-    ) throws -> (SignedOp, OpBody)? {
+    ) throws -> (SignedOp, OpBody, excluded: Bool)? {
         let op: SignedOp
         do { op = try SignedOp(decoding: bytes) } catch { throw Rejection.malformed(error.message) }
         let header = op.header
@@ -150,9 +153,9 @@ extension Store {
             throw Rejection.unauthorized(refusal)
         }
         try insertOp(db, op, id: id, vector: vector)
-        try Store.materializeStored(
+        let excluded = try Store.materializeStored(
             db, id: id, header: header, body: body, owner: ownerKey, vector: vector, keyring: keyring)
-        return (op, body)
+        return (op, body, excluded)
     }
 }
 
@@ -160,20 +163,22 @@ extension Store {
     /// Records a just-stored op's role events, then materializes it unless it is concurrent
     /// with its author's removal; an owner's removal excludes the removed member's
     /// concurrent ops already held and re-materializes the document.
+    @discardableResult
     static func materializeStored(
         _ db: Database, id: [UInt8], header: OpHeader, body: OpBody, owner: String, vector: VersionVector,
         keyring: Keyring
-    ) throws {
+    ) throws -> Bool {
         let author = header.authorKey
         try recordMemberEvents(db, header: header, authorKey: author, body: body)
         if try isConcurrentWithRemoval(db, header: header, owner: owner, vector: vector) {
             try db.execute(sql: "UPDATE op SET excluded = 1 WHERE id = ?", arguments: [Data(id)])
-            return
+            return true
         }
         try Materializer.apply(db, opID: id, header: header, authorKey: author, body: body)
         if author == owner, try excludeConcurrent(db, doc: header.doc, body: body, vector: vector) {
             try rematerialize(db, doc: header.doc, keyring: keyring)
         }
+        return false
     }
 
     /// A member's role in the current state (all ops held), nil when not a member.
