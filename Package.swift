@@ -111,7 +111,9 @@ let package = Package(
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),
-        .testTarget(name: "PlacesStoreTests", dependencies: ["PlacesStore", "PlacesModel", "PlacesCrypto"]),
+        .testTarget(
+            name: "PlacesStoreTests", dependencies: ["PlacesStore", "PlacesModel", "PlacesCrypto", "PlacesAccess"]
+        ),
         .testTarget(
             name: "PlacesIntegrationTests",
             dependencies: ["PlacesTestSupport", "PlacesControl", "PlacesModel", "PlacesStore", "PlacesCrypto"]

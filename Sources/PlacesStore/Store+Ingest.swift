@@ -232,17 +232,25 @@ extension Store {
     }
 
     /// Current members of a document (from its `member` entities) with their roles,
-    /// owner excluded.
+    /// owner excluded. A member who joined through a link since revoked is left out: the
+    /// revocation does not rewrite its `member` entity.
     public func members(of doc: DocumentID) throws(StoreError) -> [(key: String, role: String)] {
         try read { db in
-            try Row.fetchAll(
+            guard
+                let owner = try Data.fetchOne(
+                    db, sql: "SELECT owner FROM document WHERE id = ?", arguments: [Data(doc.bytes)])
+            else { return [] }
+            let vector = try versionVector(db, doc)
+            return try Row.fetchAll(
                 db,
                 sql: """
                     SELECT id, json_extract(data, '$.role') FROM entity
                     WHERE doc = ? AND kind = 'member' AND deleted = 0 ORDER BY id
                     """, arguments: [Data(doc.bytes)]
             ).compactMap { row in
-                guard let role = row[1] as String?, Store.activeRoles.contains(role) else { return nil }
+                guard let role = row[1] as String?, Store.activeRoles.contains(role),
+                    try Store.role(db, of: row[0], in: doc, owner: HexCoding.encode(owner), causalPast: vector) != nil
+                else { return nil }
                 return (row[0], role)
             }
         }

@@ -5,15 +5,6 @@ import Testing
 @testable import PlacesModel
 @testable import PlacesStore
 
-/// A second store holding the same document (as a member would), to receive ops.
-func replica(of f: Fixture) throws -> Store {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("places-replica-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    let store = try Store(path: dir.appendingPathComponent("places.sqlite").path)
-    try store.createDocument(f.doc, kind: .itinerary, owner: f.identity.publicKey, sealedKey: [], timeMs: 0)
-    return store
-}
-
 @Suite("Store: ingesting ops from another daemon")
 struct IngestTests {
     func authoredOps(_ f: Fixture, count: Int, seed: UInt64) throws -> [SignedOp] {
@@ -106,29 +97,6 @@ struct IngestTests {
 
 @Suite("Store: roles at the op's causal point")
 struct RoleTests {
-    /// Owner `f.identity` shares `f.doc` with `member` as `role`; returns the owner's ops.
-    func share(_ f: Fixture, with member: SigningKeyPair, role: String) throws -> [SignedOp] {
-        try f.store.append(
-            [
-                Store.Edit(doc: f.doc, changes: [.create(entity: f.doc.hex, kind: .itinerary)], timeMs: 1),
-                Store.Edit(
-                    doc: f.doc,
-                    changes: [
-                        .create(entity: member.publicKey.hex, kind: .member),
-                        .set(
-                            entity: member.publicKey.hex, kind: .member, field: "role", value: .string(role), old: nil),
-                    ], timeMs: 2),
-            ], identity: f.identity, keyring: f.keyring)
-    }
-
-    /// The member's replica: the owner's ops ingested, then one edit by the member.
-    func memberEdit(_ f: Fixture, member: SigningKeyPair, ownerOps: [SignedOp], changes: [Change]) throws -> SignedOp {
-        let replicaStore = try replica(of: f)
-        _ = try replicaStore.ingest(ownerOps.map(\.encoded), keyring: f.keyring)
-        return try replicaStore.append(
-            [Store.Edit(doc: f.doc, changes: changes, timeMs: 3)], identity: member, keyring: f.keyring)[0]
-    }
-
     @Test("an editor's op is accepted; a viewer's, a stranger's, and an editor's change of members are refused")
     func roles() throws {
         let rename: [Change] = [.set(entity: "x", kind: .stop, field: "name", value: .string("n"), old: nil)]
