@@ -73,8 +73,9 @@ extension Engine {
         }
         let token: CapabilityToken
         do {
+            let notBefore = now - Store.linkClockAllowanceMs
             token = try CapabilityToken.issue(
-                doc: doc.id, role: role, by: identity, audience: audience, notBeforeMs: now - 60_000,
+                doc: doc.id, role: role, by: identity, audience: audience, notBeforeMs: notBefore,
                 expiresMs: expiresMs, uses: request.uses.map(UInt32.init), addressHints: await addressHints(),
                 epoch: epoch,
                 documentKey: key)

@@ -234,6 +234,9 @@ extension Engine: SyncDelegate {
         guard
             participantsBefore.contains(peer) || provisional[docID]?.contains(peer) == true
                 || pendingJoins[docID]?.admittedBy == peer
+                // A peer whose offer was accepted (it handed this daemon the document before
+                // this daemon holds the ops that make it a member).
+                || offeredVectors[peer]?[docID] != nil
         else {
             // A removed member (or a stranger) sending ops: ignored, as its offers are.
             logger.warning(

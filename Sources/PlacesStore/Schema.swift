@@ -81,6 +81,7 @@ enum Schema {
                 sql: """
                     ALTER TABLE op ADD COLUMN excluded INTEGER NOT NULL DEFAULT 0;
                     ALTER TABLE member_event ADD COLUMN token TEXT;
+                    ALTER TABLE member_event ADD COLUMN time_ms INTEGER NOT NULL DEFAULT 0;
                     CREATE INDEX member_event_token ON member_event(doc, token);
                     """)
         }
@@ -101,7 +102,8 @@ enum Schema {
                     seq INTEGER NOT NULL,
                     lamport INTEGER NOT NULL,
                     idx INTEGER NOT NULL,
-                    token TEXT
+                    token TEXT,
+                    time_ms INTEGER NOT NULL DEFAULT 0
                 );
                 CREATE INDEX member_event_doc ON member_event(doc, member);
                 CREATE INDEX member_event_token ON member_event(doc, token);

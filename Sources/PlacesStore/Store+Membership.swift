@@ -20,6 +20,10 @@ extension Store {
     /// Roles a member may hold; `removed` and `left` end a membership.
     public static let activeRoles: Set<String> = ["editor", "viewer"]
 
+    /// How far before its issuing a daemon dates a link's `not_before`, so that a joiner whose
+    /// clock is a little behind can use it at once.
+    public static let linkClockAllowanceMs: Int64 = 60_000
+
     /// The entity id of a link's role events: `link:` + token id hex.
     static func linkMember(_ tokenID: String) -> String { "link:" + tokenID }
 
@@ -48,8 +52,8 @@ extension Store {
             var insert = try RawStatement(
                 db,
                 """
-                INSERT INTO member_event(doc, member, role, author, seq, lamport, idx, token)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO member_event(doc, member, role, author, seq, lamport, idx, token, time_ms)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             insert.bind(header.doc.bytes)
             insert.bind(member)
@@ -59,6 +63,7 @@ extension Store {
             insert.bind(Int64(header.lamport))
             insert.bind(index)
             insert.bind(member == authorKey ? tokenIDs[member] : nil)
+            insert.bind(body.timeMs)
             try insert.execute(db)
         }
     }
@@ -69,12 +74,13 @@ extension Store {
         var seq: UInt64
         var stamp: Stamp
         var token: String?
+        var timeMs: Int64
     }
 
     private static func events(_ db: Database, doc: DocumentID, member: String) throws -> [RoleEvent] {
         var out = [RoleEvent]()
         var select = try RawStatement(
-            db, "SELECT role, author, seq, lamport, idx, token FROM member_event WHERE doc = ? AND member = ?")
+            db, "SELECT role, author, seq, lamport, idx, token, time_ms FROM member_event WHERE doc = ? AND member = ?")
         select.bind(doc.bytes)
         select.bind(member)
         try select.forEachRow(db) { row in
@@ -83,7 +89,7 @@ extension Store {
                 RoleEvent(
                     role: row.string(0), author: author, seq: UInt64(row.int64(2)),
                     stamp: Stamp(lamport: UInt64(row.int64(3)), author: author, index: Int(row.int64(4))),
-                    token: row.isNull(5) ? nil : row.string(5)))
+                    token: row.isNull(5) ? nil : row.string(5), timeMs: row.int64(6)))
         }
         return out
     }
@@ -219,6 +225,19 @@ extension Store {
         }
         if try isRevoked(db, token: token.id, in: doc, owner: owner, causalPast: causalPast) {
             return AccessError(.revoked, "the link was revoked by the itinerary's owner")
+        }
+        // Removal is sticky: a member the owner removed comes back only through the owner —
+        // re-added by id, or with a link the owner made after the removal.
+        let ownerEvents = try events(db, doc: doc, member: joiner.hex).filter {
+            $0.author == owner && causalPast.covers($0.author, $0.seq)
+        }
+        if let last = ownerEvents.max(by: { $0.stamp < $1.stamp }), last.role == "removed",
+            issuer != owner || token.notBeforeMs + Store.linkClockAllowanceMs <= last.timeMs
+        {
+            return AccessError(
+                .notAllowed,
+                "the itinerary's owner removed you from it; only a new link from the owner (or being added "
+                    + "again by id) lets you back in")
         }
         if let uses = token.uses {
             var used = 0

@@ -324,7 +324,8 @@ struct MembershipTests {
                 #expect(reason == nil, "join at \(timeMs)")
                 #expect(try f.store.currentRole(of: joiner.publicKey, in: f.doc) == "editor")
             } else {
-                #expect(reason?.hasPrefix("join: expired") == true, "join at \(timeMs): \(reason ?? "accepted")")
+                let code = timeMs < 500 ? "join: notYetValid" : "join: expired"
+                #expect(reason?.hasPrefix(code) == true, "join at \(timeMs): \(reason ?? "accepted")")
                 #expect(try f.store.currentRole(of: joiner.publicKey, in: f.doc) == nil)
             }
         }
@@ -418,6 +419,31 @@ struct MembershipTests {
         let reason = try refusal(f.store, try joiner.join(token), keyring: f.keyring)
         #expect(reason?.hasPrefix("join: revoked") == true, "\(reason ?? "accepted")")
         #expect(try f.store.currentRole(of: joiner.publicKey, in: f.doc) == nil)
+    }
+
+    @Test("a removed member cannot come back with an old link, only with a link the owner made after the removal")
+    func removalIsSticky() throws {
+        let removedAt: Int64 = 100_000
+        for (notBefore, accepted) in [
+            (Int64(0), false), (removedAt - Store.linkClockAllowanceMs, false),
+            (removedAt - Store.linkClockAllowanceMs + 1, true),
+        ] {
+            let f = try Fixture()
+            let old = try issue(f, .editor)
+            let member = try Participant(f)
+            try member.receive([try ownerWrite(f, Edits.itinerary(f) + Edits.link(old), timeMs: 1)])
+            #expect(try refusal(f.store, try member.join(old, timeMs: 2), keyring: f.keyring) == nil)
+            try member.receive([try ownerWrite(f, Edits.role(member.key, "removed"), timeMs: removedAt)])
+            let token = try issue(f, .viewer, notBeforeMs: notBefore)
+            let reason = try refusal(f.store, try member.join(token, timeMs: removedAt + 1), keyring: f.keyring)
+            if accepted {
+                #expect(reason == nil, "\(notBefore)")
+                #expect(try f.store.currentRole(of: member.publicKey, in: f.doc) == "viewer")
+            } else {
+                #expect(reason?.hasPrefix("join: notAllowed") == true, "\(notBefore): \(reason ?? "accepted")")
+                #expect(try f.store.currentRole(of: member.publicKey, in: f.doc) == nil)
+            }
+        }
     }
 
     @Test("a single-use link: a join that has the first join in its causal past is refused, a concurrent one not")
