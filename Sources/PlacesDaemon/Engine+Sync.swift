@@ -102,16 +102,7 @@ extension Engine: SyncDelegate {
         }
         // Every member's grants travel to every participant, so that any participant can
         // hand a newcomer its key (only the newcomer can open its grant).
-        offer.grants = ((try? store.grants(in: doc.id)) ?? []).map { grant in
-            var g = Places_Sync_V1_KeyGrant()
-            g.doc = Data(grant.doc.bytes)
-            g.epoch = grant.epoch
-            g.member = Data(grant.member)
-            g.sealedKey = Data(grant.sealedKey)
-            g.issuer = Data(grant.issuer)
-            g.signature = Data(grant.signature)
-            return g
-        }
+        offer.grants = ((try? store.grants(in: doc.id)) ?? []).map(Engine.wire)
         offer.reply = reply
         var message = SyncMessage()
         message.offer = offer

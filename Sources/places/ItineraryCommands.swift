@@ -14,7 +14,7 @@ struct ItineraryGroup: ParsableCommand {
             """,
         subcommands: [
             Create.self, List.self, Show.self, Edit.self, Delete.self,
-            AddPlace.self, RemovePlace.self, MovePlace.self, Share.self, Members.self,
+            AddPlace.self, RemovePlace.self, MovePlace.self, Share.self, MembersCommand.self,
         ],
         defaultSubcommand: List.self,
         aliases: ["itineraries", "trip"])

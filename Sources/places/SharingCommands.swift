@@ -35,23 +35,6 @@ extension ItineraryGroup {
             printMembers(try reply.decode(MemberList.self))
         }
     }
-
-    /// `places itinerary members`.
-    struct Members: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "List an itinerary's owner and members with their roles.")
-
-        @OptionGroup var global: GlobalOptions
-
-        @Argument(help: "The itinerary id (or a unique prefix).")
-        var itinerary: String
-
-        func run() throws {
-            let reply = try global.api.get(Target.v1("itineraries", itinerary, "members"))
-            if global.json { return printRaw(reply) }
-            printMembers(try reply.decode(MemberList.self))
-        }
-    }
 }
 
 func printMembers(_ list: MemberList) {

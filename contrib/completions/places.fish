@@ -298,7 +298,7 @@ complete -c 'places' -n '__places_should_offer_completions_for_positional "place
 complete -c 'places' -n '__places_should_offer_completions_for_positional "places itinerary" -eq 1' -fa 'remove-place' -d 'Remove a place to go from an itinerary.'
 complete -c 'places' -n '__places_should_offer_completions_for_positional "places itinerary" -eq 1' -fa 'move-place' -d 'Move a place to go to another position.'
 complete -c 'places' -n '__places_should_offer_completions_for_positional "places itinerary" -eq 1' -fa 'share' -d 'Share an itinerary with a friend by their id (owner only).'
-complete -c 'places' -n '__places_should_offer_completions_for_positional "places itinerary" -eq 1' -fa 'members' -d 'List an itinerary\'s owner and members with their roles.'
+complete -c 'places' -n '__places_should_offer_completions_for_positional "places itinerary" -eq 1' -fa 'members' -d 'List an itinerary\'s members, how each joined, and its share links.'
 complete -c 'places' -n '__places_should_offer_completions_for_flags_or_options "places itinerary create" data-dir' -l 'data-dir' -d 'The daemon\'s data directory (default: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).' -rfka ''
 complete -c 'places' -n '__places_should_offer_completions_for_flags_or_options "places itinerary create" socket' -l 'socket' -d 'The control socket (default: <data-dir>/placesd.sock).' -rfka ''
 complete -c 'places' -n '__places_should_offer_completions_for_flags_or_options "places itinerary create" json' -l 'json' -d 'Print the API\'s JSON body verbatim instead of human output.'

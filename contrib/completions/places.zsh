@@ -396,7 +396,7 @@ _places_itinerary() {
             'remove-place:Remove a place to go from an itinerary.'
             'move-place:Move a place to go to another position.'
             'share:Share an itinerary with a friend by their id (owner only).'
-            'members:List an itinerary'\''s owner and members with their roles.'
+            'members:List an itinerary'\''s members, how each joined, and its share links.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
