@@ -67,15 +67,24 @@ extension Store {
     /// `Protocol/op-format.md` ("Receiving ops") runs before anything is written:
     /// format, signature, seq continuity and equivocation, dependencies present, Lamport
     /// monotonicity, decryption, and the caller's `authorize` rule.
+    ///
+    /// The checks that need only the op's bytes and the keyring (format, id, signature,
+    /// decryption and body parsing) run first for the whole batch, spread over the cores;
+    /// their outcomes are then consulted op by op in the order above, so an op is refused
+    /// for the same reason as if each check ran in turn.
     public func ingest(
         _ encodedOps: [[UInt8]], keyring: Keyring,
         authorize: (OpHeader, OpBody) -> String? = { _, _ in nil }
     ) throws(StoreError) -> IngestResult {
         try write { db in
             var result = IngestResult()
-            for bytes in encodedOps {
+            let batch = OpBatch()
+            let checked = try Store.precheck(db, encodedOps, keyring: keyring)
+            for (bytes, op) in zip(encodedOps, checked) {
                 do {
-                    if let (op, body, excluded) = try ingestOne(db, bytes, keyring: keyring, authorize: authorize) {
+                    if let (op, body, excluded) = try ingestOne(
+                        db, op, keyring: keyring, batch: batch, authorize: authorize)
+                    {
                         result.stored.append(op)
                         result.bodies.append(body)
                         if excluded { result.excluded += 1 }
@@ -84,30 +93,94 @@ extension Store {
                     }
                 } catch let rejection as Rejection {
                     result.rejected = (Array(bytes.prefix(64)), rejection)
-                    return result
+                    break
                 }
             }
+            try batch.writeHeads(db)
             return result
         }
     }
 
+    /// The outcome of the checks on a received op that need only its bytes and the keyring.
+    struct CheckedOp: Sendable {
+        /// The decoded op, or why the bytes are not one.
+        var op: Result<SignedOp, OpFormatError>
+        /// The op id (BLAKE2b-256 of the signed bytes); empty when malformed.
+        var id: [UInt8] = []
+        /// Whether the signature verifies (not checked for ops already held).
+        var signatureValid = false
+        /// The decrypted and parsed body; nil when it cannot be decrypted or parsed.
+        var body: OpBody?
+    }
+
+    /// Decodes every op and computes its id, then verifies and opens those not already
+    /// held, on all cores for batches of 8 or more.
+    static func precheck(_ db: Database, _ encodedOps: [[UInt8]], keyring: Keyring) throws -> [CheckedOp] {
+        var checked = encodedOps.map { bytes -> CheckedOp in
+            do throws(OpFormatError) {
+                let op = try SignedOp(decoding: bytes)
+                return CheckedOp(op: .success(op), id: Blake2b.hash256(op.signedBytes))
+            } catch {
+                return CheckedOp(op: .failure(error))
+            }
+        }
+        // Replays are skipped before their signature is looked at: no need to verify them.
+        let pending = try checked.indices.filter { i in
+            try !checked[i].id.isEmpty
+                && Bool.fetchOne(
+                    db.cachedStatement(sql: "SELECT 1 FROM op WHERE id = ?"), arguments: [Data(checked[i].id)])
+                    != true
+        }
+        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        if pending.count < 8 || cores == 1 {
+            for i in pending { verifyAndOpen(&checked[i], keyring: keyring) }
+            return checked
+        }
+        let chunk = (pending.count + cores - 1) / cores
+        checked.withUnsafeMutableBufferPointer { buffer in
+            // Each iteration touches a disjoint set of slots.
+            nonisolated(unsafe) let slots = buffer
+            DispatchQueue.concurrentPerform(iterations: cores) { part in
+                for i in pending[min(pending.count, part * chunk)..<min(pending.count, (part + 1) * chunk)] {
+                    verifyAndOpen(&slots[i], keyring: keyring)
+                }
+            }
+        }
+        return checked
+    }
+
+    /// Verifies the signature of a decoded op and, when it holds, opens and parses the body.
+    static func verifyAndOpen(_ c: inout CheckedOp, keyring: Keyring) {
+        guard case .success(let op) = c.op else { return }
+        let header = op.header
+        guard let author = try? PublicKey(bytes: header.author), let signature = try? Signature(bytes: op.signature),
+            author.verify(signature, for: op.signedBytes)
+        else { return }
+        c.signatureValid = true
+        guard let key = keyring.key(header.doc, epoch: header.epoch),
+            let plaintext = try? SecretBox.open(
+                op.ciphertext, key: key, associatedData: OpCrypto.associatedData(header))
+        else { return }
+        c.body = try? decodeBody(plaintext)
+    }
+
     private func ingestOne(
-        _ db: Database, _ bytes: [UInt8], keyring: Keyring, authorize: (OpHeader, OpBody) -> String?
+        _ db: Database, _ checked: CheckedOp, keyring: Keyring, batch: OpBatch,
+        authorize: (OpHeader, OpBody) -> String?
     ) throws -> (SignedOp, OpBody, excluded: Bool)? {
         let op: SignedOp
-        do { op = try SignedOp(decoding: bytes) } catch { throw Rejection.malformed(error.message) }
+        switch checked.op {
+        case .success(let decoded): op = decoded
+        case .failure(let error): throw Rejection.malformed(error.message)
+        }
         let header = op.header
         let doc = Data(header.doc.bytes)
-        guard let owner = try Data.fetchOne(db, sql: "SELECT owner FROM document WHERE id = ?", arguments: [doc]) else {
-            throw Rejection.unknownDocument
-        }
-        let id = Blake2b.hash256(op.signedBytes)
+        guard let ownerKey = try batch.owner(db, header.doc) else { throw Rejection.unknownDocument }
+        let id = checked.id
         if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM op WHERE id = ?"), arguments: [Data(id)]) == true {
             return nil
         }
-        guard let author = try? PublicKey(bytes: header.author), let signature = try? Signature(bytes: op.signature),
-            author.verify(signature, for: op.signedBytes)
-        else { throw Rejection.badSignature }
+        guard checked.signatureValid else { throw Rejection.badSignature }
 
         let previous = try Row.fetchOne(
             db.cachedStatement(
@@ -133,11 +206,7 @@ extension Store {
         guard header.lamport > previousLamport, header.lamport > maxDepLamport else {
             throw Rejection.lamportNotIncreasing
         }
-        guard let key = keyring.key(header.doc, epoch: header.epoch),
-            let plaintext = try? SecretBox.open(
-                op.ciphertext, key: key, associatedData: OpCrypto.associatedData(header)),
-            let body = try? JSONDecoder().decode(OpBody.self, from: Data(plaintext))
-        else { throw Rejection.undecryptable }
+        guard let body = checked.body else { throw Rejection.undecryptable }
         for change in body.changes {
             if case .set(_, _, "position", let value, _) = change {
                 guard let key = value.stringValue, FractionalIndex.isValid(key) else {
@@ -145,14 +214,13 @@ extension Store {
                 }
             }
         }
-        let vector = try causalVector(db, header: header)
-        let ownerKey = HexCoding.encode(owner)
+        let vector = try causalVector(db, header: header, batch: batch)
         if let refusal = try Store.authorization(db, header: header, body: body, owner: ownerKey, causalPast: vector)
             ?? authorize(header, body)
         {
             throw Rejection.unauthorized(refusal)
         }
-        try insertOp(db, op, id: id, vector: vector)
+        try insertOp(db, op, id: id, vector: vector, batch: batch)
         let excluded = try Store.materializeStored(
             db, id: id, header: header, body: body, owner: ownerKey, vector: vector, keyring: keyring)
         return (op, body, excluded)
