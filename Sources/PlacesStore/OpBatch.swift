@@ -13,6 +13,10 @@ import PlacesModel
 final class OpBatch {
     private var owners: [DocumentID: String] = [:]
     private(set) var vectors: [[UInt8]: VersionVector] = [:]
+    /// Document and Lamport time of the ops stored in this batch, by id.
+    private(set) var stored: [[UInt8]: (doc: DocumentID, lamport: UInt64)] = [:]
+    /// Seq and Lamport time of the last op stored in this batch, by document and author.
+    private var last: [DocumentID: [[UInt8]: (seq: UInt64, lamport: UInt64)]] = [:]
     private var added: [DocumentID: [[UInt8]]] = [:]
     private var addedSet = Set<[UInt8]>()
     private var removed: [DocumentID: Set<[UInt8]>] = [:]
@@ -29,9 +33,16 @@ final class OpBatch {
         return key
     }
 
+    /// The seq and Lamport time of the author's last op in `doc` if it was stored in this
+    /// batch (it is then the author's last op in the log: seqs only grow).
+    func lastStored(doc: DocumentID, author: [UInt8]) -> (seq: UInt64, lamport: UInt64)? { last[doc]?[author] }
+
     /// Records an op just inserted in the log.
-    func stored(_ id: [UInt8], doc: DocumentID, deps: [[UInt8]], vector: VersionVector) {
+    func stored(_ id: [UInt8], header: OpHeader, vector: VersionVector) {
+        let doc = header.doc, deps = header.deps
         vectors[id] = vector
+        stored[id] = (doc, header.lamport)
+        last[doc, default: [:]][header.author] = (header.seq, header.lamport)
         added[doc, default: []].append(id)
         addedSet.insert(id)
         if !deps.isEmpty { removed[doc, default: []].formUnion(deps) }

@@ -107,6 +107,8 @@ extension Store {
         var op: Result<SignedOp, OpFormatError>
         /// The op id (BLAKE2b-256 of the signed bytes); empty when malformed.
         var id: [UInt8] = []
+        /// Whether the op was held before the batch.
+        var held = false
         /// Whether the signature verifies (not checked for ops already held).
         var signatureValid = false
         /// The decrypted and parsed body; nil when it cannot be decrypted or parsed.
@@ -125,11 +127,12 @@ extension Store {
             }
         }
         // Replays are skipped before their signature is looked at: no need to verify them.
-        let pending = try checked.indices.filter { i in
-            try !checked[i].id.isEmpty
-                && Bool.fetchOne(
-                    db.cachedStatement(sql: "SELECT 1 FROM op WHERE id = ?"), arguments: [Data(checked[i].id)])
-                    != true
+        var pending = [Int]()
+        for i in checked.indices where !checked[i].id.isEmpty {
+            checked[i].held =
+                try Bool.fetchOne(
+                    db.cachedStatement(sql: "SELECT 1 FROM op WHERE id = ?"), arguments: [Data(checked[i].id)]) == true
+            if !checked[i].held { pending.append(i) }
         }
         let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
         if pending.count < 8 || cores == 1 {
@@ -140,7 +143,7 @@ extension Store {
         checked.withUnsafeMutableBufferPointer { buffer in
             // Each iteration touches a disjoint set of slots.
             nonisolated(unsafe) let slots = buffer
-            DispatchQueue.concurrentPerform(iterations: cores) { part in
+            DispatchQueue.concurrentPerform(iterations: cores) { [pending] part in
                 for i in pending[min(pending.count, part * chunk)..<min(pending.count, (part + 1) * chunk)] {
                     verifyAndOpen(&slots[i], keyring: keyring)
                 }
@@ -177,17 +180,21 @@ extension Store {
         let doc = Data(header.doc.bytes)
         guard let ownerKey = try batch.owner(db, header.doc) else { throw Rejection.unknownDocument }
         let id = checked.id
-        if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM op WHERE id = ?"), arguments: [Data(id)]) == true {
-            return nil
-        }
+        // Held: before the batch (looked up by `precheck`) or stored earlier in it.
+        if checked.held || batch.stored[id] != nil { return nil }
         guard checked.signatureValid else { throw Rejection.badSignature }
 
-        let previous = try Row.fetchOne(
-            db.cachedStatement(
-                sql: "SELECT seq, lamport FROM op WHERE doc = ? AND author = ? ORDER BY seq DESC LIMIT 1"),
-            arguments: [doc, Data(header.author)])
-        let previousSeq = UInt64(previous?[0] as Int64? ?? 0)
-        let previousLamport = UInt64(previous?[1] as Int64? ?? 0)
+        let previousSeq: UInt64, previousLamport: UInt64
+        if let last = batch.lastStored(doc: header.doc, author: header.author) {
+            (previousSeq, previousLamport) = last
+        } else {
+            let previous = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT seq, lamport FROM op WHERE doc = ? AND author = ? ORDER BY seq DESC LIMIT 1"),
+                arguments: [doc, Data(header.author)])
+            previousSeq = UInt64(previous?[0] as Int64? ?? 0)
+            previousLamport = UInt64(previous?[1] as Int64? ?? 0)
+        }
         if header.seq <= previousSeq {
             throw Rejection.equivocation(author: header.authorKey, seq: header.seq)
         }
@@ -196,6 +203,10 @@ extension Store {
         }
         var maxDepLamport: UInt64 = 0
         for dep in header.deps {
+            if let stored = batch.stored[dep], stored.doc == header.doc {
+                maxDepLamport = max(maxDepLamport, stored.lamport)
+                continue
+            }
             guard
                 let lamport = try Int64.fetchOne(
                     db.cachedStatement(sql: "SELECT lamport FROM op WHERE id = ? AND doc = ?"),

@@ -315,7 +315,7 @@ public final class Store: Sendable {
         insert.bind(op.encoded)
         insert.bind(vv.text)
         try insert.execute(db)
-        batch.stored(id, doc: op.header.doc, deps: op.header.deps, vector: vv)
+        batch.stored(id, header: op.header, vector: vv)
         return vv
     }
 
