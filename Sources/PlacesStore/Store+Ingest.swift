@@ -80,7 +80,9 @@ extension Store {
             var result = IngestResult()
             let batch = OpBatch()
             let checked = try Store.precheck(db, encodedOps, keyring: keyring)
-            for (bytes, op) in zip(encodedOps, checked) {
+            defer { checked.cancel() }
+            for (i, bytes) in encodedOps.enumerated() {
+                let op = checked.result(i)
                 do {
                     if let (op, body, excluded) = try ingestOne(
                         db, op, keyring: keyring, batch: batch, authorize: authorize)
@@ -116,8 +118,9 @@ extension Store {
     }
 
     /// Decodes every op and computes its id, then verifies and opens those not already
-    /// held, on all cores for batches of 8 or more.
-    static func precheck(_ db: Database, _ encodedOps: [[UInt8]], keyring: Keyring) throws -> [CheckedOp] {
+    /// held, in a pipeline: for batches of 8 or more the other cores work ahead while the
+    /// caller stores the ops already checked.
+    static func precheck(_ db: Database, _ encodedOps: [[UInt8]], keyring: Keyring) throws -> Pipeline<CheckedOp> {
         var checked = encodedOps.map { bytes -> CheckedOp in
             do throws(OpFormatError) {
                 let op = try SignedOp(decoding: bytes)
@@ -127,29 +130,17 @@ extension Store {
             }
         }
         // Replays are skipped before their signature is looked at: no need to verify them.
-        var pending = [Int]()
         for i in checked.indices where !checked[i].id.isEmpty {
             checked[i].held =
                 try Bool.fetchOne(
                     db.cachedStatement(sql: "SELECT 1 FROM op WHERE id = ?"), arguments: [Data(checked[i].id)]) == true
-            if !checked[i].held { pending.append(i) }
         }
-        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        if pending.count < 8 || cores == 1 {
-            for i in pending { verifyAndOpen(&checked[i], keyring: keyring) }
-            return checked
+        let decoded = checked
+        return Pipeline(count: decoded.count, chunk: decoded.count >= 8 ? 16 : decoded.count) { i in
+            var c = decoded[i]
+            if !c.held { verifyAndOpen(&c, keyring: keyring) }
+            return c
         }
-        let chunk = (pending.count + cores - 1) / cores
-        checked.withUnsafeMutableBufferPointer { buffer in
-            // Each iteration touches a disjoint set of slots.
-            nonisolated(unsafe) let slots = buffer
-            DispatchQueue.concurrentPerform(iterations: cores) { [pending] part in
-                for i in pending[min(pending.count, part * chunk)..<min(pending.count, (part + 1) * chunk)] {
-                    verifyAndOpen(&slots[i], keyring: keyring)
-                }
-            }
-        }
-        return checked
     }
 
     /// Verifies the signature of a decoded op and, when it holds, opens and parses the body.

@@ -206,13 +206,17 @@ public final class Store: Sendable {
                 clocks[edit.doc] = clock
                 pending.append(Pending(header: header, body: body, ciphertext: ciphertext, signed: signed, id: id))
             }
-            // 2. Signatures, the costly part, on every core for large batches.
-            let signatures = Store.sign(pending.map(\.signed), with: identity)
+            // 2. Signatures, the costly part: for large batches, computed on the other cores
+            //    while this thread stores the ops already signed (3).
+            let messages = pending.map(\.signed)
+            let signatures = Store.signatures(messages, with: identity)
+            defer { signatures.cancel() }
             // 3. Store and materialize in order.
             var ops = [SignedOp]()
             ops.reserveCapacity(pending.count)
             let batch = OpBatch()
-            for (p, signature) in zip(pending, signatures) {
+            for (i, p) in pending.enumerated() {
+                let signature = signatures.result(i)
                 let op = SignedOp(
                     header: p.header, ciphertext: p.ciphertext, signature: signature, signedBytes: p.signed)
                 let vector = try insertOp(db, op, id: p.id, batch: batch)
@@ -254,21 +258,12 @@ public final class Store: Sendable {
         return (seq, lamport, heads)
     }
 
-    /// Signs each message; batches of 64 or more are spread over all cores.
-    static func sign(_ messages: [[UInt8]], with identity: SigningKeyPair) -> [[UInt8]] {
-        guard messages.count >= 64 else { return messages.map { identity.sign($0).bytes } }
-        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let chunk = (messages.count + cores - 1) / cores
-        var out = [[UInt8]](repeating: [], count: messages.count)
-        out.withUnsafeMutableBufferPointer { buffer in
-            // Each iteration writes a disjoint range of the buffer.
-            nonisolated(unsafe) let slots = buffer
-            DispatchQueue.concurrentPerform(iterations: cores) { part in
-                let range = (part * chunk)..<min(messages.count, (part + 1) * chunk)
-                for i in range { slots[i] = identity.sign(messages[i]).bytes }
-            }
+    /// The signatures of the messages, in a pipeline: batches of 64 or more are signed on
+    /// the other cores as well as by the caller as it asks for them.
+    static func signatures(_ messages: [[UInt8]], with identity: SigningKeyPair) -> Pipeline<[UInt8]> {
+        Pipeline(count: messages.count, chunk: messages.count >= 64 ? 32 : messages.count) { i in
+            identity.sign(messages[i]).bytes
         }
-        return out
     }
 
     /// The causal version vector of an op with these deps: the merge of the deps' vectors
