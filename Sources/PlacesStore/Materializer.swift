@@ -47,6 +47,24 @@ enum Materializer {
         for entity in order {
             let group = groups[entity]!
             let created = group.earliestCreate
+            var exists = false
+            var find = try RawStatement(db, "SELECT 1 FROM entity WHERE doc = ? AND id = ?")
+            find.bind(docBytes)
+            find.bind(entity)
+            try find.forEachRow(db) { _ in exists = true }
+            if !exists {
+                // A new entity has no field stamps yet: every set wins (the last one of a field
+                // in the op), and the row is written at once as the upsert and update below
+                // would leave it.
+                let (winnerOrder, winners) = self.winners(group.sets, lamport: header.lamport, authorKey: authorKey)
+                try writeStamps(
+                    db, doc: docBytes, entity: entity, lamport: lamport, authorKey: authorKey, order: winnerOrder,
+                    winners: winners)
+                try insertEntity(
+                    db, doc: docBytes, entity: entity, kind: group.kind, timeMs: body.timeMs,
+                    created: created.map { (lamport, authorKey, Int64($0)) }, order: winnerOrder, winners: winners)
+                continue
+            }
             var upsert = try RawStatement(
                 db,
                 """
@@ -80,15 +98,8 @@ enum Materializer {
                 stamps[row.string(0)] = Stamp(
                     lamport: UInt64(row.int64(1)), author: row.string(2), index: Int(row.int64(3)))
             }
-            var winners = [String: (index: Int, value: JSONValue)]()
-            var winnerOrder = [String]()
-            for set in group.sets {
-                let stamp = Stamp(lamport: header.lamport, author: authorKey, index: set.index)
-                guard DocumentState.wins(stamp, over: stamps[set.field]) else { continue }
-                stamps[set.field] = stamp
-                if winners[set.field] == nil { winnerOrder.append(set.field) }
-                winners[set.field] = (set.index, set.value)
-            }
+            let (winnerOrder, winners) = self.winners(
+                group.sets, lamport: header.lamport, authorKey: authorKey, stamps: stamps)
             guard !winnerOrder.isEmpty else { continue }
             try writeWinners(
                 db, doc: doc, entity: entity, lamport: lamport, authorKey: authorKey, order: winnerOrder,
@@ -105,14 +116,35 @@ enum Materializer {
         < (created_lamport, created_author, created_index))
         """
 
-    private static func writeWinners(
-        _ db: Database, doc: Data, entity: EntityID, lamport: Int64, authorKey: String, order: [String],
-        winners: [String: (index: Int, value: JSONValue)]
+    typealias Winners = [String: (index: Int, value: JSONValue)]
+
+    /// The sets of one op on one entity that win over `stamps` (the field stamps held), with
+    /// the fields in the order they are first won.
+    private static func winners(
+        _ sets: [(index: Int, field: String, value: JSONValue)], lamport: UInt64, authorKey: String,
+        stamps: [String: Stamp] = [:]
+    ) -> (order: [String], winners: Winners) {
+        var stamps = stamps
+        var winners = Winners()
+        var winnerOrder = [String]()
+        for set in sets {
+            let stamp = Stamp(lamport: lamport, author: authorKey, index: set.index)
+            guard DocumentState.wins(stamp, over: stamps[set.field]) else { continue }
+            stamps[set.field] = stamp
+            if winners[set.field] == nil { winnerOrder.append(set.field) }
+            winners[set.field] = (set.index, set.value)
+        }
+        return (winnerOrder, winners)
+    }
+
+    private static func writeStamps(
+        _ db: Database, doc: [UInt8], entity: EntityID, lamport: Int64, authorKey: String, order: [String],
+        winners: Winners
     ) throws {
         for field in order {
             var stamp = try RawStatement(
                 db, "INSERT OR REPLACE INTO field(doc, entity, name, lamport, author, idx) VALUES (?, ?, ?, ?, ?, ?)")
-            stamp.bind([UInt8](doc))
+            stamp.bind(doc)
             stamp.bind(entity)
             stamp.bind(field)
             stamp.bind(lamport)
@@ -120,6 +152,71 @@ enum Materializer {
             stamp.bind(winners[field]!.index)
             try stamp.execute(db)
         }
+    }
+
+    /// `$."field"`, the JSON path of a field of `data`.
+    private static func path(_ field: String) -> String {
+        var path = Array(#"$.""#.utf8)
+        path += field.utf8
+        path.append(UInt8(ascii: "\""))
+        return String(decoding: path, as: UTF8.self)
+    }
+
+    /// Binds the value of a promoted column.
+    private static func bindPromoted(_ statement: inout RawStatement, field: String, value: JSONValue) {
+        switch field {
+        case "deleted": statement.bind(Int64(value == .bool(true) ? 1 : 0))
+        case "latitude", "longitude":
+            if let d = value.doubleValue { statement.bind(d) } else { statement.bindNull() }
+        default: statement.bind(value.stringValue)
+        }
+    }
+
+    /// Inserts a new entity's row as the upsert of `apply` followed by `writeWinners` would
+    /// leave it: `data` is `json_set` of the empty object with the winners in order, the
+    /// promoted columns of the winners set, the others at their defaults.
+    private static func insertEntity(
+        _ db: Database, doc: [UInt8], entity: EntityID, kind: EntityKind, timeMs: Int64,
+        created: (lamport: Int64, author: String, index: Int64)?, order: [String], winners: Winners
+    ) throws {
+        var columns = "doc, id, kind, updated_ms, created_lamport, created_author, created_index, created_ms"
+        var values = "?, ?, ?, ?, ?, ?, ?, ?"
+        if !order.isEmpty {
+            columns += ", data"
+            values += ", json_set('{}', " + order.map { _ in "?, json(?)" }.joined(separator: ", ") + ")"
+        }
+        for field in order {
+            if let column = promotedColumns[field] {
+                columns += ", " + column
+                values += ", ?"
+            }
+        }
+        var insert = try RawStatement(db, "INSERT INTO entity(\(columns)) VALUES (\(values))")
+        insert.bind(doc)
+        insert.bind(entity)
+        insert.bind(kind.rawValue)
+        insert.bind(timeMs)
+        insert.bind(created?.lamport)
+        insert.bind(created?.author)
+        insert.bind(created?.index)
+        insert.bind(created.map { _ in timeMs })
+        for field in order {
+            insert.bind(path(field))
+            insert.bind(winners[field]!.value.jsonText)
+        }
+        for field in order where promotedColumns[field] != nil {
+            bindPromoted(&insert, field: field, value: winners[field]!.value)
+        }
+        try insert.execute(db)
+    }
+
+    private static func writeWinners(
+        _ db: Database, doc: Data, entity: EntityID, lamport: Int64, authorKey: String, order: [String],
+        winners: Winners
+    ) throws {
+        try writeStamps(
+            db, doc: [UInt8](doc), entity: entity, lamport: lamport, authorKey: authorKey, order: order,
+            winners: winners)
 
         var paths = [String]()
         var assignments = [String]()
@@ -131,20 +228,11 @@ enum Materializer {
         var update = try RawStatement(
             db, "UPDATE entity SET \(assignments.joined(separator: ", ")) WHERE doc = ? AND id = ?")
         for field in order {
-            var path = Array(#"$.""#.utf8)
-            path += field.utf8
-            path.append(UInt8(ascii: "\""))
-            update.bind(String(decoding: path, as: UTF8.self))
+            update.bind(path(field))
             update.bind(winners[field]!.value.jsonText)
         }
         for field in order where promotedColumns[field] != nil {
-            let value = winners[field]!.value
-            switch field {
-            case "deleted": update.bind(Int64(value == .bool(true) ? 1 : 0))
-            case "latitude", "longitude":
-                if let d = value.doubleValue { update.bind(d) } else { update.bindNull() }
-            default: update.bind(value.stringValue)
-            }
+            bindPromoted(&update, field: field, value: winners[field]!.value)
         }
         update.bind([UInt8](doc))
         update.bind(entity)

@@ -67,15 +67,26 @@ extension Store {
     /// `Protocol/op-format.md` ("Receiving ops") runs before anything is written:
     /// format, signature, seq continuity and equivocation, dependencies present, Lamport
     /// monotonicity, decryption, and the caller's `authorize` rule.
+    ///
+    /// The checks that need only the op's bytes and the keyring (format, id, signature,
+    /// decryption and body parsing) run first for the whole batch, spread over the cores;
+    /// their outcomes are then consulted op by op in the order above, so an op is refused
+    /// for the same reason as if each check ran in turn.
     public func ingest(
         _ encodedOps: [[UInt8]], keyring: Keyring,
         authorize: (OpHeader, OpBody) -> String? = { _, _ in nil }
     ) throws(StoreError) -> IngestResult {
         try write { db in
             var result = IngestResult()
-            for bytes in encodedOps {
+            let batch = OpBatch()
+            let checked = try Store.precheck(db, encodedOps, keyring: keyring)
+            defer { checked.cancel() }
+            for (i, bytes) in encodedOps.enumerated() {
+                let op = checked.result(i)
                 do {
-                    if let (op, body, excluded) = try ingestOne(db, bytes, keyring: keyring, authorize: authorize) {
+                    if let (op, body, excluded) = try ingestOne(
+                        db, op, keyring: keyring, batch: batch, authorize: authorize)
+                    {
                         result.stored.append(op)
                         result.bodies.append(body)
                         if excluded { result.excluded += 1 }
@@ -84,37 +95,97 @@ extension Store {
                     }
                 } catch let rejection as Rejection {
                     result.rejected = (Array(bytes.prefix(64)), rejection)
-                    return result
+                    break
                 }
             }
+            try batch.writeHeads(db)
             return result
         }
     }
 
-    private func ingestOne(
-        _ db: Database, _ bytes: [UInt8], keyring: Keyring, authorize: (OpHeader, OpBody) -> String?
-    ) throws -> (SignedOp, OpBody, excluded: Bool)? {
-        let op: SignedOp
-        do { op = try SignedOp(decoding: bytes) } catch { throw Rejection.malformed(error.message) }
+    /// The outcome of the checks on a received op that need only its bytes and the keyring.
+    struct CheckedOp: Sendable {
+        /// The decoded op, or why the bytes are not one.
+        var op: Result<SignedOp, OpFormatError>
+        /// The op id (BLAKE2b-256 of the signed bytes); empty when malformed.
+        var id: [UInt8] = []
+        /// Whether the op was held before the batch.
+        var held = false
+        /// Whether the signature verifies (not checked for ops already held).
+        var signatureValid = false
+        /// The decrypted and parsed body; nil when it cannot be decrypted or parsed.
+        var body: OpBody?
+    }
+
+    /// Decodes every op and computes its id, then verifies and opens those not already
+    /// held, in a pipeline: for batches of 8 or more the other cores work ahead while the
+    /// caller stores the ops already checked.
+    static func precheck(_ db: Database, _ encodedOps: [[UInt8]], keyring: Keyring) throws -> Pipeline<CheckedOp> {
+        var checked = encodedOps.map { bytes -> CheckedOp in
+            do throws(OpFormatError) {
+                let op = try SignedOp(decoding: bytes)
+                return CheckedOp(op: .success(op), id: Blake2b.hash256(op.signedBytes))
+            } catch {
+                return CheckedOp(op: .failure(error))
+            }
+        }
+        // Replays are skipped before their signature is looked at: no need to verify them.
+        for i in checked.indices where !checked[i].id.isEmpty {
+            checked[i].held =
+                try Bool.fetchOne(
+                    db.cachedStatement(sql: "SELECT 1 FROM op WHERE id = ?"), arguments: [Data(checked[i].id)]) == true
+        }
+        let decoded = checked
+        return Pipeline(count: decoded.count, chunk: decoded.count >= 8 ? 16 : decoded.count) { i in
+            var c = decoded[i]
+            if !c.held { verifyAndOpen(&c, keyring: keyring) }
+            return c
+        }
+    }
+
+    /// Verifies the signature of a decoded op and, when it holds, opens and parses the body.
+    static func verifyAndOpen(_ c: inout CheckedOp, keyring: Keyring) {
+        guard case .success(let op) = c.op else { return }
         let header = op.header
-        let doc = Data(header.doc.bytes)
-        guard let owner = try Data.fetchOne(db, sql: "SELECT owner FROM document WHERE id = ?", arguments: [doc]) else {
-            throw Rejection.unknownDocument
-        }
-        let id = Blake2b.hash256(op.signedBytes)
-        if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM op WHERE id = ?"), arguments: [Data(id)]) == true {
-            return nil
-        }
         guard let author = try? PublicKey(bytes: header.author), let signature = try? Signature(bytes: op.signature),
             author.verify(signature, for: op.signedBytes)
-        else { throw Rejection.badSignature }
+        else { return }
+        c.signatureValid = true
+        guard let key = keyring.key(header.doc, epoch: header.epoch),
+            let plaintext = try? SecretBox.open(
+                op.ciphertext, key: key, associatedData: OpCrypto.associatedData(header))
+        else { return }
+        c.body = try? decodeBody(plaintext)
+    }
 
-        let previous = try Row.fetchOne(
-            db.cachedStatement(
-                sql: "SELECT seq, lamport FROM op WHERE doc = ? AND author = ? ORDER BY seq DESC LIMIT 1"),
-            arguments: [doc, Data(header.author)])
-        let previousSeq = UInt64(previous?[0] as Int64? ?? 0)
-        let previousLamport = UInt64(previous?[1] as Int64? ?? 0)
+    private func ingestOne(
+        _ db: Database, _ checked: CheckedOp, keyring: Keyring, batch: OpBatch,
+        authorize: (OpHeader, OpBody) -> String?
+    ) throws -> (SignedOp, OpBody, excluded: Bool)? {
+        let op: SignedOp
+        switch checked.op {
+        case .success(let decoded): op = decoded
+        case .failure(let error): throw Rejection.malformed(error.message)
+        }
+        let header = op.header
+        let doc = Data(header.doc.bytes)
+        guard let ownerKey = try batch.owner(db, header.doc) else { throw Rejection.unknownDocument }
+        let id = checked.id
+        // Held: before the batch (looked up by `precheck`) or stored earlier in it.
+        if checked.held || batch.stored[id] != nil { return nil }
+        guard checked.signatureValid else { throw Rejection.badSignature }
+
+        let previousSeq: UInt64, previousLamport: UInt64
+        if let last = batch.lastStored(doc: header.doc, author: header.author) {
+            (previousSeq, previousLamport) = last
+        } else {
+            let previous = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT seq, lamport FROM op WHERE doc = ? AND author = ? ORDER BY seq DESC LIMIT 1"),
+                arguments: [doc, Data(header.author)])
+            previousSeq = UInt64(previous?[0] as Int64? ?? 0)
+            previousLamport = UInt64(previous?[1] as Int64? ?? 0)
+        }
         if header.seq <= previousSeq {
             throw Rejection.equivocation(author: header.authorKey, seq: header.seq)
         }
@@ -123,6 +194,10 @@ extension Store {
         }
         var maxDepLamport: UInt64 = 0
         for dep in header.deps {
+            if let stored = batch.stored[dep], stored.doc == header.doc {
+                maxDepLamport = max(maxDepLamport, stored.lamport)
+                continue
+            }
             guard
                 let lamport = try Int64.fetchOne(
                     db.cachedStatement(sql: "SELECT lamport FROM op WHERE id = ? AND doc = ?"),
@@ -133,11 +208,7 @@ extension Store {
         guard header.lamport > previousLamport, header.lamport > maxDepLamport else {
             throw Rejection.lamportNotIncreasing
         }
-        guard let key = keyring.key(header.doc, epoch: header.epoch),
-            let plaintext = try? SecretBox.open(
-                op.ciphertext, key: key, associatedData: OpCrypto.associatedData(header)),
-            let body = try? JSONDecoder().decode(OpBody.self, from: Data(plaintext))
-        else { throw Rejection.undecryptable }
+        guard let body = checked.body else { throw Rejection.undecryptable }
         for change in body.changes {
             if case .set(_, _, "position", let value, _) = change {
                 guard let key = value.stringValue, FractionalIndex.isValid(key) else {
@@ -145,14 +216,13 @@ extension Store {
                 }
             }
         }
-        let vector = try causalVector(db, header: header)
-        let ownerKey = HexCoding.encode(owner)
+        let vector = try causalVector(db, header: header, batch: batch)
         if let refusal = try Store.authorization(db, header: header, body: body, owner: ownerKey, causalPast: vector)
             ?? authorize(header, body)
         {
             throw Rejection.unauthorized(refusal)
         }
-        try insertOp(db, op, id: id, vector: vector)
+        try insertOp(db, op, id: id, vector: vector, batch: batch)
         let excluded = try Store.materializeStored(
             db, id: id, header: header, body: body, owner: ownerKey, vector: vector, keyring: keyring)
         return (op, body, excluded)

@@ -67,6 +67,11 @@ public final class Store: Sendable {
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
                 // 8 MiB page cache per connection, filled only as pages are used.
                 try db.execute(sql: "PRAGMA cache_size = -8192")
+                // Checkpoint the WAL into the database every 32 MiB of WAL instead of every 4 MiB:
+                // a batch of 1,000 ops dirties more than 4 MiB of pages, so the default ran a
+                // checkpoint (page copies and an fsync) after every batch; pages written by
+                // several batches are now copied once.
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = 8192")
             }
             pool = try DatabasePool(path: path, configuration: config)
             try Schema.migrator.migrate(pool)
@@ -206,18 +211,23 @@ public final class Store: Sendable {
                 clocks[edit.doc] = clock
                 pending.append(Pending(header: header, body: body, ciphertext: ciphertext, signed: signed, id: id))
             }
-            // 2. Signatures, the costly part, on every core for large batches.
-            let signatures = Store.sign(pending.map(\.signed), with: identity)
+            // 2. Signatures, the costly part: for large batches, computed on the other cores
+            //    while this thread stores the ops already signed (3).
+            let messages = pending.map(\.signed)
+            let signatures = Store.signatures(messages, with: identity)
+            defer { signatures.cancel() }
             // 3. Store and materialize in order.
             var ops = [SignedOp]()
             ops.reserveCapacity(pending.count)
-            var owners = [DocumentID: String]()
-            for (p, signature) in zip(pending, signatures) {
+            let batch = OpBatch()
+            for (i, p) in pending.enumerated() {
+                let signature = signatures.result(i)
                 let op = SignedOp(
                     header: p.header, ciphertext: p.ciphertext, signature: signature, signedBytes: p.signed)
-                let vector = try insertOp(db, op, id: p.id)
-                let owner = try owners[p.header.doc] ?? ownerKey(db, p.header.doc)
-                owners[p.header.doc] = owner
+                let vector = try insertOp(db, op, id: p.id, batch: batch)
+                guard let owner = try batch.owner(db, p.header.doc) else {
+                    throw StoreError(.notFound, "unknown document \(p.header.doc)")
+                }
                 if owner == authorKey && !p.body.changes.contains(where: { $0.kind == .member || $0.kind == .link }) {
                     // The common case (the owner's own edit) has no role events to record.
                     try Materializer.apply(db, opID: p.id, header: p.header, authorKey: authorKey, body: p.body)
@@ -227,6 +237,7 @@ public final class Store: Sendable {
                 }
                 ops.append(op)
             }
+            try batch.writeHeads(db)
             return ops
         }
     }
@@ -252,28 +263,23 @@ public final class Store: Sendable {
         return (seq, lamport, heads)
     }
 
-    /// Signs each message; batches of 64 or more are spread over all cores.
-    static func sign(_ messages: [[UInt8]], with identity: SigningKeyPair) -> [[UInt8]] {
-        guard messages.count >= 64 else { return messages.map { identity.sign($0).bytes } }
-        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let chunk = (messages.count + cores - 1) / cores
-        var out = [[UInt8]](repeating: [], count: messages.count)
-        out.withUnsafeMutableBufferPointer { buffer in
-            // Each iteration writes a disjoint range of the buffer.
-            nonisolated(unsafe) let slots = buffer
-            DispatchQueue.concurrentPerform(iterations: cores) { part in
-                let range = (part * chunk)..<min(messages.count, (part + 1) * chunk)
-                for i in range { slots[i] = identity.sign(messages[i]).bytes }
-            }
+    /// The signatures of the messages, in a pipeline: batches of 64 or more are signed on
+    /// the other cores as well as by the caller as it asks for them.
+    static func signatures(_ messages: [[UInt8]], with identity: SigningKeyPair) -> Pipeline<[UInt8]> {
+        Pipeline(count: messages.count, chunk: messages.count >= 64 ? 32 : messages.count) { i in
+            identity.sign(messages[i]).bytes
         }
-        return out
     }
 
     /// The causal version vector of an op with these deps: the merge of the deps' vectors
     /// plus the op itself.
-    func causalVector(_ db: Database, header: OpHeader) throws -> VersionVector {
+    func causalVector(_ db: Database, header: OpHeader, batch: OpBatch) throws -> VersionVector {
         var vector = VersionVector()
         for dep in header.deps {
+            if let known = batch.vectors[dep] {
+                vector.merge(known)
+                continue
+            }
             var select = try RawStatement(db, "SELECT vv FROM op WHERE id = ?")
             select.bind(dep)
             try select.forEachRow(db) { row in vector.merge(VersionVector(text: row.string(0))) }
@@ -291,15 +297,17 @@ public final class Store: Sendable {
         return HexCoding.encode([UInt8](owner))
     }
 
-    /// Appends an op to the log and the heads; returns its causal version vector.
+    /// Appends an op to the log and (at the end of the batch) the heads; returns its causal
+    /// version vector.
     @discardableResult
-    func insertOp(_ db: Database, _ op: SignedOp, id: [UInt8], vector: VersionVector? = nil) throws -> VersionVector {
-        let doc = op.header.doc.bytes
-        let vv = try vector ?? causalVector(db, header: op.header)
+    func insertOp(_ db: Database, _ op: SignedOp, id: [UInt8], vector: VersionVector? = nil, batch: OpBatch) throws
+        -> VersionVector
+    {
+        let vv = try vector ?? causalVector(db, header: op.header, batch: batch)
         var insert = try RawStatement(
             db, "INSERT INTO op(id, doc, author, seq, lamport, epoch, bytes, vv) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         insert.bind(id)
-        insert.bind(doc)
+        insert.bind(op.header.doc.bytes)
         insert.bind(op.header.author)
         insert.bind(Int64(op.header.seq))
         insert.bind(Int64(op.header.lamport))
@@ -307,23 +315,22 @@ public final class Store: Sendable {
         insert.bind(op.encoded)
         insert.bind(vv.text)
         try insert.execute(db)
-        for dep in op.header.deps {
-            var delete = try RawStatement(db, "DELETE FROM head WHERE doc = ? AND op = ?")
-            delete.bind(doc)
-            delete.bind(dep)
-            try delete.execute(db)
-        }
-        var head = try RawStatement(db, "INSERT OR IGNORE INTO head(doc, op) VALUES (?, ?)")
-        head.bind(doc)
-        head.bind(id)
-        try head.execute(db)
+        batch.stored(id, header: op.header, vector: vv)
         return vv
     }
 
     static func decodeBody(_ bytes: [UInt8]) throws(StoreError) -> OpBody {
+        if let body = OpBody(canonicalJSON: bytes, number: decodeNumber) { return body }
         do { return try JSONDecoder().decode(OpBody.self, from: Data(bytes)) } catch {
             throw StoreError(.invalidOp, "op body is not valid", cause: error)
         }
+    }
+
+    /// A number of a body read by `OpBody(canonicalJSON:)` that is not a plain integer, read
+    /// as `JSONDecoder` reads it inside a body (`45.0` is an integer, `4.5` a double).
+    static func decodeNumber(_ text: [UInt8]) -> JSONValue? {
+        let array: [UInt8] = [0x5B] + text + [0x5D]  // [text]
+        return try? JSONDecoder().decode([JSONValue].self, from: Data(array)).first
     }
 
     // MARK: Rebuilding

@@ -15,6 +15,12 @@ import PlacesStore
 @main
 struct PlacesBench {
     static func main() throws {
+        // Profiling aids: `PLACES_BENCH_PROFILE=append` or `=ingest` runs only that loop.
+        switch ProcessInfo.processInfo.environment["PLACES_BENCH_PROFILE"] {
+        case "append": return print(String(format: "append: %.0f ops/s", try measureAppendRate()))
+        case "ingest": return print(String(format: "ingest: %.0f ops/s", try SyncBench.measureIngestRate()))
+        default: break
+        }
         let signRate = try measureSignRate()
         print(String(format: "ed25519 sign (1 core):            %10.0f signatures/s", signRate))
         let appendRate = try measureAppendRate()
@@ -22,6 +28,18 @@ struct PlacesBench {
             String(
                 format: "op append+materialize (batched): %10.0f ops/s  (%.0f%% of raw sign rate; target >= 50%%)",
                 appendRate, 100 * appendRate / signRate))
+        // The store's figures only (sign, append, verify, ingest): for profiling the store.
+        if ProcessInfo.processInfo.environment["PLACES_BENCH_STORE_ONLY"] != nil {
+            let verifyRate = try SyncBench.measureVerifyRate()
+            print(String(format: "ed25519 verify (1 core):          %10.0f verifications/s", verifyRate))
+            let ingestRate = try SyncBench.measureIngestRate()
+            print(
+                String(
+                    format:
+                        "bulk ingest (verify+decrypt+store+materialize): %.0f ops/s (%.0f%% of raw verify; target >= 70%%)",
+                    ingestRate, 100 * ingestRate / verifyRate))
+            return
+        }
         if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_DAEMON"] == nil { try measureDaemon() }
         if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_SYNC"] == nil { try SyncBench.run() }
     }

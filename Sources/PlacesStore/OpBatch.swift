@@ -1,0 +1,75 @@
+import Foundation
+import GRDB
+import PlacesModel
+
+/// What one write transaction that stores a batch of ops (local appends or received ops)
+/// remembers from op to op: document owners, the causal vectors of the ops it stored (the
+/// next op's deps are usually among them), and the changes to the heads, written once by
+/// `writeHeads` before the transaction ends.
+///
+/// The heads written are those that storing the ops one by one would leave: every stored op
+/// becomes a head, and every dependency of a stored op stops being one (a dependency is
+/// always stored before the ops that name it).
+final class OpBatch {
+    private var owners: [DocumentID: String] = [:]
+    private(set) var vectors: [[UInt8]: VersionVector] = [:]
+    /// Document and Lamport time of the ops stored in this batch, by id.
+    private(set) var stored: [[UInt8]: (doc: DocumentID, lamport: UInt64)] = [:]
+    /// Seq and Lamport time of the last op stored in this batch, by document and author.
+    private var last: [DocumentID: [[UInt8]: (seq: UInt64, lamport: UInt64)]] = [:]
+    private var added: [DocumentID: [[UInt8]]] = [:]
+    private var addedSet = Set<[UInt8]>()
+    private var removed: [DocumentID: Set<[UInt8]>] = [:]
+
+    /// The owner of `doc` as author-key hex, nil when the document is unknown.
+    func owner(_ db: Database, _ doc: DocumentID) throws -> String? {
+        if let owner = owners[doc] { return owner }
+        guard
+            let owner = try Data.fetchOne(
+                db.cachedStatement(sql: "SELECT owner FROM document WHERE id = ?"), arguments: [Data(doc.bytes)])
+        else { return nil }
+        let key = HexCoding.encode([UInt8](owner))
+        owners[doc] = key
+        return key
+    }
+
+    /// The seq and Lamport time of the author's last op in `doc` if it was stored in this
+    /// batch (it is then the author's last op in the log: seqs only grow).
+    func lastStored(doc: DocumentID, author: [UInt8]) -> (seq: UInt64, lamport: UInt64)? { last[doc]?[author] }
+
+    /// Records an op just inserted in the log.
+    func stored(_ id: [UInt8], header: OpHeader, vector: VersionVector) {
+        let doc = header.doc, deps = header.deps
+        vectors[id] = vector
+        stored[id] = (doc, header.lamport)
+        last[doc, default: [:]][header.author] = (header.seq, header.lamport)
+        added[doc, default: []].append(id)
+        addedSet.insert(id)
+        if !deps.isEmpty { removed[doc, default: []].formUnion(deps) }
+    }
+
+    /// Writes the head changes of the ops stored so far.
+    func writeHeads(_ db: Database) throws {
+        for (doc, removed) in removed {
+            // Dependencies stored in this batch never made it into the table.
+            for dep in removed where !addedSet.contains(dep) {
+                var delete = try RawStatement(db, "DELETE FROM head WHERE doc = ? AND op = ?")
+                delete.bind(doc.bytes)
+                delete.bind(dep)
+                try delete.execute(db)
+            }
+        }
+        for (doc, ids) in added {
+            let removed = removed[doc] ?? []
+            for id in ids where !removed.contains(id) {
+                var insert = try RawStatement(db, "INSERT OR IGNORE INTO head(doc, op) VALUES (?, ?)")
+                insert.bind(doc.bytes)
+                insert.bind(id)
+                try insert.execute(db)
+            }
+        }
+        added = [:]
+        addedSet = []
+        self.removed = [:]
+    }
+}
