@@ -262,6 +262,7 @@ extension Engine: SyncDelegate {
             let ops = try? store.ops(of: doc, missingFrom: window.frontier, maxBytes: Engine.maxRoundBytes),
             !ops.isEmpty
         else { return [] }
+        let started = ContinuousClock.now
         var frontier = window.frontier
         var sizes = [Int]()
         let messages = batches(of: ops, doc: doc) { op in
@@ -276,6 +277,7 @@ extension Engine: SyncDelegate {
             metadata: [
                 "doc.id": "\(doc)", "ops": "\(ops.count)", "batches": "\(sizes.count)",
                 "in.flight.bytes": "\(window.inFlightBytes)",
+                "ms": "\(Engine.milliseconds(ContinuousClock.now - started))",
             ])
         return messages
     }
@@ -346,6 +348,7 @@ extension Engine: SyncDelegate {
     /// Stores a batch; returns a new offer to the sender when this daemon is still behind
     /// the sender's last offer (pulling the next round).
     private func handleOps(_ batch: Places_Sync_V1_OpsBatch, from peer: PublicKey) -> [SyncMessage] {
+        let started = ContinuousClock.now
         logger.debug("ops received", metadata: ["peer.id": "\(peer.humanID.prefix(7))", "ops": "\(batch.ops.count)"])
         guard let docID = DocumentID(bytes: [UInt8](batch.doc)), let record = try? store.document(docID) else {
             return []
@@ -365,6 +368,7 @@ extension Engine: SyncDelegate {
             return []
         }
         let before = currentVector(docID)
+        let ingestStarted = ContinuousClock.now
         let result: Store.IngestResult
         do {
             result = try store.ingest(batch.ops.map { [UInt8]($0) }, keyring: keyringCopy())
@@ -374,7 +378,20 @@ extension Engine: SyncDelegate {
             logger.error("storing received ops failed", metadata: ["doc.id": "\(docID)", "error": "\(error)"])
             return []
         }
+        let ingested = ContinuousClock.now
         noteStored(result.stored, membership: Engine.membershipDocuments(result.stored, bodies: result.bodies))
+        defer {
+            // Where a batch's time goes (the live-latency and bulk-sync figures).
+            let done = ContinuousClock.now
+            logger.debug(
+                "ops handled",
+                metadata: [
+                    "doc.id": "\(docID)", "ops": "\(result.stored.count)",
+                    "before.ms": "\(Engine.milliseconds(ingestStarted - started))",
+                    "ingest.ms": "\(Engine.milliseconds(ingested - ingestStarted))",
+                    "after.ms": "\(Engine.milliseconds(done - ingested))",
+                ])
+        }
         if let rejected = result.rejected {
             logger.warning(
                 "rejected an op from a peer",
@@ -428,6 +445,12 @@ extension Engine: SyncDelegate {
             return [again]
         }
         return []
+    }
+
+    /// A duration in milliseconds with two decimals, for debug logs.
+    static func milliseconds(_ duration: Duration) -> String {
+        let ms = Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15
+        return String(format: "%.2f", ms)
     }
 
     /// Queues a fresh offer of `doc` to the given participants (those not connected are

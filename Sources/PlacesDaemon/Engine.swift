@@ -273,6 +273,7 @@ public actor Engine {
     func commit(_ doc: DocumentID, _ changes: [Change], summary: String? = nil) throws(Problem) -> [SignedOp] {
         guard let identity else { throw Problem.loggedOut }
         responseCache.removeAll()
+        let started = ContinuousClock.now
         let ops: [SignedOp]
         do {
             ops = try store.append(
@@ -282,7 +283,14 @@ public actor Engine {
             throw Problem(status: 500, code: "store", title: "Could not save", detail: error.message)
         }
         noteStored(ops, membership: changes.contains { $0.kind == .member || $0.kind == .link } ? [doc] : [])
+        let stored = ContinuousClock.now
         pushLocal(ops, doc: doc)
+        logger.debug(
+            "committed",
+            metadata: [
+                "doc.id": "\(doc)", "append.ms": "\(Engine.milliseconds(stored - started))",
+                "push.ms": "\(Engine.milliseconds(ContinuousClock.now - stored))",
+            ])
         let kind = (try? store.document(doc))?.kind.rawValue
         events.publish(
             Event(
