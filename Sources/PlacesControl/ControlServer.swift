@@ -98,7 +98,10 @@ public struct ControlServer: Sendable {
                         }
                         let keepAlive = h.isKeepAlive && !tooLarge
                         let more = try await write(response, keepAlive: keepAlive, to: outbound)
-                        if !keepAlive || !more { return }
+                        if !keepAlive || !more {
+                            await ControlServer.finishWriting(connection.channel)
+                            return
+                        }
                         head = nil
                     }
                 }
@@ -106,6 +109,29 @@ public struct ControlServer: Sendable {
         } catch {
             // A client that went away or sent garbage: only this connection ends.
             log("control connection ended: \(error)")
+        }
+    }
+
+    /// How long a closing connection may take to hand its last response to a client that
+    /// does not read it, before the connection is dropped anyway.
+    static let lingerTimeout = TimeAmount.seconds(30)
+
+    /// Waits until everything written to `channel` has reached the socket, then shuts down
+    /// its write side (the client reads the end of the response, then EOF).
+    ///
+    /// `executeThenClose` closes the channel as soon as the body returns, and a NIO close
+    /// drops the writes still pending: a response larger than the socket buffer (a long
+    /// itinerary, with a client that had not read it all yet) was cut short, and the client
+    /// saw "the daemon closed the connection mid-response". A half-close waits for the
+    /// pending writes, so it must come first. A client that never reads gets the full close
+    /// after `lingerTimeout`, or at once when the server stops.
+    static func finishWriting(_ channel: any Channel) async {
+        let deadline = channel.eventLoop.scheduleTask(in: lingerTimeout) { channel.close(promise: nil) }
+        defer { deadline.cancel() }
+        await withTaskCancellationHandler {
+            try? await channel.close(mode: .output).get()
+        } onCancel: {
+            channel.close(promise: nil)
         }
     }
 

@@ -399,6 +399,7 @@ extension Engine {
             record.owner != me.bytes, !Store.activeRoles.contains(role(in: record))
         {
             try? store.purgeDocument(doc)
+            forgetDocumentState()
         }
         if let sync {
             for (host, port) in pending.dialled { Task { await sync.forgetPeer(host: host, port: port) } }
@@ -495,6 +496,7 @@ extension Engine {
         let token = pending.token
         var ring = keyringCopy()
         do {
+            forgetDocumentState()
             try store.registerDocument(doc, kind: .itinerary, owner: [UInt8](offer.owner), timeMs: RFC3339.nowMs())
             var keys = [(token.epoch, token.documentKey)]
             for grant in offer.grants.map(Engine.keyGrant)
@@ -521,7 +523,7 @@ extension Engine {
     /// admitting peer offered, writes the `join` op and completes the join.
     func completeJoinIfCaughtUp(_ doc: DocumentID, from peer: PublicKey) {
         guard let me, let pending = pendingJoins[doc], pending.admittedBy == peer,
-            let offered = offeredVectors[peer]?[doc], let mine = try? store.versionVector(of: doc),
+            let offered = offeredVectors[peer]?[doc], let mine = currentVector(doc),
             !offered.seqs.contains(where: { mine[$0.key] < $0.value })
         else { return }
         let token = pending.token

@@ -26,6 +26,10 @@ extension Engine: SyncDelegate {
     /// them offers again, which pulls the next round: a large history flows in rounds
     /// instead of filling the session's send queue.
     static let maxRoundBytes = 4 << 20
+    /// Most ops (in bytes) sent to a peer and not yet acknowledged by one of its offers. A
+    /// peer pulls the next round after every batch it stores, so with room for two rounds
+    /// the next one is already on its way while the peer ingests the current one.
+    static let maxInFlightBytes = 2 * maxRoundBytes
 
     public func syncIdentity() async -> SigningKeyPair? { identity }
 
@@ -39,6 +43,7 @@ extension Engine: SyncDelegate {
         try? store.rememberPeer(
             key: peer.bytes, name: String(hello.name.prefix(100)), address: reachable, timeMs: RFC3339.nowMs())
         peerNames[peer] = String(hello.name.prefix(100))
+        sendWindows[peer] = nil
         logger.info("peer connected", metadata: ["peer.id": "\(peer.humanID.prefix(7))"])
         events.publish(
             Event(
@@ -62,6 +67,7 @@ extension Engine: SyncDelegate {
     }
 
     public func sessionClosed(with peer: PublicKey, reason: String) async {
+        sendWindows[peer] = nil
         try? store.rememberPeer(key: peer.bytes, name: peerNames[peer] ?? "", address: nil, timeMs: RFC3339.nowMs())
         logger.info("peer disconnected", metadata: ["peer.id": "\(peer.humanID.prefix(7))", "reason": "\(reason)"])
     }
@@ -79,17 +85,53 @@ extension Engine: SyncDelegate {
     }
 
     /// Owner and current members of a document.
+    /// Kept in `participantsCache` until ops that may change membership are stored.
     func participants(of doc: Store.DocumentRecord) -> Set<PublicKey> {
+        if let cached = participantsCache[doc.id] { return cached }
         var out = Set<PublicKey>()
         if let owner = try? PublicKey(bytes: doc.owner) { out.insert(owner) }
-        for member in (try? store.members(of: doc.id)) ?? [] {
+        guard let members = try? store.members(of: doc.id) else { return out }
+        for member in members {
             if let raw = HexCoding.decode(member.key), let key = try? PublicKey(bytes: raw) { out.insert(key) }
+        }
+        participantsCache[doc.id] = out
+        return out
+    }
+
+    /// The version vector of a document, from `vectorCache` when it is there.
+    func currentVector(_ doc: DocumentID) -> VersionVector? {
+        if let cached = vectorCache[doc] { return cached }
+        guard let vector = try? store.versionVector(of: doc) else { return nil }
+        vectorCache[doc] = vector
+        return vector
+    }
+
+    /// Keeps the caches current after ops were stored: the vectors of their documents, and
+    /// the participants of `membership` (documents whose ops wrote `member` or `link`
+    /// entities: roles, joins, leaves, link revocations).
+    func noteStored(_ ops: [SignedOp], membership: Set<DocumentID>) {
+        for op in ops { vectorCache[op.header.doc]?.include(op.header.authorKey, op.header.seq) }
+        for doc in membership { participantsCache[doc] = nil }
+    }
+
+    /// The documents of `ops` whose participants may have changed with them.
+    static func membershipDocuments(_ ops: [SignedOp], bodies: [OpBody]) -> Set<DocumentID> {
+        var out = Set<DocumentID>()
+        for (op, body) in zip(ops, bodies)
+        where body.changes.contains(where: { $0.kind == .member || $0.kind == .link }) {
+            out.insert(op.header.doc)
         }
         return out
     }
 
+    /// Forgets cached vectors and participants (after writes that bypass `noteStored`).
+    func forgetDocumentState() {
+        vectorCache.removeAll()
+        participantsCache.removeAll()
+    }
+
     func makeOffer(for doc: Store.DocumentRecord, to peer: PublicKey, reply: Bool) -> SyncMessage? {
-        guard let vector = try? store.versionVector(of: doc.id) else { return nil }
+        guard let vector = currentVector(doc.id) else { return nil }
         var offer = Places_Sync_V1_DocOffer()
         offer.doc = Data(doc.id.bytes)
         offer.owner = Data(doc.owner)
@@ -123,6 +165,7 @@ extension Engine: SyncDelegate {
                 }), let key = try? SealedBox.open(grant.sealedKey, with: identity)
             else { return [] }
             do {
+                forgetDocumentState()
                 try store.joinDocument(grant, kind: .itinerary, owner: [UInt8](offer.owner), timeMs: RFC3339.nowMs())
             } catch {
                 logger.error("joining a shared document failed", metadata: ["doc.id": "\(docID)", "error": "\(error)"])
@@ -164,8 +207,7 @@ extension Engine: SyncDelegate {
         for entry in offer.vector { theirs.include(HexCoding.encode(entry.author), entry.seq) }
         peerVectors[peer, default: [:]][docID] = theirs
         offeredVectors[peer, default: [:]][docID] = theirs
-        var out = batches(
-            of: (try? store.ops(of: docID, missingFrom: theirs, maxBytes: Engine.maxRoundBytes)) ?? [], doc: docID)
+        var out = nextRound(to: peer, doc: docID, theirs: theirs, fresh: !offer.reply)
         if !offer.reply, let mine = makeOffer(for: record, to: peer, reply: true) { out.insert(mine, at: 0) }
         completeJoinIfCaughtUp(docID, from: peer)
         return out
@@ -188,9 +230,87 @@ extension Engine: SyncDelegate {
         logger.info("received a new document key", metadata: ["doc.id": "\(grant.doc)", "epoch": "\(grant.epoch)"])
     }
 
+    // MARK: Rounds
+
+    /// Answers an offer of `peer` (which holds `theirs`): the next round of ops it lacks,
+    /// after those already sent to it and not yet acknowledged, as long as fewer than
+    /// `maxInFlightBytes` are in flight. An offer with `reply = false` (a new exchange)
+    /// starts from its vector alone.
+    func nextRound(to peer: PublicKey, doc: DocumentID, theirs: VersionVector, fresh: Bool) -> [SyncMessage] {
+        var window = (fresh ? nil : sendWindows[peer]?[doc]) ?? SendWindow(frontier: theirs)
+        if !window.acknowledge(theirs) {
+            // The peer stored less than was sent (it refused an op): start again from what it holds.
+            window = SendWindow(frontier: theirs)
+        }
+        let out = fillWindow(&window, doc: doc)
+        sendWindows[peer, default: [:]][doc] = window
+        return out
+    }
+
+    /// One more round for `window` if it has room, in batches, each recorded as in flight.
+    private func fillWindow(_ window: inout SendWindow, doc: DocumentID) -> [SyncMessage] {
+        guard window.inFlightBytes + Engine.maxRoundBytes <= Engine.maxInFlightBytes,
+            let ops = try? store.ops(of: doc, missingFrom: window.frontier, maxBytes: Engine.maxRoundBytes),
+            !ops.isEmpty
+        else { return [] }
+        let started = ContinuousClock.now
+        var frontier = window.frontier
+        var sizes = [Int]()
+        let messages = batches(of: ops, doc: doc) { op in
+            if let header = try? SignedOp(decoding: op).header { frontier.include(header.authorKey, header.seq) }
+        } onBatch: { bytes in
+            window.inFlight.append((through: frontier, bytes: bytes))
+            sizes.append(bytes)
+        }
+        window.frontier = frontier
+        logger.debug(
+            "sending a round of ops",
+            metadata: [
+                "doc.id": "\(doc)", "ops": "\(ops.count)", "batches": "\(sizes.count)",
+                "in.flight.bytes": "\(window.inFlightBytes)",
+                "ms": "\(Engine.milliseconds(ContinuousClock.now - started))",
+            ])
+        return messages
+    }
+
+    /// Sends new ops (a local commit, or ops from one peer relayed to the others) to each of
+    /// `recipients`. A recipient still being sent older ops in rounds would get these before
+    /// ops they depend on and refuse them: it gets a fresh offer instead (so it keeps pulling
+    /// until it holds them) and the next round if there is room. `before` is what this
+    /// daemon held before the ops.
+    func push(_ ops: [SignedOp], doc: DocumentID, to recipients: [PublicKey], before: VersionVector?) {
+        guard !ops.isEmpty, !recipients.isEmpty else { return }
+        var direct = [PublicKey]()
+        for recipient in recipients {
+            guard var window = sendWindows[recipient]?[doc] else {
+                direct.append(recipient)
+                continue
+            }
+            if let before, window.frontier.includes(before) {
+                for op in ops { window.frontier.include(op.header.authorKey, op.header.seq) }
+                sendWindows[recipient]?[doc] = window
+                direct.append(recipient)
+                continue
+            }
+            var messages = [SyncMessage]()
+            if let record = try? store.document(doc), let offer = makeOffer(for: record, to: recipient, reply: true) {
+                messages.append(offer)
+            }
+            messages += fillWindow(&window, doc: doc)
+            sendWindows[recipient]?[doc] = window
+            outbox.yield(Outgoing(doc: doc, messages: messages, recipients: [recipient]))
+        }
+        guard !direct.isEmpty else { return }
+        outbox.yield(Outgoing(doc: doc, messages: batches(of: ops.map(\.encoded), doc: doc), recipients: direct))
+    }
+
     // MARK: Ops
 
-    func batches(of ops: [[UInt8]], doc: DocumentID) -> [SyncMessage] {
+    /// `ops` in `OpsBatch` messages of at most `maxBatchBytes`; `onOp` sees each op as it
+    /// is added, `onBatch` each batch's bytes once it is complete.
+    func batches(
+        of ops: [[UInt8]], doc: DocumentID, onOp: ([UInt8]) -> Void = { _ in }, onBatch: (Int) -> Void = { _ in }
+    ) -> [SyncMessage] {
         var out = [SyncMessage]()
         var current = [Data]()
         var size = 0
@@ -202,6 +322,7 @@ extension Engine: SyncDelegate {
             var message = SyncMessage()
             message.ops = batch
             out.append(message)
+            onBatch(size)
             current = []
             size = 0
         }
@@ -209,6 +330,7 @@ extension Engine: SyncDelegate {
             if size + op.count > Engine.maxBatchBytes { flush() }
             current.append(Data(op))
             size += op.count
+            onOp(op)
         }
         flush()
         return out
@@ -217,6 +339,7 @@ extension Engine: SyncDelegate {
     /// Stores a batch; returns a new offer to the sender when this daemon is still behind
     /// the sender's last offer (pulling the next round).
     private func handleOps(_ batch: Places_Sync_V1_OpsBatch, from peer: PublicKey) -> [SyncMessage] {
+        let started = ContinuousClock.now
         logger.debug("ops received", metadata: ["peer.id": "\(peer.humanID.prefix(7))", "ops": "\(batch.ops.count)"])
         guard let docID = DocumentID(bytes: [UInt8](batch.doc)), let record = try? store.document(docID) else {
             return []
@@ -235,12 +358,30 @@ extension Engine: SyncDelegate {
                 metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)", "ops": "\(batch.ops.count)"])
             return []
         }
+        let before = currentVector(docID)
+        let ingestStarted = ContinuousClock.now
         let result: Store.IngestResult
         do {
             result = try store.ingest(batch.ops.map { [UInt8]($0) }, keyring: keyringCopy())
         } catch {
+            // Part of the batch may be stored: read the vector again.
+            forgetDocumentState()
             logger.error("storing received ops failed", metadata: ["doc.id": "\(docID)", "error": "\(error)"])
             return []
+        }
+        let ingested = ContinuousClock.now
+        noteStored(result.stored, membership: Engine.membershipDocuments(result.stored, bodies: result.bodies))
+        defer {
+            // Where a batch's time goes (the live-latency and bulk-sync figures).
+            let done = ContinuousClock.now
+            logger.debug(
+                "ops handled",
+                metadata: [
+                    "doc.id": "\(docID)", "ops": "\(result.stored.count)",
+                    "before.ms": "\(Engine.milliseconds(ingestStarted - started))",
+                    "ingest.ms": "\(Engine.milliseconds(ingested - ingestStarted))",
+                    "after.ms": "\(Engine.milliseconds(done - ingested))",
+                ])
         }
         if let rejected = result.rejected {
             logger.warning(
@@ -284,21 +425,23 @@ extension Engine: SyncDelegate {
         }
         // Relay to the other participants (a box in the van keeps everyone in sync).
         let participantsNow = participants(of: record)
-        let recipients = participantsNow.filter { $0 != peer && $0 != me }
-        outbox.yield(
-            Outgoing(
-                doc: docID, messages: batches(of: result.stored.map(\.encoded), doc: docID),
-                recipients: Array(recipients)))
+        push(result.stored, doc: docID, to: participantsNow.filter { $0 != peer && $0 != me }, before: before)
         // Members added by these ops: offer them the itinerary if they are connected here.
         offerToConnected(record, newcomers: participantsNow.subtracting(participantsBefore).subtracting([peer]))
         // Still behind what the sender offered? Ask for the next round.
-        if let offered = offeredVectors[peer]?[docID], let mine = try? store.versionVector(of: docID),
+        if let offered = offeredVectors[peer]?[docID], let mine = currentVector(docID),
             offered.seqs.contains(where: { mine[$0.key] < $0.value }),
             let again = makeOffer(for: record, to: peer, reply: true)
         {
             return [again]
         }
         return []
+    }
+
+    /// A duration in milliseconds with two decimals, for debug logs.
+    static func milliseconds(_ duration: Duration) -> String {
+        let ms = Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15
+        return String(format: "%.2f", ms)
     }
 
     /// Queues a fresh offer of `doc` to the given participants (those not connected are
@@ -312,14 +455,18 @@ extension Engine: SyncDelegate {
 
     /// After a local commit to a shared itinerary: push the new ops to its participants.
     func pushLocal(_ ops: [SignedOp], doc: DocumentID) {
-        guard let record = try? store.document(doc), record.kind == .itinerary else { return }
+        guard let record = try? store.document(doc), record.kind == .itinerary, let me else { return }
         let recipients = participants(of: record).filter { $0 != me }
         logger.debug(
             "pushing local ops",
             metadata: ["doc.id": "\(doc)", "ops": "\(ops.count)", "recipients": "\(recipients.count)"])
         guard !recipients.isEmpty else { return }
-        outbox.yield(
-            Outgoing(doc: doc, messages: batches(of: ops.map(\.encoded), doc: doc), recipients: Array(recipients)))
+        // What this daemon held before: its own ops of this commit taken out.
+        var before = currentVector(doc)?.seqs
+        if let first = ops.first(where: { $0.header.author == me.bytes }) {
+            before?[me.hex] = first.header.seq - 1
+        }
+        push(ops, doc: doc, to: Array(recipients), before: before.map { VersionVector($0) })
     }
 
     func displayName(of key: PublicKey) -> String {

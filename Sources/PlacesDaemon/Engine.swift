@@ -27,6 +27,13 @@ public actor Engine {
     var peerVectors: [PublicKey: [DocumentID: VersionVector]] = [:]
     /// What each peer said it holds in its last offer (to know when more is to come).
     var offeredVectors: [PublicKey: [DocumentID: VersionVector]] = [:]
+    /// What was sent to each peer of each document in answer to its offers: pipelined
+    /// rounds (`Engine+Sync`). Reset when a session with the peer opens or closes.
+    var sendWindows: [PublicKey: [DocumentID: SendWindow]] = [:]
+    /// Version vectors and participants of documents, kept current by every store write
+    /// the engine makes (the store computes them with a scan of the document's ops).
+    var vectorCache: [DocumentID: VersionVector] = [:]
+    var participantsCache: [DocumentID: Set<PublicKey>] = [:]
     /// Ops to push to peers, drained by `SyncBridge`.
     let outbox: AsyncStream<Outgoing>.Continuation
     let outgoing: AsyncStream<Outgoing>
@@ -142,6 +149,7 @@ public actor Engine {
             keyring = Keyring()
             try? store.purgeDocument(profileID)
             try? store.purgeDocument(libraryID)
+            forgetDocumentState()
             if let p = error as? Problem { throw p }
             throw Problem(status: 500, code: "internal", title: "Initialisation failed", detail: "\(error)")
         }
@@ -171,6 +179,7 @@ public actor Engine {
 
     func logout() async -> Status {
         responseCache.removeAll()
+        forgetDocumentState()
         identity = nil
         keyring = Keyring()
         libraryDoc = nil
@@ -194,6 +203,7 @@ public actor Engine {
         }
         let mine = try store.documents().filter { $0.owner == pair.publicKey.bytes }
         responseCache.removeAll()
+        forgetDocumentState()
         identity = pair
         keyring = ring
         libraryDoc = mine.first { $0.kind == .library }?.id
@@ -263,6 +273,7 @@ public actor Engine {
     func commit(_ doc: DocumentID, _ changes: [Change], summary: String? = nil) throws(Problem) -> [SignedOp] {
         guard let identity else { throw Problem.loggedOut }
         responseCache.removeAll()
+        let started = ContinuousClock.now
         let ops: [SignedOp]
         do {
             ops = try store.append(
@@ -271,7 +282,15 @@ public actor Engine {
             logger.error("append failed", metadata: ["doc.id": "\(doc)", "error": "\(error)"])
             throw Problem(status: 500, code: "store", title: "Could not save", detail: error.message)
         }
+        noteStored(ops, membership: changes.contains { $0.kind == .member || $0.kind == .link } ? [doc] : [])
+        let stored = ContinuousClock.now
         pushLocal(ops, doc: doc)
+        logger.debug(
+            "committed",
+            metadata: [
+                "doc.id": "\(doc)", "append.ms": "\(Engine.milliseconds(stored - started))",
+                "push.ms": "\(Engine.milliseconds(ContinuousClock.now - stored))",
+            ])
         let kind = (try? store.document(doc))?.kind.rawValue
         events.publish(
             Event(
@@ -294,6 +313,7 @@ public actor Engine {
     /// The batch entry point for benchmarks: many edits, one transaction.
     func appendBatch(_ edits: [Store.Edit]) throws {
         guard let identity else { throw Problem.loggedOut }
+        forgetDocumentState()
         try store.append(edits, identity: identity, keyring: keyring)
     }
 
@@ -312,6 +332,7 @@ public actor Engine {
         try requireLogin()
         let start = ContinuousClock.now
         responseCache.removeAll()
+        forgetDocumentState()
         try storeCall { () throws(StoreError) in try store.rebuildMaterialized(keyring: keyring) }
         let elapsed = ContinuousClock.now - start
         logger.info("materialized tables rebuilt")

@@ -1,0 +1,47 @@
+import PlacesModel
+
+/// What this daemon has sent one peer of one document in answer to its offers
+/// (`Protocol/sync.md` §7, "Rounds"), so that a pull is answered with the round after
+/// those still in flight instead of the same ops again.
+///
+/// The peer pulls after every batch it stores, with an offer of what it then holds; that
+/// offer acknowledges the batches it covers. Up to `Engine.maxInFlightBytes` stay
+/// unacknowledged, so the next round travels while the peer ingests the current one.
+struct SendWindow: Sendable {
+    /// What the peer holds or has been sent.
+    var frontier: VersionVector
+    /// Batches sent and not yet acknowledged, oldest first: the peer's vector once it holds
+    /// the batch, and the batch's bytes.
+    var inFlight: [(through: VersionVector, bytes: Int)] = []
+    /// What the peer held at the last acknowledgement (or when the window opened).
+    private var acknowledged: VersionVector
+
+    init(frontier: VersionVector) {
+        self.frontier = frontier
+        self.acknowledged = frontier
+    }
+
+    var inFlightBytes: Int { inFlight.reduce(0) { $0 + $1.bytes } }
+
+    /// Takes in an offer of the peer. Returns false when the offer shows the peer holding
+    /// more than at the last acknowledgement but not the whole of the next batch: it stored
+    /// part of a batch (it refused an op), so what it was sent is no longer a guide.
+    mutating func acknowledge(_ theirs: VersionVector) -> Bool {
+        frontier.merge(theirs)
+        var count = 0
+        while count < inFlight.count, theirs.includes(inFlight[count].through) { count += 1 }
+        if count > 0 {
+            acknowledged = inFlight[count - 1].through
+            inFlight.removeFirst(count)
+            return true
+        }
+        return inFlight.isEmpty || acknowledged.includes(theirs)
+    }
+}
+
+extension VersionVector {
+    /// Whether this vector holds everything `other` holds.
+    func includes(_ other: VersionVector) -> Bool {
+        other.seqs.allSatisfy { self[$0.key] >= $0.value }
+    }
+}
