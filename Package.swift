@@ -101,7 +101,7 @@ let package = Package(
         ),
         .testTarget(name: "PlacesRoutesTests", dependencies: ["PlacesRoutes"]),
         .testTarget(name: "PlacesControlTests", dependencies: ["PlacesControl"]),
-        .testTarget(name: "PlacesDaemonTests", dependencies: ["PlacesDaemon", "PlacesModel"]),
+        .testTarget(name: "PlacesDaemonTests", dependencies: ["PlacesDaemon", "PlacesModel", "PlacesRoutes"]),
         .testTarget(
             name: "PlacesSyncTests",
             dependencies: [
