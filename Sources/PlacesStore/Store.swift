@@ -282,7 +282,7 @@ public final class Store: Sendable {
     func causalVector(_ db: Database, header: OpHeader, batch: OpBatch) throws -> VersionVector {
         var vector = VersionVector()
         for dep in header.deps {
-            if let known = batch.vectors[dep] {
+            if let known = batch.vector(of: dep) {
                 vector.merge(known)
                 continue
             }
