@@ -125,6 +125,25 @@ enum Materializer {
         }
     }
 
+    /// The text `json_set('{}', '$."f1"', json(v1), …)` gives for the winners in order
+    /// (`{"f1":v1,…}`: SQLite copies a quoted path label and the compact JSON of a value
+    /// verbatim), built without SQLite's JSON parser; nil when a field name is not plain (a
+    /// quote, backslash or control character), left to `json_set`.
+    static func newData(order: [String], winners: Winners) -> String? {
+        var out = [UInt8]()
+        out.append(UInt8(ascii: "{"))
+        for (i, field) in order.enumerated() {
+            for b in field.utf8 where b < 0x20 || b == 0x22 || b == 0x5C { return nil }
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(0x22)
+            out += field.utf8
+            out += "\":".utf8
+            winners[field]!.value.write(to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// Inserts a new entity's row, unless the entity has one (then returns false): `data` is
     /// `json_set` of the empty object with the winners in order, the promoted columns of the
     /// winners set, the others at their defaults, and the winners' stamps.
@@ -135,7 +154,11 @@ enum Materializer {
     ) throws -> Bool {
         var columns = "doc, id, kind, updated_ms, created_lamport, created_author, created_index, created_ms, stamps"
         var values = "?, ?, ?, ?, ?, ?, ?, ?, ?"
-        if !order.isEmpty {
+        let data = order.isEmpty ? nil : newData(order: order, winners: winners)
+        if data != nil {
+            columns += ", data"
+            values += ", ?"
+        } else if !order.isEmpty {
             columns += ", data"
             values += ", json_set('{}', " + order.map { _ in "?, json(?)" }.joined(separator: ", ") + ")"
         }
@@ -156,9 +179,13 @@ enum Materializer {
         insert.bind(created?.index)
         insert.bind(created.map { _ in timeMs })
         insert.bind(Stamps.encode(stamps))
-        for field in order {
-            insert.bind(path(field))
-            insert.bind(winners[field]!.value.jsonText)
+        if let data {
+            insert.bind(data)
+        } else {
+            for field in order {
+                insert.bind(path(field))
+                insert.bind(winners[field]!.value.jsonText)
+            }
         }
         for field in order where promotedColumns[field] != nil {
             bindPromoted(&insert, field: field, value: winners[field]!.value)

@@ -106,6 +106,29 @@ struct StoreTests {
         }
     }
 
+    @Test("a new entity's data text is what json_set would write")
+    func newDataMatchesJSONSet() throws {
+        let f = try Fixture()
+        let values: [JSONValue] = [
+            .string("plain"), .string("é \"quoted\" \\ \n\u{1}'"), .int(-3), .double(1.5), .double(45),
+            .double(1e300), .bool(true), .null, .array([.int(1), .string("x"), .object(["b": .int(1), "a": .null])]),
+            .object([:]),
+        ]
+        for count in 1...values.count {
+            let order = (0..<count).map { "f\($0)" }
+            var winners = Materializer.Winners()
+            for (i, field) in order.enumerated() { winners[field] = (i, values[i]) }
+            let text = try #require(Materializer.newData(order: order, winners: winners))
+            let quoted = { (s: String) in "'" + s.replacingOccurrences(of: "'", with: "''") + "'" }
+            let arguments = order.map { #"'$."\#($0)"', json("# + quoted(winners[$0]!.value.jsonText) + ")" }
+            let expected = try f.store.read { db in
+                try String.fetchOne(db, sql: "SELECT json_set('{}', \(arguments.joined(separator: ", ")))")
+            }
+            #expect(text == expected)
+        }
+        #expect(Materializer.newData(order: [#"a"b"#], winners: [#"a"b"#: (0, .int(1))]) == nil)
+    }
+
     @Test("the v4 migration moves the field stamps into the entity rows as the materializer writes them")
     func migrationMovesStamps() throws {
         let f = try Fixture()
