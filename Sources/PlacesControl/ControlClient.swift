@@ -27,8 +27,14 @@ public struct ControlClientError: Error, Sendable, CustomStringConvertible {
 public struct ControlClient: Sendable {
     /// The socket the daemon listens on.
     public let socketPath: String
+    /// When set, a request whose answer stalls this long fails (`io`) instead of waiting
+    /// forever (tests set it; the CLI waits as long as the daemon takes).
+    public let readTimeoutSeconds: Int?
 
-    public init(socketPath: String) { self.socketPath = socketPath }
+    public init(socketPath: String, readTimeoutSeconds: Int? = nil) {
+        self.socketPath = socketPath
+        self.readTimeoutSeconds = readTimeoutSeconds
+    }
 
     /// A response: status, content type and body.
     public struct Response: Sendable {
@@ -92,6 +98,10 @@ public struct ControlClient: Sendable {
     private func connect() throws(ControlClientError) -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ControlClientError(code: .io, message: "cannot create a socket") }
+        if let readTimeoutSeconds {
+            var timeout = timeval(tv_sec: readTimeoutSeconds, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        }
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
         let pathBytes = Array(socketPath.utf8)

@@ -17,6 +17,9 @@ struct PendingJoin {
     /// Link addresses this join started dialling (forgotten once it ends).
     var dialled: [(host: String, port: Int)] = []
     var waiter: CheckedContinuation<Result<Void, Problem>, Never>?
+    /// The outcome, when it came before the request started waiting (a refusal can arrive
+    /// while `join` is still presenting the token).
+    var outcome: Result<Void, Problem>?
 }
 
 /// Share links (`Protocol/capabilities.md`): making them, redeeming them over sync,
@@ -372,6 +375,13 @@ extension Engine {
         }
         for peer in Set((await sync?.connectedPeers() ?? []).map(\.key)) { await presentToken(token, to: peer) }
         let outcome = await withCheckedContinuation { continuation in
+            guard let pending = pendingJoins[token.doc], pending.outcome == nil else {
+                // Already decided while the token was being presented.
+                let done = pendingJoins.removeValue(forKey: token.doc)?.outcome
+                continuation.resume(
+                    returning: done ?? .failure(Problem(status: 500, code: "internal", title: "Join lost", detail: "")))
+                return
+            }
             pendingJoins[token.doc]?.waiter = continuation
             Task { [weak self] in
                 try? await Task.sleep(for: .seconds(wait))
@@ -394,7 +404,14 @@ extension Engine {
 
     /// Resolves a pending join once; a failure forgets a document fetched but not joined.
     func finishJoin(_ doc: DocumentID, _ outcome: Result<Void, Problem>) {
-        guard let pending = pendingJoins.removeValue(forKey: doc) else { return }
+        guard var pending = pendingJoins[doc], pending.outcome == nil else { return }
+        if pending.waiter == nil {
+            // `join` has not started waiting yet: it takes the outcome when it does.
+            pending.outcome = outcome
+            pendingJoins[doc] = pending
+        } else {
+            pendingJoins[doc] = nil
+        }
         if case .failure = outcome, pending.admittedBy != nil, let me, let record = try? store.document(doc),
             record.owner != me.bytes, !Store.activeRoles.contains(role(in: record))
         {
@@ -407,9 +424,15 @@ extension Engine {
         pending.waiter?.resume(returning: outcome)
     }
 
+    /// The join of `doc` still waiting for an outcome, if any.
+    func openJoin(_ doc: DocumentID) -> PendingJoin? {
+        guard let pending = pendingJoins[doc], pending.outcome == nil else { return nil }
+        return pending
+    }
+
     /// Sends a JoinRequest for `token` to `peer` (once per peer).
     func presentToken(_ token: CapabilityToken, to peer: PublicKey) async {
-        guard var pending = pendingJoins[token.doc], !pending.asked.contains(peer) else { return }
+        guard var pending = openJoin(token.doc), !pending.asked.contains(peer) else { return }
         pending.asked.insert(peer)
         pendingJoins[token.doc] = pending
         var request = Places_Sync_V1_JoinRequest()
@@ -422,7 +445,7 @@ extension Engine {
     /// JoinRequests for every pending join, for a peer that just connected.
     func joinRequests(for peer: PublicKey) -> [SyncMessage] {
         pendingJoins.keys.sorted { $0.hex < $1.hex }.compactMap { doc in
-            guard var pending = pendingJoins[doc], !pending.asked.contains(peer) else { return nil }
+            guard var pending = openJoin(doc), !pending.asked.contains(peer) else { return nil }
             pending.asked.insert(peer)
             pendingJoins[doc] = pending
             var request = Places_Sync_V1_JoinRequest()
@@ -474,7 +497,7 @@ extension Engine {
     }
 
     func handleJoinRefused(_ refused: Places_Sync_V1_JoinRefused, from peer: PublicKey) {
-        guard let doc = DocumentID(bytes: [UInt8](refused.doc)), let pending = pendingJoins[doc],
+        guard let doc = DocumentID(bytes: [UInt8](refused.doc)), let pending = openJoin(doc),
             pending.token.tokenID == [UInt8](refused.tokenID)
         else { return }
         let code = AccessError.Code(rawValue: refused.code) ?? .notAllowed
@@ -490,7 +513,7 @@ extension Engine {
     /// registers the document with the token's key and the peer's grants. Returns whether
     /// the document is now held.
     func admitJoin(_ offer: Places_Sync_V1_DocOffer, doc: DocumentID, from peer: PublicKey) -> Bool {
-        guard let identity, var pending = pendingJoins[doc], pending.asked.contains(peer),
+        guard let identity, var pending = openJoin(doc), pending.asked.contains(peer),
             pending.admittedBy == nil || pending.admittedBy == peer, offer.owner.count == 32
         else { return false }
         let token = pending.token
@@ -522,7 +545,7 @@ extension Engine {
     /// After ops of a document being joined are stored: once this daemon holds what the
     /// admitting peer offered, writes the `join` op and completes the join.
     func completeJoinIfCaughtUp(_ doc: DocumentID, from peer: PublicKey) {
-        guard let me, let pending = pendingJoins[doc], pending.admittedBy == peer,
+        guard let me, let pending = openJoin(doc), pending.admittedBy == peer,
             let offered = offeredVectors[peer]?[doc], let mine = currentVector(doc),
             !offered.seqs.contains(where: { mine[$0.key] < $0.value })
         else { return }

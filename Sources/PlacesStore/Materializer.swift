@@ -6,9 +6,11 @@ import PlacesModel
 /// a time. It must stay equivalent to `DocumentState.apply`: the store tests replay random
 /// ops in random orders through both and compare.
 ///
-/// Changes are grouped by entity, so an op touching one entity costs a fixed handful of
-/// statements however many fields it sets: one upsert (kind and earliest create), one read
-/// of the field stamps, one write of the winning stamps and one update of the values.
+/// Changes are grouped by entity, so an op touching one entity costs one or three
+/// statements however many fields it sets: a new entity is one insert (values, promoted
+/// columns and field stamps); for an existing one that insert does nothing, and a read of
+/// the row's stamps and earliest create and one update follow. The field stamps live in the
+/// entity row (`stamps`, see `Stamps`), so an op dirties no B-tree of its own for them.
 enum Materializer {
     /// Fields copied into their own columns of `entity` as well as `data`, so that lists
     /// sort and join without parsing JSON: the tombstone, the list position, the referenced
@@ -25,7 +27,6 @@ enum Materializer {
     }
 
     static func apply(_ db: Database, opID: [UInt8], header: OpHeader, authorKey: String, body: OpBody) throws {
-        let doc = Data(header.doc.bytes)
         let docBytes = header.doc.bytes
         let lamport = Int64(header.lamport)
         var order = [EntityID]()
@@ -47,83 +48,52 @@ enum Materializer {
         for entity in order {
             let group = groups[entity]!
             let created = group.earliestCreate
-            var exists = false
-            var find = try RawStatement(db, "SELECT 1 FROM entity WHERE doc = ? AND id = ?")
-            find.bind(docBytes)
-            find.bind(entity)
-            try find.forEachRow(db) { _ in exists = true }
-            if !exists {
-                // A new entity has no field stamps yet: every set wins (the last one of a field
-                // in the op), and the row is written at once as the upsert and update below
-                // would leave it.
-                let (winnerOrder, winners) = self.winners(group.sets, lamport: header.lamport, authorKey: authorKey)
-                try writeStamps(
-                    db, doc: docBytes, entity: entity, lamport: lamport, authorKey: authorKey, order: winnerOrder,
-                    winners: winners)
-                try insertEntity(
-                    db, doc: docBytes, entity: entity, kind: group.kind, timeMs: body.timeMs,
-                    created: created.map { (lamport, authorKey, Int64($0)) }, order: winnerOrder, winners: winners)
+            // A new entity has no field stamps yet: every set wins (the last one of a field in
+            // the op), and the row is written at once as the update below would leave it. The
+            // insert does nothing when the row exists.
+            let (newOrder, newWinners, newStamps) = self.winners(
+                group.sets, lamport: header.lamport, authorKey: authorKey)
+            if try insertEntity(
+                db, doc: docBytes, entity: entity, kind: group.kind, timeMs: body.timeMs,
+                created: created.map { (lamport, authorKey, Int64($0)) }, order: newOrder, winners: newWinners,
+                stamps: newStamps)
+            {
                 continue
             }
-            var upsert = try RawStatement(
-                db,
-                """
-                INSERT INTO entity(doc, id, kind, updated_ms, created_lamport, created_author, created_index, created_ms)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(doc, id) DO UPDATE SET
-                    kind = min(kind, excluded.kind),
-                    updated_ms = max(coalesce(updated_ms, 0), excluded.updated_ms),
-                    created_lamport = CASE WHEN \(earlierCreate) THEN excluded.created_lamport ELSE created_lamport END,
-                    created_author = CASE WHEN \(earlierCreate) THEN excluded.created_author ELSE created_author END,
-                    created_index = CASE WHEN \(earlierCreate) THEN excluded.created_index ELSE created_index END,
-                    created_ms = CASE WHEN \(earlierCreate) THEN excluded.created_ms ELSE created_ms END
-                """)
-            upsert.bind(docBytes)
-            upsert.bind(entity)
-            upsert.bind(group.kind.rawValue)
-            upsert.bind(body.timeMs)
-            upsert.bind(created.map { _ in lamport })
-            upsert.bind(created.map { _ in authorKey })
-            upsert.bind(created.map { Int64($0) })
-            upsert.bind(created.map { _ in body.timeMs })
-            try upsert.execute(db)
-            guard !group.sets.isEmpty else { continue }
-
             var stamps = [String: Stamp]()
+            var earlier = created != nil
             var select = try RawStatement(
-                db, "SELECT name, lamport, author, idx FROM field WHERE doc = ? AND entity = ?")
+                db, "SELECT stamps, created_lamport, created_author, created_index FROM entity WHERE doc = ? AND id = ?"
+            )
             select.bind(docBytes)
             select.bind(entity)
             try select.forEachRow(db) { row in
-                stamps[row.string(0)] = Stamp(
-                    lamport: UInt64(row.int64(1)), author: row.string(2), index: Int(row.int64(3)))
+                stamps = row.withText(0) { Stamps.decode($0) }
+                if let index = created, !row.isNull(1) {
+                    let current = Stamp(
+                        lamport: UInt64(row.int64(1)), author: row.string(2), index: Int(row.int64(3)))
+                    earlier = Stamp(lamport: header.lamport, author: authorKey, index: index) < current
+                }
             }
-            let (winnerOrder, winners) = self.winners(
+            let (winnerOrder, winners, newStampsAll) = self.winners(
                 group.sets, lamport: header.lamport, authorKey: authorKey, stamps: stamps)
-            guard !winnerOrder.isEmpty else { continue }
-            try writeWinners(
-                db, doc: doc, entity: entity, lamport: lamport, authorKey: authorKey, order: winnerOrder,
-                winners: winners)
+            try updateEntity(
+                db, doc: docBytes, entity: entity, kind: group.kind, timeMs: body.timeMs,
+                created: earlier ? created.map { (lamport, authorKey, Int64($0)) } : nil, order: winnerOrder,
+                winners: winners, stamps: newStampsAll)
         }
 
         try recordActivity(db, opID: opID, header: header, authorKey: authorKey, body: body)
     }
 
-    /// `(new create stamp) < (current create stamp)`, or no create seen yet.
-    private static let earlierCreate = """
-        excluded.created_lamport IS NOT NULL AND (created_lamport IS NULL OR \
-        (excluded.created_lamport, excluded.created_author, excluded.created_index) \
-        < (created_lamport, created_author, created_index))
-        """
-
     typealias Winners = [String: (index: Int, value: JSONValue)]
 
     /// The sets of one op on one entity that win over `stamps` (the field stamps held), with
-    /// the fields in the order they are first won.
+    /// the fields in the order they are first won, and the stamps held after them.
     private static func winners(
         _ sets: [(index: Int, field: String, value: JSONValue)], lamport: UInt64, authorKey: String,
         stamps: [String: Stamp] = [:]
-    ) -> (order: [String], winners: Winners) {
+    ) -> (order: [String], winners: Winners, stamps: [String: Stamp]) {
         var stamps = stamps
         var winners = Winners()
         var winnerOrder = [String]()
@@ -134,24 +104,7 @@ enum Materializer {
             if winners[set.field] == nil { winnerOrder.append(set.field) }
             winners[set.field] = (set.index, set.value)
         }
-        return (winnerOrder, winners)
-    }
-
-    private static func writeStamps(
-        _ db: Database, doc: [UInt8], entity: EntityID, lamport: Int64, authorKey: String, order: [String],
-        winners: Winners
-    ) throws {
-        for field in order {
-            var stamp = try RawStatement(
-                db, "INSERT OR REPLACE INTO field(doc, entity, name, lamport, author, idx) VALUES (?, ?, ?, ?, ?, ?)")
-            stamp.bind(doc)
-            stamp.bind(entity)
-            stamp.bind(field)
-            stamp.bind(lamport)
-            stamp.bind(authorKey)
-            stamp.bind(winners[field]!.index)
-            try stamp.execute(db)
-        }
+        return (winnerOrder, winners, stamps)
     }
 
     /// `$."field"`, the JSON path of a field of `data`.
@@ -172,16 +125,40 @@ enum Materializer {
         }
     }
 
-    /// Inserts a new entity's row as the upsert of `apply` followed by `writeWinners` would
-    /// leave it: `data` is `json_set` of the empty object with the winners in order, the
-    /// promoted columns of the winners set, the others at their defaults.
+    /// The text `json_set('{}', '$."f1"', json(v1), …)` gives for the winners in order
+    /// (`{"f1":v1,…}`: SQLite copies a quoted path label and the compact JSON of a value
+    /// verbatim), built without SQLite's JSON parser; nil when a field name is not plain (a
+    /// quote, backslash or control character), left to `json_set`.
+    static func newData(order: [String], winners: Winners) -> String? {
+        var out = [UInt8]()
+        out.append(UInt8(ascii: "{"))
+        for (i, field) in order.enumerated() {
+            for b in field.utf8 where b < 0x20 || b == 0x22 || b == 0x5C { return nil }
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(0x22)
+            out += field.utf8
+            out += "\":".utf8
+            winners[field]!.value.write(to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Inserts a new entity's row, unless the entity has one (then returns false): `data` is
+    /// `json_set` of the empty object with the winners in order, the promoted columns of the
+    /// winners set, the others at their defaults, and the winners' stamps.
     private static func insertEntity(
         _ db: Database, doc: [UInt8], entity: EntityID, kind: EntityKind, timeMs: Int64,
-        created: (lamport: Int64, author: String, index: Int64)?, order: [String], winners: Winners
-    ) throws {
-        var columns = "doc, id, kind, updated_ms, created_lamport, created_author, created_index, created_ms"
-        var values = "?, ?, ?, ?, ?, ?, ?, ?"
-        if !order.isEmpty {
+        created: (lamport: Int64, author: String, index: Int64)?, order: [String], winners: Winners,
+        stamps: [String: Stamp]
+    ) throws -> Bool {
+        var columns = "doc, id, kind, updated_ms, created_lamport, created_author, created_index, created_ms, stamps"
+        var values = "?, ?, ?, ?, ?, ?, ?, ?, ?"
+        let data = order.isEmpty ? nil : newData(order: order, winners: winners)
+        if data != nil {
+            columns += ", data"
+            values += ", ?"
+        } else if !order.isEmpty {
             columns += ", data"
             values += ", json_set('{}', " + order.map { _ in "?, json(?)" }.joined(separator: ", ") + ")"
         }
@@ -191,7 +168,8 @@ enum Materializer {
                 values += ", ?"
             }
         }
-        var insert = try RawStatement(db, "INSERT INTO entity(\(columns)) VALUES (\(values))")
+        var insert = try RawStatement(
+            db, "INSERT INTO entity(\(columns)) VALUES (\(values)) ON CONFLICT(doc, id) DO NOTHING")
         insert.bind(doc)
         insert.bind(entity)
         insert.bind(kind.rawValue)
@@ -200,41 +178,63 @@ enum Materializer {
         insert.bind(created?.author)
         insert.bind(created?.index)
         insert.bind(created.map { _ in timeMs })
-        for field in order {
-            insert.bind(path(field))
-            insert.bind(winners[field]!.value.jsonText)
+        insert.bind(Stamps.encode(stamps))
+        if let data {
+            insert.bind(data)
+        } else {
+            for field in order {
+                insert.bind(path(field))
+                insert.bind(winners[field]!.value.jsonText)
+            }
         }
         for field in order where promotedColumns[field] != nil {
             bindPromoted(&insert, field: field, value: winners[field]!.value)
         }
         try insert.execute(db)
+        return db.changesCount > 0
     }
 
-    private static func writeWinners(
-        _ db: Database, doc: Data, entity: EntityID, lamport: Int64, authorKey: String, order: [String],
-        winners: Winners
+    /// Merges an op's changes into an existing entity's row: the kind, the last update time,
+    /// the earliest create when `created` is earlier than the row's, and the winning sets
+    /// (values, promoted columns and stamps).
+    private static func updateEntity(
+        _ db: Database, doc: [UInt8], entity: EntityID, kind: EntityKind, timeMs: Int64,
+        created: (lamport: Int64, author: String, index: Int64)?, order: [String], winners: Winners,
+        stamps: [String: Stamp]
     ) throws {
-        try writeStamps(
-            db, doc: [UInt8](doc), entity: entity, lamport: lamport, authorKey: authorKey, order: order,
-            winners: winners)
-
-        var paths = [String]()
-        var assignments = [String]()
-        for field in order {
-            paths.append("?, json(?)")
-            if let column = promotedColumns[field] { assignments.append("\(column) = ?") }
+        var assignments = ["kind = min(kind, ?)", "updated_ms = max(coalesce(updated_ms, 0), ?)"]
+        if created != nil {
+            assignments += ["created_lamport = ?", "created_author = ?", "created_index = ?", "created_ms = ?"]
         }
-        assignments.insert("data = json_set(data, \(paths.joined(separator: ", ")))", at: 0)
+        if !order.isEmpty {
+            assignments.append(
+                "data = json_set(data, " + order.map { _ in "?, json(?)" }.joined(separator: ", ") + ")")
+            for field in order {
+                if let column = promotedColumns[field] { assignments.append("\(column) = ?") }
+            }
+            assignments.append("stamps = ?")
+        }
         var update = try RawStatement(
             db, "UPDATE entity SET \(assignments.joined(separator: ", ")) WHERE doc = ? AND id = ?")
-        for field in order {
-            update.bind(path(field))
-            update.bind(winners[field]!.value.jsonText)
+        update.bind(kind.rawValue)
+        update.bind(timeMs)
+        if let created {
+            update.bind(created.lamport)
+            update.bind(created.author)
+            update.bind(created.index)
+            update.bind(timeMs)
         }
-        for field in order where promotedColumns[field] != nil {
-            bindPromoted(&update, field: field, value: winners[field]!.value)
+        if !order.isEmpty {
+            for field in order {
+                update.bind(path(field))
+                update.bind(winners[field]!.value.jsonText)
+            }
+            for field in order where promotedColumns[field] != nil {
+                bindPromoted(&update, field: field, value: winners[field]!.value)
+            }
+            update.bind(Stamps.encode(stamps))
         }
-        update.bind([UInt8](doc))
+        update.bind(doc)
         update.bind(entity)
         try update.execute(db)
     }

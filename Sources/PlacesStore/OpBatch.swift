@@ -12,14 +12,33 @@ import PlacesModel
 /// always stored before the ops that name it).
 final class OpBatch {
     private var owners: [DocumentID: String] = [:]
-    private(set) var vectors: [[UInt8]: VersionVector] = [:]
-    /// Document and Lamport time of the ops stored in this batch, by id.
-    private(set) var stored: [[UInt8]: (doc: DocumentID, lamport: UInt64)] = [:]
+    /// Document, Lamport time and causal vector of the ops stored in this batch, by id.
+    private var ops: [OpKey: (doc: DocumentID, lamport: UInt64, vector: VersionVector)] = [:]
     /// Seq and Lamport time of the last op stored in this batch, by document and author.
-    private var last: [DocumentID: [[UInt8]: (seq: UInt64, lamport: UInt64)]] = [:]
+    private var last: [DocumentID: [OpKey: (seq: UInt64, lamport: UInt64)]] = [:]
     private var added: [DocumentID: [[UInt8]]] = [:]
-    private var addedSet = Set<[UInt8]>()
-    private var removed: [DocumentID: Set<[UInt8]>] = [:]
+    private var addedSet = Set<OpKey>()
+    private var removed: [DocumentID: Set<OpKey>] = [:]
+
+    /// An op id (or author key) as a dictionary key: hashed by its first eight bytes, which
+    /// are uniform (ids are BLAKE2b hashes, keys are Ed25519 points), instead of byte by byte
+    /// as `[UInt8]` is; compared in full.
+    struct OpKey: Hashable {
+        let bytes: [UInt8]
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+        func hash(into hasher: inout Hasher) {
+            guard bytes.count >= 8 else { return hasher.combine(bytes) }
+            hasher.combine(bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
+        }
+    }
+
+    /// The causal vector of an op stored in this batch.
+    func vector(of id: [UInt8]) -> VersionVector? { ops[OpKey(id)]?.vector }
+
+    /// Document and Lamport time of an op stored in this batch.
+    func stored(_ id: [UInt8]) -> (doc: DocumentID, lamport: UInt64)? {
+        ops[OpKey(id)].map { ($0.doc, $0.lamport) }
+    }
 
     /// The owner of `doc` as author-key hex, nil when the document is unknown.
     func owner(_ db: Database, _ doc: DocumentID) throws -> String? {
@@ -35,17 +54,19 @@ final class OpBatch {
 
     /// The seq and Lamport time of the author's last op in `doc` if it was stored in this
     /// batch (it is then the author's last op in the log: seqs only grow).
-    func lastStored(doc: DocumentID, author: [UInt8]) -> (seq: UInt64, lamport: UInt64)? { last[doc]?[author] }
+    func lastStored(doc: DocumentID, author: [UInt8]) -> (seq: UInt64, lamport: UInt64)? {
+        last[doc]?[OpKey(author)]
+    }
 
     /// Records an op just inserted in the log.
     func stored(_ id: [UInt8], header: OpHeader, vector: VersionVector) {
         let doc = header.doc, deps = header.deps
-        vectors[id] = vector
-        stored[id] = (doc, header.lamport)
-        last[doc, default: [:]][header.author] = (header.seq, header.lamport)
+        let key = OpKey(id)
+        ops[key] = (doc, header.lamport, vector)
+        last[doc, default: [:]][OpKey(header.author)] = (header.seq, header.lamport)
         added[doc, default: []].append(id)
-        addedSet.insert(id)
-        if !deps.isEmpty { removed[doc, default: []].formUnion(deps) }
+        addedSet.insert(key)
+        if !deps.isEmpty { removed[doc, default: []].formUnion(deps.lazy.map(OpKey.init)) }
     }
 
     /// Writes the head changes of the ops stored so far.
@@ -55,13 +76,13 @@ final class OpBatch {
             for dep in removed where !addedSet.contains(dep) {
                 var delete = try RawStatement(db, "DELETE FROM head WHERE doc = ? AND op = ?")
                 delete.bind(doc.bytes)
-                delete.bind(dep)
+                delete.bind(dep.bytes)
                 try delete.execute(db)
             }
         }
         for (doc, ids) in added {
             let removed = removed[doc] ?? []
-            for id in ids where !removed.contains(id) {
+            for id in ids where !removed.contains(OpKey(id)) {
                 var insert = try RawStatement(db, "INSERT OR IGNORE INTO head(doc, op) VALUES (?, ?)")
                 insert.bind(doc.bytes)
                 insert.bind(id)

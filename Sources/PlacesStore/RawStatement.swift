@@ -88,5 +88,12 @@ struct RawStatement {
             guard let text = sqlite3_column_text(statement, column) else { return "" }
             return String(cString: text)
         }
+        /// The bytes of a text column, valid only inside `body`.
+        func withText<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+            // The text first, then its length (the order SQLite documents).
+            let text = sqlite3_column_text(statement, column)
+            let count = Int(sqlite3_column_bytes(statement, column))
+            return body(UnsafeBufferPointer(start: text, count: text == nil ? 0 : count))
+        }
     }
 }

@@ -2,10 +2,11 @@ import GRDB
 
 /// The database schema, built by migrations. Tables fall in two groups:
 /// - the log and its metadata (`document`, `doc_key`, `op`, `head`): the source of truth;
-/// - the materialized tables (`entity`, `field`, `activity`): a pure function of the op log,
-///   which `Store.rebuildMaterialized` drops and replays.
+/// - the materialized tables (`entity`, with each entity's field stamps in its row, and
+///   `activity`, `member_event`): a pure function of the op log, which
+///   `Store.rebuildMaterialized` drops and replays.
 enum Schema {
-    static let materializedTables = ["entity", "field", "activity", "member_event"]
+    static let materializedTables = ["entity", "activity", "member_event"]
 
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -41,7 +42,7 @@ enum Schema {
                         PRIMARY KEY (doc, op)
                     ) WITHOUT ROWID;
                     """)
-            try createMaterialized(db)
+            try createMaterializedV1(db)
         }
         m.registerMigration("v2-sync") { db in
             try db.execute(
@@ -85,6 +86,34 @@ enum Schema {
                     CREATE INDEX member_event_token ON member_event(doc, token);
                     """)
         }
+        m.registerMigration("v4-stamps-in-entity") { db in
+            // Field stamps move into the entity row (the `field` table cost a random B-tree
+            // insert and a read per op); `activity` loses its random `(op, idx)` key (rows
+            // are appended in rowid order); `op_doc_lamport` goes (a document's highest
+            // Lamport time is that of one of its heads). Migrations run without the keyring,
+            // so the stamps are moved in SQL, in the text `Stamps.encode` writes.
+            try db.execute(
+                sql: """
+                    ALTER TABLE entity ADD COLUMN stamps TEXT NOT NULL DEFAULT '{}';
+                    UPDATE entity SET stamps = (
+                        SELECT json_group_object(name, json_array(lamport, author, idx)) FROM (
+                            SELECT name, lamport, author, idx FROM field f
+                            WHERE f.doc = entity.doc AND f.entity = entity.id ORDER BY name))
+                    WHERE EXISTS (SELECT 1 FROM field f WHERE f.doc = entity.doc AND f.entity = entity.id);
+                    DROP TABLE field;
+                    ALTER TABLE activity RENAME TO activity_v3;
+                    DROP INDEX activity_doc;
+                    """)
+            try createActivity(db)
+            try db.execute(
+                sql: """
+                    INSERT INTO activity(op, idx, doc, time_ms, lamport, author, action, entity, kind, field, old, new)
+                    SELECT op, idx, doc, time_ms, lamport, author, action, entity, kind, field, old, new
+                    FROM activity_v3 ORDER BY rowid;
+                    DROP TABLE activity_v3;
+                    DROP INDEX op_doc_lamport;
+                    """)
+        }
         return m
     }
 
@@ -111,6 +140,57 @@ enum Schema {
     }
 
     static func createMaterialized(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE entity (
+                    doc BLOB NOT NULL,
+                    id TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    data TEXT NOT NULL DEFAULT '{}',
+                    position TEXT,
+                    deleted INTEGER NOT NULL DEFAULT 0,
+                    ref TEXT,
+                    name TEXT,
+                    latitude REAL,
+                    longitude REAL,
+                    created_lamport INTEGER,
+                    created_author TEXT,
+                    created_index INTEGER,
+                    created_ms INTEGER,
+                    updated_ms INTEGER,
+                    stamps TEXT NOT NULL DEFAULT '{}',
+                    PRIMARY KEY (doc, id)
+                );
+                CREATE INDEX entity_list ON entity(doc, kind, deleted, position, id);
+                """)
+        try createActivity(db)
+    }
+
+    /// One row per activity line, in materialization order (a rowid table: a random
+    /// `(op, idx)` key cost a B-tree insert per op that no query uses).
+    static func createActivity(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE activity (
+                    op BLOB NOT NULL,
+                    idx INTEGER NOT NULL,
+                    doc BLOB NOT NULL,
+                    time_ms INTEGER NOT NULL,
+                    lamport INTEGER NOT NULL,
+                    author TEXT NOT NULL,
+                    action TEXT NOT NULL,
+                    entity TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    field TEXT,
+                    old TEXT,
+                    new TEXT
+                );
+                CREATE INDEX activity_doc ON activity(doc, time_ms, lamport);
+                """)
+    }
+
+    /// The materialized tables as the v1 migration created them (v4 changed them).
+    static func createMaterializedV1(_ db: Database) throws {
         try db.execute(
             sql: """
                 CREATE TABLE entity (

@@ -172,7 +172,7 @@ extension Store {
         guard let ownerKey = try batch.owner(db, header.doc) else { throw Rejection.unknownDocument }
         let id = checked.id
         // Held: before the batch (looked up by `precheck`) or stored earlier in it.
-        if checked.held || batch.stored[id] != nil { return nil }
+        if checked.held || batch.stored(id) != nil { return nil }
         guard checked.signatureValid else { throw Rejection.badSignature }
 
         let previousSeq: UInt64, previousLamport: UInt64
@@ -194,7 +194,7 @@ extension Store {
         }
         var maxDepLamport: UInt64 = 0
         for dep in header.deps {
-            if let stored = batch.stored[dep], stored.doc == header.doc {
+            if let stored = batch.stored(dep), stored.doc == header.doc {
                 maxDepLamport = max(maxDepLamport, stored.lamport)
                 continue
             }

@@ -329,7 +329,7 @@ extension Store {
 
     /// Drops a document's materialized rows and replays its ops that are not excluded.
     static func rematerialize(_ db: Database, doc: DocumentID, keyring: Keyring) throws {
-        for table in ["entity", "field", "activity"] {
+        for table in ["entity", "activity"] {
             try db.execute(sql: "DELETE FROM \(table) WHERE doc = ?", arguments: [Data(doc.bytes)])
         }
         let cursor = try Row.fetchCursor(

@@ -53,9 +53,8 @@ extension Store {
     public func materializedDump() throws(StoreError) -> [String] {
         try read { db in
             var lines = [String]()
-            for (table, order) in [
-                ("entity", "doc, id"), ("field", "doc, entity, name"), ("activity", "op, idx"),
-            ] {
+            // The entity rows hold the field stamps (`stamps`).
+            for (table, order) in [("entity", "doc, id"), ("activity", "op, idx")] {
                 for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY \(order)") {
                     lines.append(table + ": " + row.description)
                 }

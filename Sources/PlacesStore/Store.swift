@@ -132,7 +132,7 @@ public final class Store: Sendable {
         try write { db in
             let doc = Data(id.bytes)
             for table in [
-                "entity", "field", "activity", "member_event", "head", "op", "key_grant", "doc_key", "document",
+                "entity", "activity", "member_event", "head", "op", "key_grant", "doc_key", "document",
             ] {
                 let column = table == "document" ? "id" : "doc"
                 try db.execute(sql: "DELETE FROM \(table) WHERE \(column) = ?", arguments: [doc])
@@ -251,15 +251,21 @@ public final class Store: Sendable {
             try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT max(seq) FROM op WHERE doc = ? AND author = ?"),
                 arguments: [docData, Data(author)]) ?? 0
-        let lamport =
-            try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT max(lamport) FROM op WHERE doc = ?"), arguments: [docData])
-            ?? 0
-        let heads = try Data.fetchAll(
+        // The highest Lamport time of the document is that of its newest head: every other op
+        // is a dependency of an op with a higher one.
+        var lamport: Int64 = 0
+        var heads = [[UInt8]]()
+        let rows = try Row.fetchCursor(
             db.cachedStatement(
-                sql: "SELECT h.op FROM head h JOIN op o ON o.id = h.op WHERE h.doc = ? ORDER BY o.lamport DESC, h.op"),
-            arguments: [docData]
-        ).map { [UInt8]($0) }
+                sql: """
+                    SELECT h.op, o.lamport FROM head h JOIN op o ON o.id = h.op WHERE h.doc = ?
+                    ORDER BY o.lamport DESC, h.op
+                    """),
+            arguments: [docData])
+        while let row = try rows.next() {
+            if heads.isEmpty { lamport = row[1] }
+            heads.append([UInt8](row[0] as Data))
+        }
         return (seq, lamport, heads)
     }
 
@@ -276,7 +282,7 @@ public final class Store: Sendable {
     func causalVector(_ db: Database, header: OpHeader, batch: OpBatch) throws -> VersionVector {
         var vector = VersionVector()
         for dep in header.deps {
-            if let known = batch.vectors[dep] {
+            if let known = batch.vector(of: dep) {
                 vector.merge(known)
                 continue
             }

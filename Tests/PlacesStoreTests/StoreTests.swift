@@ -38,6 +38,15 @@ struct Fixture {
         keyring.insert(key, doc: doc, epoch: 0)
     }
 
+    /// The field stamps held in an entity's row.
+    func stamps(of entity: EntityID) throws -> [String: Stamp] {
+        let text = try store.read { db in
+            try String.fetchOne(
+                db, sql: "SELECT stamps FROM entity WHERE doc = ? AND id = ?", arguments: [Data(doc.bytes), entity])
+        }
+        return Array((text ?? "").utf8).withUnsafeBufferPointer { Stamps.decode($0) }
+    }
+
     func randomChanges(_ rng: inout SplitMix) -> [Change] {
         (0..<Int.random(in: 1...4, using: &rng)).map { _ in
             let entity = "e\(Int.random(in: 0..<6, using: &rng))"
@@ -93,7 +102,79 @@ struct StoreTests {
         for (row, item) in zip(sql, expected) {
             let fields = try JSONDecoder().decode([String: JSONValue].self, from: Data(row.dataJSON.utf8))
             #expect(fields == item.state.fields)
+            #expect(try f.stamps(of: row.id) == item.state.stamps)
         }
+    }
+
+    @Test("a new entity's data text is what json_set would write")
+    func newDataMatchesJSONSet() throws {
+        let f = try Fixture()
+        let values: [JSONValue] = [
+            .string("plain"), .string("é \"quoted\" \\ \n\u{1}'"), .int(-3), .double(1.5), .double(45),
+            .double(1e300), .bool(true), .null, .array([.int(1), .string("x"), .object(["b": .int(1), "a": .null])]),
+            .object([:]),
+        ]
+        for count in 1...values.count {
+            let order = (0..<count).map { "f\($0)" }
+            var winners = Materializer.Winners()
+            for (i, field) in order.enumerated() { winners[field] = (i, values[i]) }
+            let text = try #require(Materializer.newData(order: order, winners: winners))
+            let quoted = { (s: String) in "'" + s.replacingOccurrences(of: "'", with: "''") + "'" }
+            let arguments = order.map { #"'$."\#($0)"', json("# + quoted(winners[$0]!.value.jsonText) + ")" }
+            let expected = try f.store.read { db in
+                try String.fetchOne(db, sql: "SELECT json_set('{}', \(arguments.joined(separator: ", ")))")
+            }
+            #expect(text == expected)
+        }
+        #expect(Materializer.newData(order: [#"a"b"#], winners: [#"a"b"#: (0, .int(1))]) == nil)
+    }
+
+    @Test("the v4 migration moves the field stamps into the entity rows as the materializer writes them")
+    func migrationMovesStamps() throws {
+        let f = try Fixture()
+        var rng = SplitMix(state: 7)
+        for batch in 0..<20 {
+            let edits = (0..<5).map { i in
+                Store.Edit(doc: f.doc, changes: f.randomChanges(&rng), timeMs: Int64(batch * 10 + i))
+            }
+            try f.store.append(edits, identity: f.identity, keyring: f.keyring)
+        }
+        let before = try f.store.materializedDump()
+        let activityBefore = try f.store.activity(of: f.doc)
+        #expect(before.contains { $0.contains(#"stamps:"{"#) && $0.contains("],") })
+        // Back to the v3 shape: stamps in a `field` table, `activity` keyed by (op, idx), and
+        // the op_doc_lamport index; then reopening runs the v4 migration.
+        try f.store.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE field (
+                        doc BLOB NOT NULL, entity TEXT NOT NULL, name TEXT NOT NULL, lamport INTEGER NOT NULL,
+                        author TEXT NOT NULL, idx INTEGER NOT NULL, PRIMARY KEY (doc, entity, name)
+                    ) WITHOUT ROWID;
+                    INSERT INTO field
+                    SELECT e.doc, e.id, j.key, j.value ->> 0, j.value ->> 1, j.value ->> 2
+                    FROM entity e, json_each(e.stamps) j;
+                    ALTER TABLE entity DROP COLUMN stamps;
+                    ALTER TABLE activity RENAME TO activity_v4;
+                    DROP INDEX activity_doc;
+                    CREATE TABLE activity (
+                        op BLOB NOT NULL, idx INTEGER NOT NULL, doc BLOB NOT NULL, time_ms INTEGER NOT NULL,
+                        lamport INTEGER NOT NULL, author TEXT NOT NULL, action TEXT NOT NULL, entity TEXT NOT NULL,
+                        kind TEXT NOT NULL, field TEXT, old TEXT, new TEXT, PRIMARY KEY (op, idx)
+                    );
+                    CREATE INDEX activity_doc ON activity(doc, time_ms, lamport);
+                    INSERT INTO activity SELECT * FROM activity_v4;
+                    DROP TABLE activity_v4;
+                    CREATE INDEX op_doc_lamport ON op(doc, lamport);
+                    DELETE FROM grdb_migrations WHERE identifier = 'v4-stamps-in-entity';
+                    """)
+        }
+        try f.store.close()
+        let reopened = try Store(path: f.dir.appendingPathComponent("places.sqlite").path)
+        #expect(try reopened.materializedDump() == before)
+        #expect(try reopened.activity(of: f.doc) == activityBefore)
+        try reopened.rebuildMaterialized(keyring: f.keyring)
+        #expect(try reopened.materializedDump() == before)
     }
 
     @Test("ops are signed, chained by seq and deps, and the body is unreadable without the key")

@@ -76,7 +76,8 @@ public final class DaemonProcess: @unchecked Sendable {
     private var stderrFile: String { dataDir + ".stderr" }
 
     public var socketPath: String { dataDir + "/placesd.sock" }
-    public var client: ControlClient { ControlClient(socketPath: socketPath) }
+    /// A hung request fails the test after two minutes instead of hanging the run.
+    public var client: ControlClient { ControlClient(socketPath: socketPath, readTimeoutSeconds: 120) }
 
     public init(dataDir: String) { self.dataDir = dataDir }
 
