@@ -100,7 +100,7 @@ let package = Package(
             exclude: ["Fixtures", "Regressions"]
         ),
         .testTarget(name: "PlacesRoutesTests", dependencies: ["PlacesRoutes"]),
-        .testTarget(name: "PlacesControlTests", dependencies: ["PlacesControl"]),
+        .testTarget(name: "PlacesControlTests", dependencies: ["PlacesControl", "PlacesModel"]),
         .testTarget(name: "PlacesDaemonTests", dependencies: ["PlacesDaemon", "PlacesModel", "PlacesRoutes"]),
         .testTarget(
             name: "PlacesSyncTests",

@@ -57,6 +57,12 @@ public enum ControlResponse: Sendable {
     case stream(AsyncStream<[UInt8]>)
 
     /// Encodes `value` as the JSON body of a response.
+    /// An itinerary, written by hand (`Itinerary.jsonBytes`): the same bytes, much faster for
+    /// itineraries with many places to go.
+    public static func encoding(_ value: Itinerary, status: Int = 200) -> ControlResponse {
+        .json(status: status, body: value.jsonBytes())
+    }
+
     public static func encoding<T: Encodable>(_ value: T, status: Int = 200) -> ControlResponse {
         do {
             return .json(status: status, body: Array(try ControlJSON.encoder.encode(value)))

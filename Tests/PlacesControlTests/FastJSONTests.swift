@@ -1,5 +1,6 @@
 import Foundation
 import PlacesControl
+import PlacesModel
 import Testing
 
 @Suite("Fast JSON for hot responses")
@@ -16,5 +17,36 @@ struct FastJSONTests {
             }, count: names.count)
         let expected = Array(try ControlJSON.encoder.encode(list))
         #expect(String(decoding: list.jsonBytes(), as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+    }
+}
+
+@Suite("Hand-written itinerary JSON")
+struct ItineraryJSONTests {
+    @Test("the hand-written itinerary JSON is byte-identical to JSONEncoder's, with and without optional fields")
+    func matchesEncoder() throws {
+        let stops = [
+            Stop(
+                id: "s1", placeId: "p1", name: "Belém \"Tower\"", latitude: 38.6916, longitude: -9.216,
+                address: "Av. Brasília/1\n", position: 1),
+            Stop(id: "s2", name: "emoji 🗺️ \\", latitude: 45, longitude: 1e-7, position: 2),
+        ]
+        let full = Itinerary(
+            id: "i1", name: "Lisbon\t", startDate: "2027-05-01", endDate: "2027-05-05", transportation: "train",
+            lodging: Lodging(name: "Casa", address: nil, checkIn: "2027-05-01", checkOut: "2027-05-05"),
+            travelPrice: Money(amountMinor: 12_050, currency: "EUR"),
+            lodgingPrice: Money(amountMinor: 40_000, currency: "USD"), notes: "ctrl\u{01}", places: stops,
+            totalCost: [Money(amountMinor: 12_050, currency: "EUR"), Money(amountMinor: 40_000, currency: "USD")],
+            owner: "OWNER", role: "viewer", createdAt: "2026-11-22T13:48:44.745Z", updatedAt: "2026-11-23T13:48:44.745Z"
+        )
+        let bare = Itinerary(
+            id: "i2", name: "Empty", places: [], totalCost: [], owner: "OWNER", role: "owner",
+            createdAt: "2026-11-22T13:48:44.745Z")
+        var lodgingOnly = bare
+        lodgingOnly.lodging = Lodging(address: "Rua 1")
+        lodgingOnly.places = [stops[1]]
+        for itinerary in [full, bare, lodgingOnly] {
+            let expected = String(decoding: try ControlJSON.encoder.encode(itinerary), as: UTF8.self)
+            #expect(String(decoding: itinerary.jsonBytes(), as: UTF8.self) == expected)
+        }
     }
 }
