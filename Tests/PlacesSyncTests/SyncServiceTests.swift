@@ -120,10 +120,11 @@ struct SyncServiceTests {
     func keepaliveAndIdleTimeout() async throws {
         let server = try RecordingDelegate(name: "server")
         var limits = SyncLimits.fastTests
-        // The idle timeout leaves room for a busy CI machine (parallel suites on 2 cores)
-        // between the client's Hello and its Ping; the client then stays silent until dropped.
+        // The idle timeout leaves room for a busy CI machine (parallel suites on 2 cores; a
+        // 3 s timeout once dropped the session before the client's Ping was read) between the
+        // client's Hello and its Ping; the client then stays silent until dropped.
         limits.pingInterval = .milliseconds(150)
-        limits.idleTimeout = .seconds(3)
+        limits.idleTimeout = .seconds(8)
         try await withService(server, limits: limits) { _, port in
             let raw = try await connectRaw(port: port)
             try await raw.executeThenClose { inbound, outbound in
