@@ -24,7 +24,13 @@ final class SyncNode {
     /// daemon on its fixed port would, so that peers' stored addresses stay right.
     func start() throws {
         try d.start(extraArguments: ["--listen", address.isEmpty ? "127.0.0.1:0" : address, "--no-discovery"])
-        address = try d.call(Status.self, "GET", "/v1/status").listen ?? ""
+        // The control socket can answer before the sync listener is bound (port still 0).
+        let deadline = ContinuousClock.now + .seconds(10)
+        repeat {
+            address = try d.call(Status.self, "GET", "/v1/status").listen ?? ""
+            if !address.hasSuffix(":0") { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        } while ContinuousClock.now < deadline
     }
 
     func stop() { d.stop() }
