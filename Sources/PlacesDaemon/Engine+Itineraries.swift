@@ -192,7 +192,7 @@ extension Engine {
             let new = r.newJSON.flatMap(Engine.parseJSON)
             let who = authorName ?? String(author.prefix(7))
             let subject =
-                (HexCoding.decode(r.entity).flatMap { try? PublicKey(bytes: $0) }).map(displayName(of:))
+                Engine.publicKey(hex: r.entity).map(displayName(of:))
                 ?? String(r.entity.prefix(8))
             let entityName: String = {
                 if let cached = names[r.entity] { return cached }

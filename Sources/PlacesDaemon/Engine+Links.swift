@@ -25,7 +25,7 @@ struct PendingJoin {
 /// Share links (`Protocol/capabilities.md`): making them, redeeming them over sync,
 /// revoking members and links with key rotation, leaving, and recording views.
 extension Engine {
-    /// Longest a link may stay valid when given as a duration, and most uses.
+    /// Most joins a link may allow.
     static let maxLinkUses = 1_000_000
     /// A member records at most one view of an itinerary per this many milliseconds.
     static let viewCoalescingMs: Int64 = 10 * 60 * 1000
@@ -167,15 +167,15 @@ extension Engine {
     /// The itinerary's links with their state.
     func linkInfos(_ doc: Store.DocumentRecord) throws(Problem) -> [ShareLinkInfo] {
         let links = try storeCall { () throws(StoreError) in try store.entities(in: doc.id, kind: .link) }
-        let joined = joinedThrough(doc)
+        let joins = linkJoins(doc)
         let now = RFC3339.nowMs()
         return links.map { record in
             let f = Views.fields(record)
-            let issuer = f["issuer"]?.stringValue.flatMap(HexCoding.decode).flatMap { try? PublicKey(bytes: $0) }
+            let issuer = f["issuer"]?.stringValue.flatMap(Engine.publicKey(hex:))
             let expiresAt = f["expiresAt"]?.stringValue
             let uses = f["uses"]?.doubleValue.map { Int($0) }
-            let members = joined.filter { $0.value == record.id }.count
-            let redeemed = joinCount(doc, token: record.id)
+            let members = joins.filter { $0.token == record.id && $0.active }.count
+            let redeemed = joins.filter { $0.token == record.id }.count
             let state =
                 if f["revoked"] == .bool(true) {
                     "revoked"
@@ -190,29 +190,31 @@ extension Engine {
                 id: record.id, role: f["role"]?.stringValue ?? "viewer", issuer: issuer?.humanID ?? "",
                 createdAt: record.createdMs.map { RFC3339.string(ms: $0) }, expiresAt: expiresAt, uses: uses,
                 members: members, state: state,
-                audience: f["audience"]?.stringValue.flatMap(HexCoding.decode).flatMap { try? PublicKey(bytes: $0) }?
-                    .humanID, url: nil)
+                audience: f["audience"]?.stringValue.flatMap(Engine.publicKey(hex:))?.humanID, url: nil)
         }
     }
 
     /// Current members who joined through a link: member key hex → link id.
     func joinedThrough(_ doc: Store.DocumentRecord) -> [String: String] {
-        var out = [String: String]()
-        for member in (try? store.entities(in: doc.id, kind: .member)) ?? [] {
-            let f = Views.fields(member)
-            guard let role = f["role"]?.stringValue, Store.activeRoles.contains(role),
-                let text = f["token"]?.stringValue, let token = try? CapabilityToken(base64url: text)
-            else { continue }
-            out[member.id] = token.id
-        }
-        return out
+        Dictionary(
+            linkJoins(doc).filter(\.active).map { ($0.member, $0.token) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// How many joins (by anyone, ever) went through a link.
-    func joinCount(_ doc: Store.DocumentRecord, token: String) -> Int {
-        ((try? store.entities(in: doc.id, kind: .member)) ?? []).filter { member in
-            Views.fields(member)["token"]?.stringValue.flatMap { try? CapabilityToken(base64url: $0) }?.id == token
-        }.count
+    /// Every join through a link the document holds (member key hex, link id, and whether
+    /// the member still is one).
+    private func linkJoins(_ doc: Store.DocumentRecord) -> [(member: String, token: String, active: Bool)] {
+        ((try? store.entities(in: doc.id, kind: .member)) ?? []).compactMap { member in
+            let f = Views.fields(member)
+            guard let text = f["token"]?.stringValue, let token = try? CapabilityToken(base64url: text) else {
+                return nil
+            }
+            return (member.id, token.id, f["role"]?.stringValue.map(Store.activeRoles.contains) ?? false)
+        }
+    }
+
+    /// A public key from its hex, nil when it is not one.
+    static func publicKey(hex: String) -> PublicKey? {
+        HexCoding.decode(hex).flatMap { try? PublicKey(bytes: $0) }
     }
 
     // MARK: Revoking
@@ -264,7 +266,7 @@ extension Engine {
         }
         let ops = try commit(doc.id, changes, summary: "link \(id.prefix(8)) revoked")
         tellRemoved(
-            joinedThroughBefore.compactMap { HexCoding.decode($0).flatMap { try? PublicKey(bytes: $0) } }, ops,
+            joinedThroughBefore.compactMap(Engine.publicKey(hex:)), ops,
             doc: doc.id)
         try rotateKey(doc)
         return try members(doc.id.hex)
@@ -432,28 +434,26 @@ extension Engine {
 
     /// Sends a JoinRequest for `token` to `peer` (once per peer).
     func presentToken(_ token: CapabilityToken, to peer: PublicKey) async {
-        guard var pending = openJoin(token.doc), !pending.asked.contains(peer) else { return }
-        pending.asked.insert(peer)
-        pendingJoins[token.doc] = pending
-        var request = Places_Sync_V1_JoinRequest()
-        request.token = Data(token.encoded)
-        var message = SyncMessage()
-        message.join = request
+        guard let message = askOnce(token.doc, peer) else { return }
         await sync?.send([message], to: peer)
     }
 
     /// JoinRequests for every pending join, for a peer that just connected.
     func joinRequests(for peer: PublicKey) -> [SyncMessage] {
-        pendingJoins.keys.sorted { $0.hex < $1.hex }.compactMap { doc in
-            guard var pending = openJoin(doc), !pending.asked.contains(peer) else { return nil }
-            pending.asked.insert(peer)
-            pendingJoins[doc] = pending
-            var request = Places_Sync_V1_JoinRequest()
-            request.token = Data(pending.token.encoded)
-            var message = SyncMessage()
-            message.join = request
-            return message
-        }
+        pendingJoins.keys.sorted { $0.hex < $1.hex }.compactMap { askOnce($0, peer) }
+    }
+
+    /// The JoinRequest of the pending join of `doc` for `peer`, once per peer (nil when it
+    /// was already asked or the join is over).
+    private func askOnce(_ doc: DocumentID, _ peer: PublicKey) -> SyncMessage? {
+        guard var pending = openJoin(doc), !pending.asked.contains(peer) else { return nil }
+        pending.asked.insert(peer)
+        pendingJoins[doc] = pending
+        var request = Places_Sync_V1_JoinRequest()
+        request.token = Data(pending.token.encoded)
+        var message = SyncMessage()
+        message.join = request
+        return message
     }
 
     /// A holder's answer to a JoinRequest: nothing when it does not hold the document; a

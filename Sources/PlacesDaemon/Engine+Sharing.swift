@@ -58,7 +58,7 @@ extension Engine {
         var list = [Member(id: owner, name: (try? PublicKey(bytes: doc.owner)).map(displayName(of:)), role: "owner")]
         let viaLink = joinedThrough(doc)
         for m in try storeCall({ () throws(StoreError) in try store.members(of: doc.id) }) {
-            guard let raw = HexCoding.decode(m.key), let key = try? PublicKey(bytes: raw) else { continue }
+            guard let key = Engine.publicKey(hex: m.key) else { continue }
             let link = viaLink[m.key]
             list.append(
                 Member(

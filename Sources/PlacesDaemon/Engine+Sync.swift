@@ -92,7 +92,7 @@ extension Engine: SyncDelegate {
         if let owner = try? PublicKey(bytes: doc.owner) { out.insert(owner) }
         guard let members = try? store.members(of: doc.id) else { return out }
         for member in members {
-            if let raw = HexCoding.decode(member.key), let key = try? PublicKey(bytes: raw) { out.insert(key) }
+            if let key = Engine.publicKey(hex: member.key) { out.insert(key) }
         }
         participantsCache[doc.id] = out
         return out

@@ -115,10 +115,10 @@ extension Store {
     }
 
     private static func isRevoked(
-        _ db: Database, token: String, in doc: DocumentID, owner: String, causalPast: VersionVector?
+        _ db: Database, token: String, in doc: DocumentID, owner: String, causalPast: VersionVector
     ) throws -> Bool {
         try events(db, doc: doc, member: linkMember(token)).contains { event in
-            event.author == owner && causalPast.map { $0.covers(event.author, event.seq) } ?? true
+            event.author == owner && causalPast.covers(event.author, event.seq)
         }
     }
 
