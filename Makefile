@@ -4,6 +4,9 @@
 # Extra: make bench (release benchmarks), make lint (swift-format).
 
 SWIFT ?= swift
+# Release builds link the Swift runtime and Foundation into the binaries (a smaller
+# resident set for placesd; see docs/architecture.md, "Performance").
+RELEASE = -c release --static-swift-stdlib
 DATA_DIR ?=
 RUN_ARGS ?= $(if $(DATA_DIR),--data-dir $(DATA_DIR),)
 
@@ -16,7 +19,7 @@ build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE)
 
 run: deps
 	$(SWIFT) build
@@ -27,12 +30,12 @@ test: deps
 	$(SWIFT) test --skip-build
 
 bench: deps
-	$(SWIFT) build -c release
-	$(SWIFT) run -c release --skip-build places-bench
-	$(SWIFT) run -c release --skip-build route-bench
+	$(SWIFT) build $(RELEASE)
+	$(SWIFT) run $(RELEASE) --skip-build places-bench
+	$(SWIFT) run $(RELEASE) --skip-build route-bench
 
 route-bench: deps
-	$(SWIFT) run -c release route-bench
+	$(SWIFT) run $(RELEASE) route-bench
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
