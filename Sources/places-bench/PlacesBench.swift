@@ -80,7 +80,8 @@ struct PlacesBench {
         let start = clock.now
         for b in 0..<batches {
             let edits = (0..<batchSize).map { i -> Store.Edit in
-                let id = HexCoding.encode(SecureRandom.bytes(16))
+                // Entity ids as placesd makes them.
+                let id = SecureRandom.entityID(timeMs: Int64(Date().timeIntervalSince1970 * 1_000))
                 return Store.Edit(
                     doc: doc,
                     changes: [

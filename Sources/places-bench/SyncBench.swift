@@ -77,7 +77,8 @@ enum SyncBench {
         let digits = Array("123456789abcdefghijklmnopqrstuvwxyz")
         let keys = (0..<count).map { _ in String((0..<8).map { _ in digits.randomElement()! }) }
         return (0..<count).map { i in
-            let id = HexCoding.encode(SecureRandom.bytes(16))
+            // Entity ids as placesd makes them.
+            let id = SecureRandom.entityID(timeMs: Int64(Date().timeIntervalSince1970 * 1_000))
             return Store.Edit(
                 doc: doc,
                 changes: [
