@@ -4,6 +4,10 @@ import Foundation
 /// other cores work through the items in chunks while the caller does its sequential part
 /// (SQLite) with the results already there, and the caller computes a chunk itself when the
 /// one it needs is not ready. So signing or verifying a batch overlaps storing it.
+///
+/// The inputs may also become ready one by one (`published`, then `publish`): a chunk is
+/// handed out once all its items are published, so signing starts while the caller is
+/// still preparing the ops that follow.
 final class Pipeline<T: Sendable>: @unchecked Sendable {
     private let count: Int
     private let chunk: Int
@@ -12,25 +16,37 @@ final class Pipeline<T: Sendable>: @unchecked Sendable {
     private var results: [T?]
     private var done: [Bool]
     private var nextChunk = 0
+    private var published: Int
     private let condition = NSCondition()
 
     /// Starts the background work on all cores but the caller's; with one core (or a small
     /// batch), everything is computed by the caller as it asks.
-    init(count: Int, chunk: Int = 32, work: @escaping @Sendable (Int) -> T) {
+    init(count: Int, chunk: Int = 32, published: Int? = nil, work: @escaping @Sendable (Int) -> T) {
         self.count = count
         self.chunk = max(1, chunk)
+        self.published = published ?? count
         self.work = work
         results = Array(repeating: nil, count: count)
         done = Array(repeating: false, count: (count + self.chunk - 1) / self.chunk)
         let workers = min(ProcessInfo.processInfo.activeProcessorCount - 1, done.count - 1)
         for _ in 0..<max(0, workers) {
             DispatchQueue.global(qos: .userInitiated).async { [self] in
-                while let c = claim() { run(c) }
+                while let c = claim(wait: true) { run(c) }
             }
         }
     }
 
-    /// The result for item `i` (computed by now, or computed here).
+    /// Marks the inputs of items `0..<count` ready.
+    func publish(upTo count: Int) {
+        condition.lock()
+        let before = published
+        published = max(published, count)
+        // Workers wait for whole chunks: wake them only when one is complete.
+        if published / chunk != before / chunk || published == self.count { condition.broadcast() }
+        condition.unlock()
+    }
+
+    /// The result for item `i` (computed by now, or computed here). Item `i` must be published.
     func result(_ i: Int) -> T {
         let needed = i / chunk
         while true {
@@ -55,12 +71,20 @@ final class Pipeline<T: Sendable>: @unchecked Sendable {
     func cancel() {
         condition.lock()
         nextChunk = done.count
+        condition.broadcast()
         condition.unlock()
     }
 
-    private func claim() -> Int? {
+    /// The next chunk whose inputs are all published, waiting for them when `wait` (the
+    /// background workers) and nil when there is none (all handed out or, without `wait`,
+    /// not yet published).
+    private func claim(wait: Bool = false) -> Int? {
         condition.lock()
         defer { condition.unlock() }
+        while nextChunk < done.count && min(count, (nextChunk + 1) * chunk) > published {
+            guard wait else { return nil }
+            condition.wait()
+        }
         guard nextChunk < done.count else { return nil }
         nextChunk += 1
         return nextChunk - 1

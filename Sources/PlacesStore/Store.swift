@@ -8,6 +8,7 @@ import PlacesModel
 /// one transaction, so a crash never leaves one without the other.
 public final class Store: Sendable {
     let pool: DatabasePool
+    private let checkpointer: Checkpointer
 
     /// What kind of document a document is.
     public enum DocumentKind: String, Sendable, Codable {
@@ -55,8 +56,11 @@ public final class Store: Sendable {
         public var newJSON: String?
     }
 
-    /// Opens (creating and migrating if needed) the database at `path`.
-    public init(path: String) throws(StoreError) {
+    /// Opens (creating and migrating if needed) the database at `path`. The WAL is copied
+    /// back into the database in the background once it holds `checkpointPages` pages
+    /// (32 MiB by default; see `Checkpointer`).
+    public init(path: String, checkpointPages: Int32 = 8_192) throws(StoreError) {
+        checkpointer = Checkpointer(path: path, backgroundPages: checkpointPages, writerPages: 8 * checkpointPages)
         do {
             var config = Configuration()
             config.foreignKeysEnabled = true
@@ -67,14 +71,11 @@ public final class Store: Sendable {
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
                 // 8 MiB page cache per connection, filled only as pages are used.
                 try db.execute(sql: "PRAGMA cache_size = -8192")
-                // Checkpoint the WAL into the database every 32 MiB of WAL instead of every 4 MiB:
-                // a batch of 1,000 ops dirties more than 4 MiB of pages, so the default ran a
-                // checkpoint (page copies and an fsync) after every batch; pages written by
-                // several batches are now copied once.
-                try db.execute(sql: "PRAGMA wal_autocheckpoint = 8192")
             }
             pool = try DatabasePool(path: path, configuration: config)
             try Schema.migrator.migrate(pool)
+            // Checkpoints in the background instead of inside the commits of the writer.
+            pool.writeWithoutTransaction { db in checkpointer.install(on: db) }
         } catch {
             throw StoreError(.unavailable, "cannot open the database at \(path)", cause: error)
         }
@@ -82,6 +83,7 @@ public final class Store: Sendable {
 
     /// Closes the database (checkpointing the WAL).
     public func close() throws(StoreError) {
+        checkpointer.drain()
         do { try pool.close() } catch { throw StoreError(.database, "closing the database failed", cause: error) }
     }
 
@@ -185,6 +187,12 @@ public final class Store: Sendable {
             var clocks: [DocumentID: (seq: Int64, lamport: Int64, heads: [[UInt8]])] = [:]
             var pending = [Pending]()
             pending.reserveCapacity(edits.count)
+            // 2. Signatures, the costly part: for large batches, computed on the other cores
+            //    as the ops are prepared (1) and while this thread stores those already
+            //    signed (3).
+            let messages = SignedMessages(count: edits.count)
+            let signatures = Store.signatures(messages, with: identity)
+            defer { signatures.cancel() }
             for edit in edits {
                 guard let (epoch, key) = keyring.current(edit.doc) else {
                     throw StoreError(.missingKey, "no key is held for document \(edit.doc)")
@@ -209,13 +217,10 @@ public final class Store: Sendable {
                 let used = Set(deps)
                 clock.heads = [id] + clock.heads.filter { !used.contains($0) }
                 clocks[edit.doc] = clock
+                messages.set(pending.count, signed)
                 pending.append(Pending(header: header, body: body, ciphertext: ciphertext, signed: signed, id: id))
+                signatures.publish(upTo: pending.count)
             }
-            // 2. Signatures, the costly part: for large batches, computed on the other cores
-            //    while this thread stores the ops already signed (3).
-            let messages = pending.map(\.signed)
-            let signatures = Store.signatures(messages, with: identity)
-            defer { signatures.cancel() }
             // 3. Store and materialize in order.
             var ops = [SignedOp]()
             ops.reserveCapacity(pending.count)
@@ -270,11 +275,31 @@ public final class Store: Sendable {
     }
 
     /// The signatures of the messages, in a pipeline: batches of 64 or more are signed on
-    /// the other cores as well as by the caller as it asks for them.
-    static func signatures(_ messages: [[UInt8]], with identity: SigningKeyPair) -> Pipeline<[UInt8]> {
-        Pipeline(count: messages.count, chunk: messages.count >= 64 ? 32 : messages.count) { i in
+    /// the other cores as well as by the caller as it asks for them, each message once it
+    /// is set and published.
+    static func signatures(_ messages: SignedMessages, with identity: SigningKeyPair) -> Pipeline<[UInt8]> {
+        Pipeline(count: messages.count, chunk: messages.count >= 64 ? 32 : messages.count, published: 0) { i in
             identity.sign(messages[i]).bytes
         }
+    }
+
+    /// The signed bytes of the ops of one append, filled in by the writer as it prepares
+    /// them and read by the signing workers: each slot is written once, before the
+    /// pipeline publishes it (the pipeline's lock orders the write before the reads).
+    final class SignedMessages: @unchecked Sendable {
+        let count: Int
+        private let slots: UnsafeMutableBufferPointer<[UInt8]>
+        init(count: Int) {
+            self.count = count
+            slots = .allocate(capacity: count)
+            slots.initialize(repeating: [])
+        }
+        deinit {
+            slots.deinitialize()
+            slots.deallocate()
+        }
+        func set(_ i: Int, _ bytes: [UInt8]) { slots[i] = bytes }
+        subscript(i: Int) -> [UInt8] { slots[i] }
     }
 
     /// The causal version vector of an op with these deps: the merge of the deps' vectors

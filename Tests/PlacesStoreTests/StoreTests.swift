@@ -24,10 +24,10 @@ struct Fixture {
     var keyring = Keyring()
     let doc: DocumentID
 
-    init() throws {
+    init(checkpointPages: Int32 = 8_192) throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("places-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        store = try Store(path: dir.appendingPathComponent("places.sqlite").path)
+        store = try Store(path: dir.appendingPathComponent("places.sqlite").path, checkpointPages: checkpointPages)
         identity = try SigningKeyPair()
         doc = DocumentID(bytes: SecureRandom.bytes(16))!
         let key = try SecretBox.randomKey()
@@ -194,6 +194,46 @@ struct StoreTests {
         }
         let stored = try f.store.ops(of: f.doc)
         #expect(stored == ops)
+    }
+
+    @Test("a large batch is signed while it is prepared: every op verifies and follows the one before")
+    func largeBatchIsSignedInOrder() throws {
+        let f = try Fixture()
+        let edits = (0..<700).map { i in
+            Store.Edit(doc: f.doc, changes: [.create(entity: "s\(i)", kind: .stop)], timeMs: Int64(i))
+        }
+        let ops = try f.store.append(edits, identity: f.identity, keyring: f.keyring)
+        #expect(ops.map(\.header.seq) == (1...700).map(UInt64.init))
+        for (i, op) in ops.enumerated() {
+            #expect(f.identity.publicKey.verify(try Signature(bytes: op.signature), for: op.signedBytes))
+            if i > 0 { #expect(op.header.deps == [Blake2b.hash256(ops[i - 1].signedBytes)]) }
+        }
+        #expect(try f.store.ops(of: f.doc) == ops)
+    }
+
+    @Test("the WAL is copied into the database file in the background once it passes the threshold")
+    func backgroundCheckpoint() throws {
+        let f = try Fixture(checkpointPages: 32)
+        let file = f.dir.appendingPathComponent("places.sqlite").path
+        func fileSize() throws -> Int { (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0 }
+        let before = try fileSize()
+        for b in 0..<4 {
+            let edits = (0..<250).map { i in
+                Store.Edit(
+                    doc: f.doc,
+                    changes: [
+                        .create(entity: "s\(b)-\(i)", kind: .stop),
+                        .set(entity: "s\(b)-\(i)", kind: .stop, field: "name", value: .string("Stop \(i)"), old: nil),
+                    ], timeMs: Int64(i))
+            }
+            try f.store.append(edits, identity: f.identity, keyring: f.keyring)
+        }
+        // Without a checkpoint every page is still in the WAL and the database file keeps
+        // the size it had after the migrations.
+        let deadline = Date().addingTimeInterval(20)
+        while try fileSize() < before + 256 * 1024 && Date() < deadline { usleep(20_000) }
+        #expect(try fileSize() >= before + 256 * 1024)
+        #expect(try f.store.opCount() == 1_000)
     }
 
     @Test("an append without the document key changes nothing")
