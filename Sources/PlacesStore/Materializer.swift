@@ -20,14 +20,30 @@ enum Materializer {
         "longitude": "longitude",
     ]
 
-    private struct Group {
+    struct Group: Sendable {
         var kind: EntityKind
         var earliestCreate: Int?
         var sets: [(index: Int, field: String, value: JSONValue)] = []
     }
 
-    static func apply(_ db: Database, opID: [UInt8], header: OpHeader, authorKey: String, body: OpBody) throws {
-        let docBytes = header.doc.bytes
+    /// What applying one op writes, worked out without the database: the op's changes
+    /// grouped by entity, the insert of each entity as if it were new (the common case),
+    /// and the activity rows. Pure, so appends compute it on another core next to the
+    /// signature (`Store.append`); `apply(_:_:)` then only runs SQL.
+    struct Plan: Sendable {
+        struct Entity: Sendable {
+            var id: EntityID
+            var group: Group
+            var insert: (sql: String, values: [SQLValue])
+        }
+        var header: OpHeader
+        var authorKey: String
+        var timeMs: Int64
+        var entities: [Entity]
+        var activity: [[SQLValue]]
+    }
+
+    static func plan(opID: [UInt8], header: OpHeader, authorKey: String, body: OpBody) -> Plan {
         let lamport = Int64(header.lamport)
         var order = [EntityID]()
         var groups = [EntityID: Group]()
@@ -44,22 +60,39 @@ enum Materializer {
                 groups[change.entity]!.sets.append((index, field, value))
             }
         }
-
-        for entity in order {
+        let entities = order.map { entity -> Plan.Entity in
             let group = groups[entity]!
-            let created = group.earliestCreate
             // A new entity has no field stamps yet: every set wins (the last one of a field in
-            // the op), and the row is written at once as the update below would leave it. The
-            // insert does nothing when the row exists.
+            // the op), and the row is written at once as the update below would leave it.
             let (newOrder, newWinners, newStamps) = self.winners(
                 group.sets, lamport: header.lamport, authorKey: authorKey)
-            if try insertEntity(
-                db, doc: docBytes, entity: entity, kind: group.kind, timeMs: body.timeMs,
-                created: created.map { (lamport, authorKey, Int64($0)) }, order: newOrder, winners: newWinners,
-                stamps: newStamps)
-            {
-                continue
-            }
+            let insert = insertEntity(
+                doc: header.doc.bytes, entity: entity, kind: group.kind, timeMs: body.timeMs,
+                created: group.earliestCreate.map { (lamport, authorKey, Int64($0)) }, order: newOrder,
+                winners: newWinners, stamps: newStamps)
+            return Plan.Entity(id: entity, group: group, insert: insert)
+        }
+        return Plan(
+            header: header, authorKey: authorKey, timeMs: body.timeMs, entities: entities,
+            activity: activityRows(opID: opID, header: header, authorKey: authorKey, body: body))
+    }
+
+    static func apply(_ db: Database, opID: [UInt8], header: OpHeader, authorKey: String, body: OpBody) throws {
+        try apply(db, plan(opID: opID, header: header, authorKey: authorKey, body: body))
+    }
+
+    static func apply(_ db: Database, _ plan: Plan) throws {
+        let header = plan.header, authorKey = plan.authorKey
+        let docBytes = header.doc.bytes
+        let lamport = Int64(header.lamport)
+        for planned in plan.entities {
+            // The insert does nothing when the row exists; then the op is merged into it.
+            var insert = try RawStatement(db, planned.insert.sql)
+            for value in planned.insert.values { insert.bind(value) }
+            try insert.execute(db)
+            if db.changesCount > 0 { continue }
+            let entity = planned.id, group = planned.group
+            let created = group.earliestCreate
             var stamps = [String: Stamp]()
             var earlier = created != nil
             var select = try RawStatement(
@@ -78,12 +111,20 @@ enum Materializer {
             let (winnerOrder, winners, newStampsAll) = self.winners(
                 group.sets, lamport: header.lamport, authorKey: authorKey, stamps: stamps)
             try updateEntity(
-                db, doc: docBytes, entity: entity, kind: group.kind, timeMs: body.timeMs,
+                db, doc: docBytes, entity: entity, kind: group.kind, timeMs: plan.timeMs,
                 created: earlier ? created.map { (lamport, authorKey, Int64($0)) } : nil, order: winnerOrder,
                 winners: winners, stamps: newStampsAll)
         }
-
-        try recordActivity(db, opID: opID, header: header, authorKey: authorKey, body: body)
+        for row in plan.activity {
+            var insert = try RawStatement(
+                db,
+                """
+                INSERT INTO activity(op, idx, doc, time_ms, lamport, author, action, entity, kind, field, old, new)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            for value in row { insert.bind(value) }
+            try insert.execute(db)
+        }
     }
 
     typealias Winners = [String: (index: Int, value: JSONValue)]
@@ -115,13 +156,12 @@ enum Materializer {
         return String(decoding: path, as: UTF8.self)
     }
 
-    /// Binds the value of a promoted column.
-    private static func bindPromoted(_ statement: inout RawStatement, field: String, value: JSONValue) {
+    /// The value of a promoted column.
+    private static func promoted(field: String, value: JSONValue) -> SQLValue {
         switch field {
-        case "deleted": statement.bind(Int64(value == .bool(true) ? 1 : 0))
-        case "latitude", "longitude":
-            if let d = value.doubleValue { statement.bind(d) } else { statement.bindNull() }
-        default: statement.bind(value.stringValue)
+        case "deleted": .int(value == .bool(true) ? 1 : 0)
+        case "latitude", "longitude": value.doubleValue.map { .double($0) } ?? .null
+        default: SQLValue(value.stringValue)
         }
     }
 
@@ -144,14 +184,14 @@ enum Materializer {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Inserts a new entity's row, unless the entity has one (then returns false): `data` is
-    /// `json_set` of the empty object with the winners in order, the promoted columns of the
-    /// winners set, the others at their defaults, and the winners' stamps.
+    /// The insert of a new entity's row, which does nothing when the entity has one: `data`
+    /// is `json_set` of the empty object with the winners in order, the promoted columns of
+    /// the winners set, the others at their defaults, and the winners' stamps.
     private static func insertEntity(
-        _ db: Database, doc: [UInt8], entity: EntityID, kind: EntityKind, timeMs: Int64,
+        doc: [UInt8], entity: EntityID, kind: EntityKind, timeMs: Int64,
         created: (lamport: Int64, author: String, index: Int64)?, order: [String], winners: Winners,
         stamps: [String: Stamp]
-    ) throws -> Bool {
+    ) -> (sql: String, values: [SQLValue]) {
         var columns = "doc, id, kind, updated_ms, created_lamport, created_author, created_index, created_ms, stamps"
         var values = "?, ?, ?, ?, ?, ?, ?, ?, ?"
         let data = order.isEmpty ? nil : newData(order: order, winners: winners)
@@ -168,30 +208,23 @@ enum Materializer {
                 values += ", ?"
             }
         }
-        var insert = try RawStatement(
-            db, "INSERT INTO entity(\(columns)) VALUES (\(values)) ON CONFLICT(doc, id) DO NOTHING")
-        insert.bind(doc)
-        insert.bind(entity)
-        insert.bind(kind.rawValue)
-        insert.bind(timeMs)
-        insert.bind(created?.lamport)
-        insert.bind(created?.author)
-        insert.bind(created?.index)
-        insert.bind(created.map { _ in timeMs })
-        insert.bind(Stamps.encode(stamps))
+        var bound: [SQLValue] = [
+            .blob(doc), .text(entity), .text(kind.rawValue), .int(timeMs), SQLValue(created?.lamport),
+            SQLValue(created?.author), SQLValue(created?.index), SQLValue(created.map { _ in timeMs }),
+            .text(Stamps.encode(stamps)),
+        ]
         if let data {
-            insert.bind(data)
+            bound.append(.text(data))
         } else {
             for field in order {
-                insert.bind(path(field))
-                insert.bind(winners[field]!.value.jsonText)
+                bound.append(.text(path(field)))
+                bound.append(.text(winners[field]!.value.jsonText))
             }
         }
         for field in order where promotedColumns[field] != nil {
-            bindPromoted(&insert, field: field, value: winners[field]!.value)
+            bound.append(promoted(field: field, value: winners[field]!.value))
         }
-        try insert.execute(db)
-        return db.changesCount > 0
+        return ("INSERT INTO entity(\(columns)) VALUES (\(values)) ON CONFLICT(doc, id) DO NOTHING", bound)
     }
 
     /// Merges an op's changes into an existing entity's row: the kind, the last update time,
@@ -230,7 +263,7 @@ enum Materializer {
                 update.bind(winners[field]!.value.jsonText)
             }
             for field in order where promotedColumns[field] != nil {
-                bindPromoted(&update, field: field, value: winners[field]!.value)
+                update.bind(promoted(field: field, value: winners[field]!.value))
             }
             update.bind(Stamps.encode(stamps))
         }
@@ -242,9 +275,10 @@ enum Materializer {
     /// One activity row per create, and per field write on an entity not created in the
     /// same op (those fields are part of "created"). Derived from the op alone, so every
     /// replica and every rebuild records the same lines.
-    private static func recordActivity(
-        _ db: Database, opID: [UInt8], header: OpHeader, authorKey: String, body: OpBody
-    ) throws {
+    private static func activityRows(opID: [UInt8], header: OpHeader, authorKey: String, body: OpBody)
+        -> [[SQLValue]]
+    {
+        var rows = [[SQLValue]]()
         var createdInOp = Set<EntityID>()
         var names = [EntityID: String]()
         for change in body.changes {
@@ -282,25 +316,13 @@ enum Materializer {
                     }
                 row = (action, field, old?.jsonText, value.jsonText)
             }
-            var insert = try RawStatement(
-                db,
-                """
-                INSERT INTO activity(op, idx, doc, time_ms, lamport, author, action, entity, kind, field, old, new)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            insert.bind(opID)
-            insert.bind(index)
-            insert.bind(header.doc.bytes)
-            insert.bind(body.timeMs)
-            insert.bind(Int64(header.lamport))
-            insert.bind(authorKey)
-            insert.bind(row.action)
-            insert.bind(change.entity)
-            insert.bind(change.kind.rawValue)
-            insert.bind(row.field)
-            insert.bind(row.old)
-            insert.bind(row.new)
-            try insert.execute(db)
+            rows.append([
+                .blob(opID), .int(Int64(index)), .blob(header.doc.bytes), .int(body.timeMs),
+                .int(Int64(header.lamport)),
+                .text(authorKey), .text(row.action), .text(change.entity), .text(change.kind.rawValue),
+                SQLValue(row.field), SQLValue(row.old), SQLValue(row.new),
+            ])
         }
+        return rows
     }
 }

@@ -52,6 +52,16 @@ struct RawStatement {
         if let value { bind(value) } else { bindNull() }
     }
 
+    mutating func bind(_ value: SQLValue) {
+        switch value {
+        case .int(let v): bind(v)
+        case .double(let v): bind(v)
+        case .text(let v): bind(v)
+        case .blob(let v): bind(v)
+        case .null: bindNull()
+        }
+    }
+
     mutating func bindNull() {
         index += 1
         sqlite3_bind_null(statement, index)
@@ -96,4 +106,17 @@ struct RawStatement {
             return body(UnsafeBufferPointer(start: text, count: text == nil ? 0 : count))
         }
     }
+}
+
+/// A value for a statement parameter, for statements planned on one thread and run on
+/// the writer's (`Materializer.Plan`).
+enum SQLValue: Sendable {
+    case int(Int64)
+    case double(Double)
+    case text(String)
+    case blob([UInt8])
+    case null
+
+    init(_ value: String?) { self = value.map { .text($0) } ?? .null }
+    init(_ value: Int64?) { self = value.map { .int($0) } ?? .null }
 }

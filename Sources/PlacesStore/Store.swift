@@ -177,7 +177,7 @@ public final class Store: Sendable {
             // 1. Headers, bodies and ciphertexts in order. Per document the author's seq, the
             //    lamport clock and the heads are read once and then advanced in memory: each
             //    op depends on the heads left by the one before.
-            struct Pending {
+            struct Pending: Sendable {
                 var header: OpHeader
                 var body: OpBody
                 var ciphertext: [UInt8]
@@ -187,11 +187,19 @@ public final class Store: Sendable {
             var clocks: [DocumentID: (seq: Int64, lamport: Int64, heads: [[UInt8]])] = [:]
             var pending = [Pending]()
             pending.reserveCapacity(edits.count)
-            // 2. Signatures, the costly part: for large batches, computed on the other cores
-            //    as the ops are prepared (1) and while this thread stores those already
-            //    signed (3).
-            let messages = SignedMessages(count: edits.count)
-            let signatures = Store.signatures(messages, with: identity)
+            // 2. Signatures, the costly part, and the materializer's plans: for large batches,
+            //    computed on the other cores as the ops are prepared (1) and while this
+            //    thread stores those already signed (3).
+            let prepared = Slots<Pending>(count: edits.count)
+            let signatures = Pipeline(
+                count: edits.count, chunk: edits.count >= 64 ? 32 : edits.count, published: 0
+            ) { i in
+                let p = prepared[i]
+                return (
+                    signature: identity.sign(p.signed).bytes,
+                    plan: Materializer.plan(opID: p.id, header: p.header, authorKey: authorKey, body: p.body)
+                )
+            }
             defer { signatures.cancel() }
             for edit in edits {
                 guard let (epoch, key) = keyring.current(edit.doc) else {
@@ -217,8 +225,9 @@ public final class Store: Sendable {
                 let used = Set(deps)
                 clock.heads = [id] + clock.heads.filter { !used.contains($0) }
                 clocks[edit.doc] = clock
-                messages.set(pending.count, signed)
-                pending.append(Pending(header: header, body: body, ciphertext: ciphertext, signed: signed, id: id))
+                let p = Pending(header: header, body: body, ciphertext: ciphertext, signed: signed, id: id)
+                prepared.set(pending.count, p)
+                pending.append(p)
                 signatures.publish(upTo: pending.count)
             }
             // 3. Store and materialize in order.
@@ -226,7 +235,7 @@ public final class Store: Sendable {
             ops.reserveCapacity(pending.count)
             let batch = OpBatch()
             for (i, p) in pending.enumerated() {
-                let signature = signatures.result(i)
+                let (signature, plan) = signatures.result(i)
                 let op = SignedOp(
                     header: p.header, ciphertext: p.ciphertext, signature: signature, signedBytes: p.signed)
                 let vector = try insertOp(db, op, id: p.id, batch: batch)
@@ -235,7 +244,7 @@ public final class Store: Sendable {
                 }
                 if owner == authorKey && !p.body.changes.contains(where: { $0.kind == .member || $0.kind == .link }) {
                     // The common case (the owner's own edit) has no role events to record.
-                    try Materializer.apply(db, opID: p.id, header: p.header, authorKey: authorKey, body: p.body)
+                    try Materializer.apply(db, plan)
                 } else {
                     try Store.materializeStored(
                         db, id: p.id, header: p.header, body: p.body, owner: owner, vector: vector, keyring: keyring)
@@ -274,32 +283,20 @@ public final class Store: Sendable {
         return (seq, lamport, heads)
     }
 
-    /// The signatures of the messages, in a pipeline: batches of 64 or more are signed on
-    /// the other cores as well as by the caller as it asks for them, each message once it
-    /// is set and published.
-    static func signatures(_ messages: SignedMessages, with identity: SigningKeyPair) -> Pipeline<[UInt8]> {
-        Pipeline(count: messages.count, chunk: messages.count >= 64 ? 32 : messages.count, published: 0) { i in
-            identity.sign(messages[i]).bytes
-        }
-    }
-
-    /// The signed bytes of the ops of one append, filled in by the writer as it prepares
-    /// them and read by the signing workers: each slot is written once, before the
-    /// pipeline publishes it (the pipeline's lock orders the write before the reads).
-    final class SignedMessages: @unchecked Sendable {
-        let count: Int
-        private let slots: UnsafeMutableBufferPointer<[UInt8]>
+    /// Values handed from the writer to pipeline workers: each slot is written once, before
+    /// the pipeline publishes it (the pipeline's lock orders the write before the reads).
+    final class Slots<T: Sendable>: @unchecked Sendable {
+        private let slots: UnsafeMutableBufferPointer<T?>
         init(count: Int) {
-            self.count = count
             slots = .allocate(capacity: count)
-            slots.initialize(repeating: [])
+            slots.initialize(repeating: nil)
         }
         deinit {
             slots.deinitialize()
             slots.deallocate()
         }
-        func set(_ i: Int, _ bytes: [UInt8]) { slots[i] = bytes }
-        subscript(i: Int) -> [UInt8] { slots[i] }
+        func set(_ i: Int, _ value: T) { slots[i] = value }
+        subscript(i: Int) -> T { slots[i]! }
     }
 
     /// The causal version vector of an op with these deps: the merge of the deps' vectors
