@@ -55,11 +55,22 @@ final class Checkpointer: @unchecked Sendable {
         guard !scheduled else { return }
         scheduled = true
         queue.async { [self] in
+            Checkpointer.lowerPriority()
             checkpoint()
             lock.lock()
             scheduled = false
             lock.unlock()
         }
+    }
+
+    /// Runs the calling thread at the lowest CPU priority (nice 19; Linux applies it to the
+    /// one thread): a checkpoint uses idle CPU and does not slow the requests being served.
+    /// If it cannot keep up, the writer checkpoints itself past `writerPages`.
+    private static func lowerPriority() {
+        #if os(Linux)
+            // On Linux, `who` 0 with PRIO_PROCESS is the calling thread, not the process.
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+        #endif
     }
 
     /// One passive checkpoint through a short-lived connection (opened per checkpoint, which
