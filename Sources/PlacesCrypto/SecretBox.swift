@@ -1,5 +1,4 @@
 import CSodium
-import PlacesModel
 
 /// Symmetric authenticated encryption with XChaCha20-Poly1305 (IETF), used for op bodies
 /// and sealed key files. A fresh random 24-byte nonce is drawn per message and stored in
@@ -99,17 +98,5 @@ public enum SecureRandom {
     public static func bytes(_ count: Int) -> [UInt8] {
         _ = try? Sodium.ensureInitialized()
         return Sodium.randomBytes(count)
-    }
-
-    /// A new entity id: 16 bytes as 32 hex characters, the first 6 the creation time in
-    /// milliseconds since 1970 (big-endian), the other 10 random. Ids made later sort later,
-    /// so a document's new entities go at the end of its `(doc, id)` index instead of
-    /// anywhere in it (one page dirtied per batch, not one per entity); 80 random bits keep
-    /// ids made in the same millisecond, or on two devices, apart.
-    public static func entityID(timeMs: Int64) -> String {
-        var id = [UInt8](repeating: 0, count: 6)
-        for i in 0..<6 { id[i] = UInt8(truncatingIfNeeded: UInt64(max(0, timeMs)) >> (8 * (5 - UInt64(i)))) }
-        id += bytes(10)
-        return HexCoding.encode(id)
     }
 }

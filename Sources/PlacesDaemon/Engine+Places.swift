@@ -144,5 +144,9 @@ extension Engine {
         Set(try storeCall { () throws(StoreError) in try store.favoriteRows(in: doc) }.map(\.placeID))
     }
 
-    func newEntityID() -> String { SecureRandom.entityID(timeMs: RFC3339.nowMs()) }
+    func newEntityID() -> String { HexCoding.encode(SecureRandomBytes.make(16)) }
+}
+
+enum SecureRandomBytes {
+    static func make(_ n: Int) -> [UInt8] { SecureRandom.bytes(n) }
 }

@@ -80,8 +80,7 @@ struct PlacesBench {
         let start = clock.now
         for b in 0..<batches {
             let edits = (0..<batchSize).map { i -> Store.Edit in
-                // Entity ids as placesd makes them.
-                let id = SecureRandom.entityID(timeMs: Int64(Date().timeIntervalSince1970 * 1_000))
+                let id = HexCoding.encode(SecureRandom.bytes(16))
                 return Store.Edit(
                     doc: doc,
                     changes: [

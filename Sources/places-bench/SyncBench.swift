@@ -77,8 +77,7 @@ enum SyncBench {
         let digits = Array("123456789abcdefghijklmnopqrstuvwxyz")
         let keys = (0..<count).map { _ in String((0..<8).map { _ in digits.randomElement()! }) }
         return (0..<count).map { i in
-            // Entity ids as placesd makes them.
-            let id = SecureRandom.entityID(timeMs: Int64(Date().timeIntervalSince1970 * 1_000))
+            let id = HexCoding.encode(SecureRandom.bytes(16))
             return Store.Edit(
                 doc: doc,
                 changes: [

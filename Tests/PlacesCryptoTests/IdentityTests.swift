@@ -13,17 +13,6 @@ struct IdentityTests {
         #expect(!(try SigningKeyPair()).publicKey.verify(sig, for: Array("hello".utf8)))
     }
 
-    @Test("new entity ids are 32 hex characters that sort by creation time and differ within a millisecond")
-    func entityIDs() {
-        let t: Int64 = 1_795_000_000_123
-        let a = SecureRandom.entityID(timeMs: t), b = SecureRandom.entityID(timeMs: t)
-        let later = SecureRandom.entityID(timeMs: t + 1)
-        #expect(a.count == 32 && a.allSatisfy { $0.isHexDigit && !$0.isUppercase })
-        #expect(a != b)
-        #expect(a.prefix(12) == "01a1ee565e7b")  // 1_795_000_000_123 in 6 bytes, big-endian
-        #expect(a < later && b < later)
-    }
-
     @Test("human ids round-trip and look like Syncthing ids")
     func humanIDRoundTrip() throws {
         for _ in 0..<50 {
