@@ -31,11 +31,12 @@ test: deps
 
 bench: deps
 	$(SWIFT) build $(RELEASE)
-	$(SWIFT) run $(RELEASE) --skip-build places-bench
-	$(SWIFT) run $(RELEASE) --skip-build route-bench
+	"$$($(SWIFT) build $(RELEASE) --show-bin-path)/places-bench"
+	"$$($(SWIFT) build $(RELEASE) --show-bin-path)/route-bench"
 
 route-bench: deps
-	$(SWIFT) run $(RELEASE) route-bench
+	$(SWIFT) build $(RELEASE) --product route-bench
+	"$$($(SWIFT) build $(RELEASE) --show-bin-path)/route-bench"
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
