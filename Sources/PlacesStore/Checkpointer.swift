@@ -9,17 +9,17 @@ import GRDBSQLite
 /// 32 MiB threshold, about one batch of ops in ten paid for copying every page of the WAL
 /// and an fsync (about a tenth of the writer's time in the append benchmark). Here the
 /// writer's connection only reports the WAL's size after each commit (`sqlite3_wal_hook`);
-/// past `backgroundPages` a passive checkpoint runs on a utility queue through a connection
-/// of its own, while the writer goes on appending (WAL mode allows one checkpoint next to
-/// readers and the writer). Should the WAL still grow past `writerPages` (a checkpoint that
+/// past `backgroundPages` a passive checkpoint runs on a low-priority thread through a
+/// connection of its own, while the writer goes on appending (WAL mode allows one
+/// checkpoint next to readers and the writer). Should the WAL still grow past `writerPages` (a checkpoint that
 /// cannot keep up with sustained writes), the writer checkpoints it itself, as SQLite would.
 final class Checkpointer: @unchecked Sendable {
     private let path: String
     let backgroundPages: Int32
     let writerPages: Int32
-    private let queue = DispatchQueue(label: "places.store.checkpoint", qos: .utility)
-    private let lock = NSLock()
-    private var scheduled = false  // guarded by lock
+    /// Set while a checkpoint thread runs; guarded by `condition`.
+    private var running = false
+    private let condition = NSCondition()
 
     init(path: String, backgroundPages: Int32, writerPages: Int32) {
         self.path = path
@@ -39,7 +39,11 @@ final class Checkpointer: @unchecked Sendable {
     }
 
     /// Waits for a checkpoint in progress (before the database is closed).
-    func drain() { queue.sync {} }
+    func drain() {
+        condition.lock()
+        while running { condition.wait() }
+        condition.unlock()
+    }
 
     private func committed(_ connection: OpaquePointer?, pages: Int32) {
         if pages >= writerPages {
@@ -49,18 +53,24 @@ final class Checkpointer: @unchecked Sendable {
         }
     }
 
+    /// Starts a checkpoint unless one is running. Each runs on a thread of its own (they are
+    /// rare: one per 32 MiB of WAL) so that its low priority never sticks to a pooled thread
+    /// that later runs other work.
     private func schedule() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !scheduled else { return }
-        scheduled = true
-        queue.async { [self] in
+        condition.lock()
+        defer { condition.unlock() }
+        guard !running else { return }
+        running = true
+        let thread = Thread { [self] in
             Checkpointer.lowerPriority()
             checkpoint()
-            lock.lock()
-            scheduled = false
-            lock.unlock()
+            condition.lock()
+            running = false
+            condition.broadcast()
+            condition.unlock()
         }
+        thread.name = "places.store.checkpoint"
+        thread.start()
     }
 
     /// Runs the calling thread at the lowest CPU priority (nice 19; Linux applies it to the

@@ -185,8 +185,6 @@ public final class Store: Sendable {
                 var id: [UInt8]
             }
             var clocks: [DocumentID: (seq: Int64, lamport: Int64, heads: [[UInt8]])] = [:]
-            var pending = [Pending]()
-            pending.reserveCapacity(edits.count)
             // 2. Signatures, the costly part, and the materializer's plans: for large batches,
             //    computed on the other cores as the ops are prepared (1) and while this
             //    thread stores those already signed (3).
@@ -201,7 +199,7 @@ public final class Store: Sendable {
                 )
             }
             defer { signatures.cancel() }
-            for edit in edits {
+            for (i, edit) in edits.enumerated() {
                 guard let (epoch, key) = keyring.current(edit.doc) else {
                     throw StoreError(.missingKey, "no key is held for document \(edit.doc)")
                 }
@@ -225,16 +223,15 @@ public final class Store: Sendable {
                 let used = Set(deps)
                 clock.heads = [id] + clock.heads.filter { !used.contains($0) }
                 clocks[edit.doc] = clock
-                let p = Pending(header: header, body: body, ciphertext: ciphertext, signed: signed, id: id)
-                prepared.set(pending.count, p)
-                pending.append(p)
-                signatures.publish(upTo: pending.count)
+                prepared.set(i, Pending(header: header, body: body, ciphertext: ciphertext, signed: signed, id: id))
+                signatures.publish(upTo: i + 1)
             }
             // 3. Store and materialize in order.
             var ops = [SignedOp]()
-            ops.reserveCapacity(pending.count)
+            ops.reserveCapacity(edits.count)
             let batch = OpBatch()
-            for (i, p) in pending.enumerated() {
+            for i in edits.indices {
+                let p = prepared[i]
                 let (signature, plan) = signatures.result(i)
                 let op = SignedOp(
                     header: p.header, ciphertext: p.ciphertext, signature: signature, signedBytes: p.signed)
