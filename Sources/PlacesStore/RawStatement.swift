@@ -5,8 +5,9 @@ import GRDBSQLite
 /// Direct binding and stepping of a cached GRDB statement, for the few statements every op
 /// append runs (op insert, heads, entity upsert, field stamps, activity). GRDB's generic
 /// `StatementArguments` cost more than SQLite itself on this path; these helpers bind
-/// values with the C API and reset the statement when done. Only for statements taken
-/// from `Database.cachedStatement` inside a write transaction.
+/// values with the C API and reset the statement when done. Reads of long entity lists use
+/// it too. Only for statements taken from `Database.cachedStatement` inside a transaction
+/// (`Store.read` or `Store.write`).
 struct RawStatement {
     private let statement: SQLiteStatement
     private var index: Int32 = 0
@@ -94,9 +95,14 @@ struct RawStatement {
         let statement: SQLiteStatement
         func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
         func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
-        func string(_ column: Int32) -> String {
-            guard let text = sqlite3_column_text(statement, column) else { return "" }
-            return String(cString: text)
+        func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
+        func string(_ column: Int32) -> String { withText(column) { String(decoding: $0, as: UTF8.self) } }
+        func optionalString(_ column: Int32) -> String? { isNull(column) ? nil : string(column) }
+        func blob(_ column: Int32) -> [UInt8] {
+            // The bytes first, then their count (the order SQLite documents).
+            guard let bytes = sqlite3_column_blob(statement, column) else { return [] }
+            let count = Int(sqlite3_column_bytes(statement, column))
+            return [UInt8](UnsafeRawBufferPointer(start: bytes, count: count))
         }
         /// The bytes of a text column, valid only inside `body`.
         func withText<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {

@@ -256,7 +256,7 @@ extension Store {
         try read { db in
             guard
                 let owner = try Data.fetchOne(
-                    db, sql: "SELECT owner FROM document WHERE id = ?", arguments: [Data(doc.bytes)])
+                    db.cachedStatement(sql: "SELECT owner FROM document WHERE id = ?"), arguments: [Data(doc.bytes)])
             else { return nil }
             if [UInt8](owner) == member.bytes { return "owner" }
             return try Store.role(
@@ -267,7 +267,8 @@ extension Store {
     func versionVector(_ db: Database, _ doc: DocumentID) throws -> VersionVector {
         var vector = VersionVector()
         for row in try Row.fetchAll(
-            db, sql: "SELECT author, max(seq) FROM op WHERE doc = ? GROUP BY author", arguments: [Data(doc.bytes)])
+            db.cachedStatement(sql: "SELECT author, max(seq) FROM op WHERE doc = ? GROUP BY author"),
+            arguments: [Data(doc.bytes)])
         {
             vector.include(HexCoding.encode([UInt8](row[0] as Data)), UInt64(row[1] as Int64))
         }
@@ -308,7 +309,7 @@ extension Store {
         try read { db in
             guard
                 let owner = try Data.fetchOne(
-                    db, sql: "SELECT owner FROM document WHERE id = ?", arguments: [Data(doc.bytes)])
+                    db.cachedStatement(sql: "SELECT owner FROM document WHERE id = ?"), arguments: [Data(doc.bytes)])
             else { return [] }
             let vector = try versionVector(db, doc)
             return try Row.fetchAll(

@@ -6,24 +6,20 @@ extension Store {
     /// Live entities of `kind` in `doc`, list items in list order (position, then id).
     public func entities(in doc: DocumentID, kind: EntityKind) throws(StoreError) -> [EntityRecord] {
         try read { db in
-            try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT * FROM entity WHERE doc = ? AND kind = ? AND deleted = 0
-                        ORDER BY position, id
-                        """),
-                arguments: [Data(doc.bytes), kind.rawValue]
-            ).compactMap(Store.entityRecord)
+            try Store.fetchEntities(db, "WHERE doc = ? AND kind = ? AND deleted = 0 ORDER BY position, id") {
+                $0.bind(doc.bytes)
+                $0.bind(kind.rawValue)
+            }
         }
     }
 
     /// One entity (live or deleted), or nil.
     public func entity(in doc: DocumentID, id: EntityID) throws(StoreError) -> EntityRecord? {
         try read { db in
-            try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT * FROM entity WHERE doc = ? AND id = ?"),
-                arguments: [Data(doc.bytes), id]
-            ).flatMap(Store.entityRecord)
+            try Store.fetchEntities(db, "WHERE doc = ? AND id = ?") {
+                $0.bind(doc.bytes)
+                $0.bind(id)
+            }.first
         }
     }
 
@@ -63,14 +59,33 @@ extension Store {
         }
     }
 
-    static func entityRecord(_ row: Row) -> EntityRecord? {
-        guard let doc = DocumentID(bytes: [UInt8](row["doc"] as Data)),
-            let kind = EntityKind(rawValue: row["kind"] as String)
-        else { return nil }
-        return EntityRecord(
-            doc: doc, id: row["id"], kind: kind, dataJSON: row["data"], position: row["position"],
-            deleted: row["deleted"], ref: row["ref"], createdBy: row["created_author"], createdMs: row["created_ms"],
-            updatedMs: row["updated_ms"])
+    /// Entity rows read column by column with the C API: GRDB's `Row` looks every column
+    /// up by (lowercased) name, which made reading an itinerary of 100,000 stops cost
+    /// ~11 µs per stop, several times SQLite's own work.
+    /// `clause` follows `FROM entity e`.
+    static func fetchEntities(_ db: Database, _ clause: String, bind: (inout RawStatement) -> Void) throws
+        -> [EntityRecord]
+    {
+        var statement = try RawStatement(
+            db,
+            """
+            SELECT e.doc, e.id, e.kind, e.data, e.position, e.deleted, e.ref, e.created_author, e.created_ms,
+                e.updated_ms
+            FROM entity e \(clause)
+            """)
+        bind(&statement)
+        var records = [EntityRecord]()
+        try statement.forEachRow(db) { row in
+            guard let doc = DocumentID(bytes: row.blob(0)), let kind = EntityKind(rawValue: row.string(2)) else {
+                return
+            }
+            records.append(
+                EntityRecord(
+                    doc: doc, id: row.string(1), kind: kind, dataJSON: row.string(3), position: row.optionalString(4),
+                    deleted: row.int64(5) != 0, ref: row.optionalString(6), createdBy: row.optionalString(7),
+                    createdMs: row.optionalInt64(8), updatedMs: row.optionalInt64(9)))
+        }
+        return records
     }
 }
 
@@ -118,14 +133,15 @@ extension Store {
         -> [EntityRecord]
     {
         try read { db in
-            try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT * FROM entity WHERE doc = ? AND kind = ? AND deleted = 0 AND id >= ? AND id < ?
-                        ORDER BY id LIMIT ?
-                        """),
-                arguments: [Data(doc.bytes), kind.rawValue, prefix, prefix + "~", limit]
-            ).compactMap(Store.entityRecord)
+            try Store.fetchEntities(
+                db, "WHERE doc = ? AND kind = ? AND deleted = 0 AND id >= ? AND id < ? ORDER BY id LIMIT ?"
+            ) {
+                $0.bind(doc.bytes)
+                $0.bind(kind.rawValue)
+                $0.bind(prefix)
+                $0.bind(prefix + "~")
+                $0.bind(limit)
+            }
         }
     }
 
@@ -134,13 +150,12 @@ extension Store {
         -> [EntityRecord]
     {
         try read { db in
-            try Row.fetchAll(
-                db.cachedStatement(
-                    sql:
-                        "SELECT * FROM entity WHERE doc = ? AND kind = ? AND deleted = 0 AND ref = ? ORDER BY position, id"
-                ),
-                arguments: [Data(doc.bytes), kind.rawValue, ref]
-            ).compactMap(Store.entityRecord)
+            try Store.fetchEntities(db, "WHERE doc = ? AND kind = ? AND deleted = 0 AND ref = ? ORDER BY position, id")
+            {
+                $0.bind(doc.bytes)
+                $0.bind(kind.rawValue)
+                $0.bind(ref)
+            }
         }
     }
 
@@ -148,14 +163,16 @@ extension Store {
     /// favorites a user sees).
     public func entitiesWithLiveReference(in doc: DocumentID, kind: EntityKind) throws(StoreError) -> [EntityRecord] {
         try read { db in
-            try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT f.* FROM entity f JOIN entity p ON p.doc = f.doc AND p.id = f.ref AND p.deleted = 0
-                        WHERE f.doc = ? AND f.kind = ? AND f.deleted = 0 ORDER BY f.position, f.id
-                        """),
-                arguments: [Data(doc.bytes), kind.rawValue]
-            ).compactMap(Store.entityRecord)
+            try Store.fetchEntities(
+                db,
+                """
+                JOIN entity p ON p.doc = e.doc AND p.id = e.ref AND p.deleted = 0
+                WHERE e.doc = ? AND e.kind = ? AND e.deleted = 0 ORDER BY e.position, e.id
+                """
+            ) {
+                $0.bind(doc.bytes)
+                $0.bind(kind.rawValue)
+            }
         }
     }
 }

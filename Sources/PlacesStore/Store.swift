@@ -106,27 +106,32 @@ public final class Store: Sendable {
     /// All documents, optionally of one kind.
     public func documents(kind: DocumentKind? = nil) throws(StoreError) -> [DocumentRecord] {
         try read { db in
-            let rows =
-                if let kind {
-                    try Row.fetchAll(
-                        db, sql: "SELECT * FROM document WHERE kind = ? ORDER BY created_ms", arguments: [kind.rawValue]
-                    )
-                } else {
-                    try Row.fetchAll(db, sql: "SELECT * FROM document ORDER BY created_ms")
-                }
-            return rows.compactMap { row in
-                guard let id = DocumentID(bytes: [UInt8](row["id"] as Data)),
-                    let kind = DocumentKind(rawValue: row["kind"])
-                else { return nil }
-                return DocumentRecord(
-                    id: id, kind: kind, owner: [UInt8](row["owner"] as Data), createdMs: row["created_ms"])
+            if let kind {
+                return try Store.fetchDocuments(db, "WHERE kind = ? ORDER BY created_ms") { $0.bind(kind.rawValue) }
             }
+            return try Store.fetchDocuments(db, "ORDER BY created_ms") { _ in }
         }
     }
 
     /// One document, or nil.
     public func document(_ id: DocumentID) throws(StoreError) -> DocumentRecord? {
-        try documents().first { $0.id == id }
+        try read { db in try Store.fetchDocuments(db, "WHERE id = ?") { $0.bind(id.bytes) }.first }
+    }
+
+    /// Document rows through a cached statement (every control request resolves one).
+    static func fetchDocuments(_ db: Database, _ clause: String, bind: (inout RawStatement) -> Void) throws
+        -> [DocumentRecord]
+    {
+        var statement = try RawStatement(db, "SELECT id, kind, owner, created_ms FROM document \(clause)")
+        bind(&statement)
+        var records = [DocumentRecord]()
+        try statement.forEachRow(db) { row in
+            guard let id = DocumentID(bytes: row.blob(0)), let kind = DocumentKind(rawValue: row.string(1)) else {
+                return
+            }
+            records.append(DocumentRecord(id: id, kind: kind, owner: row.blob(2), createdMs: row.int64(3)))
+        }
+        return records
     }
 
     /// Deletes a document with its log, keys and materialized rows (owner's delete, or leaving).
