@@ -250,23 +250,27 @@ extension Engine: SyncDelegate {
     /// One more round for `window` if it has room, in batches, each recorded as in flight.
     private func fillWindow(_ window: inout SendWindow, doc: DocumentID) -> [SyncMessage] {
         guard window.inFlightBytes + Engine.maxRoundBytes <= Engine.maxInFlightBytes,
-            let ops = try? store.ops(of: doc, missingFrom: window.frontier, maxBytes: Engine.maxRoundBytes),
-            !ops.isEmpty
+            let round = try? store.ops(
+                of: doc, missingFrom: window.frontier, after: window.readThrough, maxBytes: Engine.maxRoundBytes),
+            !round.ops.isEmpty
         else { return [] }
         let started = ContinuousClock.now
         var frontier = window.frontier
         var sizes = [Int]()
-        let messages = batches(of: ops, doc: doc) { op in
-            if let header = try? SignedOp(decoding: op).header { frontier.include(header.authorKey, header.seq) }
+        var index = 0
+        let messages = batches(of: round.ops, doc: doc) { _ in
+            frontier.include(round.stamps[index].author, round.stamps[index].seq)
+            index += 1
         } onBatch: { bytes in
             window.inFlight.append((through: frontier, bytes: bytes))
             sizes.append(bytes)
         }
+        window.readThrough = round.readThrough
         window.frontier = frontier
         logger.debug(
             "sending a round of ops",
             metadata: [
-                "doc.id": "\(doc)", "ops": "\(ops.count)", "batches": "\(sizes.count)",
+                "doc.id": "\(doc)", "ops": "\(round.ops.count)", "batches": "\(sizes.count)",
                 "in.flight.bytes": "\(window.inFlightBytes)",
                 "ms": "\(Engine.milliseconds(ContinuousClock.now - started))",
             ])

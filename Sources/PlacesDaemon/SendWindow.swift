@@ -10,6 +10,11 @@ import PlacesModel
 struct SendWindow: Sendable {
     /// What the peer holds or has been sent.
     var frontier: VersionVector
+    /// The log position (`Store.OutgoingOps.readThrough`) up to which the document's ops
+    /// were read for this window: every op at or before it is in `frontier`. Rounds go on
+    /// from there, so a long history is read once rather than once per round. Ops stored
+    /// later (local commits, relayed ops) come after it in the log.
+    var readThrough: Int64 = 0
     /// Batches sent and not yet acknowledged, oldest first: the peer's vector once it holds
     /// the batch, and the batch's bytes.
     var inFlight: [(through: VersionVector, bytes: Int)] = []

@@ -79,6 +79,14 @@ struct RawStatement {
 
     /// Steps through rows, handing each to `row` (columns read with the accessors below).
     func forEachRow(_ db: Database, _ row: (Row) throws -> Void) throws {
+        try forRows(db) { r in
+            try row(r)
+            return true
+        }
+    }
+
+    /// Steps through rows while `row` returns true.
+    func forRows(_ db: Database, _ row: (Row) throws -> Bool) throws {
         defer { sqlite3_reset(statement) }
         while true {
             let rc = sqlite3_step(statement)
@@ -86,7 +94,7 @@ struct RawStatement {
             guard rc == SQLITE_ROW else {
                 throw StoreError(.database, "SQLite: \(String(cString: sqlite3_errmsg(db.sqliteConnection)))")
             }
-            try row(Row(statement: statement))
+            guard try row(Row(statement: statement)) else { return }
         }
     }
 
@@ -98,6 +106,8 @@ struct RawStatement {
         func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
         func string(_ column: Int32) -> String { withText(column) { String(decoding: $0, as: UTF8.self) } }
         func optionalString(_ column: Int32) -> String? { isNull(column) ? nil : string(column) }
+        /// Size in bytes of a blob or text column.
+        func byteCount(_ column: Int32) -> Int { Int(sqlite3_column_bytes(statement, column)) }
         func blob(_ column: Int32) -> [UInt8] {
             // The bytes first, then their count (the order SQLite documents).
             guard let bytes = sqlite3_column_blob(statement, column) else { return [] }

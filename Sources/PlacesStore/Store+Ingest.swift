@@ -280,23 +280,51 @@ extension Store {
         try read { db in try versionVector(db, doc) }
     }
 
-    /// Encoded ops of `doc` that `peer` lacks according to its vector, in log (causal) order.
-    public func ops(of doc: DocumentID, missingFrom peer: VersionVector, maxBytes: Int = .max) throws(StoreError)
-        -> [[UInt8]]
+    /// A run of a document's log for a peer (`ops(of:missingFrom:after:maxBytes:)`).
+    public struct OutgoingOps: Sendable {
+        /// The encoded ops, in log (causal) order.
+        public var ops: [[UInt8]] = []
+        /// Author (hex) and seq of each op in `ops`.
+        public var stamps: [(author: String, seq: UInt64)] = []
+        /// The log position (`op` rowid) through which the document was read: a next call
+        /// with `after:` this value goes on from there.
+        public var readThrough: Int64 = 0
+    }
+
+    /// Encoded ops of `doc` that `peer` lacks according to its vector, in log (causal)
+    /// order, from the log position after `after` (0: from the start), up to `maxBytes`
+    /// (always at least one op). A sender that keeps `readThrough` between rounds reads each
+    /// op once instead of the whole log per round.
+    public func ops(of doc: DocumentID, missingFrom peer: VersionVector, after: Int64 = 0, maxBytes: Int = .max)
+        throws(StoreError) -> OutgoingOps
     {
         try read { db in
-            var out = [[UInt8]]()
-            let cursor = try Row.fetchCursor(
-                db, sql: "SELECT author, seq, bytes FROM op WHERE doc = ? ORDER BY rowid", arguments: [Data(doc.bytes)])
+            // `+doc`: walk the log by rowid from `after` (an index on `doc` would need the
+            // whole document sorted by rowid in a temporary B-tree each round).
+            var statement = try RawStatement(
+                db, "SELECT rowid, author, seq, bytes FROM op WHERE +doc = ? AND rowid > ? ORDER BY rowid")
+            statement.bind(doc.bytes)
+            statement.bind(after)
+            var out = OutgoingOps(readThrough: after)
             var bytes = 0
-            while let row = try cursor.next() {
-                let author = HexCoding.encode([UInt8](row[0] as Data))
-                guard UInt64(row[1] as Int64) > peer[author] else { continue }
-                let op = [UInt8](row[2] as Data)
-                // Always at least one op; then stop before passing the byte budget.
-                if !out.isEmpty && bytes + op.count > maxBytes { break }
-                out.append(op)
-                bytes += op.count
+            var author: (raw: [UInt8], hex: String, held: UInt64) = ([], "", 0)
+            try statement.forRows(db) { row in
+                let raw = row.blob(1)
+                if raw != author.raw {
+                    let hex = HexCoding.encode(raw)
+                    author = (raw, hex, peer[hex])
+                }
+                let seq = UInt64(row.int64(2))
+                if seq > author.held {
+                    let size = row.byteCount(3)
+                    // Stop before passing the byte budget (leaving this op for the next call).
+                    if !out.ops.isEmpty && bytes + size > maxBytes { return false }
+                    out.ops.append(row.blob(3))
+                    out.stamps.append((author.hex, seq))
+                    bytes += size
+                }
+                out.readThrough = row.int64(0)
+                return true
             }
             return out
         }

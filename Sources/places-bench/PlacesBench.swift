@@ -173,6 +173,17 @@ struct PlacesBench {
         print(String(format: "placesd RSS after the load above:      %.1f MB", rssMB(process.processIdentifier)))
     }
 
+    /// CPU time (user + system) a process has used, in seconds.
+    static func cpuSeconds(_ pid: Int32) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return -1 }
+        // Fields after the command name: state is field 3, utime 14, stime 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return -1 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     static func rssMB(_ pid: Int32) -> Double {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return -1 }
         for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {

@@ -106,6 +106,7 @@ enum SyncBench {
         let opsA = try a.json("GET", "/v1/status", nil)["opCount"] as! Int
         _ = try a.json("POST", "/v1/peers", #"{"address":"\#(b.listen)"}"#)
         let clock = ContinuousClock()
+        let cpuBefore = (a.cpuSeconds, b.cpuSeconds)
         let start = clock.now
         _ = try a.json("POST", "/v1/itineraries/\(itID)/share", #"{"member":"\#(b.id)","role":"editor"}"#)
         var opsB = 0
@@ -119,6 +120,10 @@ enum SyncBench {
             String(
                 format: "fresh daemon syncs a %d-op itinerary: %.1f s (target <= 2 x ops / verify rate = %.1f s)",
                 opsB, syncSeconds, 2 * Double(historyOps) / verifyRate))
+        print(
+            String(
+                format: "  CPU used meanwhile: sender %.1f s, receiver %.1f s", a.cpuSeconds - cpuBefore.0,
+                b.cpuSeconds - cpuBefore.1))
         usleep(1_000_000)
         print(String(format: "RSS of a daemon holding %d ops: %.1f MB (target <= 80 MB)", opsB, b.rssMB))
 
@@ -210,6 +215,8 @@ final class BenchDaemon {
         guard (200..<300).contains(r.status) else { throw CocoaError(.fileReadCorruptFile) }
         return (try JSONSerialization.jsonObject(with: Data(r.body)) as? [String: Any]) ?? [:]
     }
+
+    var cpuSeconds: Double { process.map { PlacesBench.cpuSeconds($0.processIdentifier) } ?? -1 }
 
     var rssMB: Double {
         guard let pid = process?.processIdentifier else { return -1 }
