@@ -211,6 +211,42 @@ struct StoreTests {
         #expect(try f.store.ops(of: f.doc) == ops)
     }
 
+    @Test("rounds for a peer go on from where the last one stopped: each op once, what the peer holds skipped")
+    func roundsGoOnFromTheLastPosition() throws {
+        let f = try Fixture()
+        func edits(_ range: Range<Int>) -> [Store.Edit] {
+            range.map { i in Store.Edit(doc: f.doc, changes: [.create(entity: "s\(i)", kind: .stop)], timeMs: Int64(i))
+            }
+        }
+        let ops = try f.store.append(edits(0..<300), identity: f.identity, keyring: f.keyring)
+        let author = f.identity.publicKey.hex
+        // The peer already holds the first 40 ops; rounds of about 10 ops' worth of bytes.
+        var held = VersionVector()
+        held.include(author, 40)
+        let budget = ops[0].encoded.count * 10
+        var sent = [[UInt8]]()
+        var position: Int64 = 0
+        var rounds = 0
+        while true {
+            let round = try f.store.ops(of: f.doc, missingFrom: held, after: position, maxBytes: budget)
+            guard !round.ops.isEmpty else { break }
+            #expect(round.ops.count <= 10)
+            #expect(round.stamps.map(\.seq) == round.ops.map { try! SignedOp(decoding: $0).header.seq })
+            #expect(round.readThrough > position)
+            sent += round.ops
+            position = round.readThrough
+            rounds += 1
+        }
+        #expect(sent == ops[40...].map(\.encoded))
+        #expect(rounds >= 26)
+        // Ops appended later come after the position reached.
+        let later = try f.store.append(edits(300..<305), identity: f.identity, keyring: f.keyring)
+        let next = try f.store.ops(of: f.doc, missingFrom: held, after: position)
+        #expect(next.ops == later.map(\.encoded))
+        // From the start, one call without a budget gives the same as all the rounds.
+        #expect(try f.store.ops(of: f.doc, missingFrom: held).ops == (ops[40...] + later).map(\.encoded))
+    }
+
     @Test("the WAL is copied into the database file in the background once it passes the threshold")
     func backgroundCheckpoint() throws {
         let f = try Fixture(checkpointPages: 32)
