@@ -9,6 +9,9 @@ let serviceLifecycleVersion: Version = "2.13.0"
 let grdbVersion: Version = "7.10.0"
 let protobufVersion: Version = "1.39.0"
 
+/// This directory, with a trailing slash (for the linker's ordering file).
+let packageDirectory = String(#filePath.dropLast("Package.swift".count))
+
 let package = Package(
     name: "places",
     platforms: [.macOS(.v14)],
@@ -79,12 +82,19 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            // Release builds of the daemon are position-dependent: no dynamic relocations of
-            // the Swift metadata at start. With `--static-swift-stdlib` (the Makefile's
-            // release builds) only the runtime and Foundation code the daemon uses is mapped;
-            // together they take its idle RSS from ~34 MB to ~28 MB (docs/architecture.md).
+            // Release builds of the daemon are position-dependent (no dynamic relocations of
+            // the Swift metadata at start), export no symbols (the dynamic linker no longer
+            // searches 27,000 of them), and place the functions a running daemon uses next to
+            // each other (contrib/placesd.text-order, made by scripts/profile-text-order.sh;
+            // it needs the Makefile's `-function-sections`). With `--static-swift-stdlib`
+            // they take its idle RSS from ~34 MB to ~21.5 MB (docs/architecture.md).
             linkerSettings: [
-                .unsafeFlags(["-Xclang-linker", "-no-pie"], .when(platforms: [.linux], configuration: .release))
+                .unsafeFlags(
+                    [
+                        "-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic", "-Xlinker",
+                        "--section-ordering-file=\(packageDirectory)contrib/placesd.text-order",
+                    ],
+                    .when(platforms: [.linux], configuration: .release))
             ]
         ),
         .executableTarget(
