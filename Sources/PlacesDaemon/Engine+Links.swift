@@ -419,6 +419,8 @@ extension Engine {
         {
             try? store.purgeDocument(doc)
             forgetDocumentState()
+            // Send windows remember positions in the log; a purged document's ops are gone.
+            for peer in sendWindows.keys { sendWindows[peer]?[doc] = nil }
         }
         if let sync {
             for (host, port) in pending.dialled { Task { await sync.forgetPeer(host: host, port: port) } }
