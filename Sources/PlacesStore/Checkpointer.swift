@@ -11,8 +11,9 @@ import GRDBSQLite
 /// writer's connection only reports the WAL's size after each commit (`sqlite3_wal_hook`);
 /// past `backgroundPages` a passive checkpoint runs on a low-priority thread through a
 /// connection of its own, while the writer goes on appending (WAL mode allows one
-/// checkpoint next to readers and the writer). Should the WAL still grow past `writerPages` (a checkpoint that
-/// cannot keep up with sustained writes), the writer checkpoints it itself, as SQLite would.
+/// checkpoint next to readers and the writer). Should the WAL still grow past
+/// `writerPages` (a checkpoint that cannot keep up with sustained writes), the writer
+/// checkpoints it itself, as SQLite would.
 final class Checkpointer: @unchecked Sendable {
     private let path: String
     let backgroundPages: Int32

@@ -43,11 +43,8 @@ final class OpBatch {
     /// The owner of `doc` as author-key hex, nil when the document is unknown.
     func owner(_ db: Database, _ doc: DocumentID) throws -> String? {
         if let owner = owners[doc] { return owner }
-        guard
-            let owner = try Data.fetchOne(
-                db.cachedStatement(sql: "SELECT owner FROM document WHERE id = ?"), arguments: [Data(doc.bytes)])
-        else { return nil }
-        let key = HexCoding.encode([UInt8](owner))
+        guard let owner = try Store.owner(db, of: doc) else { return nil }
+        let key = HexCoding.encode(owner)
         owners[doc] = key
         return key
     }

@@ -254,11 +254,8 @@ extension Store {
     /// A member's role in the current state (all ops held), nil when not a member.
     public func currentRole(of member: PublicKey, in doc: DocumentID) throws(StoreError) -> String? {
         try read { db in
-            guard
-                let owner = try Data.fetchOne(
-                    db.cachedStatement(sql: "SELECT owner FROM document WHERE id = ?"), arguments: [Data(doc.bytes)])
-            else { return nil }
-            if [UInt8](owner) == member.bytes { return "owner" }
+            guard let owner = try Store.owner(db, of: doc) else { return nil }
+            if owner == member.bytes { return "owner" }
             return try Store.role(
                 db, of: member.hex, in: doc, owner: HexCoding.encode(owner), causalPast: try versionVector(db, doc))
         }
@@ -335,10 +332,7 @@ extension Store {
     /// revocation does not rewrite its `member` entity.
     public func members(of doc: DocumentID) throws(StoreError) -> [(key: String, role: String)] {
         try read { db in
-            guard
-                let owner = try Data.fetchOne(
-                    db.cachedStatement(sql: "SELECT owner FROM document WHERE id = ?"), arguments: [Data(doc.bytes)])
-            else { return [] }
+            guard let owner = try Store.owner(db, of: doc) else { return [] }
             let vector = try versionVector(db, doc)
             return try Row.fetchAll(
                 db,

@@ -118,6 +118,11 @@ public final class Store: Sendable {
         try read { db in try Store.fetchDocuments(db, "WHERE id = ?") { $0.bind(id.bytes) }.first }
     }
 
+    /// The owner's public key of a document, or nil when there is no such document.
+    static func owner(_ db: Database, of doc: DocumentID) throws -> [UInt8]? {
+        try fetchDocuments(db, "WHERE id = ?") { $0.bind(doc.bytes) }.first?.owner
+    }
+
     /// Document rows through a cached statement (every control request resolves one).
     static func fetchDocuments(_ db: Database, _ clause: String, bind: (inout RawStatement) -> Void) throws
         -> [DocumentRecord]
@@ -320,11 +325,8 @@ public final class Store: Sendable {
 
     /// The owner of a document as author-key hex.
     func ownerKey(_ db: Database, _ doc: DocumentID) throws -> String {
-        guard
-            let owner = try Data.fetchOne(
-                db.cachedStatement(sql: "SELECT owner FROM document WHERE id = ?"), arguments: [Data(doc.bytes)])
-        else { throw StoreError(.notFound, "unknown document \(doc)") }
-        return HexCoding.encode([UInt8](owner))
+        guard let owner = try Store.owner(db, of: doc) else { throw StoreError(.notFound, "unknown document \(doc)") }
+        return HexCoding.encode(owner)
     }
 
     /// Appends an op to the log and (at the end of the batch) the heads; returns its causal

@@ -215,7 +215,8 @@ struct StoreTests {
     func roundsGoOnFromTheLastPosition() throws {
         let f = try Fixture()
         func edits(_ range: Range<Int>) -> [Store.Edit] {
-            range.map { i in Store.Edit(doc: f.doc, changes: [.create(entity: "s\(i)", kind: .stop)], timeMs: Int64(i))
+            range.map { i in
+                Store.Edit(doc: f.doc, changes: [.create(entity: "s\(i)", kind: .stop)], timeMs: Int64(i))
             }
         }
         let ops = try f.store.append(edits(0..<300), identity: f.identity, keyring: f.keyring)
