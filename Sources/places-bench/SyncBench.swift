@@ -72,10 +72,12 @@ enum SyncBench {
 
     /// Typical itinerary edits: new places to go and renames.
     static func edits(doc: DocumentID, count: Int) -> [Store.Edit] {
-        // Short random positions: appending 100,000 items one after the other would make
-        // fractional keys grow past their 256-character limit (see docs/architecture.md).
-        let digits = Array("123456789abcdefghijklmnopqrstuvwxyz")
-        let keys = (0..<count).map { _ in String((0..<8).map { _ in digits.randomElement()! }) }
+        // Each new place goes to the end of the list, as `places itinerary stop add` puts it.
+        var previous: String? = nil
+        let keys = (0..<count).map { _ in
+            previous = FractionalIndex.between(previous, nil)
+            return previous!
+        }
         return (0..<count).map { i in
             let id = HexCoding.encode(SecureRandom.bytes(16))
             return Store.Edit(

@@ -131,12 +131,47 @@ struct FractionalIndexTests {
         #expect(keys == keys.sorted())
     }
 
-    @Test("appending a thousand favorites keeps keys short")
+    @Test("appending 100,000 items one after the other keeps keys valid and at most 7 characters")
     func appendStaysShort() {
-        let keys = FractionalIndex.spread(1000)
-        #expect(keys == keys.sorted())
-        #expect(Set(keys).count == 1000)
-        #expect(keys.map(\.count).max()! <= 40)
+        var keys = [String]()
+        var previous: String? = nil
+        for _ in 0..<100_000 {
+            let k = FractionalIndex.between(previous, nil)
+            if let previous { #expect(previous < k, "\(k) does not sort after \(previous)") }
+            keys.append(k)
+            previous = k
+        }
+        #expect(keys.allSatisfy(FractionalIndex.isValid))
+        #expect(keys.prefix(17).allSatisfy { $0.count == 1 })
+        #expect(keys.map(\.count).max() == 7)
+        #expect(Array(keys[15...18]) == ["x", "y", "z01", "z02"])
+    }
+
+    @Test(
+        "a whole list's keys are evenly spread, short, and leave room between neighbours",
+        arguments: [1, 2, 17, 18, 1_000, 46_000])
+    func spreadIsEven(count: Int) {
+        let keys = FractionalIndex.spread(count)
+        #expect(keys.count == count)
+        #expect(keys.allSatisfy(FractionalIndex.isValid))
+        #expect(zip(keys, keys.dropFirst()).allSatisfy { $0 < $1 })
+        // The fewest digits with at least one free value between neighbours: 36^n >= 2(count + 1).
+        let digits = count <= 17 ? 1 : count <= 647 ? 2 : count <= 23_327 ? 3 : 4
+        #expect(keys.map(\.count).max() == digits)
+        for (a, b) in zip(keys, keys.dropFirst()) {
+            #expect(FractionalIndex.between(a, b).count <= digits + 1)
+        }
+    }
+
+    @Test("appending after a long key made by the old generator stays within the length limit")
+    func appendAfterLegacyKey() {
+        // The old generator grew keys by one `z` per ~35 appends.
+        for key in ["zzzi", String(repeating: "z", count: 140) + "c", String(repeating: "z", count: 255) + "y"] {
+            let next = FractionalIndex.between(key, nil)
+            #expect(key < next)
+            #expect(next.count <= max(key.count, 2 * key.count - 1))
+            #expect(next.count <= FractionalIndex.maxLength)
+        }
     }
 }
 
