@@ -16,6 +16,17 @@ public struct DocumentID: Hashable, Sendable, Codable, Comparable, CustomStringC
         self.bytes = raw
     }
 
+    /// Hashes the 16 bytes as two words (the synthesized hash feeds `[UInt8]` to the hasher
+    /// byte by byte, and documents key the dictionaries an append consults for every op).
+    public func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { raw in
+            hasher.combine(raw.loadUnaligned(as: UInt64.self))
+            hasher.combine(raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        }
+    }
+
+    public static func == (a: DocumentID, b: DocumentID) -> Bool { a.bytes == b.bytes }
+
     /// The id as 32 lowercase hex characters.
     public var hex: String { HexCoding.encode(bytes) }
     public var description: String { hex }
