@@ -18,12 +18,18 @@ public enum SecretBox {
     }
 
     /// Encrypts `plaintext`, binding `associatedData`; returns nonce ‖ ciphertext ‖ tag.
-    public static func seal(_ plaintext: [UInt8], key: [UInt8], associatedData: [UInt8] = []) throws(CryptoError)
-        -> [UInt8]
-    {
+    /// `nonce` is drawn here unless given: a caller sealing many messages at once draws
+    /// their random nonces in one call (`SecureRandom.nonces`). Never pass a nonce that was
+    /// used before with the same key.
+    public static func seal(
+        _ plaintext: [UInt8], key: [UInt8], associatedData: [UInt8] = [], nonce: ArraySlice<UInt8>? = nil
+    ) throws(CryptoError) -> [UInt8] {
         try Sodium.ensureInitialized()
         guard key.count == keyBytes else { throw CryptoError(.invalidInput, "an XChaCha20 key is 32 bytes") }
-        let nonce = Sodium.randomBytes(nonceBytes)
+        guard nonce == nil || nonce!.count == nonceBytes else {
+            throw CryptoError(.invalidInput, "an XChaCha20 nonce is 24 bytes")
+        }
+        let nonce = nonce.map(Array.init) ?? Sodium.randomBytes(nonceBytes)
         var out = nonce + [UInt8](repeating: 0, count: plaintext.count + tagBytes)
         var outLen: UInt64 = 0
         out.withUnsafeMutableBufferPointer { buf in
@@ -98,5 +104,13 @@ public enum SecureRandom {
     public static func bytes(_ count: Int) -> [UInt8] {
         _ = try? Sodium.ensureInitialized()
         return Sodium.randomBytes(count)
+    }
+
+    /// `count` random `SecretBox` nonces drawn in one call (one system call instead of one
+    /// per message), as consecutive slices.
+    public static func nonces(_ count: Int) -> [ArraySlice<UInt8>] {
+        guard count > 0 else { return [] }
+        let all = bytes(count * SecretBox.nonceBytes)
+        return (0..<count).map { all[($0 * SecretBox.nonceBytes)..<(($0 + 1) * SecretBox.nonceBytes)] }
     }
 }

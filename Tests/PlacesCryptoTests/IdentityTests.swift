@@ -75,4 +75,17 @@ struct IdentityTests {
         flipped[flipped.count - 1] ^= 1
         #expect(throws: CryptoError.self) { try SecretBox.open(flipped, key: key, associatedData: [1]) }
     }
+
+    @Test("nonces drawn together are distinct and each seals a box that opens; a short nonce is refused")
+    func batchNonces() throws {
+        let key = try SecretBox.randomKey()
+        let nonces = SecureRandom.nonces(100)
+        #expect(nonces.count == 100 && nonces.allSatisfy { $0.count == SecretBox.nonceBytes })
+        #expect(Set(nonces.map(Array.init)).count == 100)
+        let boxes = try nonces.map { try SecretBox.seal([7], key: key, nonce: $0) }
+        #expect(boxes.map { Array($0.prefix(SecretBox.nonceBytes)) } == nonces.map(Array.init))
+        #expect(try boxes.allSatisfy { try SecretBox.open($0, key: key) == [7] })
+        #expect(throws: CryptoError.self) { try SecretBox.seal([7], key: key, nonce: nonces[0].prefix(12)) }
+        #expect(SecureRandom.nonces(0).isEmpty)
+    }
 }
