@@ -9,28 +9,34 @@ import GRDBSQLite
 /// 32 MiB threshold, about one batch of ops in ten paid for copying every page of the WAL
 /// and an fsync (about a tenth of the writer's time in the append benchmark). Here the
 /// writer's connection only reports the WAL's size after each commit (`sqlite3_wal_hook`);
-/// past `backgroundPages` a passive checkpoint runs on a low-priority thread through a
+/// past `backgroundBytes` a passive checkpoint runs on a low-priority thread through a
 /// connection of its own, while the writer goes on appending (WAL mode allows one
 /// checkpoint next to readers and the writer). Should the WAL still grow past
-/// `writerPages` (a checkpoint that cannot keep up with sustained writes), the writer
+/// `writerBytes` (a checkpoint that cannot keep up with sustained writes), the writer
 /// checkpoints it itself, as SQLite would.
 final class Checkpointer: @unchecked Sendable {
     private let path: String
-    let backgroundPages: Int32
-    let writerPages: Int32
+    private let backgroundBytes: Int
+    private let writerBytes: Int
+    /// The thresholds in pages of the database, set by `install` before the first commit.
+    private var backgroundPages: Int32 = .max
+    private var writerPages: Int32 = .max
     /// Set while a checkpoint thread runs; guarded by `condition`.
     private var running = false
     private let condition = NSCondition()
 
-    init(path: String, backgroundPages: Int32, writerPages: Int32) {
+    init(path: String, backgroundBytes: Int, writerBytes: Int) {
         self.path = path
-        self.backgroundPages = backgroundPages
-        self.writerPages = max(writerPages, backgroundPages)
+        self.backgroundBytes = backgroundBytes
+        self.writerBytes = max(writerBytes, backgroundBytes)
     }
 
     /// Installs the commit report on the writer's connection (replacing SQLite's automatic
     /// checkpoint). The connection must not outlive `self`.
-    func install(on db: Database) {
+    func install(on db: Database) throws {
+        let pageSize = max(512, try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096)
+        backgroundPages = Int32(clamping: max(1, backgroundBytes / pageSize))
+        writerPages = Int32(clamping: max(1, writerBytes / pageSize))
         sqlite3_wal_hook(
             db.sqliteConnection,
             { context, connection, _, pages in
@@ -76,7 +82,7 @@ final class Checkpointer: @unchecked Sendable {
 
     /// Runs the calling thread at the lowest CPU priority (nice 19; Linux applies it to the
     /// one thread): a checkpoint uses idle CPU and does not slow the requests being served.
-    /// If it cannot keep up, the writer checkpoints itself past `writerPages`.
+    /// If it cannot keep up, the writer checkpoints itself past `writerBytes`.
     private static func lowerPriority() {
         #if os(Linux)
             // On Linux, `who` 0 with PRIO_PROCESS is the calling thread, not the process.

@@ -24,10 +24,10 @@ struct Fixture {
     var keyring = Keyring()
     let doc: DocumentID
 
-    init(checkpointPages: Int32 = 8_192) throws {
+    init(checkpointBytes: Int = 32 << 20) throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("places-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        store = try Store(path: dir.appendingPathComponent("places.sqlite").path, checkpointPages: checkpointPages)
+        store = try Store(path: dir.appendingPathComponent("places.sqlite").path, checkpointBytes: checkpointBytes)
         identity = try SigningKeyPair()
         doc = DocumentID(bytes: SecureRandom.bytes(16))!
         let key = try SecretBox.randomKey()
@@ -250,7 +250,7 @@ struct StoreTests {
 
     @Test("the WAL is copied into the database file in the background once it passes the threshold")
     func backgroundCheckpoint() throws {
-        let f = try Fixture(checkpointPages: 32)
+        let f = try Fixture(checkpointBytes: 128 * 1024)
         let file = f.dir.appendingPathComponent("places.sqlite").path
         func fileSize() throws -> Int { (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0 }
         let before = try fileSize()
