@@ -98,8 +98,12 @@ public enum FractionalIndex {
         while out.last == digits[0] { out.removeLast() }
         // Keys from before this scheme (`zz…zd`, one character more per 35 appends) would
         // get a block as long as their run of `z`s: past the limit, bump the first digit
-        // below `z` instead, which keeps such a key as short as it was.
-        if out.count > maxLength, let j = u.firstIndex(where: { value($0) < base - 1 }) {
+        // below `z` instead (or append `1` to a key of only `z`s), which keeps such a key
+        // about as short as it was.
+        if out.count > maxLength {
+            guard let j = u.firstIndex(where: { value($0) < base - 1 }) else {
+                return String(decoding: u + [digits[1]], as: UTF8.self)
+            }
             return String(decoding: u[..<j] + [digits[value(u[j]) + 1]], as: UTF8.self)
         }
         return String(decoding: out, as: UTF8.self)
