@@ -87,7 +87,7 @@ let package = Package(
             // searches 27,000 of them), and place the functions a running daemon uses next to
             // each other (contrib/placesd.text-order, made by scripts/profile-text-order.sh;
             // it needs the Makefile's `-function-sections`). With `--static-swift-stdlib`
-            // they take its idle RSS from ~34 MB to ~21.5 MB (docs/architecture.md).
+            // they take its idle RSS from ~34 MB to ~21.5–23 MB (docs/architecture.md).
             linkerSettings: [
                 .unsafeFlags(
                     [
