@@ -615,6 +615,10 @@ extension Engine {
             finishJoin(doc, .failure(error))
             return
         }
+        // Redeeming the link was consent to this itinerary: its owner becomes a contact.
+        if let owner = try? store.document(doc)?.owner {
+            try? store.addContact(owner, name: "", timeMs: RFC3339.nowMs())
+        }
         logger.info("joined an itinerary through a share link", metadata: ["doc.id": "\(doc)"])
         finishJoin(doc, .success(()))
     }

@@ -212,7 +212,9 @@ extension Engine: SyncDelegate {
         else {
             logger.warning(
                 "ignored a malformed offer",
-                metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)", "entries": "\(offer.vector.count)"])
+                metadata: [
+                    "peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)", "entries": "\(offer.vector.count)",
+                ])
             return []
         }
         var record = try? store.document(docID)

@@ -46,7 +46,9 @@ extension Store {
     }
 
     public func isContact(_ key: [UInt8]) throws(StoreError) -> Bool {
-        try read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM contact WHERE key = ?", arguments: [Data(key)]) ?? false }
+        try read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM contact WHERE key = ?", arguments: [Data(key)]) ?? false
+        }
     }
 
     public func addContact(_ key: [UInt8], name: String, timeMs: Int64) throws(StoreError) {
