@@ -439,7 +439,7 @@ extension Engine {
     /// Sends a JoinRequest for `token` to `peer` (once per peer).
     func presentToken(_ token: CapabilityToken, to peer: PublicKey) async {
         guard let message = askOnce(token.doc, peer) else { return }
-        await sync?.send([message], to: peer)
+        outbox.yield(Outgoing(doc: token.doc, messages: [message], recipients: [peer]))
     }
 
     /// JoinRequests for every pending join, for a peer that just connected.

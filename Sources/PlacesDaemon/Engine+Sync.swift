@@ -8,6 +8,16 @@ import PlacesSync
 
 public typealias SyncMessage = Places_Sync_V1_SyncMessage
 
+extension Store.Rejection {
+    /// Whether the op was refused only because something it follows is not held yet.
+    var isOutOfOrder: Bool {
+        switch self {
+        case .missingDependency, .sequenceGap: true
+        default: false
+        }
+    }
+}
+
 /// Ops to push to peers: produced by local commits and by ops received from one peer
 /// (relayed to the others); consumed by `SyncBridge`, which owns the sending.
 struct Outgoing: Sendable {
@@ -185,11 +195,12 @@ extension Engine: SyncDelegate {
             entry.seq = vector[author]
             return entry
         }
-        // The receiver's own grants, and those of the other current participants, so that any
-        // participant can hand a newcomer its key (only the newcomer can open its grant);
-        // never grants of removed members (sync.md §7, "Offers").
-        let current = Set(participants(of: doc).map(\.bytes))
-        let grants = ((try? store.grants(in: doc.id)) ?? []).filter { current.contains($0.member) }
+        // The receiver's own grants, then those of the other members, so that any participant
+        // can hand a newcomer its key (only the newcomer can open its grant). A grant may
+        // arrive before the op that makes its member one, so only grants of members removed
+        // (or gone) in this daemon's view are held back (sync.md §7, "Offers").
+        let gone = (try? store.formerMembers(of: doc.id)) ?? []
+        let grants = ((try? store.grants(in: doc.id)) ?? []).filter { !gone.contains(HexCoding.encode($0.member)) }
         let forReceiver = grants.filter { $0.member == peer.bytes }
         let forOthers = grants.filter { $0.member != peer.bytes }
         offer.grants = (forReceiver + forOthers).prefix(Engine.maxGrantsPerOffer).map(Engine.wire)
@@ -218,6 +229,9 @@ extension Engine: SyncDelegate {
             return []
         }
         var record = try? store.document(docID)
+        // The peer that just handed this daemon the document is answered even before the ops
+        // that make it a participant here have arrived.
+        let handedOver = record == nil
         if record == nil, admitJoin(offer, doc: docID, from: peer) {
             record = try? store.document(docID)
         } else if record == nil {
@@ -226,32 +240,26 @@ extension Engine: SyncDelegate {
             record = receiveShare(offer, doc: docID, from: peer)
             guard let joined = record else { return [] }
             offerToConnected(joined, newcomers: participants(of: joined).subtracting([peer]))
-        } else if let known = record, !participants(of: known).contains(peer),
-            provisional[docID]?.contains(peer) != true, pendingJoins[docID]?.admittedBy != peer
-        {
-            // The peer is not a member in this daemon's view: it learns nothing.
-            return []
         }
         guard let record else { return [] }
-        // Keep the owner-signed grants of other members, to hand them on. Grants already held
+        // Keep the owner-signed grants of other members, to hand them on — whoever brings them:
+        // only the owner can sign one, and a participant this daemon does not know of yet (its
+        // role write has not arrived) may bring the grant before the op. Grants already held
         // are skipped before any signature is checked, and at most `maxGrantsPerOffer` are
         // verified per offer.
-        let held = Set(((try? store.grants(in: docID)) ?? []).map(\.signature))
-        var newGrants = false
-        var verified = 0
-        for grant in offer.grants.lazy.compactMap(Engine.keyGrant)
-        where grant.doc == docID && grant.issuer == record.owner && !held.contains(grant.signature) {
-            guard verified < Engine.maxGrantsPerOffer else { break }
-            verified += 1
-            guard grant.isValid else { continue }
-            try? store.saveGrant(grant)
-            newGrants = true
-            if grant.member == me.bytes { openGrant(grant) }
-        }
+        let newGrants = keepGrants(offer, record: record)
         // New grants travel on at once to every connected participant (a member several hops
         // away gets its key without waiting for a reconnect).
         if newGrants { offerToConnected(record, newcomers: participants(of: record).subtracting([peer])) }
+        guard
+            handedOver || participants(of: record).contains(peer) || provisional[docID]?.contains(peer) == true
+                || pendingJoins[docID]?.admittedBy == peer
+        else {
+            // The peer is not a member in this daemon's view: it learns nothing.
+            return []
+        }
         var theirs = VersionVector()
+
         for entry in offer.vector { theirs.include(HexCoding.encode(entry.author), entry.seq) }
         peerVectors[peer, default: [:]][docID] = theirs
         offeredVectors[peer, default: [:]][docID] = theirs
@@ -259,6 +267,25 @@ extension Engine: SyncDelegate {
         if !offer.reply, let mine = makeOffer(for: record, to: peer, reply: true) { out.insert(mine, at: 0) }
         completeJoinIfCaughtUp(docID, from: peer)
         return out
+    }
+
+    /// Stores the offer's valid owner-signed grants not held yet (opening the one to this
+    /// daemon); returns whether there were any.
+    private func keepGrants(_ offer: Places_Sync_V1_DocOffer, record: Store.DocumentRecord) -> Bool {
+        guard let me else { return false }
+        let held = Set(((try? store.grants(in: record.id)) ?? []).map(\.signature))
+        var newGrants = false
+        var verified = 0
+        for grant in offer.grants.lazy.compactMap(Engine.keyGrant)
+        where grant.doc == record.id && grant.issuer == record.owner && !held.contains(grant.signature) {
+            guard verified < Engine.maxGrantsPerOffer else { break }
+            verified += 1
+            guard grant.isValid else { continue }
+            try? store.saveGrant(grant)
+            newGrants = true
+            if grant.member == me.bytes { openGrant(grant) }
+        }
+        return newGrants
     }
 
     /// An offer of a document this daemon does not hold, with no join pending: joins it when
@@ -274,7 +301,12 @@ extension Engine: SyncDelegate {
             let grant = offer.grants.prefix(Engine.maxGrantsPerOffer).lazy.compactMap(Engine.keyGrant).first(where: {
                 $0.doc == docID && $0.member == me.bytes && $0.issuer == owner && $0.isValid
             }), let ownerKey = try? PublicKey(bytes: owner), ownerKey != me
-        else { return nil }
+        else {
+            logger.debug(
+                "an offer of a document not held carries no grant to this daemon",
+                metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)"])
+            return nil
+        }
         guard (try? store.isContact(owner)) == true else {
             let name = offer.name.isEmpty ? nil : String(offer.name.prefix(200))
             let role = ["editor", "viewer"].contains(offer.role) ? offer.role : nil
@@ -517,7 +549,16 @@ extension Engine: SyncDelegate {
                     "peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)", "reason": "\(rejected.reason)",
                 ])
         }
-        guard !result.stored.isEmpty else { return [] }
+        // An op that came before what it depends on (a live push that overtook a round): this
+        // daemon is behind the sender. A fresh offer tells it what is held, and it sends again
+        // from there (sync.md §7, "Rounds"). One offer per such batch, whatever the sender does.
+        var pull = [SyncMessage]()
+        if let rejected = result.rejected?.reason, rejected.isOutOfOrder,
+            let again = makeOffer(for: record, to: peer, reply: true)
+        {
+            pull = [again]
+        }
+        guard !result.stored.isEmpty else { return pull }
         if result.excluded > 0 {
             logger.notice(
                 "stored ops made concurrently with their author's removal; they are not applied",
@@ -564,7 +605,7 @@ extension Engine: SyncDelegate {
         {
             return [again]
         }
-        return []
+        return pull
     }
 
     /// A duration in milliseconds with two decimals, for debug logs.
@@ -580,6 +621,12 @@ extension Engine: SyncDelegate {
     func offerToConnected(_ doc: Store.DocumentRecord, newcomers: Set<PublicKey>) {
         for newcomer in newcomers where newcomer != me && sessions[newcomer] != nil {
             guard let message = makeOffer(for: doc, to: newcomer, reply: false) else { continue }
+            logger.debug(
+                "offering a document",
+                metadata: [
+                    "peer.id": "\(newcomer.humanID.prefix(7))", "doc.id": "\(doc.id)",
+                    "grants": "\(message.offer.grants.count)",
+                ])
             outbox.yield(Outgoing(doc: doc.id, messages: [message], recipients: [newcomer]))
         }
     }

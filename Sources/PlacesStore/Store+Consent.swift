@@ -157,3 +157,19 @@ extension Store {
             receivedMs: row["received_ms"], declined: (row["declined"] as Int64) != 0)
     }
 }
+
+extension Store {
+    /// Keys (hex) of the members whose materialized role is `removed` or `left`: their key
+    /// grants are no longer handed on.
+    public func formerMembers(of doc: DocumentID) throws(StoreError) -> Set<String> {
+        try read { db in
+            Set(
+                try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT id FROM entity WHERE doc = ? AND kind = 'member'
+                        AND json_extract(data, '$.role') IN ('removed', 'left')
+                        """, arguments: [Data(doc.bytes)]))
+        }
+    }
+}

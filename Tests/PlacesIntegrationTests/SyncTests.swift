@@ -222,5 +222,15 @@ struct MultiHopTests {
         try await eventually("D's edit reaches A", timeout: .seconds(8)) {
             try a.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it.id)").notes == "from Dora"
         }
+        // A removes D, three hops away: the removal and the new epoch key travel down the line
+        // at once, so C reads A's next edit and D never receives it.
+        let removed = try a.d.send("DELETE", "/v1/itineraries/\(it.id)/members/\(d.id)")
+        #expect(removed.status == 200, "\(removed.text)")
+        _ = try a.d.call(Itinerary.self, "PATCH", "/v1/itineraries/\(it.id)", json: #"{"notes":"after Dora left"}"#)
+        try await eventually("A's edit in the new epoch reaches C", timeout: .seconds(8)) {
+            try c.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it.id)").notes == "after Dora left"
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try d.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it.id)").notes == "from Dora")
     }
 }
