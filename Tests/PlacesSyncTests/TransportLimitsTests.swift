@@ -93,6 +93,30 @@ struct TransportLimitsTests {
         }
     }
 
+    @Test("A dialler that keeps being closed as a stranger backs off instead of re-dialling every second")
+    func strangerClosesBackOff() async throws {
+        var serverLimits = SyncLimits.fastTests
+        serverLimits.strangerGrace = .milliseconds(100)
+        let server = try RecordingDelegate(name: "server")
+        await server.treatPeersAsStrangers()
+        var clientLimits = SyncLimits.fastTests
+        clientLimits.reconnectInitialDelay = .milliseconds(100)
+        clientLimits.reconnectMaxDelay = .seconds(2)
+        let client = try RecordingDelegate(name: "client")
+        try await withService(server, limits: serverLimits) { _, port in
+            try await withService(client, limits: clientLimits) { clientService, _ in
+                await clientService.addPeer(host: "127.0.0.1", port: port)
+                try await Task.sleep(for: .seconds(3))
+            }
+        }
+        // Re-dialling 0.05-0.1 s after each 0.1 s session would open 12 or more sessions in
+        // 3 s; backing off (0.1, 0.2, 0.4, 0.8, 1.6 s, halved at worst by the jitter) opens
+        // about 6.
+        let sessions = await server.opened.count
+        #expect(sessions >= 2)
+        #expect(sessions <= 8)
+    }
+
     @Test("A 9th handshaking connection from one address is refused while another address still gets in")
     func pendingConnectionsPerAddressAreCapped() async throws {
         let server = try RecordingDelegate(name: "server")
