@@ -150,7 +150,7 @@ struct TransportLimitsTests {
         limits.maxConnectionsPerAddress = 3
         try await withService(server, limits: limits) { service, port in
             try await holdingConnections(3, port: port, openSession) {
-                #expect(await service.connectedPeers().count == 3)
+                #expect(await eventually { await service.connectedPeers().count == 3 })
                 let fourth = try await connectRaw(port: port)
                 #expect(await isClosedByPeer(fourth.channel, within: .seconds(5)))
                 let hello = try await firstMessageAfterHandshake(
@@ -171,7 +171,12 @@ struct TransportLimitsTests {
                     try await openSession(identity: client, inbound, outbound)
                 }
             ) {
-                #expect(await eventually { await service.connectedPeers().count == 2 })
+                #expect(
+                    await eventually {
+                        let sessions = await service.connectedPeers().count
+                        let opened = await server.opened.count
+                        return sessions == 2 && opened == 2
+                    })
                 let third = try await firstMessageAfterHandshake(port: port, identity: client)
                 #expect(third == nil)
                 #expect(await server.opened.count == 2)
@@ -213,6 +218,27 @@ struct TransportLimitsTests {
             #expect(await eventually { await service.dialState.loops == 1 })
             #expect(await eventually(within: .seconds(5)) { await service.dialState.loops == 0 })
             #expect(await service.dialState.discovered == 0)
+        }
+    }
+
+    @Test("An address learned from a beacon leads to a session only with the key the beacon announced")
+    func discoveredAddressMustProveItsKey() async throws {
+        let server = try RecordingDelegate(name: "server")
+        let client = try RecordingDelegate(name: "client")
+        let logs = LogRecords()
+        try await withService(server) { _, port in
+            try await withService(client, logger: logs.logger) { clientService, _ in
+                let impostor = try SigningKeyPair().publicKey
+                await clientService.addDiscoveredPeer(
+                    DiscoveredPeer(key: impostor, host: "127.0.0.1", tcpPort: port, name: "x"))
+                #expect(await eventually { logs.contains("peer connection closed before a session started") })
+                #expect(await clientService.connectedPeers().isEmpty)
+                #expect(await client.opened.isEmpty)
+                // The real key, announced at the same address, is dialled and accepted.
+                await clientService.addDiscoveredPeer(
+                    DiscoveredPeer(key: server.key, host: "127.0.0.1", tcpPort: port, name: "x"))
+                #expect(await eventually { await client.opened.map(\.peer) == [server.key] })
+            }
         }
     }
 

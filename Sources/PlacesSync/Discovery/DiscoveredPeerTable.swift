@@ -60,6 +60,11 @@ struct DiscoveredPeerTable {
         entries.values.contains { $0.target == target && now - $0.lastSeen < expiry }
     }
 
+    /// The unexpired keys announced at `target`.
+    func keys(at target: DialTarget, now: ContinuousClock.Instant) -> [PublicKey] {
+        entries.filter { $0.value.target == target && now - $0.value.lastSeen < expiry }.map(\.key)
+    }
+
     /// Forgets every key not heard from for `expiry`.
     mutating func removeExpired(now: ContinuousClock.Instant) {
         entries = entries.filter { now - $0.value.lastSeen < expiry }

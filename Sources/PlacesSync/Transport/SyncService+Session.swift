@@ -60,6 +60,10 @@ extension SyncService {
                     guard peer != identity.publicKey else {
                         throw SyncError(.refused, "The address leads back to this daemon's own identity")
                     }
+                    if let dialTarget, !(await isExpected(peer, at: dialTarget)) {
+                        throw SyncError(
+                            .refused, "The peer's identity is not the one its discovery beacon announced")
+                    }
                     // Checked before this side's Hello, so a surplus session learns nothing.
                     guard await claimSessionSlot(for: peer) else {
                         throw SyncError(

@@ -188,6 +188,15 @@ public actor SyncService {
         return false
     }
 
+    /// Whether a dialled peer that proved `peer` at `target` is the one expected there: any
+    /// peer at an address given with `addPeer`; at an address known only from beacons, one
+    /// of the keys announced there (a beacon names where to dial, never whom to accept).
+    func isExpected(_ peer: PublicKey, at target: DialTarget) -> Bool {
+        if dialTargets.contains(target) { return true }
+        let announced = discovered.keys(at: target, now: .now)
+        return announced.isEmpty || announced.contains(peer)
+    }
+
     /// The number of running dial loops and of keys learned from beacons, for tests.
     var dialState: (loops: Int, discovered: Int) { (dialLoops.count, discovered.count) }
 
