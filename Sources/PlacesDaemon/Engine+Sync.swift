@@ -113,6 +113,12 @@ extension Engine: SyncDelegate {
     /// after a short grace and never remembered.
     func isKnown(_ peer: PublicKey) -> Bool {
         if (try? store.isContact(peer.bytes)) == true { return true }
+        // Someone whose invitation waits for the user's answer (bounded: sync.md §7.1).
+        if let waiting = try? store.invitations(),
+            waiting.contains(where: { $0.owner == peer.bytes || $0.via == peer.bytes })
+        {
+            return true
+        }
         if provisional.values.contains(where: { $0.contains(peer) }) { return true }
         if pendingJoins.values.contains(where: { $0.asked.contains(peer) && $0.outcome == nil }) { return true }
         return !sharedDocuments(with: peer).isEmpty
@@ -205,6 +211,7 @@ extension Engine: SyncDelegate {
         let forOthers = grants.filter { $0.member != peer.bytes }
         offer.grants = (forReceiver + forOthers).prefix(Engine.maxGrantsPerOffer).map(Engine.wire)
         offer.reply = reply
+        offer.fromName = String((currentProfileName() ?? "").prefix(100))
         if let name = entityName(in: doc.id, doc.id.hex) { offer.name = String(name.prefix(200)) }
         if let member = ((try? store.members(of: doc.id)) ?? []).first(where: { $0.key == peer.hex }),
             Store.activeRoles.contains(member.role)
@@ -311,8 +318,9 @@ extension Engine: SyncDelegate {
             let name = offer.name.isEmpty ? nil : String(offer.name.prefix(200))
             let role = ["editor", "viewer"].contains(offer.role) ? offer.role : nil
             let invitation = Store.InvitationRecord(
-                grant: grant, owner: owner, via: peer.bytes, name: name, role: role, receivedMs: RFC3339.nowMs(),
-                declined: false)
+                grant: grant, owner: owner, via: peer.bytes,
+                ownerName: peer == ownerKey && !offer.fromName.isEmpty ? String(offer.fromName.prefix(100)) : nil,
+                name: name, role: role, receivedMs: RFC3339.nowMs(), declined: false)
             switch (try? store.recordInvitation(invitation)) ?? .full {
             case .recorded:
                 logger.info(
@@ -322,7 +330,8 @@ extension Engine: SyncDelegate {
                     Event(
                         type: "invited", time: RFC3339.string(ms: RFC3339.nowMs()), doc: docID.hex,
                         docKind: "itinerary", author: ownerKey.humanID,
-                        summary: "\(displayName(of: ownerKey)) invites you to “\(name ?? "an itinerary")”"))
+                        summary: "\(invitation.ownerName ?? displayName(of: ownerKey)) invites you to "
+                            + "“\(name ?? "an itinerary")”"))
             case .known: break
             case .full:
                 logger.warning(
@@ -658,6 +667,9 @@ extension Engine: SyncDelegate {
         if let name = peerNames[key], !name.isEmpty { return name }
         if let stored = (try? store.peers())?.first(where: { $0.key == key.bytes }), !stored.name.isEmpty {
             return stored.name
+        }
+        if let contact = (try? store.contacts())?.first(where: { $0.key == key.bytes }), !contact.name.isEmpty {
+            return contact.name
         }
         // The name a member gave when it joined through a link (it may never have connected here).
         if let joined = try? store.memberName(key.hex), !joined.isEmpty { return joined }

@@ -128,6 +128,7 @@ enum Schema {
                         doc BLOB PRIMARY KEY,
                         owner BLOB NOT NULL,
                         via BLOB NOT NULL,
+                        owner_name TEXT,
                         name TEXT,
                         role TEXT,
                         epoch INTEGER NOT NULL,
