@@ -107,14 +107,15 @@ struct TransportLimitsTests {
             try await withService(client, limits: clientLimits) { clientService, _ in
                 await clientService.addPeer(host: "127.0.0.1", port: port)
                 try await Task.sleep(for: .seconds(3))
+                // Re-dialling 0.05-0.1 s after each 0.1 s session would open 12 or more
+                // sessions in 3 s; backing off (0.1, 0.2, 0.4, 0.8, 1.6 s, halved at worst by
+                // the jitter) opens about 6.
+                let sessions = await server.opened.count
+                #expect(sessions <= 8)
+                // It does keep re-dialling (given time on a loaded machine).
+                #expect(await eventually(within: .seconds(15)) { await server.opened.count >= 2 })
             }
         }
-        // Re-dialling 0.05-0.1 s after each 0.1 s session would open 12 or more sessions in
-        // 3 s; backing off (0.1, 0.2, 0.4, 0.8, 1.6 s, halved at worst by the jitter) opens
-        // about 6.
-        let sessions = await server.opened.count
-        #expect(sessions >= 2)
-        #expect(sessions <= 8)
     }
 
     @Test("A 9th handshaking connection from one address is refused while another address still gets in")
