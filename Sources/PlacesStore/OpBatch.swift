@@ -12,6 +12,7 @@ import PlacesModel
 /// always stored before the ops that name it).
 final class OpBatch {
     private var owners: [DocumentID: String] = [:]
+    private var kinds: [DocumentID: String] = [:]
     /// Document, Lamport time and causal vector of the ops stored in this batch, by id.
     private var ops: [OpKey: (doc: DocumentID, lamport: UInt64, vector: VersionVector)] = [:]
     /// Seq and Lamport time of the last op stored in this batch, by document and author.
@@ -47,6 +48,16 @@ final class OpBatch {
         let key = HexCoding.encode(owner)
         owners[doc] = key
         return key
+    }
+
+    /// The kind of `doc` (`Store.DocumentKind` raw value), nil when the document is unknown.
+    func kind(_ db: Database, _ doc: DocumentID) throws -> String? {
+        if let kind = kinds[doc] { return kind }
+        guard let record = try Store.fetchDocuments(db, "WHERE id = ?", bind: { $0.bind(doc.bytes) }).first else {
+            return nil
+        }
+        kinds[doc] = record.kind.rawValue
+        return record.kind.rawValue
     }
 
     /// The seq and Lamport time of the author's last op in `doc` if it was stored in this

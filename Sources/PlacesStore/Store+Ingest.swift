@@ -11,6 +11,8 @@ extension Store {
         case malformed(String)
         /// This daemon holds no such document.
         case unknownDocument
+        /// The op names another document than the batch it came in.
+        case wrongDocument
         /// The signature does not verify against the author key in the header.
         case badSignature
         /// The author's previous op (seq − 1) is missing: ops must arrive in order.
@@ -22,6 +24,11 @@ extension Store {
         case missingDependency
         /// The Lamport time is not above the author's previous op and every dependency.
         case lamportNotIncreasing
+        /// The Lamport time is not 1 + the largest of the dependencies' (1 without deps).
+        case wrongLamport(expected: UInt64, got: UInt64)
+        /// A change breaks the rules of its entity kind or field (op-format §4, §5): wrong kind
+        /// for the document or for the id's shape, unknown field, value out of range.
+        case invalidChange(String)
         /// No key is held for the op's epoch, or the body does not open with it.
         case undecryptable
         /// The author may not write to this document at this point.
@@ -31,11 +38,15 @@ extension Store {
             switch self {
             case .malformed(let why): "malformed op: \(why)"
             case .unknownDocument: "unknown document"
+            case .wrongDocument: "the op names another document than its batch"
             case .badSignature: "bad signature"
             case .sequenceGap(let expected, let got): "sequence gap: expected seq \(expected), got \(got)"
             case .equivocation(let author, let seq): "equivocation by \(author.prefix(16)) at seq \(seq)"
             case .missingDependency: "a dependency is missing"
             case .lamportNotIncreasing: "lamport time does not increase"
+            case .wrongLamport(let expected, let got):
+                "lamport \(got) is not 1 + the largest dependency's (\(expected))"
+            case .invalidChange(let why): "invalid change: \(why)"
             case .undecryptable: "the body cannot be decrypted"
             case .unauthorized(let why): "unauthorized: \(why)"
             }
@@ -62,8 +73,8 @@ extension Store {
         }
     }
 
-    /// Verifies and stores ops received from another daemon, in the order given (which must
-    /// be causal), each in the same transaction as its materialization. Every check of
+    /// Verifies and stores ops of `doc` received from another daemon, in the order given (which
+    /// must be causal), each in the same transaction as its materialization. Every check of
     /// `Protocol/op-format.md` ("Receiving ops") runs before anything is written:
     /// format, signature, seq continuity and equivocation, dependencies present, Lamport
     /// monotonicity, decryption, and the caller's `authorize` rule.
@@ -73,7 +84,7 @@ extension Store {
     /// their outcomes are then consulted op by op in the order above, so an op is refused
     /// for the same reason as if each check ran in turn.
     public func ingest(
-        _ encodedOps: [[UInt8]], keyring: Keyring,
+        _ encodedOps: [[UInt8]], doc: DocumentID, keyring: Keyring,
         authorize: (OpHeader, OpBody) -> String? = { _, _ in nil }
     ) throws(StoreError) -> IngestResult {
         try write { db in
@@ -85,7 +96,7 @@ extension Store {
                 let op = checked.result(i)
                 do {
                     if let (op, body, excluded) = try ingestOne(
-                        db, op, keyring: keyring, batch: batch, authorize: authorize)
+                        db, op, doc: doc, keyring: keyring, batch: batch, authorize: authorize)
                     {
                         result.stored.append(op)
                         result.bodies.append(body)
@@ -159,7 +170,7 @@ extension Store {
     }
 
     private func ingestOne(
-        _ db: Database, _ checked: CheckedOp, keyring: Keyring, batch: OpBatch,
+        _ db: Database, _ checked: CheckedOp, doc batchDoc: DocumentID, keyring: Keyring, batch: OpBatch,
         authorize: (OpHeader, OpBody) -> String?
     ) throws -> (SignedOp, OpBody, excluded: Bool)? {
         let op: SignedOp
@@ -168,8 +179,12 @@ extension Store {
         case .failure(let error): throw Rejection.malformed(error.message)
         }
         let header = op.header
+        // Each op is judged by the document it names, so it must be the batch's.
+        guard header.doc == batchDoc else { throw Rejection.wrongDocument }
         let doc = Data(header.doc.bytes)
-        guard let ownerKey = try batch.owner(db, header.doc) else { throw Rejection.unknownDocument }
+        guard let ownerKey = try batch.owner(db, header.doc), let documentKind = try batch.kind(db, header.doc) else {
+            throw Rejection.unknownDocument
+        }
         let id = checked.id
         // Held: before the batch (looked up by `precheck`) or stored earlier in it.
         if checked.held || batch.stored(id) != nil { return nil }
@@ -183,8 +198,8 @@ extension Store {
                 db.cachedStatement(
                     sql: "SELECT seq, lamport FROM op WHERE doc = ? AND author = ? ORDER BY seq DESC LIMIT 1"),
                 arguments: [doc, Data(header.author)])
-            previousSeq = UInt64(previous?[0] as Int64? ?? 0)
-            previousLamport = UInt64(previous?[1] as Int64? ?? 0)
+            previousSeq = UInt64(clamping: previous?[0] as Int64? ?? 0)
+            previousLamport = UInt64(clamping: previous?[1] as Int64? ?? 0)
         }
         if header.seq <= previousSeq {
             throw Rejection.equivocation(author: header.authorKey, seq: header.seq)
@@ -203,18 +218,19 @@ extension Store {
                     db.cachedStatement(sql: "SELECT lamport FROM op WHERE id = ? AND doc = ?"),
                     arguments: [Data(dep), doc])
             else { throw Rejection.missingDependency }
-            maxDepLamport = max(maxDepLamport, UInt64(lamport))
+            maxDepLamport = max(maxDepLamport, UInt64(clamping: lamport))
         }
         guard header.lamport > previousLamport, header.lamport > maxDepLamport else {
             throw Rejection.lamportNotIncreasing
         }
+        // Lamport is not a free claim: exactly one above the causal past (op-format §7), so it
+        // grows by at most one per op and stays far from its bound.
+        guard header.lamport == maxDepLamport + 1 else {
+            throw Rejection.wrongLamport(expected: maxDepLamport + 1, got: header.lamport)
+        }
         guard let body = checked.body else { throw Rejection.undecryptable }
-        for change in body.changes {
-            if case .set(_, _, "position", let value, _) = change {
-                guard let key = value.stringValue, FractionalIndex.isValid(key) else {
-                    throw Rejection.malformed("a position is not a fractional index")
-                }
-            }
+        if let refusal = OpRules.refusal(of: body, in: header.doc, documentKind: documentKind) {
+            throw Rejection.invalidChange(refusal)
         }
         let vector = try causalVector(db, header: header, batch: batch)
         if let refusal = try Store.authorization(db, header: header, body: body, owner: ownerKey, causalPast: vector)

@@ -231,8 +231,11 @@ extension Store {
         let ownerEvents = try events(db, doc: doc, member: joiner.hex).filter {
             $0.author == owner && causalPast.covers($0.author, $0.seq)
         }
+        // `notBeforeMs + allowance <= removal time`, written so that no token value overflows.
         if let last = ownerEvents.max(by: { $0.stamp < $1.stamp }), last.role == "removed",
-            issuer != owner || token.notBeforeMs + Store.linkClockAllowanceMs <= last.timeMs
+            issuer != owner
+                || last.timeMs >= Int64.min + linkClockAllowanceMs
+                    && token.notBeforeMs <= last.timeMs - linkClockAllowanceMs
         {
             return AccessError(
                 .notAllowed,

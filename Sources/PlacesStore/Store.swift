@@ -220,6 +220,10 @@ public final class Store: Sendable {
                     throw StoreError(.missingKey, "no key is held for document \(edit.doc)")
                 }
                 var clock = try clocks[edit.doc] ?? readClock(db, doc: edit.doc, author: author)
+                // Only a log written before the bounds of op-format §1 could sit at them.
+                guard clock.seq < Int64(OpRules.maxSeq), clock.lamport < Int64(OpRules.maxLamport) else {
+                    throw StoreError(.invalidOp, "document \(edit.doc) has reached the largest seq or lamport time")
+                }
                 clock.seq += 1
                 clock.lamport += 1
                 // At most maxDeps heads, the newest first (an op needs only enough deps to order
@@ -357,11 +361,45 @@ public final class Store: Sendable {
         return vv
     }
 
+    /// How deeply arrays and objects may nest in an op body (op-format §4): the body object, its
+    /// change list, a change and a value of at most two levels (categories, a price) need 5.
+    static let maxBodyNesting = 16
+
     static func decodeBody(_ bytes: [UInt8]) throws(StoreError) -> OpBody {
         if let body = OpBody(canonicalJSON: bytes, number: decodeNumber) { return body }
+        // The JSON parser and `JSONValue` recurse per level: refuse deep nesting before parsing.
+        guard nestingDepth(bytes) <= maxBodyNesting else {
+            throw StoreError(.invalidOp, "op body nests deeper than \(maxBodyNesting) levels")
+        }
         do { return try JSONDecoder().decode(OpBody.self, from: Data(bytes)) } catch {
             throw StoreError(.invalidOp, "op body is not valid", cause: error)
         }
+    }
+
+    /// The deepest nesting of `[` and `{` outside strings (JSON text or not).
+    static func nestingDepth(_ bytes: [UInt8]) -> Int {
+        var depth = 0, deepest = 0, inString = false, escaped = false
+        for b in bytes {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if b == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if b == 0x22 {
+                    inString = false
+                }
+                continue
+            }
+            switch b {
+            case 0x22: inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                deepest = max(deepest, depth)
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: continue
+            }
+        }
+        return deepest
     }
 
     /// A number of a body read by `OpBody(canonicalJSON:)` that is not a plain integer, read

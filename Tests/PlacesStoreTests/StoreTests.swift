@@ -23,8 +23,10 @@ struct Fixture {
     let identity: SigningKeyPair
     var keyring = Keyring()
     let doc: DocumentID
+    let kind: Store.DocumentKind
 
-    init(checkpointBytes: Int = 32 << 20) throws {
+    init(checkpointBytes: Int = 32 << 20, kind: Store.DocumentKind = .itinerary) throws {
+        self.kind = kind
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("places-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         store = try Store(path: dir.appendingPathComponent("places.sqlite").path, checkpointBytes: checkpointBytes)
@@ -32,7 +34,7 @@ struct Fixture {
         doc = DocumentID(bytes: SecureRandom.bytes(16))!
         let key = try SecretBox.randomKey()
         try store.createDocument(
-            doc, kind: .itinerary, owner: identity.publicKey,
+            doc, kind: kind, owner: identity.publicKey,
             sealedKey: try SealedBox.seal(key, to: identity.publicKey),
             timeMs: 0)
         keyring.insert(key, doc: doc, epoch: 0)
@@ -49,9 +51,9 @@ struct Fixture {
 
     func randomChanges(_ rng: inout SplitMix) -> [Change] {
         (0..<Int.random(in: 1...4, using: &rng)).map { _ in
-            let entity = "e\(Int.random(in: 0..<6, using: &rng))"
+            let entity = sid("e\(Int.random(in: 0..<6, using: &rng))")
             if Int.random(in: 0..<5, using: &rng) == 0 { return .create(entity: entity, kind: .stop) }
-            let field = ["name", "notes", "position", "deleted"].randomElement(using: &rng)!
+            let field = ["name", "address", "position", "deleted"].randomElement(using: &rng)!
             let value: JSONValue =
                 field == "deleted"
                 ? .bool(Bool.random(using: &rng))
