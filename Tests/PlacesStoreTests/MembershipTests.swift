@@ -689,3 +689,60 @@ struct MembershipTests {
         #expect(try refusal(f.store, view, keyring: f.keyring) == "the author is not a member")
     }
 }
+
+@Suite("Store: remove-wins membership")
+struct RemoveWinsTests {
+    @Test("a removed member cannot win its way back with a re-join concurrent with its removal, in every arrival order")
+    func rejoinConcurrentWithRemoval() throws {
+        let f = try Fixture()
+        let token = try issue(f, .editor)
+        let setup = [
+            try ownerWrite(f, Edits.itinerary(f) + Edits.addStop(sid("s1"), name: "Lunch"), timeMs: 1),
+            try ownerWrite(f, Edits.link(token), timeMs: 2),
+        ]
+        let member = try Participant(f)
+        try member.receive(setup)
+        let join = try member.join(token, timeMs: 3)
+        try accept(f.store, [join], keyring: f.keyring)
+        // The owner removes the member; the member, not having seen it, raises its Lamport time
+        // with edits and then joins again with its old link, so that its join has the greater
+        // stamp.
+        let removal = try ownerWrite(f, Edits.role(member.key, "removed"), timeMs: 4)
+        let edits = [
+            try member.write(Edits.rename(sid("s1"), "Dinner"), timeMs: 5),
+            try member.write(Edits.rename(sid("s1"), "Supper"), timeMs: 6),
+        ]
+        let rejoin = try member.join(token, timeMs: 7)
+        #expect(rejoin.header.lamport > removal.header.lamport)
+        // Then it takes the removal in and writes with both in its causal past.
+        try member.receive([removal])
+        let after = try member.write(Edits.rename(sid("s1"), "Late"), timeMs: 8)
+
+        let concurrent = edits + [rejoin]
+        var views = [DocView]()
+        for position in 0...concurrent.count {
+            var order = concurrent
+            order.insert(removal, at: position)
+            let store = try replica(of: f)
+            try accept(store, setup + [join] + order, keyring: f.keyring)
+            #expect(try store.currentRole(of: member.publicKey, in: f.doc) == nil, "removal at \(position)")
+            #expect(try refusal(store, after, keyring: f.keyring) == "the author is not a member", "at \(position)")
+            #expect(try stopName(store, f.doc, sid("s1")) == "Lunch", "removal at \(position)")
+            #expect(try store.members(of: f.doc).isEmpty, "removal at \(position)")
+            views.append(try DocView(store, f.doc))
+        }
+        #expect(Set(views.map(\.description)).count == 1)
+    }
+
+    @Test("the owner adding a removed member back by id wins over the removal it saw")
+    func ownerReAdds() throws {
+        let f = try Fixture()
+        let member = try Participant(f)
+        let setup = try share(f, with: member.identity, role: "editor")
+        let removal = try ownerWrite(f, Edits.role(member.key, "removed"), timeMs: 3)
+        let readd = try ownerWrite(f, Edits.role(member.key, "viewer"), timeMs: 4)
+        let store = try replica(of: f)
+        try accept(store, setup + [removal, readd], keyring: f.keyring)
+        #expect(try store.currentRole(of: member.publicKey, in: f.doc) == "viewer")
+    }
+}
