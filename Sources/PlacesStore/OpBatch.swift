@@ -71,7 +71,11 @@ final class OpBatch {
         let doc = header.doc, deps = header.deps
         let key = OpKey(id)
         ops[key] = (doc, header.lamport, vector)
-        last[doc, default: [:]][OpKey(header.author)] = (header.seq, header.lamport)
+        let author = OpKey(header.author)
+        // An equivocating op (a second op at a seq already held) does not move the author back.
+        if (last[doc]?[author]?.seq ?? 0) < header.seq {
+            last[doc, default: [:]][author] = (header.seq, header.lamport)
+        }
         added[doc, default: []].append(id)
         addedSet.insert(key)
         if !deps.isEmpty { removed[doc, default: []].formUnion(deps.lazy.map(OpKey.init)) }

@@ -15,15 +15,14 @@ extension Store {
         case wrongDocument
         /// The signature does not verify against the author key in the header.
         case badSignature
-        /// The author's previous op (seq − 1) is missing: ops must arrive in order.
+        /// The author's previous op (seq − 1) is missing, or not in the op's causal past: ops
+        /// must arrive in order, and each author's ops form a chain.
         case sequenceGap(expected: UInt64, got: UInt64)
-        /// A different op with the same author and seq is already stored: the author
-        /// equivocated. The first one is kept.
+        /// A different op with the same author and seq is already stored and the author has
+        /// already `maxConflictingOps` conflicting ops in the document: refused.
         case equivocation(author: String, seq: UInt64)
         /// A dependency is not stored yet: ops must arrive in causal order.
         case missingDependency
-        /// The Lamport time is not above the author's previous op and every dependency.
-        case lamportNotIncreasing
         /// The Lamport time is not 1 + the largest of the dependencies' (1 without deps).
         case wrongLamport(expected: UInt64, got: UInt64)
         /// A change breaks the rules of its entity kind or field (op-format §4, §5): wrong kind
@@ -43,7 +42,6 @@ extension Store {
             case .sequenceGap(let expected, let got): "sequence gap: expected seq \(expected), got \(got)"
             case .equivocation(let author, let seq): "equivocation by \(author.prefix(16)) at seq \(seq)"
             case .missingDependency: "a dependency is missing"
-            case .lamportNotIncreasing: "lamport time does not increase"
             case .wrongLamport(let expected, let got):
                 "lamport \(got) is not 1 + the largest dependency's (\(expected))"
             case .invalidChange(let why): "invalid change: \(why)"
@@ -62,8 +60,12 @@ extension Store {
         public var bodies: [OpBody] = []
         /// Ops already held (replays), skipped.
         public var duplicates = 0
-        /// How many of `stored` are excluded (concurrent with their author's removal).
+        /// How many of `stored` are excluded (concurrent with their author's removal, or not
+        /// the canonical op of an equivocation).
         public var excluded = 0
+        /// How many of `stored` are a second op at an author's seq (an equivocation, recorded
+        /// in the document's activity as `equivocated`).
+        public var equivocations = 0
         /// The first op refused and why; ingestion stops there.
         public var rejected: (op: [UInt8], reason: Rejection)? = nil
 
@@ -95,12 +97,13 @@ extension Store {
             for (i, bytes) in encodedOps.enumerated() {
                 let op = checked.result(i)
                 do {
-                    if let (op, body, excluded) = try ingestOne(
+                    if let (op, body, excluded, equivocating) = try ingestOne(
                         db, op, doc: doc, keyring: keyring, batch: batch, authorize: authorize)
                     {
                         result.stored.append(op)
                         result.bodies.append(body)
                         if excluded { result.excluded += 1 }
+                        if equivocating { result.equivocations += 1 }
                     } else {
                         result.duplicates += 1
                     }
@@ -172,7 +175,7 @@ extension Store {
     private func ingestOne(
         _ db: Database, _ checked: CheckedOp, doc batchDoc: DocumentID, keyring: Keyring, batch: OpBatch,
         authorize: (OpHeader, OpBody) -> String?
-    ) throws -> (SignedOp, OpBody, excluded: Bool)? {
+    ) throws -> (SignedOp, OpBody, excluded: Bool, equivocating: Bool)? {
         let op: SignedOp
         switch checked.op {
         case .success(let decoded): op = decoded
@@ -190,22 +193,33 @@ extension Store {
         if checked.held || batch.stored(id) != nil { return nil }
         guard checked.signatureValid else { throw Rejection.badSignature }
 
-        let previousSeq: UInt64, previousLamport: UInt64
+        let previousSeq: UInt64
         if let last = batch.lastStored(doc: header.doc, author: header.author) {
-            (previousSeq, previousLamport) = last
+            previousSeq = last.seq
         } else {
-            let previous = try Row.fetchOne(
-                db.cachedStatement(
-                    sql: "SELECT seq, lamport FROM op WHERE doc = ? AND author = ? ORDER BY seq DESC LIMIT 1"),
-                arguments: [doc, Data(header.author)])
-            previousSeq = UInt64(clamping: previous?[0] as Int64? ?? 0)
-            previousLamport = UInt64(clamping: previous?[1] as Int64? ?? 0)
+            previousSeq = UInt64(
+                clamping: try Int64.fetchOne(
+                    db.cachedStatement(sql: "SELECT max(seq) FROM op WHERE doc = ? AND author = ?"),
+                    arguments: [doc, Data(header.author)]) ?? 0)
         }
-        if header.seq <= previousSeq {
-            throw Rejection.equivocation(author: header.authorKey, seq: header.seq)
-        }
-        guard header.seq == previousSeq + 1 else {
-            throw Rejection.sequenceGap(expected: previousSeq + 1, got: header.seq)
+        // A second op at a seq already held is an equivocation: kept (up to a cap) so that
+        // replicas holding either branch converge, but only one op per seq is materialized.
+        let equivocating = header.seq <= previousSeq
+        if equivocating {
+            let extra =
+                try Int.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT count(*) - count(DISTINCT seq) FROM op
+                            WHERE doc = ? AND author = ? AND conflict = 1
+                            """), arguments: [doc, Data(header.author)]) ?? 0
+            guard extra < Store.maxConflictingOps else {
+                throw Rejection.equivocation(author: header.authorKey, seq: header.seq)
+            }
+        } else {
+            guard header.seq == previousSeq + 1 else {
+                throw Rejection.sequenceGap(expected: previousSeq + 1, got: header.seq)
+            }
         }
         var maxDepLamport: UInt64 = 0
         for dep in header.deps {
@@ -220,9 +234,13 @@ extension Store {
             else { throw Rejection.missingDependency }
             maxDepLamport = max(maxDepLamport, UInt64(clamping: lamport))
         }
-        guard header.lamport > previousLamport, header.lamport > maxDepLamport else {
-            throw Rejection.lamportNotIncreasing
+        // The author's previous op, and none of its later ones, is in the causal past: each
+        // author's ops form a chain (op-format §9 step 6).
+        var vector = try depsVector(db, header: header, batch: batch)
+        guard vector[header.authorKey] == header.seq - 1 else {
+            throw Rejection.sequenceGap(expected: vector[header.authorKey] + 1, got: header.seq)
         }
+        vector.include(header.authorKey, header.seq)
         // Lamport is not a free claim: exactly one above the causal past (op-format §7), so it
         // grows by at most one per op and stays far from its bound.
         guard header.lamport == maxDepLamport + 1 else {
@@ -232,16 +250,84 @@ extension Store {
         if let refusal = OpRules.refusal(of: body, in: header.doc, documentKind: documentKind) {
             throw Rejection.invalidChange(refusal)
         }
-        let vector = try causalVector(db, header: header, batch: batch)
         if let refusal = try Store.authorization(db, header: header, body: body, owner: ownerKey, causalPast: vector)
             ?? authorize(header, body)
         {
             throw Rejection.unauthorized(refusal)
         }
         try insertOp(db, op, id: id, vector: vector, batch: batch)
-        let excluded = try Store.materializeStored(
+        guard equivocating else {
+            let excluded = try Store.materializeStored(
+                db, id: id, header: header, body: body, owner: ownerKey, vector: vector, keyring: keyring)
+            return (op, body, excluded, false)
+        }
+        let excluded = try Store.storeEquivocation(
             db, id: id, header: header, body: body, owner: ownerKey, vector: vector, keyring: keyring)
-        return (op, body, excluded)
+        return (op, body, excluded, true)
+    }
+}
+
+extension Store {
+    /// How many ops beyond the first an author may have at equivocated seqs in one document
+    /// (`Protocol/sync.md` §7); more are refused.
+    public static let maxConflictingOps = 8
+
+    /// After a second (or later) op at an author's seq is stored: every op at that seq is
+    /// marked `conflict`; the one with the smallest id is canonical and the others excluded.
+    /// The just-stored op's role events are recorded (and an owner's removal excludes as
+    /// usual), and the document is re-materialized, with its `equivocated` activity lines.
+    /// Returns whether the op is excluded.
+    static func storeEquivocation(
+        _ db: Database, id: [UInt8], header: OpHeader, body: OpBody, owner: String, vector: VersionVector,
+        keyring: Keyring
+    ) throws -> Bool {
+        let doc = Data(header.doc.bytes), author = Data(header.author), seq = Int64(header.seq)
+        try db.execute(
+            sql: "UPDATE op SET conflict = 1 WHERE doc = ? AND author = ? AND seq = ?", arguments: [doc, author, seq])
+        let canonical = try Data.fetchOne(
+            db, sql: "SELECT min(id) FROM op WHERE doc = ? AND author = ? AND seq = ?",
+            arguments: [doc, author, seq])
+        try db.execute(
+            sql: "UPDATE op SET excluded = 1 WHERE doc = ? AND author = ? AND seq = ? AND id != ?",
+            arguments: [doc, author, seq, canonical])
+        try recordMemberEvents(db, header: header, authorKey: header.authorKey, body: body)
+        if header.authorKey == owner {
+            _ = try excludeConcurrent(db, doc: header.doc, body: body, vector: vector)
+        }
+        if canonical == Data(id), try isConcurrentWithRemoval(db, header: header, owner: owner, vector: vector) {
+            try db.execute(sql: "UPDATE op SET excluded = 1 WHERE id = ?", arguments: [Data(id)])
+        }
+        try rematerialize(db, doc: header.doc, keyring: keyring)
+        return try Bool.fetchOne(db, sql: "SELECT excluded FROM op WHERE id = ?", arguments: [Data(id)]) ?? true
+    }
+
+    /// One `equivocated` activity line per author and seq with more than one op (`Protocol/op-format.md`
+    /// §8), dated by the canonical op.
+    static func recordEquivocations(_ db: Database, doc: DocumentID, keyring: Keyring) throws {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT min(id) AS id, author, seq FROM op WHERE doc = ? AND conflict = 1
+                GROUP BY author, seq ORDER BY author, seq
+                """, arguments: [Data(doc.bytes)])
+        for row in rows {
+            let id = [UInt8](row["id"] as Data)
+            let author = HexCoding.encode([UInt8](row["author"] as Data))
+            let seq: Int64 = row["seq"]
+            guard
+                let bytes = try Data.fetchOne(db, sql: "SELECT bytes FROM op WHERE id = ?", arguments: [Data(id)]),
+                let op = try? SignedOp(decoding: [UInt8](bytes))
+            else { continue }
+            let timeMs = (try? openBody(op, keyring: keyring))?.timeMs ?? 0
+            try db.execute(
+                sql: """
+                    INSERT INTO activity(op, idx, doc, time_ms, lamport, author, action, entity, kind, field, old, new)
+                    VALUES (?, -1, ?, ?, ?, ?, 'equivocated', ?, 'member', 'seq', NULL, ?)
+                    """,
+                arguments: [
+                    Data(id), Data(doc.bytes), timeMs, Int64(op.header.lamport), author, author, String(seq),
+                ])
+        }
     }
 }
 
@@ -307,7 +393,9 @@ extension Store {
     /// Encoded ops of `doc` that `peer` lacks according to its vector, in log (causal)
     /// order, from the log position after `after` (0: from the start), up to `maxBytes`
     /// (always at least one op). A sender that keeps `readThrough` between rounds reads each
-    /// op once instead of the whole log per round.
+    /// op once instead of the whole log per round. A round from the start also carries every
+    /// op at an equivocated seq (`conflict`), which a vector cannot tell apart: a peer that
+    /// holds one branch receives the other.
     public func ops(of doc: DocumentID, missingFrom peer: VersionVector, after: Int64 = 0, maxBytes: Int = .max)
         throws(StoreError) -> OutgoingOps
     {
@@ -315,7 +403,7 @@ extension Store {
             // `+doc`: walk the log by rowid from `after` (an index on `doc` would need the
             // whole document sorted by rowid in a temporary B-tree each round).
             var statement = try RawStatement(
-                db, "SELECT rowid, author, seq, bytes FROM op WHERE +doc = ? AND rowid > ? ORDER BY rowid")
+                db, "SELECT rowid, author, seq, bytes, conflict FROM op WHERE +doc = ? AND rowid > ? ORDER BY rowid")
             statement.bind(doc.bytes)
             statement.bind(after)
             var out = OutgoingOps(readThrough: after)
@@ -328,7 +416,7 @@ extension Store {
                     author = (raw, hex, peer[hex])
                 }
                 let seq = UInt64(row.int64(2))
-                if seq > author.held {
+                if seq > author.held || (after == 0 && row.int64(4) != 0) {
                     let size = row.byteCount(3)
                     // Stop before passing the byte budget (leaving this op for the next call).
                     if !out.ops.isEmpty && bytes + size > maxBytes { return false }

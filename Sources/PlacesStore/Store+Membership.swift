@@ -377,6 +377,7 @@ extension Store {
                 db, opID: [UInt8](row["id"] as Data), header: op.header, authorKey: op.header.authorKey,
                 body: try openBody(op, keyring: keyring))
         }
+        try recordEquivocations(db, doc: doc, keyring: keyring)
     }
 
     static func openBody(_ op: SignedOp, keyring: Keyring) throws -> OpBody {

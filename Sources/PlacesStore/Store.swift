@@ -319,6 +319,13 @@ public final class Store: Sendable {
     /// The causal version vector of an op with these deps: the merge of the deps' vectors
     /// plus the op itself.
     func causalVector(_ db: Database, header: OpHeader, batch: OpBatch) throws -> VersionVector {
+        var vector = try depsVector(db, header: header, batch: batch)
+        vector.include(header.authorKey, header.seq)
+        return vector
+    }
+
+    /// The merge of the causal vectors of an op's deps (its causal past without itself).
+    func depsVector(_ db: Database, header: OpHeader, batch: OpBatch) throws -> VersionVector {
         var vector = VersionVector()
         for dep in header.deps {
             if let known = batch.vector(of: dep) {
@@ -329,7 +336,6 @@ public final class Store: Sendable {
             select.bind(dep)
             try select.forEachRow(db) { row in vector.merge(VersionVector(text: row.string(0))) }
         }
-        vector.include(header.authorKey, header.seq)
         return vector
     }
 
@@ -426,6 +432,10 @@ public final class Store: Sendable {
                 try Store.recordMemberEvents(db, header: op.header, authorKey: op.header.authorKey, body: body)
                 guard row["excluded"] as Int64 == 0 else { continue }
                 try Materializer.apply(db, opID: id, header: op.header, authorKey: op.header.authorKey, body: body)
+            }
+            for raw in try Data.fetchAll(db, sql: "SELECT DISTINCT doc FROM op WHERE conflict = 1") {
+                guard let doc = DocumentID(bytes: [UInt8](raw)) else { continue }
+                try Store.recordEquivocations(db, doc: doc, keyring: keyring)
             }
         }
     }
