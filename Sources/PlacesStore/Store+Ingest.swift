@@ -238,7 +238,7 @@ extension Store {
         // author's ops form a chain (op-format §9 step 6).
         var vector = try depsVector(db, header: header, batch: batch)
         guard vector[header.authorKey] == header.seq - 1 else {
-            throw Rejection.sequenceGap(expected: vector[header.authorKey] + 1, got: header.seq)
+            throw Rejection.sequenceGap(expected: min(vector[header.authorKey], OpRules.maxSeq) + 1, got: header.seq)
         }
         vector.include(header.authorKey, header.seq)
         // Lamport is not a free claim: exactly one above the causal past (op-format §7), so it

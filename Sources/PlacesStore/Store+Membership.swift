@@ -180,11 +180,23 @@ extension Store {
         }
         if aboutItself { return nil }
         if role == "viewer" { return "viewers cannot edit" }
+        // The links an editor may write: those it creates in this op, naming itself as issuer.
+        var created = Set<EntityID>(), issued = Set<EntityID>()
+        for change in body.changes {
+            switch change {
+            case .create(let link, .link): created.insert(link)
+            case .set(let link, .link, "issuer", .string(author), _): issued.insert(link)
+            default: continue
+            }
+        }
         for change in body.changes {
             switch change.kind {
             case .member: return "only the owner changes the members"
             case .view: return "a member records only its own views"
             case .link:
+                guard created.contains(change.entity), issued.contains(change.entity) else {
+                    return "editors only create links they issue; only the owner changes a link"
+                }
                 // Editors may issue viewer links; only the owner revokes.
                 if case .set(_, _, let field, let value, _) = change,
                     field == "revoked" || (field == "role" && value != .string("viewer"))

@@ -93,6 +93,7 @@ enum Edits {
         [
             .create(entity: token.id, kind: .link),
             .set(entity: token.id, kind: .link, field: "role", value: .string(token.role.rawValue), old: nil),
+            .set(entity: token.id, kind: .link, field: "issuer", value: .string(token.issuer.hex), old: nil),
         ]
     }
 
@@ -732,6 +733,31 @@ struct RemoveWinsTests {
             views.append(try DocView(store, f.doc))
         }
         #expect(Set(views.map(\.description)).count == 1)
+    }
+
+    @Test("an editor may create a viewer link it issues, but not change the owner's link")
+    func editorLinks() throws {
+        let f = try Fixture()
+        let editor = try Participant(f)
+        let ownerToken = try issue(f, .editor)
+        let setup = try share(f, with: editor.identity, role: "editor") + [try ownerWrite(f, Edits.link(ownerToken))]
+        try editor.receive(setup)
+        let own = try issue(f, .viewer, by: editor.identity)
+        try accept(f.store, [try editor.write(Edits.link(own), timeMs: 11)], keyring: f.keyring)
+        for (field, value) in [
+            ("deleted", JSONValue.bool(true)), ("uses", .int(1)), ("expiresAt", .string("2026-01-01T00:00:00Z")),
+        ] {
+            let change = try editor.write([
+                .set(entity: ownerToken.id, kind: .link, field: field, value: value, old: nil)
+            ])
+            #expect(
+                try refusal(f.store, change, keyring: f.keyring)
+                    == "editors only create links they issue; only the owner changes a link", "\(field)")
+            try editor.store.purgeDocument(f.doc)
+            try editor.store.createDocument(
+                f.doc, kind: .itinerary, owner: f.identity.publicKey, sealedKey: [], timeMs: 0)
+            try editor.receive(try f.store.ops(of: f.doc))
+        }
     }
 
     @Test("the owner adding a removed member back by id wins over the removal it saw")
