@@ -237,8 +237,15 @@ extension Store {
         // The author's previous op, and none of its later ones, is in the causal past: each
         // author's ops form a chain (op-format §9 step 6).
         var vector = try depsVector(db, header: header, batch: batch)
-        guard vector[header.authorKey] == header.seq - 1 else {
-            throw Rejection.sequenceGap(expected: min(vector[header.authorKey], OpRules.maxSeq) + 1, got: header.seq)
+        let pastSeq = vector[header.authorKey]
+        if pastSeq != header.seq - 1 {
+            // Older placesd versions with more than 64 heads could leave their own previous op
+            // out of the deps: still a chain when the Lamport time is above it.
+            let previousLamport = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT max(lamport) FROM op WHERE doc = ? AND author = ? AND seq = ?"),
+                arguments: [doc, Data(header.author), Int64(header.seq - 1)])
+            guard pastSeq < header.seq - 1, let previousLamport, header.lamport > UInt64(clamping: previousLamport)
+            else { throw Rejection.sequenceGap(expected: min(pastSeq, OpRules.maxSeq) + 1, got: header.seq) }
         }
         vector.include(header.authorKey, header.seq)
         // Lamport is not a free claim: exactly one above the causal past (op-format §7), so it

@@ -199,7 +199,7 @@ public final class Store: Sendable {
                 var signed: [UInt8]
                 var id: [UInt8]
             }
-            var clocks: [DocumentID: (seq: Int64, lamport: Int64, heads: [[UInt8]])] = [:]
+            var clocks: [DocumentID: (seq: Int64, lamport: Int64, heads: [[UInt8]], own: [UInt8]?)] = [:]
             // 2. Signatures, the costly part, and the materializer's plans: for large batches,
             //    computed on the other cores as the ops are prepared (1) and while this
             //    thread stores those already signed (3).
@@ -228,7 +228,13 @@ public final class Store: Sendable {
                 clock.lamport += 1
                 // At most maxDeps heads, the newest first (an op needs only enough deps to order
                 // it after what its author saw; older heads are reached through them later).
-                let deps = Array(clock.heads.prefix(SignedOp.maxDeps)).sorted { $0.lexicographicallyPrecedes($1) }
+                var chosen = Array(clock.heads.prefix(SignedOp.maxDeps))
+                // With more heads than deps, the author's own previous op might be reached by
+                // none of the chosen ones: name it, so its ops stay a chain (op-format §7, §9).
+                if clock.heads.count > SignedOp.maxDeps, let own = clock.own, !chosen.contains(own) {
+                    chosen[SignedOp.maxDeps - 1] = own
+                }
+                let deps = chosen.sorted { $0.lexicographicallyPrecedes($1) }
                 let header = OpHeader(
                     doc: edit.doc, author: author, seq: UInt64(clock.seq), deps: deps, lamport: UInt64(clock.lamport),
                     epoch: epoch)
@@ -241,7 +247,10 @@ public final class Store: Sendable {
                 }
                 let id = Blake2b.hash256(signed)
                 // The deps are the first maxDeps heads: the rest stay heads, after this op.
-                clock.heads = [id] + clock.heads.dropFirst(SignedOp.maxDeps)
+                clock.heads =
+                    clock.heads.count > SignedOp.maxDeps
+                    ? [id] + clock.heads.filter { !chosen.contains($0) } : [id]
+                clock.own = id
                 clocks[edit.doc] = clock
                 prepared.set(i, Pending(header: header, body: body, ciphertext: ciphertext, signed: signed, id: id))
                 signatures.publish(upTo: i + 1)
@@ -273,15 +282,17 @@ public final class Store: Sendable {
         }
     }
 
-    /// The author's last seq, the document's highest lamport and its heads (newest first).
+    /// The author's last seq, the document's highest lamport, its heads (newest first) and the
+    /// author's last op.
     private func readClock(_ db: Database, doc: DocumentID, author: [UInt8]) throws
-        -> (seq: Int64, lamport: Int64, heads: [[UInt8]])
+        -> (seq: Int64, lamport: Int64, heads: [[UInt8]], own: [UInt8]?)
     {
         let docData = Data(doc.bytes)
-        let seq =
-            try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT max(seq) FROM op WHERE doc = ? AND author = ?"),
-                arguments: [docData, Data(author)]) ?? 0
+        let last = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT seq, id FROM op WHERE doc = ? AND author = ? ORDER BY seq DESC LIMIT 1"),
+            arguments: [docData, Data(author)])
+        let seq: Int64 = last?[0] ?? 0
+        let own = (last?[1] as Data?).map { [UInt8]($0) }
         // The highest Lamport time of the document is that of its newest head: every other op
         // is a dependency of an op with a higher one.
         var lamport: Int64 = 0
@@ -297,7 +308,7 @@ public final class Store: Sendable {
             if heads.isEmpty { lamport = row[1] }
             heads.append([UInt8](row[0] as Data))
         }
-        return (seq, lamport, heads)
+        return (seq, lamport, heads, own)
     }
 
     /// Values handed from the writer to pipeline workers: each slot is written once, before

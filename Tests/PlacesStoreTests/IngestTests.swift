@@ -161,3 +161,64 @@ struct RoleTests {
                 == .unauthorized("the author is not a member"))
     }
 }
+
+@Suite("Store: authoring with many heads")
+struct ManyHeadsTests {
+    @Test("with more than 64 heads an author still names its own previous op, and receivers accept the op")
+    func ownPreviousOpNamed() throws {
+        let f = try Fixture()
+        let editors = try (0..<70).map { _ in try SigningKeyPair() }
+        let add = try ownerWrite(f, Edits.itinerary(f) + editors.flatMap { Edits.add($0.publicKey.hex, as: "editor") })
+        // 70 concurrent ops: 70 heads.
+        let concurrent = try editors.enumerated().map { i, editor in
+            try forge(
+                f, by: editor, seq: 1, lamport: 2, deps: [opID(add)],
+                body: body(Edits.addStop(sid("h\(i)"), name: "Stop \(i)")))
+        }
+        try accept(f.store, concurrent, keyring: f.keyring)
+        let b = try replica(of: f)
+        try accept(b, [add] + concurrent, keyring: f.keyring)
+        // The editor whose op sorts last among the heads (equal lamports, by id) is not among
+        // the 64 newest.
+        let last = concurrent.indices.max { opID(concurrent[$0]).lexicographicallyPrecedes(opID(concurrent[$1])) }!
+        let next = try b.append(
+            [Store.Edit(doc: f.doc, changes: Edits.rename(sid("h0"), "Renamed"), timeMs: 9)], identity: editors[last],
+            keyring: f.keyring)[0]
+        #expect(next.header.deps.count == SignedOp.maxDeps)
+        #expect(next.header.deps.contains(opID(concurrent[last])))
+        #expect(next.header.lamport == 3)
+        try accept(f.store, [next], keyring: f.keyring)
+        // The heads left are the op and the head it did not name.
+        let again = try b.append(
+            [Store.Edit(doc: f.doc, changes: Edits.rename(sid("h1"), "Again"), timeMs: 10)], identity: editors[last],
+            keyring: f.keyring)[0]
+        try accept(f.store, [again], keyring: f.keyring)
+    }
+
+    @Test("an op that leaves its author's previous op out of its deps is accepted only above it in Lamport time")
+    func olderAuthorsWithoutOwnDep() throws {
+        let f = try Fixture()
+        let editor = try SigningKeyPair()
+        let other = try SigningKeyPair()
+        let add = try ownerWrite(
+            f,
+            Edits.itinerary(f) + Edits.add(editor.publicKey.hex, as: "editor")
+                + Edits.add(other.publicKey.hex, as: "editor"))
+        let first = try forge(
+            f, by: editor, seq: 1, lamport: 2, deps: [opID(add)], body: body(Edits.addStop(sid("a"), name: "A")))
+        let aside = try forge(
+            f, by: other, seq: 1, lamport: 2, deps: [opID(add)], body: body(Edits.addStop(sid("b"), name: "B")))
+        let b = try replica(of: f)
+        try accept(b, [add, first, aside], keyring: f.keyring)
+        // Same Lamport time as its previous op: refused (two ops of one author would tie).
+        let tie = try forge(
+            f, by: editor, seq: 2, lamport: 2, deps: [opID(add)], body: body(Edits.rename(sid("a"), "X")))
+        #expect(
+            try b.ingest([tie.encoded], doc: f.doc, keyring: f.keyring).rejected?.reason
+                == .sequenceGap(expected: 1, got: 2))
+        // Above it (through another head): accepted, as older placesd versions wrote it.
+        let above = try forge(
+            f, by: editor, seq: 2, lamport: 3, deps: [opID(aside)], body: body(Edits.rename(sid("a"), "Y")))
+        try accept(b, [above], keyring: f.keyring)
+    }
+}
