@@ -179,6 +179,49 @@ struct StoreTests {
         #expect(try reopened.materializedDump() == before)
     }
 
+    @Test("the v5 migration keeps the log and its order, and lets a second op at one seq be stored")
+    func migrationDropsUniqueSeq() throws {
+        let f = try Fixture()
+        var rng = SplitMix(state: 11)
+        for batch in 0..<10 {
+            let edits = (0..<5).map { i in
+                Store.Edit(doc: f.doc, changes: f.randomChanges(&rng), timeMs: Int64(batch * 10 + i))
+            }
+            try f.store.append(edits, identity: f.identity, keyring: f.keyring)
+        }
+        let log = try f.store.ops(of: f.doc)
+        let before = try f.store.materializedDump()
+        // Back to the v4 shape of `op`: UNIQUE (doc, author, seq), no `conflict`.
+        try f.store.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE op_v4 (
+                        id BLOB PRIMARY KEY, doc BLOB NOT NULL, author BLOB NOT NULL, seq INTEGER NOT NULL,
+                        lamport INTEGER NOT NULL, epoch INTEGER NOT NULL, bytes BLOB NOT NULL,
+                        vv TEXT NOT NULL DEFAULT '', excluded INTEGER NOT NULL DEFAULT 0, UNIQUE (doc, author, seq)
+                    );
+                    INSERT INTO op_v4(rowid, id, doc, author, seq, lamport, epoch, bytes, vv, excluded)
+                    SELECT rowid, id, doc, author, seq, lamport, epoch, bytes, vv, excluded FROM op ORDER BY rowid;
+                    DROP TABLE op;
+                    ALTER TABLE op_v4 RENAME TO op;
+                    DELETE FROM grdb_migrations WHERE identifier = 'v5-equivocation';
+                    """)
+        }
+        try f.store.close()
+        let reopened = try Store(path: f.dir.appendingPathComponent("places.sqlite").path)
+        #expect(try reopened.ops(of: f.doc) == log)
+        #expect(try reopened.materializedDump() == before)
+        // A second op at the owner's last seq is now kept.
+        let last = log[log.count - 1], previous = log[log.count - 2]
+        let twin = try forge(
+            f, by: f.identity, seq: last.header.seq, lamport: last.header.lamport,
+            deps: [Blake2b.hash256(previous.signedBytes)],
+            body: body([.set(entity: sid("e1"), kind: .stop, field: "name", value: .string("Twin"), old: nil)]))
+        let result = try reopened.ingest([twin.encoded], doc: f.doc, keyring: f.keyring)
+        #expect(result.rejected == nil && result.equivocations == 1)
+        #expect(try reopened.opCount() == log.count + 1)
+    }
+
     @Test("ops are signed, chained by seq and deps, and the body is unreadable without the key")
     func opsAreSignedAndChained() throws {
         let f = try Fixture()
