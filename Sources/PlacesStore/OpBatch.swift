@@ -13,6 +13,8 @@ import PlacesModel
 final class OpBatch {
     private var owners: [DocumentID: String] = [:]
     private var kinds: [DocumentID: String] = [:]
+    /// Whether an author has equivocated in a document (has ops marked `conflict`).
+    private var equivocated: [DocumentID: [OpKey: Bool]] = [:]
     /// Document, Lamport time and causal vector of the ops stored in this batch, by id.
     private var ops: [OpKey: (doc: DocumentID, lamport: UInt64, vector: VersionVector)] = [:]
     /// Seq and Lamport time of the last op stored in this batch, by document and author.
@@ -48,6 +50,24 @@ final class OpBatch {
         let key = HexCoding.encode(owner)
         owners[doc] = key
         return key
+    }
+
+    /// Whether `author` has equivocated in `doc` (any of its ops there is marked `conflict`).
+    func hasEquivocated(_ db: Database, _ doc: DocumentID, author: [UInt8]) throws -> Bool {
+        let key = OpKey(author)
+        if let known = equivocated[doc]?[key] { return known }
+        var select = try RawStatement(db, "SELECT 1 FROM op WHERE doc = ? AND author = ? AND conflict = 1 LIMIT 1")
+        select.bind(doc.bytes)
+        select.bind(author)
+        var found = false
+        try select.forEachRow(db) { _ in found = true }
+        equivocated[doc, default: [:]][key] = found
+        return found
+    }
+
+    /// Records that `author` has just equivocated in `doc`.
+    func noteEquivocation(_ doc: DocumentID, author: [UInt8]) {
+        equivocated[doc, default: [:]][OpKey(author)] = true
     }
 
     /// The kind of `doc` (`Store.DocumentKind` raw value), nil when the document is unknown.

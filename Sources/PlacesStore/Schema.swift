@@ -137,6 +137,7 @@ enum Schema {
                     DROP TABLE op;
                     ALTER TABLE op_v5 RENAME TO op;
                     CREATE INDEX op_author_seq ON op(doc, author, seq);
+                    CREATE INDEX op_conflict ON op(doc, author) WHERE conflict = 1;
                     """)
         }
         return m

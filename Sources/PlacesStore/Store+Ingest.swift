@@ -263,14 +263,16 @@ extension Store {
             throw Rejection.unauthorized(refusal)
         }
         try insertOp(db, op, id: id, vector: vector, batch: batch)
-        guard equivocating else {
+        guard try equivocating || batch.hasEquivocated(db, header.doc, author: header.author) else {
             let excluded = try Store.materializeStored(
                 db, id: id, header: header, body: body, owner: ownerKey, vector: vector, keyring: keyring)
             return (op, body, excluded, false)
         }
-        let excluded = try Store.storeEquivocation(
-            db, id: id, header: header, body: body, owner: ownerKey, vector: vector, keyring: keyring)
-        return (op, body, excluded, true)
+        if equivocating { batch.noteEquivocation(header.doc, author: header.author) }
+        let excluded = try Store.storeConflicting(
+            db, id: id, header: header, body: body, owner: ownerKey, vector: vector, keyring: keyring,
+            equivocating: equivocating)
+        return (op, body, excluded, equivocating)
     }
 }
 
@@ -279,29 +281,47 @@ extension Store {
     /// (`Protocol/sync.md` §7); more are refused.
     public static let maxConflictingOps = 8
 
-    /// After a second (or later) op at an author's seq is stored: every op at that seq is
-    /// marked `conflict`; the one with the smallest id is canonical and the others excluded.
-    /// The just-stored op's role events are recorded (and an owner's removal excludes as
-    /// usual), and the document is re-materialized, with its `equivocated` activity lines.
-    /// Returns whether the op is excluded.
-    static func storeEquivocation(
+    /// Stores the materialization of an op by an author that has equivocated in the document
+    /// (or does with this op: `equivocating`, and then every op at its seq is marked
+    /// `conflict`). Of an equivocating author's ops, one that shares its seq **or its Lamport
+    /// time** with another of that author's ops with a smaller id is excluded: the branches
+    /// can reuse Lamport times, and two materialized ops with one `(lamport, author)` would
+    /// tie in the merge order. This is a function of the set of ops held, whatever the arrival
+    /// order. When the op displaces a materialized one (or is excluded, or equivocates), the
+    /// document is re-materialized, with its `equivocated` activity lines; otherwise it is
+    /// materialized as usual. Returns whether the op is excluded.
+    static func storeConflicting(
         _ db: Database, id: [UInt8], header: OpHeader, body: OpBody, owner: String, vector: VersionVector,
-        keyring: Keyring
+        keyring: Keyring, equivocating: Bool
     ) throws -> Bool {
-        let doc = Data(header.doc.bytes), author = Data(header.author), seq = Int64(header.seq)
+        let doc = Data(header.doc.bytes), author = Data(header.author)
+        let seq = Int64(header.seq), lamport = Int64(header.lamport)
+        if equivocating {
+            try db.execute(
+                sql: "UPDATE op SET conflict = 1 WHERE doc = ? AND author = ? AND seq = ?",
+                arguments: [doc, author, seq])
+        }
+        let displaced =
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT 1 FROM op WHERE doc = ? AND author = ? AND (seq = ? OR lamport = ?) AND id < ? LIMIT 1
+                    """, arguments: [doc, author, seq, lamport, Data(id)]) ?? false
         try db.execute(
-            sql: "UPDATE op SET conflict = 1 WHERE doc = ? AND author = ? AND seq = ?", arguments: [doc, author, seq])
-        let canonical = try Data.fetchOne(
-            db, sql: "SELECT min(id) FROM op WHERE doc = ? AND author = ? AND seq = ?",
-            arguments: [doc, author, seq])
-        try db.execute(
-            sql: "UPDATE op SET excluded = 1 WHERE doc = ? AND author = ? AND seq = ? AND id != ?",
-            arguments: [doc, author, seq, canonical])
+            sql: """
+                UPDATE op SET excluded = 1
+                WHERE doc = ? AND author = ? AND (seq = ? OR lamport = ?) AND id > ? AND excluded = 0
+                """, arguments: [doc, author, seq, lamport, Data(id)])
+        let displacing = db.changesCount > 0
+        if !equivocating && !displaced && !displacing {
+            return try materializeStored(
+                db, id: id, header: header, body: body, owner: owner, vector: vector, keyring: keyring)
+        }
         try recordMemberEvents(db, header: header, authorKey: header.authorKey, body: body)
         if header.authorKey == owner {
             _ = try excludeConcurrent(db, doc: header.doc, body: body, vector: vector)
         }
-        if canonical == Data(id), try isConcurrentWithRemoval(db, header: header, owner: owner, vector: vector) {
+        if try displaced || isConcurrentWithRemoval(db, header: header, owner: owner, vector: vector) {
             try db.execute(sql: "UPDATE op SET excluded = 1 WHERE id = ?", arguments: [Data(id)])
         }
         try rematerialize(db, doc: header.doc, keyring: keyring)

@@ -102,6 +102,51 @@ struct EquivocationTests {
         for store in [f.store, ownerFirst, otherFirst] { try accept(store, [merged], keyring: f.keyring) }
     }
 
+    @Test("branches that reuse a Lamport time give the same state in every arrival order")
+    func lamportTiesAcrossBranches() throws {
+        let f = try Fixture()
+        let equivocator = try SigningKeyPair()
+        let other = try SigningKeyPair()
+        let add = try ownerWrite(
+            f,
+            Edits.itinerary(f) + Edits.addStop(sid("s1"), name: "Lunch")
+                + Edits.add(equivocator.publicKey.hex, as: "editor") + Edits.add(other.publicKey.hex, as: "editor"),
+            timeMs: 1)
+        let z = try forge(f, by: other, seq: 1, lamport: 2, deps: [opID(add)], body: body(Edits.rename(sid("s1"), "Z")))
+        // Branch one: x1 (seq 1, lamport 2), y1 (seq 2, lamport 3). Branch two: x2 (seq 1, lamport
+        // 3, after z), with a smaller id than x1, so that x2 is canonical at seq 1 and shares
+        // its Lamport time with y1; both rename the stop.
+        let x1 = try forge(
+            f, by: equivocator, seq: 1, lamport: 2, deps: [opID(add)], body: body(Edits.rename(sid("s1"), "X1")))
+        var x2: SignedOp
+        var attempt: Int64 = 0
+        repeat {
+            attempt += 1
+            x2 = try forge(
+                f, by: equivocator, seq: 1, lamport: 3, deps: [opID(z)],
+                body: body(Edits.rename(sid("s1"), "X2"), timeMs: attempt))
+        } while !opID(x2).lexicographicallyPrecedes(opID(x1))
+        let y1 = try forge(
+            f, by: equivocator, seq: 2, lamport: 3, deps: [opID(x1)], body: body(Edits.rename(sid("s1"), "Y1")))
+        let orders: [[SignedOp]] = [
+            [z, x1, y1, x2], [z, x2, x1, y1], [x1, y1, z, x2], [x1, z, x2, y1], [z, x1, x2, y1],
+        ]
+        var views = [String]()
+        for order in orders {
+            let store = try replica(of: f)
+            try accept(store, [add] + order, keyring: f.keyring)
+            views.append(try DocView(store, f.doc).description)
+            // x1 is out (x2 has its seq and a smaller id); of x2 and y1, which share lamport 3,
+            // the smaller id stays, and its rename wins over z's (lamport 2).
+            #expect(
+                try stopName(store, f.doc, sid("s1")) == (opID(x2).lexicographicallyPrecedes(opID(y1)) ? "X2" : "Y1"))
+            let dump = try store.materializedDump()
+            try store.rebuildMaterialized(keyring: f.keyring)
+            #expect(try store.materializedDump() == dump)
+        }
+        #expect(Set(views).count == 1, "\(views.joined(separator: "\n---\n"))")
+    }
+
     @Test("an author's conflicting ops are capped per document")
     func conflictsCapped() throws {
         let f = try Fixture()
