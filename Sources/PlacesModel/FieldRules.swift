@@ -124,9 +124,9 @@ public enum FieldRule: Sendable {
         switch self {
         case .text(let maxLength, let required):
             guard let s = value.stringValue else { throw FieldError(field, "'\(field)' must be a string") }
-            // Counting characters of a huge string costs as much as the string: bound bytes first
-            // (a character is at least one byte).
-            guard s.utf8.count <= 4 * maxLength || s.count <= maxLength else {
+            // Counting characters costs as much as the string: refuse a string of more than 64
+            // bytes per allowed character before counting (no real character is that long).
+            guard s.utf8.count <= 64 * maxLength else {
                 throw FieldError(field, "'\(field)' is longer than the \(maxLength) characters allowed")
             }
             let trimmed = s.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -162,7 +162,7 @@ public enum FieldRule: Sendable {
             guard items.count <= 20 else { throw FieldError(field, "at most 20 categories are allowed") }
             var out = [JSONValue]()
             for item in items {
-                guard let raw = item.stringValue, raw.utf8.count <= 1_000,
+                guard let raw = item.stringValue, raw.utf8.count <= 64 * 50,
                     case let s = raw.trimmingCharacters(in: .whitespaces), !s.isEmpty, s.count <= 50
                 else {
                     throw FieldError(field, "each category must be a non-empty string of at most 50 characters")
@@ -171,7 +171,7 @@ public enum FieldRule: Sendable {
             }
             return .array(out)
         case .url:
-            guard let s = value.stringValue, s.utf8.count <= 8_000, s.count <= 2_000, let u = URL(string: s),
+            guard let s = value.stringValue, s.utf8.count <= 64 * 2_000, s.count <= 2_000, let u = URL(string: s),
                 let scheme = u.scheme?.lowercased(), scheme == "http" || scheme == "https", u.host != nil
             else { throw FieldError(field, "'url' must be an http or https link of at most 2000 characters") }
             return .string(s)
@@ -233,7 +233,7 @@ public enum FieldRule: Sendable {
             else { throw FieldError(field, "'\(field)' must be a capability token in base64url") }
             return value
         case .username:
-            guard let s = value.stringValue, s.utf8.count <= 128, (1...32).contains(s.count),
+            guard let s = value.stringValue, s.utf8.count <= 64 * 32, (1...32).contains(s.count),
                 s.unicodeScalars.allSatisfy({
                     CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)
                 })
