@@ -530,7 +530,7 @@ extension Engine: SyncDelegate {
         let ingestStarted = ContinuousClock.now
         let result: Store.IngestResult
         do {
-            result = try store.ingest(batch.ops.map { [UInt8]($0) }, keyring: keyringCopy())
+            result = try store.ingest(batch.ops.map { [UInt8]($0) }, doc: docID, keyring: keyringCopy())
         } catch {
             // Part of the batch may be stored: read the vector again.
             forgetDocumentState()
