@@ -97,6 +97,7 @@ extension Engine: SyncDelegate {
         if left <= 0 {
             // Everything kept per peer goes with its last session (sync.md §7, "Bounds").
             sendWindows[peer] = nil
+            fullPulls[peer] = nil
             peerVectors[peer] = nil
             offeredVectors[peer] = nil
             peerNames[peer] = nil
@@ -563,11 +564,29 @@ extension Engine: SyncDelegate {
         // from there (sync.md §7, "Rounds"). One offer per such batch, whatever the sender does.
         var pull = [SyncMessage]()
         if let rejected = result.rejected?.reason, rejected.isOutOfOrder,
-            let again = makeOffer(for: record, to: peer, reply: true)
+            var again = makeOffer(for: record, to: peer, reply: true)
         {
+            // A dependency missing although this daemon holds everything the sender offered:
+            // the other branch of an equivocation neither side knew of. An empty vector pulls
+            // the sender's whole log once per document and session (sync.md §7, "Equivocation").
+            let caughtUp = holdsEverything(offeredVectors[peer]?[docID], of: docID)
+            if rejected == .missingDependency, caughtUp, fullPulls[peer]?.contains(docID) != true {
+                fullPulls[peer, default: []].insert(docID)
+                again.offer.vector = []
+                logger.notice(
+                    "a dependency is missing though nothing offered is: pulling the peer's whole log once",
+                    metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)"])
+            }
             pull = [again]
         }
         guard !result.stored.isEmpty else { return pull }
+        if result.equivocations > 0 {
+            logger.warning(
+                "stored ops of a member who signed two different ops at one position (equivocation)",
+                metadata: [
+                    "peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)", "ops": "\(result.equivocations)",
+                ])
+        }
         if result.excluded > 0 {
             logger.notice(
                 "stored ops made concurrently with their author's removal; they are not applied",
@@ -615,6 +634,12 @@ extension Engine: SyncDelegate {
             return [again]
         }
         return pull
+    }
+
+    /// Whether this daemon holds every op `offered` names of `doc`.
+    func holdsEverything(_ offered: VersionVector?, of doc: DocumentID) -> Bool {
+        guard let offered, let mine = currentVector(doc) else { return false }
+        return !offered.seqs.contains { mine[$0.key] < $0.value }
     }
 
     /// A duration in milliseconds with two decimals, for debug logs.
