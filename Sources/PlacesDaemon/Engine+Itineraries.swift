@@ -204,7 +204,10 @@ extension Engine {
             }()
             let summary: String
             switch (r.action, r.kind) {
-            case ("joined", _): summary = "\(who) joined through a link as \(new?.stringValue ?? "member")"
+            case ("joined", _) where r.entity == r.author:
+                summary = "\(who) joined through a link as \(new?.stringValue ?? "member")"
+            case ("joined", _):
+                summary = "\(subject) joined through a link as \(new?.stringValue ?? "member") (let in by \(who))"
             case ("shared", "link"):
                 let role = new?.stringValue ?? "share"
                 summary = "\(who) made \(role == "editor" ? "an" : "a") \(role) link (\(r.entity.prefix(8)))"

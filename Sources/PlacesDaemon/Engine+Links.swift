@@ -500,6 +500,31 @@ extension Engine {
             message.joinRefused = refused
             return [message]
         }
+        // The membership is written here, by a member entitled to let the joiner in, in an op
+        // checked at this daemon's causal point and on its clock (capabilities.md §4): the
+        // joiner's own claims (its deps, its time) play no part. A viewer cannot admit
+        // anyone; it sends nothing, so an owner's or editor's device can answer instead.
+        let myRole = role(in: record)
+        guard myRole == "owner" || (myRole == "editor" && token.role == .viewer) else { return [] }
+        if !isActiveMember(peer, of: record) {
+            do {
+                try commit(
+                    token.doc,
+                    [
+                        .create(entity: peer.hex, kind: .member),
+                        .set(
+                            entity: peer.hex, kind: .member, field: "role", value: .string(token.role.rawValue),
+                            old: nil),
+                        .set(
+                            entity: peer.hex, kind: .member, field: "token", value: .string(token.base64url), old: nil),
+                    ], summary: "admitted a share link's holder")
+            } catch {
+                logger.error(
+                    "admitting a share link's holder failed",
+                    metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(token.doc)", "error": "\(error)"])
+                return []
+            }
+        }
         provisional[token.doc, default: []].insert(peer)
         guard var offer = makeOffer(for: record, to: peer, reply: false) else { return [] }
         offer.offer.grants = []
@@ -594,33 +619,37 @@ extension Engine {
     }
 
     /// After ops of a document being joined are stored: once this daemon holds what the
-    /// admitting peer offered, writes the `join` op and completes the join.
+    /// admitting peer offered — its admission op included — the join is complete. The
+    /// joiner then writes its profile name on its own member entity, so that members who
+    /// never meet its daemon can name it.
     func completeJoinIfCaughtUp(_ doc: DocumentID, from peer: PublicKey) {
         guard let me, let pending = openJoin(doc), pending.admittedBy == peer,
             let offered = offeredVectors[peer]?[doc], let mine = currentVector(doc),
-            !offered.seqs.contains(where: { mine[$0.key] < $0.value })
+            !offered.seqs.contains(where: { mine[$0.key] < $0.value }), let record = try? store.document(doc)
         else { return }
-        let token = pending.token
-        var changes: [Change] = [
-            .create(entity: me.hex, kind: .member),
-            .set(entity: me.hex, kind: .member, field: "role", value: .string(token.role.rawValue), old: nil),
-            .set(entity: me.hex, kind: .member, field: "token", value: .string(token.base64url), old: nil),
-        ]
-        if let name = currentProfileName(), !name.isEmpty {
-            changes.append(.set(entity: me.hex, kind: .member, field: "name", value: .string(name), old: nil))
-        }
-        do {
-            try commit(doc, changes, summary: "joined through a share link")
-        } catch {
-            finishJoin(doc, .failure(error))
+        guard isActiveMember(me, of: record) else {
+            finishJoin(
+                doc,
+                .failure(
+                    Problem(
+                        status: 502, code: "not-admitted", title: "Not admitted",
+                        detail: "\(displayName(of: peer)) sent the itinerary without your membership: try again")))
             return
         }
-        // Redeeming the link was consent to this itinerary: its owner becomes a contact.
-        if let owner = try? store.document(doc)?.owner {
-            try? store.addContact(owner, name: "", timeMs: RFC3339.nowMs())
+        if let name = currentProfileName(), !name.isEmpty {
+            _ = try? commit(
+                doc, [.set(entity: me.hex, kind: .member, field: "name", value: .string(name), old: nil)],
+                summary: "named itself")
         }
+        // Redeeming the link was consent to this itinerary: its owner becomes a contact.
+        try? store.addContact(record.owner, name: "", timeMs: RFC3339.nowMs())
         logger.info("joined an itinerary through a share link", metadata: ["doc.id": "\(doc)"])
         finishJoin(doc, .success(()))
+    }
+
+    /// Whether `key` is an editor or viewer of `doc` as this daemon holds it.
+    func isActiveMember(_ key: PublicKey, of doc: Store.DocumentRecord) -> Bool {
+        ((try? store.members(of: doc.id)) ?? []).contains { $0.key == key.hex }
     }
 
     static func problem(_ error: AccessError, field: String) -> Problem {

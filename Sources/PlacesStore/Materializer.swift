@@ -280,10 +280,13 @@ enum Materializer {
     {
         var rows = [[SQLValue]]()
         var createdInOp = Set<EntityID>()
+        /// Members written with a token in this op: a join through a link (own or admitted).
+        var admitted = Set<EntityID>()
         var names = [EntityID: String]()
         for change in body.changes {
             switch change {
             case .create(let e, _): createdInOp.insert(e)
+            case .set(let e, .member, "token", _, _): admitted.insert(e)
             case .set(let e, let kind, "name", .string(let n), _) where kind != .member: names[e] = n
             case .set(let e, .member, "role", .string(let r), _), .set(let e, .link, "role", .string(let r), _):
                 names[e] = r
@@ -296,7 +299,7 @@ enum Materializer {
             case .create(let entity, let kind):
                 let action =
                     switch kind {
-                    case .member: entity == authorKey ? "joined" : "shared"
+                    case .member: entity == authorKey || admitted.contains(entity) ? "joined" : "shared"
                     case .link: "shared"
                     default: "created"
                     }

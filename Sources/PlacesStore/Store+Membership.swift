@@ -62,7 +62,9 @@ extension Store {
             insert.bind(Int64(header.seq))
             insert.bind(Int64(header.lamport))
             insert.bind(index)
-            insert.bind(member == authorKey ? tokenIDs[member] : nil)
+            // A join through a link — the member's own legacy join op, or an admission written
+            // by the owner or an editor (capabilities.md §4) — counts as a use of its token.
+            insert.bind(tokenIDs[member])
             insert.bind(body.timeMs)
             try insert.execute(db)
         }
@@ -102,23 +104,25 @@ extension Store {
     static func role(
         _ db: Database, of member: String, in doc: DocumentID, owner: String, causalPast: VersionVector
     ) throws -> String? {
+        // The owner's role writes, the member's own joins and leaves, and admissions (an
+        // editor's op writing the member through a link: the only events another author
+        // records with a token, and only stored when authorized).
         let past = try events(db, doc: doc, member: member).filter { event in
-            (event.author == owner || event.author == member) && causalPast.covers(event.author, event.seq)
+            (event.author == owner || event.author == member || event.token != nil)
+                && causalPast.covers(event.author, event.seq)
         }
-        // Each author's events form a chain (its seqs), so at most two ops are maximal: the
-        // owner's latest and the member's latest, when neither saw the other.
+        // Each author's events form a chain (its seqs), so the maximal ops are among each
+        // author's latest: keep those no other latest op has in its causal past.
         var latest = [String: RoleEvent]()
         for event in past where latest[event.author].map({ $0.stamp < event.stamp }) ?? true {
             latest[event.author] = event
         }
         var maximal = Array(latest.values)
-        if maximal.count == 2 {
+        if maximal.count > 1 {
             let vectors = try maximal.map { try opVector(db, doc: doc, author: $0.author, seq: $0.seq) }
-            if vectors[1].covers(maximal[0].author, maximal[0].seq) {
-                maximal = [maximal[1]]
-            } else if vectors[0].covers(maximal[1].author, maximal[1].seq) {
-                maximal = [maximal[0]]
-            }
+            maximal = maximal.enumerated().filter { i, event in
+                !vectors.enumerated().contains { j, vector in j != i && vector.covers(event.author, event.seq) }
+            }.map(\.element)
         }
         // Remove-wins: a removal concurrent with a join or a role write beats it, so that no
         // choice of deps brings a removed member back.
@@ -126,7 +130,7 @@ extension Store {
         guard let best = maximal.max(by: { $0.stamp < $1.stamp }), activeRoles.contains(best.role) else {
             return nil
         }
-        if best.author == member, let token = best.token,
+        if let token = best.token,
             try isRevoked(db, token: token, in: doc, owner: owner, causalPast: causalPast)
         {
             return nil
@@ -169,12 +173,17 @@ extension Store {
         }
         let role = try role(db, of: author, in: header.doc, owner: owner, causalPast: causalPast)
         guard let role else { return "the author is not a member" }
+        if let admission = JoinChanges(admission: body, author: author) {
+            return try admissionRefusal(
+                db, admission, authorRole: role, header: header, body: body, owner: owner, causalPast: causalPast)
+        }
         // Leaving and recording a view are open to every member, about itself only.
         let aboutItself = body.changes.allSatisfy { change in
             guard change.entity == author else { return false }
             switch change {
             case .set(_, .view, _, _, _): return true
             case .set(_, .member, "role", .string("left"), _): return true
+            case .set(_, .member, "name", .string, _): return true
             default: return false
             }
         }
@@ -210,12 +219,26 @@ extension Store {
     }
 
     /// The parts of a `join` op: a member's create of its own `member` entity with `role` and
-    /// `token` (`Protocol/capabilities.md` §4).
+    /// `token` (`Protocol/capabilities.md` §4) — or of an admission, the same changes written
+    /// by a member who lets the token's holder in.
     struct JoinChanges {
         var role: String
         var token: String
+        /// The member written: the author for a join, the joiner for an admission.
+        var member: String = ""
 
         init?(_ body: OpBody, author: String) {
+            self.init(body, member: author)
+        }
+
+        /// An admission: `create` + `role` + `token` of one `member` entity other than the author.
+        init?(admission body: OpBody, author: String) {
+            guard let first = body.changes.first?.entity, first != author else { return nil }
+            self.init(body, member: first)
+        }
+
+        private init?(_ body: OpBody, member author: String) {
+            member = author
             var role: String?, token: String?, created = false
             for change in body.changes {
                 guard change.entity == author, change.kind == .member else { return nil }
@@ -245,9 +268,45 @@ extension Store {
         }
         guard let author = try? PublicKey(bytes: header.author) else { return "join: the author key is invalid" }
         guard token.role.rawValue == join.role else { return "join: the role written is not the token's" }
+        // A join op's deps and time are its author's own claims: from this version on, links
+        // are redeemed through a member's admission instead (below). Joins with links made
+        // before it are still accepted, so that existing histories stay valid.
+        guard token.notBeforeMs < admissionsFromMs else {
+            return "join: a link made since \(admissionsFrom) is redeemed through a member's admission, not a join op"
+        }
         return try redemptionRefusal(
             db, token, doc: header.doc, joiner: author, timeMs: body.timeMs, owner: owner, causalPast: causalPast
         ).map { "join: \($0)" }
+    }
+
+    /// Links whose `not_before` is at or after this instant (2026-11-25T00:00:00Z) are
+    /// redeemed only through an admission (`Protocol/capabilities.md` §4).
+    public static let admissionsFromMs: Int64 = 1_795_564_800_000
+    static let admissionsFrom = "2026-11-25"
+
+    /// An admission by an editor (the owner may write anything): the token must be a viewer
+    /// link and pass every check of `capabilities.md` §4 for the member it writes, at the
+    /// admitting op's causal point and time — the admitting member's, not the joiner's.
+    private static func admissionRefusal(
+        _ db: Database, _ admission: JoinChanges, authorRole: String, header: OpHeader, body: OpBody, owner: String,
+        causalPast: VersionVector
+    ) throws -> String? {
+        guard authorRole == "editor" else { return "admission: only the owner and editors let link holders in" }
+        let token: CapabilityToken
+        do {
+            token = try CapabilityToken(base64url: admission.token)
+        } catch {
+            return "admission: \(error)"
+        }
+        guard token.role == .viewer, admission.role == "viewer" else {
+            return "admission: editors let viewer links in only"
+        }
+        guard let raw = HexCoding.decode(admission.member), let joiner = try? PublicKey(bytes: raw) else {
+            return "admission: the member is not a key"
+        }
+        return try redemptionRefusal(
+            db, token, doc: header.doc, joiner: joiner, timeMs: body.timeMs, owner: owner, causalPast: causalPast
+        ).map { "admission: \($0)" }
     }
 
     /// The checks of `Protocol/capabilities.md` §4 for `joiner` redeeming `token` at `timeMs`

@@ -79,7 +79,7 @@ struct ShareLinkTests {
         }
         let activity = try a.d.call(ActivityList.self, "GET", "/v1/itineraries/\(it.id)/activity")
         #expect(activity.activity.filter { $0.action == "viewed" }.map(\.summary) == ["Bruno viewed the itinerary"])
-        #expect(activity.activity.contains { $0.summary == "Bruno joined through a link as viewer" })
+        #expect(activity.activity.contains { $0.summary == "Bruno joined through a link as viewer (let in by Ana)" })
 
         // A one-use editor link: Carla joins and edits; everyone sees the edit.
         let editor = try a.link(it.id, #"{"role":"editor","uses":1}"#)
