@@ -98,6 +98,7 @@ extension Engine: SyncDelegate {
             // Everything kept per peer goes with its last session (sync.md §7, "Bounds").
             sendWindows[peer] = nil
             fullPulls[peer] = nil
+            missingStrikes[peer] = nil
             peerVectors[peer] = nil
             offeredVectors[peer] = nil
             peerNames[peer] = nil
@@ -569,8 +570,13 @@ extension Engine: SyncDelegate {
             // A dependency missing although this daemon holds everything the sender offered:
             // the other branch of an equivocation neither side knew of. An empty vector pulls
             // the sender's whole log once per document and session (sync.md §7, "Equivocation").
-            let caughtUp = holdsEverything(offeredVectors[peer]?[docID], of: docID)
-            if rejected == .missingDependency, caughtUp, fullPulls[peer]?.contains(docID) != true {
+            // A push that overtook a round is fixed by the fresh offer alone; a dependency still
+            // missing after it (a second strike with nothing stored in between) is the other
+            // branch of an equivocation.
+            var strikes = missingStrikes[peer]?[docID] ?? 0
+            if rejected == .missingDependency { strikes += 1 }
+            missingStrikes[peer, default: [:]][docID] = strikes
+            if strikes >= 2, fullPulls[peer]?.contains(docID) != true {
                 fullPulls[peer, default: []].insert(docID)
                 again.offer.vector = []
                 logger.notice(
@@ -579,6 +585,7 @@ extension Engine: SyncDelegate {
             }
             pull = [again]
         }
+        if result.rejected == nil, !result.stored.isEmpty { missingStrikes[peer]?[docID] = nil }
         guard !result.stored.isEmpty else { return pull }
         if result.equivocations > 0 {
             logger.warning(
@@ -634,12 +641,6 @@ extension Engine: SyncDelegate {
             return [again]
         }
         return pull
-    }
-
-    /// Whether this daemon holds every op `offered` names of `doc`.
-    func holdsEverything(_ offered: VersionVector?, of doc: DocumentID) -> Bool {
-        guard let offered, let mine = currentVector(doc) else { return false }
-        return !offered.seqs.contains { mine[$0.key] < $0.value }
     }
 
     /// A duration in milliseconds with two decimals, for debug logs.
