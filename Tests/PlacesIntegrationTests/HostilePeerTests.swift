@@ -1,0 +1,572 @@
+import Foundation
+import PlacesAccess
+import PlacesControl
+import PlacesCrypto
+import PlacesModel
+import PlacesStore
+import PlacesTestSupport
+import Testing
+
+/// Issue #11: an adversarial peer (`AdversarialPeer`, written from `Protocol/`) against real
+/// daemons over loopback, one test per attack class. Each asserts that the daemon keeps
+/// serving, that nothing it should not hold was stored, and what its user sees.
+extension SyncNode {
+    /// Whether the daemon runs and answers `GET /v1/status` with 200; records why not.
+    func serving(_ context: String, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        if d.isServing { return true }
+        Issue.record(
+            "\(name)'s daemon stopped serving after \(context); log tail:\n\(d.log.suffix(3000))",
+            sourceLocation: sourceLocation)
+        return false
+    }
+
+    var opCount: Int { (try? d.call(Status.self, "GET", "/v1/status").opCount) ?? -1 }
+
+    func itineraryIDs() throws -> [String] {
+        try d.call(ItineraryList.self, "GET", "/v1/itineraries").itineraries.map(\.id)
+    }
+
+    func itinerary(_ id: String) throws -> Itinerary { try d.call(Itinerary.self, "GET", "/v1/itineraries/\(id)") }
+
+    func members(_ id: String) throws -> [Member] {
+        try d.call(MemberList.self, "GET", "/v1/itineraries/\(id)/members").members
+    }
+
+    /// Shares an itinerary this daemon owns with `peer` by id.
+    func share(_ itinerary: String, with peer: String, role: String) throws {
+        let r = try d.send(
+            "POST", "/v1/itineraries/\(itinerary)/share", json: #"{"member":"\#(peer)","role":"\#(role)"}"#)
+        guard r.status == 200 else { throw HarnessError("share: \(r.status) \(r.text)") }
+    }
+
+    /// `GET /v1/invitations` as JSON objects (nil when the endpoint does not answer 200).
+    func invitations() -> [[String: Any]]? {
+        guard let r = try? d.send("GET", "/v1/invitations"), r.status == 200,
+            let object = try? JSONSerialization.jsonObject(with: Data(r.body)) as? [String: Any]
+        else { return nil }
+        return object["invitations"] as? [[String: Any]]
+    }
+}
+
+/// An owner with an itinerary shared by id with an adversary, who is connected and holds
+/// every op of it.
+struct SharedWithAdversary {
+    let owner: SyncNode
+    let itinerary: Itinerary
+    let doc: DocumentID
+    let mallory: AdversarialPeer
+    let session: PeerSession
+    var mirror: DocumentMirror
+
+    init(role: String, owner name: String = "Ana") throws {
+        owner = try SyncNode(name)
+        let place = try owner.d.call(
+            Place.self, "POST", "/v1/places", json: #"{"name":"Belém Tower","latitude":38.6916,"longitude":-9.216}"#)
+        itinerary = try owner.d.call(
+            Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"Lisbon","places":["\#(place.id)"]}"#)
+        guard let doc = DocumentID(hex: itinerary.id) else { throw HarnessError("bad id \(itinerary.id)") }
+        self.doc = doc
+        mallory = try AdversarialPeer()
+        try owner.share(itinerary.id, with: mallory.humanID, role: role)
+        session = try mallory.connect(to: owner.address)
+        mirror = try session.fetch(doc)
+    }
+
+    /// Reads what the daemon pushes (its own edits) into the mirror.
+    mutating func absorb(for seconds: Double = 0.3) throws { try session.absorb(for: seconds, into: &mirror) }
+
+    /// Sends one op, built from the current mirror, in a batch naming `batchDoc` (default:
+    /// the op's own document); returns whether the daemon stored it (its op count grew).
+    /// A stored op of this document joins the mirror, so later attempts stay in sequence.
+    mutating func attempt(batchDoc: DocumentID? = nil, _ build: (DocumentMirror) throws -> SignedOp) throws -> Bool {
+        let op = try build(mirror)
+        let count = owner.opCount
+        try session.send(ops: [op], doc: batchDoc ?? op.header.doc)
+        try absorb()
+        let stored = owner.opCount > count
+        if stored, op.header.doc == doc { mirror.add(op) }
+        return stored
+    }
+}
+
+func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+    guard !needle.isEmpty, haystack.count >= needle.count else { return false }
+    var i = 0
+    while i + needle.count <= haystack.count {
+        if haystack[i] == needle[0], haystack[i..<i + needle.count].elementsEqual(needle) { return true }
+        i += 1
+    }
+    return false
+}
+
+func nowMs() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
+@Suite("Hostile peers (issue #11)", .serialized)
+struct HostilePeerTests {
+    // MARK: 1. Consent
+
+    @Test("a stranger's offer naming itself owner, with a grant it signed, is an invitation, not an itinerary")
+    func plantDocument() async throws {
+        let victim = try SyncNode("Vera")
+        let before = try victim.itineraryIDs()
+        let mallory = try AdversarialPeer()
+        let session = try mallory.connect(to: victim.address)
+        let doc = try #require(DocumentID(bytes: SecureRandom.bytes(16)))
+        let key = try SecretBox.randomKey()
+        let victimKey = try HumanID.decode(victim.id)
+        let grant = try mallory.grant(key, doc: doc, to: victimKey)
+        let create = try mallory.op(
+            doc: doc, seq: 1, lamport: 1, deps: [], key: key,
+            body: Wire.body([
+                Wire.create(doc.hex, kind: "itinerary"),
+                Wire.set(doc.hex, kind: "itinerary", field: "name", value: Wire.string("Free upgrade")),
+                Wire.create(victimKey.hex, kind: "member"),
+                Wire.set(victimKey.hex, kind: "member", field: "role", value: #""editor""#),
+            ]))
+        try session.send(Wire.offer(doc: doc, owner: mallory.key, vector: [(mallory.key, 1)], grants: [grant]))
+        try session.send(ops: [create])
+        _ = try session.drain(for: 1.5)
+
+        guard victim.serving("a stranger's planted offer") else { return }
+        #expect(try victim.itineraryIDs() == before, "the victim lists an itinerary a stranger planted")
+        #expect(try victim.d.send("GET", "/v1/itineraries/\(doc.hex)").status == 404)
+        // What the user sees instead: a pending invitation from the stranger.
+        let invitations = victim.invitations()
+        #expect(invitations != nil, "GET /v1/invitations does not answer 200")
+        let fromMallory = invitations?.filter { $0["from"] as? String == mallory.humanID } ?? []
+        #expect(fromMallory.count == 1, "\(invitations ?? [])")
+        #expect(fromMallory.first?["kind"] as? String == "itinerary")
+    }
+
+    // MARK: 2. Values from a peer
+
+    @Test("one hostile op from a member neither stops the daemon, nor is stored, nor breaks the next local edit")
+    func crashWithOneOp() async throws {
+        var s = try SharedWithAdversary(role: "editor")
+        let root = s.doc.hex
+        let m = s.mallory
+        // A second itinerary in which Mallory is only a viewer.
+        let other = try s.owner.d.call(Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"Private"}"#)
+        let otherDoc = try #require(DocumentID(hex: other.id))
+        try s.owner.share(other.id, with: m.humanID, role: "viewer")
+        let otherMirror = try s.session.fetch(otherDoc)
+        let linkID = HexCoding.encode(SecureRandom.bytes(16))
+        func set(_ field: String, _ value: String) -> [UInt8] {
+            Wire.body([Wire.set(root, kind: "itinerary", field: field, value: value)])
+        }
+        func price(_ amount: String) -> String { #"{"amountMinor":\#(amount),"currency":"EUR"}"# }
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+
+        typealias Build = (DocumentMirror) throws -> SignedOp
+        var attacks: [(name: String, refuse: Bool, batchDoc: DocumentID?, build: Build)] = []
+        func add(_ name: String, refuse: Bool = true, batchDoc: DocumentID? = nil, _ build: @escaping Build) {
+            attacks.append((name, refuse, batchDoc, build))
+        }
+        func op(_ body: [UInt8], _ adjust: @escaping (inout OpHeader) -> Void = { _ in }) -> Build {
+            { mirror in try m.nextOp(in: mirror, body: body, adjust: adjust) }
+        }
+        add("lamport = UInt64.max", op(set("notes", #""max lamport""#)) { $0.lamport = .max })
+        add("lamport = UInt64.max - 1", op(set("notes", #""lamport""#)) { $0.lamport = .max - 1 })
+        add("seq = UInt64.max", op(set("notes", #""max seq""#)) { $0.seq = .max })
+        add("epoch = UInt32.max", op(set("notes", #""epoch""#)) { $0.epoch = .max })
+        add("timeMs = Int64.max", op(Wire.body(timeMs: "9223372036854775807", [])))
+        add("timeMs = Int64.min", op(Wire.body(timeMs: "-9223372036854775808", [])))
+        add("timeMs = 1e300", op(Wire.body(timeMs: "1e300", [])))
+        add(
+            "timeMs = Int64.max with an edit",
+            op(
+                Wire.body(
+                    timeMs: "9223372036854775807", [Wire.set(root, kind: "itinerary", field: "notes", value: #""far""#)]
+                )))
+        add(
+            "both prices Int64.max (their total overflows)",
+            op(
+                Wire.body([
+                    Wire.set(root, kind: "itinerary", field: "travelPrice", value: price("9223372036854775807")),
+                    Wire.set(root, kind: "itinerary", field: "lodgingPrice", value: price("9223372036854775807")),
+                ])))
+        add("price amountMinor = -1", op(set("travelPrice", price("-1"))))
+        add("price amountMinor = 1e300", op(set("travelPrice", price("1e300"))))
+        for (uses, refuse) in [("4294967295", false), ("4294967296", true), ("-1", true), ("1e300", true)] {
+            add(
+                "link uses = \(uses)", refuse: refuse,
+                op(
+                    Wire.body([
+                        Wire.create(linkID, kind: "link"),
+                        Wire.set(linkID, kind: "link", field: "role", value: #""viewer""#),
+                        Wire.set(linkID, kind: "link", field: "issuer", value: Wire.string(m.identity.publicKey.hex)),
+                        Wire.set(linkID, kind: "link", field: "uses", value: uses),
+                    ])))
+        }
+        add("an edit of an itinerary Mallory only views, in a batch naming one she edits", batchDoc: s.doc) { _ in
+            try m.nextOp(
+                in: otherMirror,
+                body: Wire.body([Wire.set(other.id, kind: "itinerary", field: "name", value: #""pwned""#)]))
+        }
+        add("a body that is not JSON", op(Array("{not json".utf8)))
+        add("a body whose changes are not a list", op(Array(#"{"timeMs":1,"changes":{}}"#.utf8)))
+        add("an empty body", op([]))
+        add("a value nested 100,000 deep", op(set("notes", deep)))
+        add(
+            "10,000 deps",
+            op(set("notes", #""deps""#)) { header in header.deps = (0..<10_000).map { _ in SecureRandom.bytes(32) } })
+        add("a dep that does not exist", op(set("notes", #""ghost""#)) { $0.deps = [SecureRandom.bytes(32)] })
+
+        for (index, attack) in attacks.enumerated() {
+            let shown = try s.owner.itineraryJSON(s.itinerary.id)
+            let otherShown = try s.owner.itineraryJSON(other.id)
+            let stored = try s.attempt(batchDoc: attack.batchDoc, attack.build)
+            guard s.owner.serving("the op with \(attack.name)") else { return }
+            if attack.refuse {
+                #expect(!stored, "the op with \(attack.name) was stored")
+                #expect(
+                    try s.owner.itineraryJSON(s.itinerary.id) == shown,
+                    "the op with \(attack.name) changed the itinerary")
+            }
+            #expect(try s.owner.itineraryJSON(other.id) == otherShown, "\(attack.name) changed the viewed itinerary")
+            // The next local edit still works (a poisoned clock or total would trap here).
+            let edit = try s.owner.d.send(
+                "PATCH", "/v1/itineraries/\(s.itinerary.id)", json: #"{"notes":"edit \#(index)"}"#)
+            guard s.owner.serving("a local edit after the op with \(attack.name)") else { return }
+            #expect(edit.status == 200, "a local edit after the op with \(attack.name): \(edit.text)")
+            #expect(try s.owner.d.send("GET", "/v1/itineraries").status == 200)
+            try s.absorb()
+        }
+    }
+
+    // MARK: 2b. Field rules
+
+    @Test("a member's op breaking a field rule (rating 7, latitude 500, a 300-char name, …) is refused")
+    func fieldRules() async throws {
+        var s = try SharedWithAdversary(role: "editor")
+        let root = s.doc.hex
+        let mallory = s.mallory
+        let stop = HexCoding.encode(SecureRandom.bytes(16))
+        let place = HexCoding.encode(SecureRandom.bytes(16))
+        func stopOp(_ extra: [String]) -> [UInt8] {
+            Wire.body(
+                [
+                    Wire.create(stop, kind: "stop"),
+                    Wire.set(stop, kind: "stop", field: "name", value: #""Nowhere""#),
+                    Wire.set(stop, kind: "stop", field: "position", value: #""y""#),
+                ] + extra)
+        }
+        func itinerary(_ field: String, _ value: String) -> [UInt8] {
+            Wire.body([Wire.set(root, kind: "itinerary", field: field, value: value)])
+        }
+        let attacks: [(String, [UInt8])] = [
+            ("a 300-character name", itinerary("name", Wire.string(String(repeating: "x", count: 300)))),
+            ("an empty name", itinerary("name", #""   ""#)),
+            ("a name that is a number", itinerary("name", "42")),
+            (
+                "a stop at latitude 500",
+                stopOp([
+                    Wire.set(stop, kind: "stop", field: "latitude", value: "500"),
+                    Wire.set(stop, kind: "stop", field: "longitude", value: "0"),
+                ])
+            ),
+            (
+                "a stop at longitude -181",
+                stopOp([
+                    Wire.set(stop, kind: "stop", field: "latitude", value: "0"),
+                    Wire.set(stop, kind: "stop", field: "longitude", value: "-181"),
+                ])
+            ),
+            (
+                "a place rated 7",
+                Wire.body([
+                    Wire.create(place, kind: "place"),
+                    Wire.set(place, kind: "place", field: "name", value: #""Rated""#),
+                    Wire.set(place, kind: "place", field: "latitude", value: "1"),
+                    Wire.set(place, kind: "place", field: "longitude", value: "1"),
+                    Wire.set(place, kind: "place", field: "rating", value: "7"),
+                ])
+            ),
+            ("the date 2027-02-30", itinerary("startDate", #""2027-02-30""#)),
+            (
+                "an end date before the start date",
+                Wire.body([
+                    Wire.set(root, kind: "itinerary", field: "startDate", value: #""2027-05-10""#),
+                    Wire.set(root, kind: "itinerary", field: "endDate", value: #""2027-05-01""#),
+                ])
+            ),
+            ("the currency eur", itinerary("travelPrice", #"{"amountMinor":100,"currency":"eur"}"#)),
+            ("notes of 10,001 characters", itinerary("notes", Wire.string(String(repeating: "n", count: 10_001)))),
+        ]
+        for (what, body) in attacks {
+            let shown = try s.owner.itinerary(s.itinerary.id)
+            let stored = try s.attempt { try mallory.nextOp(in: $0, body: body) }
+            guard s.owner.serving("an op with \(what)") else { return }
+            #expect(!stored, "an op with \(what) was stored")
+            let now = try s.owner.itinerary(s.itinerary.id)
+            #expect(now == shown, "an op with \(what) changed what the owner sees")
+            #expect(!now.places.contains { abs($0.latitude) > 90 || abs($0.longitude) > 180 })
+        }
+        // The same member's valid edit still goes through: the refusals were for the values.
+        let valid = try s.attempt { try mallory.nextOp(in: $0, body: itinerary("notes", #""fine""#)) }
+        let notes = try s.owner.itinerary(s.itinerary.id).notes
+        #expect(valid && notes == "fine")
+    }
+
+    // MARK: 3. Joining
+
+    @Test("redeeming a link never sends its document key to a connected stranger")
+    func joinLeaksNoKey() async throws {
+        let holder = try SyncNode("Hana"), joiner = try SyncNode("Joao")
+        let it = try holder.d.call(Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"Azores"}"#)
+        let url = try #require(try holder.link(it.id, #"{"role":"viewer"}"#).url)
+        let token = try ShareLink(parsing: url).token
+        let mallory = try AdversarialPeer()
+        let session = try mallory.connect(to: joiner.address)
+        let joined = try joiner.join(url)
+        #expect(joined.status == 200, "\(joined.text)")
+        _ = try session.drain(for: 0.5)
+        guard joiner.serving("a join") else { return }
+        #expect(
+            !contains(session.receivedPlaintext, token.documentKey),
+            "a connected stranger received the link's document key")
+        #expect(!contains(session.receivedPlaintext, token.signature), "a connected stranger received the link's token")
+    }
+
+    @Test("a joiner takes the itinerary only from a real holder, with the owner the link names")
+    func joinTrustsNobody() async throws {
+        let holder = try SyncNode("Hana"), joiner = try SyncNode("Joao")
+        let it = try holder.d.call(Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"Azores"}"#)
+        let url = try #require(try holder.link(it.id, #"{"role":"viewer"}"#).url)
+        let mallory = try AdversarialPeer()
+        let session = try mallory.connect(to: joiner.address)
+        // Mallory answers any JoinRequest at once, before the holder can: an offer naming
+        // herself owner and an op creating her own itinerary under the link's document id,
+        // encrypted with whatever key the request revealed (or a made-up one).
+        let responder = Thread {
+            let deadline = Date().addingTimeInterval(8)
+            guard
+                let request = try? session.wait(
+                    timeout: 8, for: { if case .join = $0.kind { return true } else { return false } }),
+                case .join(let join)? = request.kind
+            else { return }
+            let token = try? CapabilityToken(decoding: [UInt8](join.token))
+            guard let doc = token?.doc ?? DocumentID(hex: it.id),
+                let op = try? mallory.op(
+                    doc: doc, seq: 1, lamport: 1, deps: [], epoch: token?.epoch ?? 0,
+                    key: token?.documentKey ?? SecretBox.randomKey(),
+                    body: Wire.body([
+                        Wire.create(doc.hex, kind: "itinerary"),
+                        Wire.set(doc.hex, kind: "itinerary", field: "name", value: #""Planted by Mallory""#),
+                    ]))
+            else { return }
+            try? session.send(Wire.offer(doc: doc, owner: mallory.key, vector: [(mallory.key, 1)]))
+            try? session.send(ops: [op])
+            while deadline.timeIntervalSinceNow > 0,
+                let message = try? session.next(timeout: deadline.timeIntervalSinceNow)
+            {
+                if case .offer(let o)? = message.kind, o.doc == Data(doc.bytes) { try? session.send(ops: [op]) }
+            }
+        }
+        responder.start()
+        let joined = try joiner.join(url)
+        guard joiner.serving("a join answered by a stranger") else { return }
+        #expect(joined.status == 200, "\(joined.text)")
+        try await eventually("the joiner shows the holder's itinerary", timeout: .seconds(8)) {
+            let shown = try joiner.itinerary(it.id)
+            return shown.owner == holder.id && shown.name == "Azores"
+        }
+        let shown = try? joiner.itinerary(it.id)
+        #expect(shown?.owner == holder.id, "the joiner took a stranger's word for who owns the itinerary")
+        #expect(shown?.name == "Azores", "the joiner shows \(shown?.name ?? "nothing")")
+    }
+
+    // MARK: 4. Authorization does not rest on the author's claims
+
+    @Test("an expired link, a used-up link and a removed member's old link cannot be replayed with backdated ops")
+    func backdatedReplays() async throws {
+        // Carlos is a viewer who relays whatever he is given (any member relays ops).
+        let s = try SharedWithAdversary(role: "viewer", owner: "Ana")
+        let owner = s.owner, it = s.itinerary.id
+        func relay(_ op: SignedOp) throws {
+            try s.session.send(ops: [op], doc: s.doc)
+            _ = try s.session.drain(for: 0.5)
+        }
+        func joinOp(_ peer: AdversarialPeer, _ url: String, timeMs: Int64, lamport: UInt64 = 1) throws -> SignedOp {
+            let token = try ShareLink(parsing: url).token
+            let me = peer.identity.publicKey.hex
+            return try peer.op(
+                doc: s.doc, seq: 1, lamport: lamport, deps: [], epoch: token.epoch, key: token.documentKey,
+                body: Wire.body(
+                    timeMs: "\(timeMs)",
+                    [
+                        Wire.create(me, kind: "member"),
+                        Wire.set(me, kind: "member", field: "role", value: Wire.string(token.role.rawValue)),
+                        Wire.set(me, kind: "member", field: "token", value: Wire.string(token.base64url)),
+                    ]))
+        }
+
+        // An expired link, with the join dated inside its validity and no deps.
+        let expiresAt = Date().addingTimeInterval(1.5)
+        let expiring = try #require(
+            try owner.link(it, #"{"role":"viewer","expires":"\#(RFC3339Test.string(expiresAt))"}"#).url)
+        try await Task.sleep(for: .seconds(2))
+        let late = try AdversarialPeer()
+        try relay(try joinOp(late, expiring, timeMs: nowMs() - 2500))
+        guard owner.serving("a backdated join") else { return }
+        #expect(!(try owner.members(it)).contains { $0.id == late.humanID }, "an expired link let someone in")
+
+        // A one-use link already used, replayed with deps that do not include its use.
+        let once = try #require(try owner.link(it, #"{"role":"editor","uses":1}"#).url)
+        let honest = try SyncNode("Joao")
+        #expect(try honest.join(once).status == 200)
+        let second = try AdversarialPeer()
+        try relay(try joinOp(second, once, timeMs: nowMs()))
+        guard owner.serving("a second use of a one-use link") else { return }
+        #expect(!(try owner.members(it)).contains { $0.id == second.humanID }, "a used-up link let someone in")
+
+        // A removed member's old link, with deps from before the removal, an early timeMs
+        // and a Lamport clock above the removal's.
+        let old = try #require(try owner.link(it, #"{"role":"editor"}"#).url)
+        let removed = try AdversarialPeer()
+        try owner.share(it, with: removed.humanID, role: "editor")
+        let removedAt = nowMs()
+        _ = try owner.d.call(MemberList.self, "DELETE", "/v1/itineraries/\(it)/members/\(removed.humanID)")
+        try relay(try joinOp(removed, old, timeMs: removedAt - 1000, lamport: 1_000_000))
+        guard owner.serving("a removed member's backdated join") else { return }
+        #expect(
+            !(try owner.members(it)).contains { $0.id == removed.humanID },
+            "a removed member came back with an old link")
+        #expect(try owner.itinerary(it).name == "Lisbon")
+    }
+
+    // MARK: 5. Equivocation
+
+    @Test("a member who sends two different ops with one seq to two daemons does not split them for good")
+    func equivocation() async throws {
+        let a = try SyncNode("Ana"), b = try SyncNode("Bruno")
+        let it = try a.d.call(Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"Porto"}"#)
+        let doc = try #require(DocumentID(hex: it.id))
+        let mallory = try AdversarialPeer()
+        try a.share(it.id, with: b.id, role: "editor")
+        try a.share(it.id, with: mallory.humanID, role: "editor")
+        try b.addPeer(a)
+        try await eventually("B holds the itinerary") { try b.itineraryIDs() == [it.id] }
+        let toA = try mallory.connect(to: a.address)
+        let mirror = try toA.fetch(doc)
+        func notes(_ text: String) throws -> SignedOp {
+            try mallory.nextOp(
+                in: mirror,
+                body: Wire.body([Wire.set(it.id, kind: "itinerary", field: "notes", value: Wire.string(text))]))
+        }
+        let forA = try notes("Mallory told Ana"), forB = try notes("Mallory told Bruno")
+        #expect(forA.header.seq == forB.header.seq && forA.encoded != forB.encoded)
+
+        // B is away while A gets one op; A is away while B gets the other.
+        b.stop()
+        try toA.send(ops: [forA])
+        try await eventually("A applies the op it got", timeout: .seconds(5)) {
+            try a.itinerary(it.id).notes == "Mallory told Ana"
+        }
+        toA.close()
+        a.stop()
+        try b.start()
+        let toB = try mallory.connect(to: b.address)
+        _ = try toB.fetch(doc)
+        try toB.send(ops: [forB])
+        try await eventually("B applies the op it got", timeout: .seconds(5)) {
+            try b.itinerary(it.id).notes == "Mallory told Bruno"
+        }
+        toB.close()
+
+        // Both edit honestly after the equivocation, then meet again.
+        _ = try b.d.call(Itinerary.self, "PATCH", "/v1/itineraries/\(it.id)", json: #"{"transportation":"bus"}"#)
+        try a.start()
+        _ = try a.d.call(Itinerary.self, "PATCH", "/v1/itineraries/\(it.id)", json: #"{"name":"Porto in May"}"#)
+        try b.addPeer(a)
+        do {
+            try await eventually("A and B converge on both honest edits", timeout: .seconds(12)) {
+                let (x, y) = (try a.itinerary(it.id), try b.itinerary(it.id))
+                let (jx, jy) = (try a.itineraryJSON(it.id), try b.itineraryJSON(it.id))
+                return x.name == "Porto in May" && x.transportation == "bus" && jx == jy && y.name == "Porto in May"
+            }
+        } catch {
+            Issue.record(
+                "A: \(try a.itineraryJSON(it.id) ?? "none")\nB: \(try b.itineraryJSON(it.id) ?? "none")")
+            throw error
+        }
+        #expect(a.serving("an equivocation") && b.serving("an equivocation"))
+    }
+
+    // MARK: 6. Bounds
+
+    @Test("a flood of 10,000 bogus offers plants nothing, keeps RSS bounded and a good peer served")
+    func offerFlood() async throws {
+        var s = try SharedWithAdversary(role: "editor")
+        let good = try AdversarialPeer()
+        try s.owner.share(s.itinerary.id, with: good.humanID, role: "viewer")
+        let goodSession = try good.connect(to: s.owner.address)
+        _ = try goodSession.fetch(s.doc)
+        try s.absorb()
+        let before = try s.owner.itineraryIDs()
+        let report = try HostileBench.offerFlood(
+            daemon: s.owner.d, itinerary: s.itinerary.id, flooder: s.mallory, flooderSession: s.session,
+            goodSession: goodSession, offers: 10_000)
+        print("offer flood: \(report)")
+        guard s.owner.serving("a flood of bogus offers") else { return }
+        #expect(try s.owner.itineraryIDs() == before, "the flood planted itineraries")
+        let invitations = s.owner.invitations() ?? []
+        #expect(invitations.count <= HostilePeerTests.maxInvitationsPerPeer, "\(invitations.count) invitations held")
+        #expect(report.rssAfterKB - report.rssBeforeKB < 64 * 1024, "\(report)")
+        #expect(report.goodPeerLive.p99 < 1000, "\(report)")
+        #expect(report.status.p99 < 1000, "\(report)")
+        #expect(report.sheddingSeconds < 15, "\(report)")
+    }
+
+    /// The most pending invitations one peer can make a daemon hold (`Protocol/`).
+    static let maxInvitationsPerPeer = 100
+
+    @Test("strangers from one address cannot take every connection slot from a member")
+    func connectionSlots() async throws {
+        let s = try SharedWithAdversary(role: "viewer")
+        s.session.close()
+        // 300 strangers, each with its own identity, from 127.0.0.2, all holding on.
+        var strangers = [PeerSession]()
+        for _ in 0..<300 {
+            guard
+                let session = try? AdversarialPeer().connect(
+                    to: s.owner.address, sourceAddress: "127.0.0.2", timeout: 2)
+            else { continue }
+            strangers.append(session)
+        }
+        guard s.owner.serving("300 stranger connections") else { return }
+        // The member, from another address, still gets in and is offered the itinerary.
+        let member = try? s.mallory.connect(to: s.owner.address, timeout: 3)
+        #expect(member != nil, "the member could not connect while \(strangers.count) strangers held connections")
+        if let member {
+            let offered = try member.wait(timeout: 3) { if case .offer = $0.kind { return true } else { return false } }
+            #expect(offered != nil, "the member got no offer")
+        }
+        for session in strangers { session.close() }
+    }
+
+    // MARK: 7. Strangers
+
+    @Test("a stranger that only completes the handshake is disconnected within the grace; a member is not")
+    func strangerGrace() async throws {
+        let s = try SharedWithAdversary(role: "viewer")
+        let started = ContinuousClock.now
+        let stranger = try AdversarialPeer().connect(to: s.owner.address)
+        let closed = stranger.waitUntilClosed(timeout: HostilePeerTests.strangerGraceSeconds + 3)
+        let elapsed = ContinuousClock.now - started
+        guard s.owner.serving("a stranger's connection") else { return }
+        #expect(closed, "a stranger was still connected \(elapsed) after its handshake")
+        #expect(!s.session.waitUntilClosed(timeout: 0.1), "the member's session was closed too")
+    }
+
+    @Test("a stranger's Hello does not tell it the profile name")
+    func strangerLearnsNoName() async throws {
+        let a = try SyncNode("Ana")
+        let stranger = try AdversarialPeer().connect(to: a.address)
+        #expect(stranger.remoteHello != nil)
+        #expect(stranger.remoteHello?.name.isEmpty == true, "a stranger was told the profile name")
+    }
+
+    /// How long a stranger may stay connected (`Protocol/sync.md` §5).
+    static let strangerGraceSeconds = 10.0
+}
