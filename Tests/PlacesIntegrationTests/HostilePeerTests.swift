@@ -525,8 +525,12 @@ struct HostilePeerTests {
                 return x.name == "Porto in May" && x.transportation == "bus" && jx == jy && y.name == "Porto in May"
             }
         } catch {
+            let connected = try a.d.call(PeerList.self, "GET", "/v1/peers").peers.contains {
+                $0.id == b.id && $0.connected
+            }
             Issue.record(
-                "A: \(try a.itineraryJSON(it.id) ?? "none")\nB: \(try b.itineraryJSON(it.id) ?? "none")")
+                "A and B connected: \(connected)\nA: \(try a.itineraryJSON(it.id) ?? "none")\nB: \(try b.itineraryJSON(it.id) ?? "none")"
+            )
             throw error
         }
         #expect(a.serving("an equivocation") && b.serving("an equivocation"))
@@ -545,16 +549,16 @@ struct HostilePeerTests {
         let before = try s.owner.itineraryIDs()
         let report = try HostileBench.offerFlood(
             daemon: s.owner.d, itinerary: s.itinerary.id, flooder: s.mallory, flooderSession: s.session,
-            goodSession: goodSession, offers: 10_000)
+            goodSession: goodSession, offers: 10_000, maxSeconds: 12)
         print("offer flood: \(report)")
         guard s.owner.serving("a flood of bogus offers") else { return }
+        #expect(report.sheddingSeconds != nil, "\(report)")
+        #expect(report.liveMisses == 0 && report.goodPeerLive.p99 < 1000, "\(report)")
+        #expect(report.status.p99 < 1000, "\(report)")
+        #expect(report.rssAfterKB - report.rssBeforeKB < 64 * 1024, "\(report)")
         #expect(try s.owner.itineraryIDs() == before, "the flood planted itineraries")
         let invitations = s.owner.invitations() ?? []
         #expect(invitations.count <= HostilePeerTests.maxInvitationsPerPeer, "\(invitations.count) invitations held")
-        #expect(report.rssAfterKB - report.rssBeforeKB < 64 * 1024, "\(report)")
-        #expect(report.goodPeerLive.p99 < 1000, "\(report)")
-        #expect(report.status.p99 < 1000, "\(report)")
-        #expect(report.sheddingSeconds < 15, "\(report)")
     }
 
     /// The most pending invitations one peer can make a daemon hold (`Protocol/`).

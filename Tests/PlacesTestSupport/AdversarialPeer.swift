@@ -312,15 +312,15 @@ public final class PeerSession: @unchecked Sendable {
         try sendSerialized(Array(try message.serializedData()))
     }
 
-    /// Sends several messages in one write (a flood).
-    public func send(_ messages: [WireMessage]) throws {
+    /// Sends several messages in one write (a flood), giving up at `deadline`.
+    public func send(_ messages: [WireMessage], deadline: Date = Date().addingTimeInterval(30)) throws {
         var out = [UInt8]()
         for message in messages {
             for fragment in SyncFragments.split(Array(try message.serializedData())) {
                 out += try NoiseFraming.frame(try transport.encrypt(fragment))
             }
         }
-        try socket.write(out, deadline: Date().addingTimeInterval(30))
+        try socket.write(out, deadline: deadline)
     }
 
     /// Sends any bytes as one message (fragmented), valid protobuf or not.
@@ -420,6 +420,9 @@ public final class PeerSession: @unchecked Sendable {
         }
         return closed
     }
+
+    /// Shuts the connection down from another thread, waking a read or write blocked on it.
+    public func abort() { socket.shutdown() }
 
     /// Closes the connection.
     public func close() {
@@ -587,6 +590,10 @@ final class PeerSocket: @unchecked Sendable {
             }
             throw HarnessError("the connection was reset: errno \(errno)")
         }
+    }
+
+    func shutdown() {
+        if fd >= 0 { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
     func close() {

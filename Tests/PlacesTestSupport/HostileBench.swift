@@ -66,13 +66,15 @@ public enum HostileBench {
         /// Offers sent.
         public var offers: Int
         /// From the first bogus offer until the daemon answered the flooder's last (honest)
-        /// offer, or until it closed the flooder's connection.
-        public var sheddingSeconds: Double
+        /// offer or closed the flooder's connection; nil when neither happened in time.
+        public var sheddingSeconds: Double?
         /// Whether the daemon closed the flooder's connection.
         public var flooderDisconnected: Bool
         /// The good peer's live latency during the flood: a local edit through the control
-        /// API until its op arrives at the good peer.
+        /// API until its op arrives at the good peer (a miss counts as the time waited).
         public var goodPeerLive: Percentiles
+        /// Live edits that did not reach the good peer within `liveTimeoutSeconds`.
+        public var liveMisses: Int
         /// `GET /v1/status` latency during the flood.
         public var status: Percentiles
         /// The daemon's resident set before and after, in kilobytes.
@@ -80,11 +82,9 @@ public enum HostileBench {
         public var rssAfterKB: Int
 
         public var description: String {
-            String(
-                format:
-                    "%d offers shed in %.2f s (flooder disconnected: %@); good peer live %@; status %@; RSS %d → %d kB",
-                offers, sheddingSeconds, flooderDisconnected ? "yes" : "no", goodPeerLive.description,
-                status.description, rssBeforeKB, rssAfterKB)
+            let shed = sheddingSeconds.map { String(format: "shed in %.2f s", $0) } ?? "not shed in time"
+            return "\(offers) offers \(shed) (flooder disconnected: \(flooderDisconnected)); good peer live "
+                + "\(goodPeerLive), \(liveMisses) missed; status \(status); RSS \(rssBeforeKB) → \(rssAfterKB) kB"
         }
     }
 
@@ -99,9 +99,19 @@ public enum HostileBench {
         var out = [WireMessage]()
         out.reserveCapacity(count)
         let vector = (0..<vectorEntries).map { _ in (SecureRandom.bytes(100), UInt64.max) }
+        // One sealed key serves every grant (it does not depend on the document); each grant
+        // is still signed for its own document.
+        let sealed = try SealedBox.seal(key, to: victim)
         for _ in 0..<count {
             guard let doc = DocumentID(bytes: SecureRandom.bytes(16)) else { continue }
-            var grants = [try flooder.grant(key, doc: doc, to: victim)]
+            let signature = flooder.identity.sign(
+                KeyGrant.signedBytes(doc: doc, epoch: 0, member: victim.bytes, sealedKey: sealed))
+            var grants = [
+                Wire.grant(
+                    KeyGrant(
+                        doc: doc, epoch: 0, member: victim.bytes, sealedKey: sealed, issuer: flooder.key,
+                        signature: signature.bytes))
+            ]
             for _ in 0..<extraGrants {
                 var g = grants[0]
                 g.signature = Data(SecureRandom.bytes(64))
@@ -113,12 +123,13 @@ public enum HostileBench {
         return out
     }
 
-    /// Floods `daemon` with `offers` bogus offers from `flooder` (a peer connected to it)
-    /// while timing, every 50 ms, a local edit of `itinerary` until the good peer's session
-    /// (a member of it, already caught up) receives the op, and `GET /v1/status`.
+    /// Floods `daemon` with `offers` bogus offers from `flooder` (a member of `itinerary`,
+    /// connected) while timing, every 50 ms, a local edit of `itinerary` until the good
+    /// peer's session (a member, caught up) receives its op, and `GET /v1/status`. Stops
+    /// measuring after `maxSeconds` even if the daemon has not got through the flood.
     public static func offerFlood(
         daemon: DaemonProcess, itinerary: String, flooder: AdversarialPeer, flooderSession: PeerSession,
-        goodSession: PeerSession, offers: Int = 10_000
+        goodSession: PeerSession, offers: Int = 10_000, maxSeconds: Double = 20, liveTimeoutSeconds: Double = 2
     ) throws -> FloodReport {
         guard let doc = DocumentID(hex: itinerary) else { throw HarnessError("not a document id: \(itinerary)") }
         let victim = flooderSession.remoteKey
@@ -127,28 +138,37 @@ public enum HostileBench {
         let done = DispatchSemaphore(value: 0)
         let outcome = FloodOutcome()
         let started = ContinuousClock.now
+        let deadline = Date().addingTimeInterval(maxSeconds)
         Thread {
             defer { done.signal() }
             do {
                 for start in stride(from: 0, to: messages.count, by: 100) {
-                    try flooderSession.send(Array(messages[start..<min(start + 100, messages.count)]))
+                    try flooderSession.send(
+                        Array(messages[start..<min(start + 100, messages.count)]), deadline: deadline)
                 }
                 // An honest offer last: its answer says the daemon got through the flood.
                 try flooderSession.send(Wire.offer(doc: doc, owner: [], reply: false))
-                let answered = try flooderSession.wait(timeout: 60) { message in
+                let answered = try flooderSession.wait(timeout: deadline.timeIntervalSinceNow) { message in
                     if case .offer(let o)? = message.kind { return o.doc == Data(doc.bytes) && o.reply }
                     return false
                 }
-                outcome.set(disconnected: answered == nil && flooderSession.closed)
+                if answered != nil || flooderSession.closed {
+                    outcome.set(disconnected: answered == nil)
+                    outcome.finish(milliseconds(ContinuousClock.now - started) / 1000)
+                }
             } catch {
-                outcome.set(disconnected: true)
+                if deadline.timeIntervalSinceNow > 0 {
+                    outcome.set(disconnected: true)
+                    outcome.finish(milliseconds(ContinuousClock.now - started) / 1000)
+                }
             }
-            outcome.finish(milliseconds(ContinuousClock.now - started) / 1000)
+            outcome.stop()
         }.start()
 
         var live = [Double](), status = [Double]()
+        var misses = 0
         var i = 0
-        while outcome.seconds == nil {
+        while !outcome.stopped, deadline.timeIntervalSinceNow > 0 {
             i += 1
             let statusStarted = ContinuousClock.now
             _ = try? daemon.send("GET", "/v1/status")
@@ -156,18 +176,19 @@ public enum HostileBench {
             let editStarted = ContinuousClock.now
             let r = try daemon.send("PATCH", "/v1/itineraries/\(itinerary)", json: #"{"notes":"flood edit \#(i)"}"#)
             guard r.status == 200 else { throw HarnessError("a local edit during the flood failed: \(r.text)") }
-            let arrived = try goodSession.wait(timeout: 30) { message in
+            let arrived = try goodSession.wait(timeout: liveTimeoutSeconds) { message in
                 if case .ops(let batch)? = message.kind { return batch.doc == Data(doc.bytes) }
                 return false
             }
-            guard arrived != nil else { throw HarnessError("the good peer did not receive a live edit within 30 s") }
+            if arrived == nil { misses += 1 }
             live.append(milliseconds(ContinuousClock.now - editStarted))
             Thread.sleep(forTimeInterval: 0.05)
         }
+        flooderSession.abort()
         done.wait()
         return FloodReport(
-            offers: offers, sheddingSeconds: outcome.seconds ?? 0, flooderDisconnected: outcome.disconnected,
-            goodPeerLive: Percentiles(live), status: Percentiles(status), rssBeforeKB: rssBefore,
+            offers: offers, sheddingSeconds: outcome.seconds, flooderDisconnected: outcome.disconnected,
+            goodPeerLive: Percentiles(live), liveMisses: misses, status: Percentiles(status), rssBeforeKB: rssBefore,
             rssAfterKB: daemon.residentKilobytes ?? 0)
     }
 
@@ -181,9 +202,12 @@ private final class FloodOutcome: @unchecked Sendable {
     private let lock = NSLock()
     private var _seconds: Double?
     private var _disconnected = false
+    private var _stopped = false
 
     var seconds: Double? { lock.withLock { _seconds } }
     var disconnected: Bool { lock.withLock { _disconnected } }
     func set(disconnected: Bool) { lock.withLock { _disconnected = disconnected } }
     func finish(_ seconds: Double) { lock.withLock { _seconds = seconds } }
+    var stopped: Bool { lock.withLock { _stopped } }
+    func stop() { lock.withLock { _stopped = true } }
 }
