@@ -96,6 +96,21 @@ public enum Blake2b {
         _ = crypto_generichash(&out, 32, bytes, UInt64(bytes.count), nil, 0)
         return out
     }
+
+    /// The 32-byte keyed BLAKE2b-256 of `bytes` (`crypto_generichash` with a key of 16 to 64
+    /// bytes): a MAC. Nil for a key of another length.
+    public static func mac256(key: [UInt8], _ bytes: [UInt8]) -> [UInt8]? {
+        guard (16...64).contains(key.count) else { return nil }
+        var out = [UInt8](repeating: 0, count: 32)
+        _ = crypto_generichash(&out, 32, bytes, UInt64(bytes.count), key, key.count)
+        return out
+    }
+
+    /// Whether two byte strings are equal, in time that depends only on their length.
+    public static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return sodium_memcmp(a, b, a.count) == 0
+    }
 }
 
 /// Random bytes for ids and keys.

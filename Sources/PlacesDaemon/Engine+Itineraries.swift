@@ -197,7 +197,7 @@ extension Engine {
             let entityName: String = {
                 if let cached = names[r.entity] { return cached }
                 let n =
-                    (try? store.entity(in: doc.id, id: r.entity)).flatMap { Views.fields($0!)["name"]?.stringValue }
+                    self.entityName(in: doc.id, r.entity)
                     ?? ""
                 names[r.entity] = n
                 return n

@@ -10,6 +10,8 @@ import PlacesSync
 /// and the request waiting for the outcome.
 struct PendingJoin {
     var token: CapabilityToken
+    /// Fresh for each join: a holder's proof covers it, so a proof cannot be replayed.
+    var nonce = SecureRandom.bytes(JoinProof.nonceBytes)
     /// Peers the token was presented to.
     var asked: Set<PublicKey> = []
     /// The peer that let this daemon in (its offer carried the document).
@@ -437,7 +439,7 @@ extension Engine {
     /// Sends a JoinRequest for `token` to `peer` (once per peer).
     func presentToken(_ token: CapabilityToken, to peer: PublicKey) async {
         guard let message = askOnce(token.doc, peer) else { return }
-        await sync?.send([message], to: peer)
+        outbox.yield(Outgoing(doc: token.doc, messages: [message], recipients: [peer]))
     }
 
     /// JoinRequests for every pending join, for a peer that just connected.
@@ -452,20 +454,30 @@ extension Engine {
         pending.asked.insert(peer)
         pendingJoins[doc] = pending
         var request = Places_Sync_V1_JoinRequest()
-        request.token = Data(pending.token.encoded)
+        // Never the document key: a peer that does not hold the itinerary must learn nothing
+        // that lets it read it (capabilities.md §4.1).
+        request.token = Data(pending.token.redacted.encoded)
+        request.nonce = Data(pending.nonce)
         var message = SyncMessage()
         message.join = request
         return message
     }
 
-    /// A holder's answer to a JoinRequest: nothing when it does not hold the document; a
-    /// JoinRefused when the token does not let `peer` in; else an offer of the document
-    /// whose grants carry every epoch key held, sealed to `peer`.
+    /// A holder's answer to a JoinRequest (`Protocol/sync.md` §8.2): nothing when it does not
+    /// hold the document and the key of the token's epoch; a JoinRefused when the token does
+    /// not let `peer` in; else an offer of the document whose grants carry every epoch key
+    /// held, sealed to `peer`. Both carry a proof that this daemon holds the key.
     func handleJoinRequest(_ request: Places_Sync_V1_JoinRequest, from peer: PublicKey) -> [SyncMessage] {
-        guard let identity, let token = try? CapabilityToken(decoding: [UInt8](request.token)),
-            let record = try? store.document(token.doc), record.kind == .itinerary,
-            participants(of: record).contains(identity.publicKey)
+        guard let identity, request.nonce.count == JoinProof.nonceBytes,
+            let presented = try? CapabilityToken(decoding: [UInt8](request.token)),
+            let record = try? store.document(presented.doc), record.kind == .itinerary,
+            participants(of: record).contains(identity.publicKey),
+            let key = keyringCopy().key(presented.doc, epoch: presented.epoch)
         else { return [] }
+        // The joiner sends the token without its key; the holder's own key of that epoch
+        // makes it whole again (a token with another key fails its signature check).
+        let token = presented.withDocumentKey(key)
+        let nonce = [UInt8](request.nonce)
         let refusal: AccessError?
         do { refusal = try store.redemptionRefusal(token, joiner: peer, nowMs: RFC3339.nowMs()) } catch { return [] }
         if let refusal {
@@ -480,28 +492,47 @@ extension Engine {
             refused.tokenID = Data(token.tokenID)
             refused.code = refusal.code.rawValue
             refused.reason = refusal.message
+            refused.proof = Data(
+                JoinProof.make(
+                    .refuse, key: key, doc: token.doc, tokenID: token.tokenID, nonce: nonce, joiner: peer,
+                    holder: identity.publicKey, owner: nil) ?? [])
             var message = SyncMessage()
             message.joinRefused = refused
             return [message]
         }
         provisional[token.doc, default: []].insert(peer)
         guard var offer = makeOffer(for: record, to: peer, reply: false) else { return [] }
+        offer.offer.grants = []
         for (epoch, key) in keyringCopy().all(token.doc) {
             guard let grant = try? KeyGrant.issue(key: key, doc: token.doc, epoch: epoch, to: peer, by: identity) else {
                 continue
             }
             offer.offer.grants.append(Engine.wire(grant))
         }
+        offer.offer.role = token.role.rawValue
+        offer.offer.joinProof = Data(
+            JoinProof.make(
+                .admit, key: key, doc: token.doc, tokenID: token.tokenID, nonce: nonce, joiner: peer,
+                holder: identity.publicKey, owner: record.owner) ?? [])
         logger.info(
             "let a share link's holder fetch an itinerary",
             metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(token.doc)", "role": "\(token.role)"])
         return [offer]
     }
 
+    /// A refusal counts only from a peer that was asked and proves it holds the document: a
+    /// stranger cannot cancel a join.
     func handleJoinRefused(_ refused: Places_Sync_V1_JoinRefused, from peer: PublicKey) {
-        guard let doc = DocumentID(bytes: [UInt8](refused.doc)), let pending = openJoin(doc),
-            pending.token.tokenID == [UInt8](refused.tokenID)
-        else { return }
+        guard let me, let doc = DocumentID(bytes: [UInt8](refused.doc)), let pending = openJoin(doc),
+            pending.asked.contains(peer), pending.token.tokenID == [UInt8](refused.tokenID),
+            JoinProof.verify(
+                [UInt8](refused.proof), .refuse, key: pending.token.documentKey, doc: doc,
+                tokenID: pending.token.tokenID, nonce: pending.nonce, joiner: me, holder: peer, owner: nil)
+        else {
+            logger.notice(
+                "ignored a join refusal without a valid proof", metadata: ["peer.id": "\(peer.humanID.prefix(7))"])
+            return
+        }
         let code = AccessError.Code(rawValue: refused.code) ?? .notAllowed
         let reason = String(refused.reason.prefix(500))
         finishJoin(
@@ -519,12 +550,30 @@ extension Engine {
             pending.admittedBy == nil || pending.admittedBy == peer, offer.owner.count == 32
         else { return false }
         let token = pending.token
+        // Only a holder that proves it holds the document key, and only with the owner the
+        // link implies: an editor link's issuer is the owner (capabilities.md §4.1).
+        guard
+            JoinProof.verify(
+                [UInt8](offer.joinProof), .admit, key: token.documentKey, doc: doc, tokenID: token.tokenID,
+                nonce: pending.nonce, joiner: identity.publicKey, holder: peer, owner: [UInt8](offer.owner))
+        else {
+            logger.notice(
+                "ignored an offer for a pending join without a valid proof",
+                metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(doc)"])
+            return false
+        }
+        guard token.role != .editor || [UInt8](offer.owner) == token.issuer.bytes else {
+            logger.notice(
+                "ignored an offer naming another owner than the editor link's issuer",
+                metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(doc)"])
+            return false
+        }
         var ring = keyringCopy()
         do {
             forgetDocumentState()
             try store.registerDocument(doc, kind: .itinerary, owner: [UInt8](offer.owner), timeMs: RFC3339.nowMs())
             var keys = [(token.epoch, token.documentKey)]
-            for grant in offer.grants.map(Engine.keyGrant)
+            for grant in offer.grants.prefix(Engine.maxGrantsPerOffer).compactMap(Engine.keyGrant)
             where grant.doc == doc && grant.member == identity.publicKey.bytes && grant.issuer == peer.bytes
                 && grant.isValid
             {
@@ -565,6 +614,10 @@ extension Engine {
         } catch {
             finishJoin(doc, .failure(error))
             return
+        }
+        // Redeeming the link was consent to this itinerary: its owner becomes a contact.
+        if let owner = try? store.document(doc)?.owner {
+            try? store.addContact(owner, name: "", timeMs: RFC3339.nowMs())
         }
         logger.info("joined an itinerary through a share link", metadata: ["doc.id": "\(doc)"])
         finishJoin(doc, .success(()))

@@ -42,13 +42,9 @@ extension Engine {
             throw Problem(status: 500, code: "crypto", title: "Could not seal the key", detail: "\(error)")
         }
         // Offer the itinerary to the new member now if it is connected, and hand the new
-        // grant to the other participants so that any of them can pass it on.
-        if let sync {
-            for participant in participants(of: doc) where participant != identity.publicKey {
-                guard let message = makeOffer(for: doc, to: participant, reply: participant != member) else { continue }
-                await sync.send([message], to: participant)
-            }
-        }
+        // grant to the other participants so that any of them can pass it on. Through the
+        // outbox, after the share op: a participant learns of the member before its grant.
+        offerToConnected(doc, newcomers: participants(of: doc).subtracting([identity.publicKey]))
         return try members(doc.id.hex)
     }
 

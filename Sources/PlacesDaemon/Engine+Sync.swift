@@ -8,6 +8,16 @@ import PlacesSync
 
 public typealias SyncMessage = Places_Sync_V1_SyncMessage
 
+extension Store.Rejection {
+    /// Whether the op was refused only because something it follows is not held yet.
+    var isOutOfOrder: Bool {
+        switch self {
+        case .missingDependency, .sequenceGap: true
+        default: false
+        }
+    }
+}
+
 /// Ops to push to peers: produced by local commits and by ops received from one peer
 /// (relayed to the others); consumed by `SyncBridge`, which owns the sending.
 struct Outgoing: Sendable {
@@ -30,6 +40,13 @@ extension Engine: SyncDelegate {
     /// peer pulls the next round after every batch it stores, so with room for two rounds
     /// the next one is already on its way while the peer ingests the current one.
     static let maxInFlightBytes = 2 * maxRoundBytes
+    /// Most key grants sent in one offer, and verified from one received offer
+    /// (`Protocol/sync.md` §7, "Bounds"). Grants beyond it are skipped, unverified.
+    static let maxGrantsPerOffer = 64
+    /// Most entries of a version vector accepted in an offer; an offer with more is ignored.
+    static let maxVectorEntries = 1_024
+    /// Largest `seq` an offered vector may name (op-format.md §1 bounds `seq`).
+    static let maxOfferedSeq = UInt64(UInt32.max)
 
     public func syncIdentity() async -> SigningKeyPair? { identity }
 
@@ -40,10 +57,15 @@ extension Engine: SyncDelegate {
         // The address peers reach it at: where the connection came from, with its listening port.
         let reachable =
             hello.listenPort > 0 ? (address.contains(":") ? "[\(address)]" : address) + ":\(hello.listenPort)" : address
-        try? store.rememberPeer(
-            key: peer.bytes, name: String(hello.name.prefix(100)), address: reachable, timeMs: RFC3339.nowMs())
-        peerNames[peer] = String(hello.name.prefix(100))
-        sendWindows[peer] = nil
+        let name = String(hello.name.prefix(100))
+        sessions[peer, default: 0] += 1
+        peerNames[peer] = name
+        if sessions[peer] == 1 { sendWindows[peer] = nil }
+        // Only people this daemon shares something with (or contacts) are remembered across
+        // runs: a stream of strangers with new identities must not grow the database.
+        if isKnown(peer) {
+            try? store.rememberPeer(key: peer.bytes, name: name, address: reachable, timeMs: RFC3339.nowMs())
+        }
         logger.info("peer connected", metadata: ["peer.id": "\(peer.humanID.prefix(7))"])
         events.publish(
             Event(
@@ -67,10 +89,41 @@ extension Engine: SyncDelegate {
     }
 
     public func sessionClosed(with peer: PublicKey, reason: String) async {
-        sendWindows[peer] = nil
-        try? store.rememberPeer(key: peer.bytes, name: peerNames[peer] ?? "", address: nil, timeMs: RFC3339.nowMs())
+        let left = (sessions[peer] ?? 1) - 1
+        sessions[peer] = left > 0 ? left : nil
+        if isKnown(peer) {
+            try? store.rememberPeer(key: peer.bytes, name: peerNames[peer] ?? "", address: nil, timeMs: RFC3339.nowMs())
+        }
+        if left <= 0 {
+            // Everything kept per peer goes with its last session (sync.md §7, "Bounds").
+            sendWindows[peer] = nil
+            peerVectors[peer] = nil
+            offeredVectors[peer] = nil
+            peerNames[peer] = nil
+            for doc in provisional.keys {
+                provisional[doc]?.remove(peer)
+                if provisional[doc]?.isEmpty == true { provisional[doc] = nil }
+            }
+        }
         logger.info("peer disconnected", metadata: ["peer.id": "\(peer.humanID.prefix(7))", "reason": "\(reason)"])
     }
+
+    /// Whether this daemon has anything to do with `peer`: a contact, a participant of a
+    /// document it holds, or a peer in a join in progress (either side). Strangers are closed
+    /// after a short grace and never remembered.
+    func isKnown(_ peer: PublicKey) -> Bool {
+        if (try? store.isContact(peer.bytes)) == true { return true }
+        if provisional.values.contains(where: { $0.contains(peer) }) { return true }
+        if pendingJoins.values.contains(where: { $0.asked.contains(peer) && $0.outcome == nil }) { return true }
+        return !sharedDocuments(with: peer).isEmpty
+    }
+
+    /// Whether a session with `peer` may stay open (asked by the transport when a new
+    /// session's grace runs out).
+    public func keepSession(with peer: PublicKey) async -> Bool { isKnown(peer) }
+
+    /// The profile name to tell `peer` in `Hello`: only people this daemon knows learn it.
+    public func helloName(for peer: PublicKey) async -> String { isKnown(peer) ? currentProfileName() ?? "" : "" }
 
     // MARK: Offers
 
@@ -142,68 +195,71 @@ extension Engine: SyncDelegate {
             entry.seq = vector[author]
             return entry
         }
-        // Every member's grants travel to every participant, so that any participant can
-        // hand a newcomer its key (only the newcomer can open its grant).
-        offer.grants = ((try? store.grants(in: doc.id)) ?? []).map(Engine.wire)
+        // The receiver's own grants, then those of the other members, so that any participant
+        // can hand a newcomer its key (only the newcomer can open its grant). A grant may
+        // arrive before the op that makes its member one, so only grants of members removed
+        // (or gone) in this daemon's view are held back (sync.md §7, "Offers").
+        let gone = (try? store.formerMembers(of: doc.id)) ?? []
+        let grants = ((try? store.grants(in: doc.id)) ?? []).filter { !gone.contains(HexCoding.encode($0.member)) }
+        let forReceiver = grants.filter { $0.member == peer.bytes }
+        let forOthers = grants.filter { $0.member != peer.bytes }
+        offer.grants = (forReceiver + forOthers).prefix(Engine.maxGrantsPerOffer).map(Engine.wire)
         offer.reply = reply
+        if let name = entityName(in: doc.id, doc.id.hex) { offer.name = String(name.prefix(200)) }
+        if let member = ((try? store.members(of: doc.id)) ?? []).first(where: { $0.key == peer.hex }),
+            Store.activeRoles.contains(member.role)
+        {
+            offer.role = member.role
+        }
         var message = SyncMessage()
         message.offer = offer
         return message
     }
 
     private func handleOffer(_ offer: Places_Sync_V1_DocOffer, from peer: PublicKey) -> [SyncMessage] {
-        guard let me, let identity, let docID = DocumentID(bytes: [UInt8](offer.doc)) else { return [] }
+        guard let me, let docID = DocumentID(bytes: [UInt8](offer.doc)) else { return [] }
+        guard offer.owner.count == 32, offer.vector.count <= Engine.maxVectorEntries,
+            offer.vector.allSatisfy({ $0.author.count == 32 && $0.seq <= Engine.maxOfferedSeq })
+        else {
+            logger.warning(
+                "ignored a malformed offer",
+                metadata: [
+                    "peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)", "entries": "\(offer.vector.count)",
+                ])
+            return []
+        }
         var record = try? store.document(docID)
+        // The peer that just handed this daemon the document is answered even before the ops
+        // that make it a participant here have arrived.
+        let handedOver = record == nil
         if record == nil, admitJoin(offer, doc: docID, from: peer) {
             record = try? store.document(docID)
         } else if record == nil {
-            // A document this daemon does not hold: join it only with a key grant addressed
-            // to this identity and signed by the owner the offer names.
-            guard
-                let grant = offer.grants.lazy.map(Engine.keyGrant).first(where: {
-                    $0.doc == docID && $0.member == me.bytes && $0.issuer == [UInt8](offer.owner) && $0.isValid
-                }), let key = try? SealedBox.open(grant.sealedKey, with: identity)
-            else { return [] }
-            do {
-                forgetDocumentState()
-                try store.joinDocument(grant, kind: .itinerary, owner: [UInt8](offer.owner), timeMs: RFC3339.nowMs())
-            } catch {
-                logger.error("joining a shared document failed", metadata: ["doc.id": "\(docID)", "error": "\(error)"])
-                return []
-            }
-            var ring = keyringCopy()
-            ring.insert(key, doc: docID, epoch: grant.epoch)
-            setKeyring(ring)
-            record = try? store.document(docID)
-            logger.info(
-                "joined a shared itinerary", metadata: ["doc.id": "\(docID)", "peer.id": "\(peer.humanID.prefix(7))"])
-            events.publish(
-                Event(
-                    type: "shared", time: RFC3339.string(ms: RFC3339.nowMs()), doc: docID.hex, docKind: "itinerary",
-                    author: (try? PublicKey(bytes: [UInt8](offer.owner)))?.humanID,
-                    summary: "an itinerary was shared with you"))
-        } else if let known = record, !participants(of: known).contains(peer),
-            provisional[docID]?.contains(peer) != true, pendingJoins[docID]?.admittedBy != peer
-        {
+            // A document this daemon does not hold: it is added only with the user's consent
+            // (sync.md §7.1) — directly when the owner is a contact, else as an invitation.
+            record = receiveShare(offer, doc: docID, from: peer)
+            guard let joined = record else { return [] }
+            offerToConnected(joined, newcomers: participants(of: joined).subtracting([peer]))
+        }
+        guard let record else { return [] }
+        // Keep the owner-signed grants of other members, to hand them on — whoever brings them:
+        // only the owner can sign one, and a participant this daemon does not know of yet (its
+        // role write has not arrived) may bring the grant before the op. Grants already held
+        // are skipped before any signature is checked, and at most `maxGrantsPerOffer` are
+        // verified per offer.
+        let newGrants = keepGrants(offer, record: record)
+        // New grants travel on at once to every connected participant (a member several hops
+        // away gets its key without waiting for a reconnect).
+        if newGrants { offerToConnected(record, newcomers: participants(of: record).subtracting([peer])) }
+        guard
+            handedOver || participants(of: record).contains(peer) || provisional[docID]?.contains(peer) == true
+                || pendingJoins[docID]?.admittedBy == peer
+        else {
             // The peer is not a member in this daemon's view: it learns nothing.
             return []
         }
-        guard let record else { return [] }
-        // Keep the owner-signed grants of other members, to hand them on; a member whose
-        // grant is new here gets an offer at once if it is connected.
-        let held = Set(((try? store.grants(in: docID)) ?? []).map(\.signature))
-        var newlyGranted = Set<PublicKey>()
-        for grant in offer.grants.map(Engine.keyGrant)
-        where grant.doc == docID && grant.issuer == record.owner && grant.isValid && !held.contains(grant.signature) {
-            try? store.saveGrant(grant)
-            if grant.member == me.bytes {
-                openGrant(grant)
-            } else if let member = try? PublicKey(bytes: grant.member) {
-                newlyGranted.insert(member)
-            }
-        }
-        offerToConnected(record, newcomers: newlyGranted.subtracting([peer]))
         var theirs = VersionVector()
+
         for entry in offer.vector { theirs.include(HexCoding.encode(entry.author), entry.seq) }
         peerVectors[peer, default: [:]][docID] = theirs
         offeredVectors[peer, default: [:]][docID] = theirs
@@ -211,6 +267,97 @@ extension Engine: SyncDelegate {
         if !offer.reply, let mine = makeOffer(for: record, to: peer, reply: true) { out.insert(mine, at: 0) }
         completeJoinIfCaughtUp(docID, from: peer)
         return out
+    }
+
+    /// Stores the offer's valid owner-signed grants not held yet (opening the one to this
+    /// daemon); returns whether there were any.
+    private func keepGrants(_ offer: Places_Sync_V1_DocOffer, record: Store.DocumentRecord) -> Bool {
+        guard let me else { return false }
+        let held = Set(((try? store.grants(in: record.id)) ?? []).map(\.signature))
+        var newGrants = false
+        var verified = 0
+        for grant in offer.grants.lazy.compactMap(Engine.keyGrant)
+        where grant.doc == record.id && grant.issuer == record.owner && !held.contains(grant.signature) {
+            guard verified < Engine.maxGrantsPerOffer else { break }
+            verified += 1
+            guard grant.isValid else { continue }
+            try? store.saveGrant(grant)
+            newGrants = true
+            if grant.member == me.bytes { openGrant(grant) }
+        }
+        return newGrants
+    }
+
+    /// An offer of a document this daemon does not hold, with no join pending: joins it when
+    /// it carries a valid grant to this identity signed by the owner it names and that owner
+    /// is a contact; records an invitation when the owner is anyone else. Returns the
+    /// document when it is now held.
+    private func receiveShare(_ offer: Places_Sync_V1_DocOffer, doc docID: DocumentID, from peer: PublicKey)
+        -> Store.DocumentRecord?
+    {
+        guard let me, let identity else { return nil }
+        let owner = [UInt8](offer.owner)
+        guard
+            let grant = offer.grants.prefix(Engine.maxGrantsPerOffer).lazy.compactMap(Engine.keyGrant).first(where: {
+                $0.doc == docID && $0.member == me.bytes && $0.issuer == owner && $0.isValid
+            }), let ownerKey = try? PublicKey(bytes: owner), ownerKey != me
+        else {
+            logger.debug(
+                "an offer of a document not held carries no grant to this daemon",
+                metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)"])
+            return nil
+        }
+        guard (try? store.isContact(owner)) == true else {
+            let name = offer.name.isEmpty ? nil : String(offer.name.prefix(200))
+            let role = ["editor", "viewer"].contains(offer.role) ? offer.role : nil
+            let invitation = Store.InvitationRecord(
+                grant: grant, owner: owner, via: peer.bytes, name: name, role: role, receivedMs: RFC3339.nowMs(),
+                declined: false)
+            switch (try? store.recordInvitation(invitation)) ?? .full {
+            case .recorded:
+                logger.info(
+                    "an itinerary was shared by someone who is not a contact: kept as an invitation",
+                    metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)"])
+                events.publish(
+                    Event(
+                        type: "invited", time: RFC3339.string(ms: RFC3339.nowMs()), doc: docID.hex,
+                        docKind: "itinerary", author: ownerKey.humanID,
+                        summary: "\(displayName(of: ownerKey)) invites you to “\(name ?? "an itinerary")”"))
+            case .known: break
+            case .full:
+                logger.warning(
+                    "dropped an invitation: too many are waiting",
+                    metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)"])
+            }
+            return nil
+        }
+        guard let key = try? SealedBox.open(grant.sealedKey, with: identity) else { return nil }
+        return addSharedDocument(grant, key: key, owner: ownerKey, from: peer)
+    }
+
+    /// Adds a document shared with this identity (a contact's share, or an accepted
+    /// invitation) with the key of `grant`.
+    func addSharedDocument(_ grant: KeyGrant, key: [UInt8], owner: PublicKey, from peer: PublicKey?)
+        -> Store.DocumentRecord?
+    {
+        do {
+            forgetDocumentState()
+            try store.joinDocument(grant, kind: .itinerary, owner: owner.bytes, timeMs: RFC3339.nowMs())
+        } catch {
+            logger.error("joining a shared document failed", metadata: ["doc.id": "\(grant.doc)", "error": "\(error)"])
+            return nil
+        }
+        var ring = keyringCopy()
+        ring.insert(key, doc: grant.doc, epoch: grant.epoch)
+        setKeyring(ring)
+        logger.info(
+            "joined a shared itinerary",
+            metadata: ["doc.id": "\(grant.doc)", "peer.id": "\(peer.map { String($0.humanID.prefix(7)) } ?? "-")"])
+        events.publish(
+            Event(
+                type: "shared", time: RFC3339.string(ms: RFC3339.nowMs()), doc: grant.doc.hex, docKind: "itinerary",
+                author: owner.humanID, summary: "an itinerary was shared with you"))
+        return try? store.document(grant.doc)
     }
 
     /// Takes the key of a new epoch (after a rotation) from the owner's grant to this daemon.
@@ -285,7 +432,14 @@ extension Engine: SyncDelegate {
     func push(_ ops: [SignedOp], doc: DocumentID, to recipients: [PublicKey], before: VersionVector?) {
         guard !ops.isEmpty, !recipients.isEmpty else { return }
         var direct = [PublicKey]()
-        for recipient in recipients {
+        var toOffer = Set<PublicKey>()
+        for recipient in recipients where sessions[recipient] != nil {
+            // A peer that has not offered this document in this session may not hold it yet (a
+            // new member): ops it cannot place would be dropped. It gets an offer, and pulls.
+            guard peerVectors[recipient]?[doc] != nil else {
+                toOffer.insert(recipient)
+                continue
+            }
             guard var window = sendWindows[recipient]?[doc] else {
                 direct.append(recipient)
                 continue
@@ -304,6 +458,7 @@ extension Engine: SyncDelegate {
             sendWindows[recipient]?[doc] = window
             outbox.yield(Outgoing(doc: doc, messages: messages, recipients: [recipient]))
         }
+        if !toOffer.isEmpty, let record = try? store.document(doc) { offerToConnected(record, newcomers: toOffer) }
         guard !direct.isEmpty else { return }
         outbox.yield(Outgoing(doc: doc, messages: batches(of: ops.map(\.encoded), doc: doc), recipients: direct))
     }
@@ -394,7 +549,16 @@ extension Engine: SyncDelegate {
                     "peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)", "reason": "\(rejected.reason)",
                 ])
         }
-        guard !result.stored.isEmpty else { return [] }
+        // An op that came before what it depends on (a live push that overtook a round): this
+        // daemon is behind the sender. A fresh offer tells it what is held, and it sends again
+        // from there (sync.md §7, "Rounds"). One offer per such batch, whatever the sender does.
+        var pull = [SyncMessage]()
+        if let rejected = result.rejected?.reason, rejected.isOutOfOrder,
+            let again = makeOffer(for: record, to: peer, reply: true)
+        {
+            pull = [again]
+        }
+        guard !result.stored.isEmpty else { return pull }
         if result.excluded > 0 {
             logger.notice(
                 "stored ops made concurrently with their author's removal; they are not applied",
@@ -406,9 +570,7 @@ extension Engine: SyncDelegate {
             for op in result.stored { theirs.include(op.header.authorKey, op.header.seq) }
             peerVectors[peer]?[docID] = theirs
         }
-        let name =
-            (try? store.entity(in: docID, id: docID.hex)).flatMap { Views.fields($0!)["name"]?.stringValue }
-            ?? "an itinerary"
+        let name = entityName(in: docID, docID.hex) ?? "an itinerary"
         for author in Set(result.stored.map(\.header.author)) {
             guard let key = try? PublicKey(bytes: author) else { continue }
             events.publish(
@@ -430,8 +592,12 @@ extension Engine: SyncDelegate {
         // Relay to the other participants (a box in the van keeps everyone in sync).
         let participantsNow = participants(of: record)
         push(result.stored, doc: docID, to: participantsNow.filter { $0 != peer && $0 != me }, before: before)
-        // Members added by these ops: offer them the itinerary if they are connected here.
-        offerToConnected(record, newcomers: participantsNow.subtracting(participantsBefore).subtracting([peer]))
+        // Members added by these ops: offer them the itinerary if they are connected here, and
+        // offer it again to the other connected participants, whose next offers then carry
+        // the newcomers' key grants on (a share travels several hops without a reconnect).
+        if !participantsNow.subtracting(participantsBefore).isEmpty {
+            offerToConnected(record, newcomers: participantsNow.subtracting([peer]))
+        }
         // Still behind what the sender offered? Ask for the next round.
         if let offered = offeredVectors[peer]?[docID], let mine = currentVector(docID),
             offered.seqs.contains(where: { mine[$0.key] < $0.value }),
@@ -439,7 +605,7 @@ extension Engine: SyncDelegate {
         {
             return [again]
         }
-        return []
+        return pull
     }
 
     /// A duration in milliseconds with two decimals, for debug logs.
@@ -449,10 +615,18 @@ extension Engine: SyncDelegate {
     }
 
     /// Queues a fresh offer of `doc` to the given participants (those not connected are
-    /// skipped by the transport; they get offers when they next connect).
+    /// skipped by the transport; they get offers when they next connect). Called whenever this
+    /// daemon starts holding a document, learns of new participants or of new key grants:
+    /// what makes a share travel several hops at once (sync.md §7, "Propagation").
     func offerToConnected(_ doc: Store.DocumentRecord, newcomers: Set<PublicKey>) {
-        for newcomer in newcomers where newcomer != me {
+        for newcomer in newcomers where newcomer != me && sessions[newcomer] != nil {
             guard let message = makeOffer(for: doc, to: newcomer, reply: false) else { continue }
+            logger.debug(
+                "offering a document",
+                metadata: [
+                    "peer.id": "\(newcomer.humanID.prefix(7))", "doc.id": "\(doc.id)",
+                    "grants": "\(message.offer.grants.count)",
+                ])
             outbox.yield(Outgoing(doc: doc.id, messages: [message], recipients: [newcomer]))
         }
     }
@@ -473,6 +647,12 @@ extension Engine: SyncDelegate {
         push(ops, doc: doc, to: Array(recipients), before: before.map { VersionVector($0) })
     }
 
+    /// The `name` of an entity, if it has one (nil for an entity not held).
+    func entityName(in doc: DocumentID, _ entity: String) -> String? {
+        guard let record = try? store.entity(in: doc, id: entity) else { return nil }
+        return Views.fields(record)["name"]?.stringValue
+    }
+
     func displayName(of key: PublicKey) -> String {
         if key == me { return currentProfileName() ?? "you" }
         if let name = peerNames[key], !name.isEmpty { return name }
@@ -484,9 +664,11 @@ extension Engine: SyncDelegate {
         return String(key.humanID.prefix(7))
     }
 
-    static func keyGrant(_ g: Places_Sync_V1_KeyGrant) -> KeyGrant {
-        KeyGrant(
-            doc: DocumentID(bytes: [UInt8](g.doc)) ?? DocumentID(bytes: Array(repeating: 0, count: 16))!,
+    /// A received grant; nil when its document id is not 16 bytes.
+    static func keyGrant(_ g: Places_Sync_V1_KeyGrant) -> KeyGrant? {
+        guard let doc = DocumentID(bytes: [UInt8](g.doc)) else { return nil }
+        return KeyGrant(
+            doc: doc,
             epoch: g.epoch,
             member: [UInt8](g.member), sealedKey: [UInt8](g.sealedKey), issuer: [UInt8](g.issuer),
             signature: [UInt8](g.signature))

@@ -22,7 +22,9 @@ public actor Engine {
     private var profileDoc: DocumentID?
     /// Encoded responses of hot read routes, by route; any commit or key change empties it.
     var responseCache: [String: (doc: DocumentID, bytes: [UInt8])] = [:]
-    /// Names peers gave in their Hello, and the version vectors of their last offers.
+    /// Open sessions per connected peer (at most 2 each, `Protocol/sync.md` §2).
+    var sessions: [PublicKey: Int] = [:]
+    /// Names connected peers gave in their Hello, and the version vectors of their last offers.
     var peerNames: [PublicKey: String] = [:]
     var peerVectors: [PublicKey: [DocumentID: VersionVector]] = [:]
     /// What each peer said it holds in its last offer (to know when more is to come).

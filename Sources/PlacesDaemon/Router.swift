@@ -80,6 +80,15 @@ struct Router: ControlHandler {
         case ("DELETE", 4, "itineraries") where path[2] == "links":
             return .encoding(try await engine.revokeLink(path[1], link: path[3]))
         case ("POST", 1, "join"): return .encoding(try await engine.join(try r.decode(JoinRequest.self)))
+        case ("GET", 1, "invitations"): return .encoding(try await engine.invitations())
+        case ("POST", 3, "invitations") where path[2] == "accept":
+            return .encoding(try await engine.acceptInvitation(path[1]))
+        case ("POST", 3, "invitations") where path[2] == "decline":
+            return .encoding(try await engine.declineInvitation(path[1]))
+        case ("GET", 1, "contacts"): return .encoding(try await engine.contactList())
+        case ("POST", 1, "contacts"):
+            return .encoding(try await engine.addContact(try r.decode(AddContactRequest.self)))
+        case ("DELETE", 2, "contacts"): return .encoding(try await engine.removeContact(path[1]))
         case ("GET", 1, "peers"): return .encoding(await engine.peersView())
         case ("POST", 1, "peers"): return .encoding(try await engine.addPeer(try r.decode(AddPeerRequest.self)))
         case ("GET", 3, "itineraries") where path[2] == "route":

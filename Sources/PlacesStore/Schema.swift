@@ -114,6 +114,31 @@ enum Schema {
                     DROP INDEX op_doc_lamport;
                     """)
         }
+        m.registerMigration("v5-consent") { db in
+            // People whose shares arrive directly, and shares from anyone else waiting for the
+            // user's answer (Protocol/sync.md §7, "Consent"). Not part of the op log.
+            try db.execute(
+                sql: """
+                    CREATE TABLE contact (
+                        key BLOB PRIMARY KEY,
+                        name TEXT NOT NULL DEFAULT '',
+                        added_ms INTEGER NOT NULL
+                    );
+                    CREATE TABLE invitation (
+                        doc BLOB PRIMARY KEY,
+                        owner BLOB NOT NULL,
+                        via BLOB NOT NULL,
+                        name TEXT,
+                        role TEXT,
+                        epoch INTEGER NOT NULL,
+                        sealed_key BLOB NOT NULL,
+                        signature BLOB NOT NULL,
+                        received_ms INTEGER NOT NULL,
+                        declined INTEGER NOT NULL DEFAULT 0
+                    );
+                    CREATE INDEX invitation_owner ON invitation(owner);
+                    """)
+        }
         return m
     }
 

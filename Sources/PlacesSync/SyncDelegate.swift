@@ -10,8 +10,20 @@ public protocol SyncDelegate: Sendable {
     /// nor dials (a logged-out daemon syncs nothing).
     func syncIdentity() async -> SigningKeyPair?
 
-    /// The local profile name sent in `Hello`.
+    /// The local profile name.
     func syncDisplayName() async -> String
+
+    /// The name to send in `Hello` to `peer` (its key proven by the handshake, nothing else
+    /// known yet): the profile name for peers the daemon knows, "" for strangers
+    /// (`Protocol/sync.md` §4). The default sends `syncDisplayName()` to everyone.
+    func helloName(for peer: PublicKey) async -> String
+
+    /// Asked `SyncLimits.strangerGrace` (10 s) after a session with `peer` opened, and then
+    /// every `strangerRecheckInterval` (60 s): false closes the session as a stranger's
+    /// (`Protocol/sync.md` §6). Answer true while the peer shares a document with this
+    /// daemon, a join involving it is in progress, or it is otherwise expected. The default
+    /// keeps every session.
+    func keepSession(with peer: PublicKey) async -> Bool
 
     /// A session with `peer` (its Ed25519 key, proven by the handshake) is up: the
     /// messages to send first (one `DocOffer` per document the peer is a member of).
@@ -25,4 +37,12 @@ public protocol SyncDelegate: Sendable {
 
     /// The session with `peer` ended (closed, failed or timed out).
     func sessionClosed(with peer: PublicKey, reason: String) async
+}
+
+extension SyncDelegate {
+    /// Sends the profile name to every peer, strangers included.
+    public func helloName(for peer: PublicKey) async -> String { await syncDisplayName() }
+
+    /// Keeps every session: no peer is treated as a stranger.
+    public func keepSession(with peer: PublicKey) async -> Bool { true }
 }

@@ -107,6 +107,8 @@ enum SyncBench {
         try a.start()
         let opsA = try a.json("GET", "/v1/status", nil)["opCount"] as! Int
         _ = try a.json("POST", "/v1/peers", #"{"address":"\#(b.listen)"}"#)
+        // B accepts shares from A directly (a contact), as after accepting a first invitation.
+        _ = try b.json("POST", "/v1/contacts", #"{"id":"\#(a.id)"}"#)
         let clock = ContinuousClock()
         let cpuBefore = (a.cpuSeconds, b.cpuSeconds)
         let start = clock.now

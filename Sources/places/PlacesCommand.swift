@@ -29,7 +29,7 @@ struct PlacesCommand: ParsableCommand {
         subcommands: [
             Init.self, Login.self, Logout.self, Whoami.self, Status.self,
             PlaceGroup.self, FavoriteGroup.self, ItineraryGroup.self,
-            Activity.self, Events.self, Route.self, PeersGroup.self,
+            Activity.self, Events.self, Route.self, PeersGroup.self, InvitationsGroup.self, ContactsGroup.self,
             ShareCommand.self, JoinCommand.self, MembersCommand.self, UnshareCommand.self,
         ]
     )

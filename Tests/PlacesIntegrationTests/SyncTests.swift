@@ -35,6 +35,12 @@ final class SyncNode {
 
     func stop() { d.stop() }
 
+    /// Lets shares from `other` arrive directly, without an invitation to accept.
+    func trust(_ other: SyncNode) throws {
+        let r = try d.send("POST", "/v1/contacts", json: #"{"id":"\#(other.id)"}"#)
+        guard r.status == 200 || r.status == 404 else { throw HarnessError("contacts add: \(r.text)") }
+    }
+
     func addPeer(_ other: SyncNode) throws {
         let r = try d.send("POST", "/v1/peers", json: #"{"address":"\#(other.address)"}"#)
         guard r.status == 200 else { throw HarnessError("peers add: \(r.text)") }
@@ -78,6 +84,7 @@ struct SyncTests {
         try b.addPeer(a)
         try b.addPeer(c)
         try c.addPeer(b)
+        for node in [b, c] { try node.trust(a) }
         let place = try a.d.call(
             Place.self, "POST", "/v1/places", json: #"{"name":"Belém Tower","latitude":38.6916,"longitude":-9.216}"#)
         let it = try a.d.call(
@@ -139,6 +146,7 @@ struct SyncTests {
         let a = try SyncNode("Ana"), b = try SyncNode("Bruno")
         try a.addPeer(b)
         try b.addPeer(a)
+        try b.trust(a)
         let it = try a.d.call(Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"Porto"}"#)
         _ = try a.d.send("POST", "/v1/itineraries/\(it.id)/share", json: #"{"member":"\#(b.id)","role":"editor"}"#)
         try await eventually("B holds the itinerary") {
@@ -174,5 +182,55 @@ struct SyncTests {
         #expect(try s.d.call(ItineraryList.self, "GET", "/v1/itineraries").count == 0)
         #expect(
             try s.d.call(PeerList.self, "GET", "/v1/peers").peers.first { $0.id == a.id }?.documents.isEmpty == true)
+    }
+}
+
+@Suite("Multi-hop propagation", .serialized)
+struct MultiHopTests {
+    @Test("a share reaches members three hops away within seconds, with no reconnect")
+    func shareTravelsDownALine() async throws {
+        let a = try SyncNode("Ana"), b = try SyncNode("Bruno"), c = try SyncNode("Carla"), d = try SyncNode("Dora")
+        // A — B — C — D: each daemon connected only to its neighbours (the van box case).
+        for (x, y) in [(a, b), (b, c), (c, d)] {
+            try x.addPeer(y)
+            try y.addPeer(x)
+        }
+        for node in [b, c, d] { try node.trust(a) }
+        try await eventually("the line is connected") {
+            try [b, c].allSatisfy { node in
+                try node.d.call(PeerList.self, "GET", "/v1/peers").peers.filter(\.connected).count == 2
+            }
+        }
+        let it = try a.d.call(Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"Van trip"}"#)
+        for node in [b, c, d] {
+            let r = try a.d.send(
+                "POST", "/v1/itineraries/\(it.id)/share", json: #"{"member":"\#(node.id)","role":"editor"}"#)
+            #expect(r.status == 200, "\(r.text)")
+        }
+        do {
+            try await eventually("B, C and D hold the itinerary", timeout: .seconds(8)) {
+                try [b, c, d].allSatisfy { try $0.itineraryJSON(it.id) != nil }
+            }
+        } catch {
+            for node in [a, b, c, d] {
+                try? node.d.log.write(toFile: "/tmp/mh-\(node.name).log", atomically: true, encoding: .utf8)
+            }
+            throw error
+        }
+        // An edit made at the far end travels back the whole line.
+        _ = try d.d.call(Itinerary.self, "PATCH", "/v1/itineraries/\(it.id)", json: #"{"notes":"from Dora"}"#)
+        try await eventually("D's edit reaches A", timeout: .seconds(8)) {
+            try a.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it.id)").notes == "from Dora"
+        }
+        // A removes D, three hops away: the removal and the new epoch key travel down the line
+        // at once, so C reads A's next edit and D never receives it.
+        let removed = try a.d.send("DELETE", "/v1/itineraries/\(it.id)/members/\(d.id)")
+        #expect(removed.status == 200, "\(removed.text)")
+        _ = try a.d.call(Itinerary.self, "PATCH", "/v1/itineraries/\(it.id)", json: #"{"notes":"after Dora left"}"#)
+        try await eventually("A's edit in the new epoch reaches C", timeout: .seconds(8)) {
+            try c.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it.id)").notes == "after Dora left"
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try d.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it.id)").notes == "from Dora")
     }
 }

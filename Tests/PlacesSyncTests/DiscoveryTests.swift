@@ -240,6 +240,7 @@ struct DiscoveryFilterTests {
         var filter = BeaconFilter()
         filter.maxTrackedSources = 16
         filter.maxRememberedBeacons = 32
+        filter.maxPerSecondTotal = 1_000  // this test is about memory, not the global rate
         for i in 0..<200 as Range<UInt64> {
             let beacon = makeBeacon(bo, nonce: 1_000 + i)
             #expect(
@@ -248,6 +249,43 @@ struct DiscoveryFilterTests {
         }
         let late = makeBeacon(ana, nonce: 1)
         #expect(filter.admit(late.encoded(signedBy: ana), from: "10.0.0.3", ownKeys: [], now: now) == .accepted(late))
+    }
+
+    @Test("only datagrams sent to the group count: unicast and broadcast ones are dropped unread")
+    func multicastOnly() {
+        var filter = BeaconFilter()
+        let beacon = makeBeacon(bo)
+        let bytes = beacon.encoded(signedBy: bo)
+        let group = LANDiscovery.defaultGroup
+        #expect(
+            filter.admit(bytes, from: "10.0.0.2", to: "10.0.0.5", group: group, ownKeys: [], now: now)
+                == .ignored(.notMulticast))
+        #expect(
+            filter.admit(bytes, from: "10.0.0.2", to: "255.255.255.255", group: group, ownKeys: [], now: now)
+                == .ignored(.notMulticast))
+        #expect(
+            filter.admit(bytes, from: "10.0.0.2", to: "239.255.0.1", group: group, ownKeys: [], now: now)
+                == .ignored(.notMulticast))
+        #expect(
+            filter.admit(bytes, from: "10.0.0.2", to: group, group: group, ownKeys: [], now: now) == .accepted(beacon))
+    }
+
+    @Test("at most 100 datagrams a second are examined from all sources together")
+    func globalRateLimit() {
+        var filter = BeaconFilter()
+        for index in 0..<100 as Range<UInt64> {
+            let beacon = makeBeacon(bo, nonce: index)
+            #expect(
+                filter.admit(beacon.encoded(signedBy: bo), from: "10.2.0.\(index / 5)", ownKeys: [], now: now + index)
+                    == .accepted(beacon))
+        }
+        let late = makeBeacon(ana, nonce: 1)
+        #expect(
+            filter.admit(late.encoded(signedBy: ana), from: "10.3.0.1", ownKeys: [], now: now + 500)
+                == .ignored(.globallyRateLimited))
+        #expect(
+            filter.admit(late.encoded(signedBy: ana), from: "10.3.0.1", ownKeys: [], now: now + 1_000)
+                == .accepted(late))
     }
 
     @Test("garbage and forged datagrams are rejected with a reason, never accepted")
@@ -292,6 +330,36 @@ private func freeUDPPort() async throws -> Int {
 /// could be made to with `ip link set lo multicast on`, but a test must not reconfigure the
 /// host; the namespace test in PlacesIntegrationTests builds its own LAN instead.
 private let hostHasMulticastInterface = !LANDiscovery.multicastInterfaces().isEmpty
+
+@Suite("Discovery socket")
+struct DiscoverySocketTests {
+    @Test("the socket reports where a datagram was sent, so a unicast beacon is dropped")
+    func unicastDestinationIsReported() async throws {
+        let (datagrams, sink) = AsyncStream.makeStream(of: ReceivedDatagram.self)
+        let receiver = try await LANDiscovery.datagramBootstrap(
+            on: MultiThreadedEventLoopGroup.singleton, datagramSink: sink
+        )
+        .bind(host: "127.0.0.1", port: 0).get()
+        let sender = try await DatagramBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: 0).get()
+        let key = try SigningKeyPair()
+        let bytes = makeBeacon(key, at: LANDiscovery.wallClockMs()).encoded(signedBy: key)
+        let target = try #require(receiver.localAddress)
+        try await sender.writeAndFlush(AddressedEnvelope(remoteAddress: target, data: ByteBuffer(bytes: bytes))).get()
+        var iterator = datagrams.makeAsyncIterator()
+        let received = try #require(await iterator.next())
+        try await sender.close()
+        try await receiver.close()
+        #expect(received.bytes == bytes)
+        #expect(received.sourceHost == "127.0.0.1")
+        #expect(received.destinationHost == "127.0.0.1")
+        var filter = BeaconFilter()
+        #expect(
+            filter.admit(
+                received.bytes, from: received.sourceHost, to: received.destinationHost, ownKeys: [],
+                now: LANDiscovery.wallClockMs()) == .ignored(.notMulticast))
+    }
+}
 
 @Suite("LAN discovery on this host", .serialized)
 struct DiscoveryLoopbackTests {

@@ -32,8 +32,28 @@ actor RecordingDelegate: SyncDelegate {
     }
 
     private let keyPair: SigningKeyPair
+    /// What `keepSession(with:)` answers.
+    private(set) var keepsSessions = true
+    /// How often `keepSession(with:)` was asked.
+    private(set) var keepQuestions = 0
+    /// When set, only these peers are told the name in `Hello`; others get "".
+    private(set) var knownPeers: Set<PublicKey>?
 
     func logIn() { identity = keyPair }
+
+    func treatPeersAsStrangers() { keepsSessions = false }
+
+    func tellNameOnly(to peers: Set<PublicKey>) { knownPeers = peers }
+
+    func keepSession(with peer: PublicKey) async -> Bool {
+        keepQuestions += 1
+        return keepsSessions
+    }
+
+    func helloName(for peer: PublicKey) async -> String {
+        if let knownPeers, !knownPeers.contains(peer) { return "" }
+        return name
+    }
 
     func syncIdentity() async -> SigningKeyPair? { identity }
 
@@ -109,9 +129,13 @@ func eventually(within timeout: Duration = .seconds(5), _ condition: () async ->
 
 typealias RawChannel = NIOAsyncChannel<ByteBuffer, ByteBuffer>
 
-/// Opens a plain TCP connection, for peers that break the protocol on purpose.
-func connectRaw(port: Int) async throws -> RawChannel {
-    try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+/// Opens a plain TCP connection to 127.0.0.1, for peers that break the protocol on purpose;
+/// `from` picks the local address (any of 127.0.0.0/8 on Linux), to play another host.
+func connectRaw(port: Int, from localHost: String? = nil) async throws -> RawChannel {
+    var bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+    if let localHost { bootstrap = bootstrap.bind(to: try SocketAddress(ipAddress: localHost, port: 0)) }
+    return
+        try await bootstrap
         .connect(host: "127.0.0.1", port: port) { channel in
             channel.eventLoop.makeCompletedFuture { try RawChannel(wrappingChannelSynchronously: channel) }
         }

@@ -175,3 +175,80 @@ public struct AddPeerRequest: Codable, Sendable {
     public var address: String
     public init(address: String) { self.address = address }
 }
+
+/// A share waiting for the user's answer (`GET /v1/invitations`): an itinerary shared by
+/// someone who is not a contact yet. `name` and `role` are what the sharer said; the
+/// itinerary's real name and the role come with its ops once accepted.
+public struct Invitation: Codable, Sendable, Equatable {
+    /// The invitation's id: the itinerary's document id (32 hex characters).
+    public var id: String
+    /// `itinerary` (friend requests come later with `friend`).
+    public var kind: String
+    /// The public id of the person sharing (the itinerary's owner).
+    public var from: String
+    public var fromName: String?
+    /// The public id of the daemon that passed it on (the owner's or another member's).
+    public var via: String
+    public var name: String?
+    public var role: String?
+    public var receivedAt: String
+    /// `pending`, `accepted` or `declined` (the last two only in answers to accept/decline).
+    public var status: String
+
+    public init(
+        id: String, kind: String, from: String, fromName: String?, via: String, name: String?, role: String?,
+        receivedAt: String, status: String
+    ) {
+        self.id = id
+        self.kind = kind
+        self.from = from
+        self.fromName = fromName
+        self.via = via
+        self.name = name
+        self.role = role
+        self.receivedAt = receivedAt
+        self.status = status
+    }
+}
+
+/// `GET /v1/invitations`.
+public struct InvitationList: Codable, Sendable {
+    public var invitations: [Invitation]
+    public var count: Int
+    public init(invitations: [Invitation]) {
+        self.invitations = invitations
+        self.count = invitations.count
+    }
+}
+
+/// A person whose shares arrive directly (`GET /v1/contacts`).
+public struct Contact: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String?
+    public var addedAt: String
+    public init(id: String, name: String?, addedAt: String) {
+        self.id = id
+        self.name = name
+        self.addedAt = addedAt
+    }
+}
+
+/// `GET /v1/contacts`.
+public struct ContactList: Codable, Sendable {
+    public var contacts: [Contact]
+    public var count: Int
+    public init(contacts: [Contact]) {
+        self.contacts = contacts
+        self.count = contacts.count
+    }
+}
+
+/// `POST /v1/contacts` body: a public id (human form, as `places whoami` prints it).
+public struct AddContactRequest: Codable, Sendable {
+    public var id: String
+    public var name: String?
+    public init(id: String, name: String? = nil) {
+        self.id = id
+        self.name = name
+    }
+}

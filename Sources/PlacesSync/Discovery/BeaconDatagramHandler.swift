@@ -1,10 +1,12 @@
 import NIOCore
 
 /// One received datagram, copied out of NIO: at most `Beacon.maxDatagramBytes + 1` bytes
-/// (enough for the decoder to reject anything longer) and the sender's IP address.
+/// (enough for the decoder to reject anything longer), the sender's IP address, and the
+/// address it was sent to (from `IP_PKTINFO`; nil where the platform does not report it).
 struct ReceivedDatagram: Sendable {
     var bytes: [UInt8]
     var sourceHost: String
+    var destinationHost: String? = nil
 }
 
 /// Bridges the UDP channel into async code: every datagram goes into an `AsyncStream`;
@@ -25,7 +27,8 @@ final class BeaconDatagramHandler: ChannelInboundHandler {
         let buffer = envelope.data
         let length = min(buffer.readableBytes, Beacon.maxDatagramBytes + 1)
         let bytes = buffer.getBytes(at: buffer.readerIndex, length: length) ?? []
-        continuation.yield(ReceivedDatagram(bytes: bytes, sourceHost: host))
+        let destination = envelope.metadata?.packetInfo?.destinationAddress.ipAddress
+        continuation.yield(ReceivedDatagram(bytes: bytes, sourceHost: host, destinationHost: destination))
     }
 
     func channelInactive(context: ChannelHandlerContext) {

@@ -1,7 +1,8 @@
 import PlacesCrypto
 
-/// The receiver rules of `Protocol/discovery.md`, without sockets: rate limit per source
-/// address, decode and verify, ignore our own beacons, drop repeats of a key+nonce.
+/// The receiver rules of `Protocol/discovery.md`, without sockets: multicast only, rate
+/// limit per source address and in total, decode and verify, ignore our own beacons, drop
+/// repeats of a key+nonce.
 ///
 /// Memory is bounded: at most `maxTrackedSources` rate-limit windows and
 /// `maxRememberedBeacons` key+nonce pairs; a pair is forgotten once its beacon would be
@@ -16,6 +17,11 @@ struct BeaconFilter {
         case duplicate = "duplicate"
         /// The source sent more than `maxPerSecondPerSource` datagrams this second.
         case rateLimited = "rate limited"
+        /// More than `maxPerSecondTotal` datagrams arrived this second, from all sources.
+        case globallyRateLimited = "rate limited in total"
+        /// The datagram was addressed to something other than the discovery group (unicast
+        /// or broadcast).
+        case notMulticast = "not sent to the group"
     }
 
     /// What to do with one datagram.
@@ -26,6 +32,7 @@ struct BeaconFilter {
     }
 
     var maxPerSecondPerSource = 10
+    var maxPerSecondTotal = 100
     var maxSkewMs: UInt64 = 300_000
     var maxTrackedSources = 1024
     var maxRememberedBeacons = 4096
@@ -41,13 +48,21 @@ struct BeaconFilter {
     }
 
     private var windows: [String: Window] = [:]
+    private var total = Window(startMs: 0, count: 0)
     /// key+nonce → the beacon's timestamp.
     private var seen: [BeaconID: UInt64] = [:]
 
-    /// Applies the rules to `bytes` from `source` at `now` (Unix ms). Rate limiting comes
-    /// first, so that a flood costs no signature checks.
-    mutating func admit(_ bytes: [UInt8], from source: String, ownKeys: Set<PublicKey>, now: UInt64) -> Verdict {
+    /// Applies the rules to `bytes` from `source` at `now` (Unix ms). `destination` is the
+    /// address the datagram was sent to and `group` the discovery group; when the platform
+    /// does not report the destination (nil) that rule is skipped. The destination check
+    /// and rate limiting come first, so that a flood costs no signature checks.
+    mutating func admit(
+        _ bytes: [UInt8], from source: String, to destination: String? = nil, group: String = LANDiscovery.defaultGroup,
+        ownKeys: Set<PublicKey>, now: UInt64
+    ) -> Verdict {
+        if let destination, destination != group { return .ignored(.notMulticast) }
         guard allowDatagram(from: source, now: now) else { return .ignored(.rateLimited) }
+        guard allowInTotal(now: now) else { return .ignored(.globallyRateLimited) }
         let beacon: Beacon
         do {
             beacon = try Beacon.decode(bytes, now: now, maxSkewMs: maxSkewMs)
@@ -74,6 +89,16 @@ struct BeaconFilter {
             if windows.count >= maxTrackedSources { windows.removeAll(keepingCapacity: true) }
         }
         windows[source] = Window(startMs: now, count: 1)
+        return true
+    }
+
+    private mutating func allowInTotal(now: UInt64) -> Bool {
+        if now >= total.startMs, now - total.startMs < 1000 {
+            guard total.count < maxPerSecondTotal else { return false }
+            total.count += 1
+            return true
+        }
+        total = Window(startMs: now, count: 1)
         return true
     }
 

@@ -76,7 +76,8 @@ public actor LANDiscovery {
     ///   - interval: time between beacons (each wait is jittered by ± 10 %).
     ///   - identity: the unlocked identity, sync port and display name; nil while logged out,
     ///     and then no beacon is sent (received beacons are still reported).
-    ///   - onPeer: called for each valid beacon from another identity; the caller dedupes.
+    ///   - onPeer: called for each valid beacon from another identity (again every interval);
+    ///     hand it to `SyncService.addDiscoveredPeer(_:)`, which keeps one address per key.
     public init(
         group: String = defaultGroup, port: Int = defaultPort, interval: Duration = .seconds(30), logger: Logger,
         identity: @escaping @Sendable () async -> (SigningKeyPair, tcpPort: Int, name: String)?,
@@ -170,17 +171,7 @@ public actor LANDiscovery {
         -> any Channel
     {
         do {
-            return try await DatagramBootstrap(group: environment.eventLoopGroup)
-                .channelOption(.socketOption(.so_reuseaddr), value: 1)
-                // Several daemons on one host (and tests) share the port; each gets every
-                // multicast datagram.
-                .channelOption(.socketOption(NIOBSDSocket.Option(rawValue: CInt(SO_REUSEPORT))), value: 1)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(
-                            BeaconDatagramHandler(continuation: datagramSink))
-                    }
-                }
+            return try await Self.datagramBootstrap(on: environment.eventLoopGroup, datagramSink: datagramSink)
                 .bind(host: "0.0.0.0", port: port)
                 .get()
         } catch {
@@ -190,6 +181,24 @@ public actor LANDiscovery {
                 "could not bind UDP 0.0.0.0:\(port) for LAN discovery; free the port or start with --no-discovery",
                 cause: error)
         }
+    }
+
+    /// The UDP socket's options and pipeline, before it is bound.
+    static func datagramBootstrap(
+        on group: any EventLoopGroup, datagramSink: AsyncStream<ReceivedDatagram>.Continuation
+    ) -> DatagramBootstrap {
+        DatagramBootstrap(group: group)
+            .channelOption(.socketOption(.so_reuseaddr), value: 1)
+            // The destination address of each datagram, to drop those not sent to the group.
+            .channelOption(.receivePacketInfo, value: true)
+            // Several daemons on one host (and tests) share the port; each gets every
+            // multicast datagram.
+            .channelOption(.socketOption(NIOBSDSocket.Option(rawValue: CInt(SO_REUSEPORT))), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(BeaconDatagramHandler(continuation: datagramSink))
+                }
+            }
     }
 
     /// Loopback and TTL on the socket, then the group on every IPv4 multicast interface.
@@ -321,7 +330,8 @@ public actor LANDiscovery {
     private func receive(_ datagrams: AsyncStream<ReceivedDatagram>) async {
         for await datagram in datagrams {
             let verdict = filter.admit(
-                datagram.bytes, from: datagram.sourceHost, ownKeys: ownKeys, now: environment.nowMs())
+                datagram.bytes, from: datagram.sourceHost, to: datagram.destinationHost, group: group, ownKeys: ownKeys,
+                now: environment.nowMs())
             switch verdict {
             case .accepted(let beacon):
                 logger.trace(

@@ -178,6 +178,17 @@ public nonisolated struct Places_Sync_V1_DocOffer: Sendable {
   /// true when answering the receiver's own offer
   public var reply: Bool = false
 
+  /// For a receiver that does not hold the document yet (an invitation, sync.md §7.1): the
+  /// itinerary's name (at most 200 characters) and the receiver's role ("editor" or
+  /// "viewer") as the sender sees them. Shown to the user only; the ops are the truth.
+  public var name: String = String()
+
+  public var role: String = String()
+
+  /// In answer to a JoinRequest (sync.md §8.2): proof that the sender holds the document
+  /// key of the token's epoch, 32 bytes. Empty otherwise.
+  public var joinProof: Data = Data()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -266,17 +277,22 @@ public nonisolated struct Places_Sync_V1_Bye: Sendable {
   public init() {}
 }
 
-/// A daemon redeeming a share link presents its capability token (Protocol/capabilities.md)
-/// to a peer that may hold the document. A holder that accepts answers with a DocOffer whose
-/// grants hold every epoch key it has, sealed to the joiner; one that refuses answers with
-/// JoinRefused; a daemon that does not hold the document ignores it.
+/// A daemon redeeming a share link presents its capability token, without its document key
+/// (Protocol/capabilities.md §4.1), to a peer that may hold the document. A holder that
+/// accepts answers with a DocOffer carrying a join_proof and grants of every epoch key it
+/// has, sealed to the joiner; one that refuses answers with JoinRefused (with a proof); a
+/// daemon that does not hold the document ignores it.
 public nonisolated struct Places_Sync_V1_JoinRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  /// the token's bytes (CapabilityToken.encoded)
+  /// The token's bytes (CapabilityToken.encoded) with the 32 doc_key bytes set to zero
+  /// (capabilities.md §4.1): a peer that does not hold the document learns no key.
   public var token: Data = Data()
+
+  /// 32 random bytes, fresh for each request; the holder's proof covers it
+  public var nonce: Data = Data()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -300,6 +316,9 @@ public nonisolated struct Places_Sync_V1_JoinRefused: Sendable {
 
   /// a sentence for the user
   public var reason: String = String()
+
+  /// 32 bytes: proof that the sender holds the document key (sync.md §8.2)
+  public var proof: Data = Data()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -556,7 +575,7 @@ nonisolated extension Places_Sync_V1_VersionEntry: SwiftProtobuf.Message, SwiftP
 
 nonisolated extension Places_Sync_V1_DocOffer: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".DocOffer"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{1}owner\0\u{1}vector\0\u{1}grants\0\u{1}reply\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{1}owner\0\u{1}vector\0\u{1}grants\0\u{1}reply\0\u{1}name\0\u{1}role\0\u{3}join_proof\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -569,6 +588,9 @@ nonisolated extension Places_Sync_V1_DocOffer: SwiftProtobuf.Message, SwiftProto
       case 3: try { try decoder.decodeRepeatedMessageField(value: &self.vector) }()
       case 4: try { try decoder.decodeRepeatedMessageField(value: &self.grants) }()
       case 5: try { try decoder.decodeSingularBoolField(value: &self.reply) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.role) }()
+      case 8: try { try decoder.decodeSingularBytesField(value: &self.joinProof) }()
       default: break
       }
     }
@@ -590,6 +612,15 @@ nonisolated extension Places_Sync_V1_DocOffer: SwiftProtobuf.Message, SwiftProto
     if self.reply != false {
       try visitor.visitSingularBoolField(value: self.reply, fieldNumber: 5)
     }
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 6)
+    }
+    if !self.role.isEmpty {
+      try visitor.visitSingularStringField(value: self.role, fieldNumber: 7)
+    }
+    if !self.joinProof.isEmpty {
+      try visitor.visitSingularBytesField(value: self.joinProof, fieldNumber: 8)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -599,6 +630,9 @@ nonisolated extension Places_Sync_V1_DocOffer: SwiftProtobuf.Message, SwiftProto
     if lhs.vector != rhs.vector {return false}
     if lhs.grants != rhs.grants {return false}
     if lhs.reply != rhs.reply {return false}
+    if lhs.name != rhs.name {return false}
+    if lhs.role != rhs.role {return false}
+    if lhs.joinProof != rhs.joinProof {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -786,7 +820,7 @@ nonisolated extension Places_Sync_V1_Bye: SwiftProtobuf.Message, SwiftProtobuf._
 
 nonisolated extension Places_Sync_V1_JoinRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".JoinRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}token\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}token\0\u{1}nonce\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -795,6 +829,7 @@ nonisolated extension Places_Sync_V1_JoinRequest: SwiftProtobuf.Message, SwiftPr
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularBytesField(value: &self.token) }()
+      case 2: try { try decoder.decodeSingularBytesField(value: &self.nonce) }()
       default: break
       }
     }
@@ -804,11 +839,15 @@ nonisolated extension Places_Sync_V1_JoinRequest: SwiftProtobuf.Message, SwiftPr
     if !self.token.isEmpty {
       try visitor.visitSingularBytesField(value: self.token, fieldNumber: 1)
     }
+    if !self.nonce.isEmpty {
+      try visitor.visitSingularBytesField(value: self.nonce, fieldNumber: 2)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Places_Sync_V1_JoinRequest, rhs: Places_Sync_V1_JoinRequest) -> Bool {
     if lhs.token != rhs.token {return false}
+    if lhs.nonce != rhs.nonce {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -816,7 +855,7 @@ nonisolated extension Places_Sync_V1_JoinRequest: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Places_Sync_V1_JoinRefused: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".JoinRefused"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{3}token_id\0\u{1}code\0\u{1}reason\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{3}token_id\0\u{1}code\0\u{1}reason\0\u{1}proof\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -828,6 +867,7 @@ nonisolated extension Places_Sync_V1_JoinRefused: SwiftProtobuf.Message, SwiftPr
       case 2: try { try decoder.decodeSingularBytesField(value: &self.tokenID) }()
       case 3: try { try decoder.decodeSingularStringField(value: &self.code) }()
       case 4: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      case 5: try { try decoder.decodeSingularBytesField(value: &self.proof) }()
       default: break
       }
     }
@@ -846,6 +886,9 @@ nonisolated extension Places_Sync_V1_JoinRefused: SwiftProtobuf.Message, SwiftPr
     if !self.reason.isEmpty {
       try visitor.visitSingularStringField(value: self.reason, fieldNumber: 4)
     }
+    if !self.proof.isEmpty {
+      try visitor.visitSingularBytesField(value: self.proof, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -854,6 +897,7 @@ nonisolated extension Places_Sync_V1_JoinRefused: SwiftProtobuf.Message, SwiftPr
     if lhs.tokenID != rhs.tokenID {return false}
     if lhs.code != rhs.code {return false}
     if lhs.reason != rhs.reason {return false}
+    if lhs.proof != rhs.proof {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

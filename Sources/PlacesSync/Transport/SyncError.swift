@@ -17,8 +17,12 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case messageTooLarge
         /// A transport message failed to decrypt.
         case decryptionFailed
-        /// The connection was refused by policy: logged out, oneself, too many sessions.
+        /// The connection was refused by policy: logged out, oneself, too many sessions or
+        /// connections.
         case refused
+        /// The peer shares no document and has no join in progress
+        /// (`SyncDelegate.keepSession(with:)` said no after `SyncLimits.strangerGrace`).
+        case stranger
         /// Nothing arrived from the peer for `SyncLimits.idleTimeout`.
         case idleTimeout
         /// The peer did not read fast enough and its outbound queue overflowed.

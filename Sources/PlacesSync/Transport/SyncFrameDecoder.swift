@@ -63,6 +63,9 @@ enum SyncChannelEvent: Sendable {
     case readIdle
     /// `SyncLimits.handshakeTimeout` has passed since the connection opened.
     case handshakeDeadline
+    /// `SyncLimits.strangerGrace` (then `strangerRecheckInterval`) has passed since the
+    /// session opened.
+    case strangerCheck
 }
 
 /// Turns frames and `IdleStateEvent`s into `SyncChannelEvent`s, so the session code sees
@@ -79,6 +82,8 @@ final class SyncEventHandler: ChannelInboundHandler {
         let converted: SyncChannelEvent
         if event is SyncHandshakeDeadline {
             converted = .handshakeDeadline
+        } else if event is SyncStrangerCheck {
+            converted = .strangerCheck
         } else {
             switch event as? IdleStateHandler.IdleStateEvent {
             case .read: converted = .readIdle

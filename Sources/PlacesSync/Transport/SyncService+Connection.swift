@@ -11,6 +11,10 @@ typealias SyncChannel = NIOAsyncChannel<SyncChannelEvent, ByteBuffer>
 /// handshake code turns it into `.handshakeTimeout`.
 struct SyncHandshakeDeadline: Sendable {}
 
+/// Fired into an established session's pipeline when the stranger grace (and later each
+/// recheck interval) has passed; the session asks the delegate whether to keep the peer.
+struct SyncStrangerCheck: Sendable {}
+
 /// The protocol version this build speaks, sent in `Hello.protocol_version`.
 let syncProtocolVersion: UInt32 = 1
 /// The longest `Hello.name` accepted, in UTF-8 bytes.
@@ -51,18 +55,23 @@ extension SyncService {
 
     /// Serves one accepted connection; never throws, so one bad peer cannot stop the listener.
     private nonisolated func accept(_ connection: SyncChannel) async {
-        guard await reserveConnection() else {
-            logger.warning("refused a peer connection: too many open connections")
+        let address = ConnectionBudget.addressBucket(connection.channel.remoteAddress)
+        if let refusal = await reserveInbound(from: address) {
+            logger.warning(
+                "refused a peer connection: no connection slot free",
+                metadata: ["peer.address": "\(address)", "sync.reason": "\(refusal.rawValue)"])
             await Self.refuse(connection)
             return
         }
+        var established = false
         if let identity = await delegate.syncIdentity() {
-            _ = await runConnection(connection, identity: identity, dialTarget: nil)
+            established =
+                await runConnection(connection, identity: identity, dialTarget: nil, addressBucket: address) != nil
         } else {
             logger.debug("refused a peer connection while logged out")
             await Self.refuse(connection)
         }
-        await releaseConnection()
+        await releaseInbound(from: address, established: established)
     }
 
     /// Closes a connection without reading from it. (`executeThenClose` also finishes the
@@ -71,20 +80,26 @@ extension SyncService {
         try? await connection.executeThenClose { _, _ in }
     }
 
-    /// Dials `target` whenever no session reaches it: 1 s after a session ends, and with
-    /// exponential backoff after failed attempts. While logged out it only re-checks, so a
-    /// login is noticed within `reconnectInitialDelay`.
+    /// Dials `target` while it is a dial target and no session reaches it: about 1 s after
+    /// a session that lasted at least twice the stranger grace ends, and with exponential
+    /// backoff after failed attempts and shorter sessions (a peer that keeps closing us as
+    /// a stranger is not re-dialled every second). Every wait is multiplied by a random
+    /// factor in [0.5, 1]. While logged out, or while the dial budget is spent, it only
+    /// re-checks, so a login is noticed within `reconnectInitialDelay`.
     nonisolated func dialLoop(_ target: DialTarget) async {
         let initial = limits.reconnectInitialDelay
         var backoff = initial
-        while !Task.isCancelled, await isDialTarget(target) {
+        while !Task.isCancelled, await continueDialing(target) {
             var wait = initial
             if await hasSession(serving: target) {
                 backoff = initial
             } else if let identity = await delegate.syncIdentity() {
-                if await dial(target, identity: identity) {
+                switch await dial(target, identity: identity) {
+                case .noSlot:
+                    break
+                case .session(let lasted) where lasted >= limits.strangerGrace * 2:
                     backoff = initial
-                } else {
+                case .failed, .session:
                     wait = backoff
                     backoff = min(backoff * 2, limits.reconnectMaxDelay)
                 }
@@ -99,16 +114,28 @@ extension SyncService {
         }
     }
 
-    /// Connects to `target` and runs the session until it ends; true if a session was
-    /// established.
-    private nonisolated func dial(_ target: DialTarget, identity: SigningKeyPair) async -> Bool {
-        guard await reserveConnection() else { return false }
-        let established = await connectAndRun(target, identity: identity)
-        await releaseConnection()
-        return established
+    enum DialOutcome {
+        /// The dial budget was spent; nothing was tried.
+        case noSlot
+        /// No session came of it.
+        case failed
+        /// A session ran for this long and ended.
+        case session(lasted: Duration)
     }
 
-    private nonisolated func connectAndRun(_ target: DialTarget, identity: SigningKeyPair) async -> Bool {
+    /// Connects to `target` and runs the session until it ends.
+    private nonisolated func dial(_ target: DialTarget, identity: SigningKeyPair) async -> DialOutcome {
+        guard await reserveDial() else {
+            logger.debug("dial postponed: too many dials in progress", metadata: ["peer.address": "\(target)"])
+            return .noSlot
+        }
+        let lasted = await connectAndRun(target, identity: identity)
+        if lasted == nil { await dialFinished() }
+        await releaseOutbound()
+        return lasted.map { .session(lasted: $0) } ?? .failed
+    }
+
+    private nonisolated func connectAndRun(_ target: DialTarget, identity: SigningKeyPair) async -> Duration? {
         let limits = limits
         let channel: SyncChannel
         do {
@@ -122,8 +149,8 @@ extension SyncService {
                 }
         } catch {
             logger.debug("could not connect to a peer", metadata: ["peer.address": "\(target)", "error": "\(error)"])
-            return false
+            return nil
         }
-        return await runConnection(channel, identity: identity, dialTarget: target)
+        return await runConnection(channel, identity: identity, dialTarget: target, addressBucket: nil)
     }
 }

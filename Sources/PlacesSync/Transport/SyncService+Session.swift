@@ -10,6 +10,8 @@ enum SyncInbound {
     case message(SyncMessage)
     /// Nothing was written for `SyncLimits.pingInterval`.
     case writeIdle
+    /// Time to ask the delegate whether the session is worth keeping (`SyncLimits.strangerGrace`).
+    case strangerCheck
 }
 
 extension SyncError {
@@ -28,10 +30,11 @@ extension SyncService {
     typealias Events = NIOAsyncChannelInboundStream<SyncChannelEvent>.AsyncIterator
 
     /// Runs one connection from the first handshake byte to its close: handshake, `Hello`,
-    /// then the session. Never throws; returns whether a session was established.
-    nonisolated func runConnection(_ connection: SyncChannel, identity: SigningKeyPair, dialTarget: DialTarget?)
-        async -> Bool
-    {
+    /// then the session. Never throws; returns how long the session lasted, or nil when
+    /// none was established. `addressBucket` is set for an accepted connection.
+    nonisolated func runConnection(
+        _ connection: SyncChannel, identity: SigningKeyPair, dialTarget: DialTarget?, addressBucket: String?
+    ) async -> Duration? {
         let channel = connection.channel
         let remoteAddress = channel.remoteAddress?.ipAddress ?? "unknown"
         let inbound = dialTarget == nil
@@ -41,8 +44,10 @@ extension SyncService {
             channel.pipeline.fireUserInboundEventTriggered(SyncHandshakeDeadline())
         }
         defer { deadline.cancel() }
+        var claimedPeer: PublicKey?
+        let lasted: Duration?
         do {
-            return try await connection.executeThenClose { stream, _ in
+            lasted = try await connection.executeThenClose { stream, _ in
                 var events = stream.makeAsyncIterator()
                 var assembler = SyncMessageAssembler(maxMessageBytes: limits.maxMessageBytes)
                 let peer: PublicKey
@@ -55,24 +60,46 @@ extension SyncService {
                     guard peer != identity.publicKey else {
                         throw SyncError(.refused, "The address leads back to this daemon's own identity")
                     }
-                    hello = try await exchangeHellos(&events, channel: channel, cipher: cipher, assembler: &assembler)
+                    if let dialTarget, !(await isExpected(peer, at: dialTarget)) {
+                        throw SyncError(
+                            .refused, "The peer's identity is not the one its discovery beacon announced")
+                    }
+                    // Checked before this side's Hello, so a surplus session learns nothing.
+                    guard await claimSessionSlot(for: peer) else {
+                        throw SyncError(
+                            .refused, "The peer already has \(limits.maxSessionsPerPeer) sessions with this daemon")
+                    }
+                    claimedPeer = peer
+                    hello = try await exchangeHellos(
+                        &events, channel: channel, cipher: cipher, assembler: &assembler, peer: peer)
                 } catch {
                     let reason = SyncError.of(error)
                     logger.info(
                         "peer connection closed before a session started",
                         metadata: ["sync.reason": "\(reason.code.rawValue)", "sync.detail": "\(reason.message)"])
-                    return false
+                    return nil
                 }
                 deadline.cancel()
                 let info = PeerInfo(
                     key: peer, name: hello.name, address: remoteAddress, listenPort: Int(hello.listenPort),
                     connectedSince: Date(), inbound: inbound)
-                guard let session = await register(info: info, dialTarget: dialTarget, channel: channel) else {
-                    logger.info(
-                        "refused a session: the peer already has the most sessions allowed, or sync is stopping")
-                    return false
+                guard
+                    let session = await register(
+                        info: info, dialTarget: dialTarget, addressBucket: addressBucket, channel: channel)
+                else {
+                    logger.info("refused a session: sync is stopping")
+                    return nil
                 }
+                let started = ContinuousClock.now
                 logger.info("peer session opened", metadata: ["sync.inbound": "\(inbound)"])
+                // Strangers (no shared document, no join in progress) are closed once the grace
+                // is over; the delegate knows which peers those are.
+                let strangerChecks = channel.eventLoop.scheduleRepeatedTask(
+                    initialDelay: TimeAmount(limits.strangerGrace), delay: TimeAmount(limits.strangerRecheckInterval)
+                ) { _ in
+                    channel.pipeline.fireUserInboundEventTriggered(SyncStrangerCheck())
+                }
+                defer { strangerChecks.cancel() }
                 let opening = await delegate.sessionOpened(with: peer, hello: hello, address: remoteAddress)
                 session.enqueue(serializeForSending(opening))
                 let reason = await runSession(
@@ -82,12 +109,14 @@ extension SyncService {
                     "peer session closed",
                     metadata: ["sync.reason": "\(reason.code.rawValue)", "sync.detail": "\(reason.message)"])
                 await delegate.sessionClosed(with: peer, reason: reason.message)
-                return true
+                return ContinuousClock.now - started
             }
         } catch {
             logger.debug("peer connection failed", metadata: ["error": "\(SyncError.of(error))"])
-            return false
+            lasted = nil
         }
+        if let claimedPeer { await releaseSessionSlot(for: claimedPeer) }
+        return lasted
     }
 
     // MARK: Handshake (Protocol/handshake.md)
@@ -134,7 +163,7 @@ extension SyncService {
         while let event = try await events.next() {
             switch event {
             case .frame(let frame): return frame
-            case .writeIdle: continue
+            case .writeIdle, .strangerCheck: continue
             case .readIdle, .handshakeDeadline: throw handshakeTimeout
             }
         }
@@ -149,13 +178,15 @@ extension SyncService {
         try await channel.writeAndFlush(ByteBuffer(bytes: NoiseFraming.frame(message))).get()
     }
 
-    /// Sends this side's `Hello` and reads the peer's, which must come first.
+    /// Sends this side's `Hello` (with the name the delegate gives `peer`) and reads the
+    /// peer's, which must come first.
     private nonisolated func exchangeHellos(
-        _ events: inout Events, channel: any Channel, cipher: SessionCipher, assembler: inout SyncMessageAssembler
+        _ events: inout Events, channel: any Channel, cipher: SessionCipher, assembler: inout SyncMessageAssembler,
+        peer: PublicKey
     ) async throws -> Places_Sync_V1_Hello {
         var hello = SyncMessage()
         hello.hello.protocolVersion = syncProtocolVersion
-        hello.hello.name = Self.truncated(await delegate.syncDisplayName(), toUTF8Bytes: maxHelloNameBytes)
+        hello.hello.name = Self.truncated(await delegate.helloName(for: peer), toUTF8Bytes: maxHelloNameBytes)
         hello.hello.listenPort = UInt32(await boundPort ?? 0)
         let bytes: [UInt8] = try hello.serializedBytes()
         try await channel.writeAndFlush(Self.frames(for: bytes, cipher: cipher, allocator: channel.allocator)).get()
@@ -233,6 +264,8 @@ extension SyncService {
                 return .message(message)
             case .writeIdle:
                 return .writeIdle
+            case .strangerCheck:
+                if handshakeDone { return .strangerCheck }
             case .readIdle:
                 throw SyncError(.idleTimeout, "Nothing arrived from the peer for \(limits.idleTimeout)")
             case .handshakeDeadline:
@@ -269,6 +302,11 @@ extension SyncService {
                 &events, cipher: cipher, assembler: &assembler, handshakeDone: true)
             {
                 switch inbound {
+                case .strangerCheck:
+                    guard await delegate.keepSession(with: session.info.key) else {
+                        return SyncError(
+                            .stranger, "The peer shares no document with this daemon and has no join in progress")
+                    }
                 case .writeIdle:
                     var ping = SyncMessage()
                     ping.ping.nonce = UInt64.random(in: .min ... .max)

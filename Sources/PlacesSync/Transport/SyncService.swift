@@ -33,8 +33,16 @@ public actor SyncService {
     private var listeningPort: Int?
     private var sessions: [UInt64: SyncSession] = [:]
     private var nextSessionID: UInt64 = 1
-    private var openConnections = 0
+    private var budget: ConnectionBudget
+    /// Connections per identity past the handshake (sessions, and those still exchanging
+    /// `Hello`): the per-peer session limit is checked against this.
+    private var sessionSlots: [PublicKey: Int] = [:]
+    /// Addresses given with `addPeer`.
     private var dialTargets: Set<DialTarget> = []
+    /// Addresses learned from beacons, one per key.
+    private var discovered: DiscoveredPeerTable
+    /// Targets with a running dial loop.
+    private var dialLoops: Set<DialTarget> = []
     private let dialRequests: AsyncStream<DialTarget>
     private let dialContinuation: AsyncStream<DialTarget>.Continuation
 
@@ -51,6 +59,10 @@ public actor SyncService {
         self.delegate = delegate
         self.logger = logger
         self.limits = limits
+        budget = ConnectionBudget(limits: limits)
+        discovered = DiscoveredPeerTable(
+            maxPeers: limits.maxDiscoveredPeers, maxPerAddress: limits.maxDiscoveredPeersPerAddress,
+            expiry: limits.discoveredPeerExpiry)
         (dialRequests, dialContinuation) = AsyncStream.makeStream(of: DialTarget.self)
     }
 
@@ -108,7 +120,8 @@ public actor SyncService {
     /// Dials `host:port` now and again with exponential backoff (from
     /// `SyncLimits.reconnectInitialDelay` to `reconnectMaxDelay`, with jitter) whenever no
     /// session to that address is up. Adding an address again does nothing. Addresses
-    /// added before `run` are dialled once it starts.
+    /// added before `run` are dialled once it starts. At most `SyncLimits.maxDialTargets`
+    /// addresses are kept; past that new ones are refused (and logged).
     /// Returns whether the address is new.
     @discardableResult
     public func addPeer(host: String, port: Int) -> Bool {
@@ -118,9 +131,41 @@ public actor SyncService {
             return false
         }
         let target = DialTarget(host: host, port: port)
-        guard dialTargets.insert(target).inserted else { return false }
-        dialContinuation.yield(target)
+        guard !dialTargets.contains(target) else { return false }
+        guard dialTargets.count < limits.maxDialTargets else {
+            logger.warning(
+                "ignored a peer address: too many addresses to dial",
+                metadata: ["peer.address": "\(target)", "sync.limit": "\(limits.maxDialTargets)"])
+            return false
+        }
+        dialTargets.insert(target)
+        startDialLoop(target)
         return true
+    }
+
+    /// Dials a peer learned from a discovery beacon (`Protocol/discovery.md` §4), like
+    /// `addPeer` but keyed by identity: one address per key (a later beacon from another
+    /// address moves it), at most `SyncLimits.maxDiscoveredPeers` keys
+    /// (`maxDiscoveredPeersPerAddress` per source address), each forgotten
+    /// `discoveredPeerExpiry` after its last beacon. Call it for every accepted beacon.
+    /// Returns whether a new address is dialled.
+    @discardableResult
+    public func addDiscoveredPeer(_ peer: DiscoveredPeer) -> Bool {
+        guard !peer.host.isEmpty, (1...65_535).contains(peer.tcpPort) else { return false }
+        let target = DialTarget(host: peer.host, port: peer.tcpPort)
+        switch discovered.record(key: peer.key, target: target, now: .now) {
+        case .refreshed:
+            return false
+        case .refused:
+            logger.debug(
+                "ignored a discovered peer: too many peers learned from beacons",
+                metadata: ["peer.id": "\(peer.key.logID)", "peer.address": "\(target)"])
+            return false
+        case .added(let target), .moved(from: _, to: let target):
+            // A moved key's old address stops being dialled at its loop's next turn.
+            startDialLoop(target)
+            return true
+        }
     }
 
     /// Stops dialling an address added with `addPeer` (a session already up stays until it
@@ -129,7 +174,31 @@ public actor SyncService {
         dialTargets.remove(DialTarget(host: host, port: port))
     }
 
-    func isDialTarget(_ target: DialTarget) -> Bool { dialTargets.contains(target) }
+    private func startDialLoop(_ target: DialTarget) {
+        guard dialLoops.insert(target).inserted else { return }
+        dialContinuation.yield(target)
+    }
+
+    /// Whether `target` is still to be dialled; if not, its loop is over (checked and ended
+    /// in one step, so that an address added again starts a new loop).
+    func continueDialing(_ target: DialTarget) -> Bool {
+        if dialTargets.contains(target) || discovered.isCurrent(target, now: .now) { return true }
+        dialLoops.remove(target)
+        discovered.removeExpired(now: .now)
+        return false
+    }
+
+    /// Whether a dialled peer that proved `peer` at `target` is the one expected there: any
+    /// peer at an address given with `addPeer`; at an address known only from beacons, one
+    /// of the keys announced there (a beacon names where to dial, never whom to accept).
+    func isExpected(_ peer: PublicKey, at target: DialTarget) -> Bool {
+        if dialTargets.contains(target) { return true }
+        let announced = discovered.keys(at: target, now: .now)
+        return announced.isEmpty || announced.contains(peer)
+    }
+
+    /// The number of running dial loops and of keys learned from beacons, for tests.
+    var dialState: (loops: Int, discovered: Int) { (dialLoops.count, discovered.count) }
 
     /// Every live session, oldest first. A peer connected both ways (both sides dialled)
     /// appears once per session.
@@ -189,23 +258,49 @@ public actor SyncService {
         }
     }
 
-    /// Claims a connection slot, or false when `maxConnections` are open.
-    func reserveConnection() -> Bool {
-        guard openConnections < limits.maxConnections else { return false }
-        openConnections += 1
+    /// Claims an inbound connection slot for a connection from `address` (see
+    /// `ConnectionBudget.addressBucket`), or says why not.
+    func reserveInbound(from address: String) -> ConnectionBudget.Refusal? {
+        budget.admitInbound(from: address)
+    }
+
+    func releaseInbound(from address: String, established: Bool) {
+        budget.releaseInbound(from: address, established: established)
+    }
+
+    /// Claims a slot for a dial, or false when the dial budget is spent.
+    func reserveDial() -> Bool { budget.admitDial() }
+
+    func dialFinished() { budget.dialFinished() }
+
+    func releaseOutbound() { budget.releaseOutbound() }
+
+    /// The budget's counters, for tests.
+    var budgetState: (inbound: Int, pending: Int, outbound: Int, dialling: Int, addresses: Int) {
+        (budget.inbound, budget.pending, budget.outbound, budget.dialling, budget.trackedAddresses)
+    }
+
+    /// Claims one of `maxSessionsPerPeer` places for a connection whose handshake proved
+    /// `peer`, or false when the peer has them all.
+    func claimSessionSlot(for peer: PublicKey) -> Bool {
+        let current = sessionSlots[peer] ?? 0
+        guard current < limits.maxSessionsPerPeer else { return false }
+        sessionSlots[peer] = current + 1
         return true
     }
 
-    func releaseConnection() {
-        openConnections -= 1
+    func releaseSessionSlot(for peer: PublicKey) {
+        let current = sessionSlots[peer] ?? 0
+        sessionSlots[peer] = current > 1 ? current - 1 : nil
     }
 
-    /// Adds an established session, or returns nil when the peer already has
-    /// `maxSessionsPerPeer` sessions or the service is stopping.
-    func register(info: PeerInfo, dialTarget: DialTarget?, channel: any Channel) -> SyncSession? {
+    /// Adds an established session (its session slot already claimed), or returns nil when
+    /// the service is stopping. `addressBucket` is set for an accepted connection.
+    func register(info: PeerInfo, dialTarget: DialTarget?, addressBucket: String?, channel: any Channel)
+        -> SyncSession?
+    {
         guard case .running = state else { return nil }
-        let existing = sessions.values.filter { $0.info.key == info.key }.count
-        guard existing < limits.maxSessionsPerPeer else { return nil }
+        if let addressBucket { budget.inboundEstablished(from: addressBucket) } else { budget.dialFinished() }
         let session = SyncSession(
             id: nextSessionID, info: info, dialTarget: dialTarget,
             outbox: SessionOutbox(
