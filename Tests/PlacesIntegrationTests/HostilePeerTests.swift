@@ -136,6 +136,8 @@ struct HostilePeerTests {
         let fromMallory = invitations?.filter { $0["from"] as? String == mallory.humanID } ?? []
         #expect(fromMallory.count == 1, "\(invitations ?? [])")
         #expect(fromMallory.first?["kind"] as? String == "itinerary")
+        #expect(fromMallory.first?["id"] as? String == doc.hex)
+        #expect(fromMallory.first?["status"] as? String == "pending")
     }
 
     // MARK: 2. Values from a peer
@@ -345,7 +347,8 @@ struct HostilePeerTests {
         _ = try session.drain(for: 0.5)
         guard joiner.serving("a join") else { return }
         let keyLeaked = contains(session.receivedPlaintext, token.documentKey)
-        let tokenLeaked = contains(session.receivedPlaintext, token.signature)
+        // The redacted token (capabilities.md §4.1) may travel; the whole one must not.
+        let tokenLeaked = contains(session.receivedPlaintext, token.encoded)
         #expect(!keyLeaked, "a connected stranger received the link's document key")
         #expect(!tokenLeaked, "a connected stranger received the link's token")
     }
@@ -482,6 +485,9 @@ struct HostilePeerTests {
         let it = try a.d.call(Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"Porto"}"#)
         let doc = try #require(DocumentID(hex: it.id))
         let mallory = try AdversarialPeer()
+        // Bruno takes Ana's shares directly (she is a contact).
+        let contact = try b.d.send("POST", "/v1/contacts", json: #"{"id":"\#(a.id)"}"#)
+        #expect((200..<300).contains(contact.status), "\(contact.text)")
         try a.share(it.id, with: b.id, role: "editor")
         try a.share(it.id, with: mallory.humanID, role: "editor")
         try b.addPeer(a)
@@ -584,8 +590,9 @@ struct HostilePeerTests {
         #expect(try a.itineraryIDs().isEmpty)
     }
 
-    /// The most pending invitations one peer can make a daemon hold (`Protocol/`).
-    static let maxInvitationsPerPeer = 100
+    /// The most pending invitations one owner can make a daemon hold (`Protocol/sync.md` §7,
+    /// Bounds).
+    static let maxInvitationsPerPeer = 8
 
     @Test("strangers from one address cannot take every connection slot from a member")
     func connectionSlots() async throws {

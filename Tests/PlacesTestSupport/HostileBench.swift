@@ -1,4 +1,5 @@
 import Foundation
+import PlacesControl
 import PlacesCrypto
 import PlacesModel
 import PlacesStore
@@ -89,7 +90,8 @@ public enum HostileBench {
     }
 
     /// Bogus offers: each names a fresh random document with the flooder as its owner, a
-    /// version vector of `vectorEntries` entries with 100-byte author fields, a key grant to
+    /// version vector of `vectorEntries` entries (every other offer with 100-byte author
+    /// fields and seq UInt64.max), a key grant to
     /// `victim` signed by the flooder and `extraGrants` garbage grants claiming to be the
     /// flooder's.
     public static func bogusOffers(
@@ -98,11 +100,14 @@ public enum HostileBench {
         let key = try SecretBox.randomKey()
         var out = [WireMessage]()
         out.reserveCapacity(count)
-        let vector = (0..<vectorEntries).map { _ in (SecureRandom.bytes(100), UInt64.max) }
+        // Half the offers carry a vector a daemon should refuse outright (100-byte authors,
+        // seq past 2^32), half a well-formed one, so that their grants get looked at.
+        let longVector = (0..<vectorEntries).map { _ in (SecureRandom.bytes(100), UInt64.max) }
+        let vector = (0..<vectorEntries).map { _ in (SecureRandom.bytes(32), UInt64(1)) }
         // One sealed key serves every grant (it does not depend on the document); each grant
         // is still signed for its own document.
         let sealed = try SealedBox.seal(key, to: victim)
-        for _ in 0..<count {
+        for index in 0..<count {
             guard let doc = DocumentID(bytes: SecureRandom.bytes(16)) else { continue }
             let signature = flooder.identity.sign(
                 KeyGrant.signedBytes(doc: doc, epoch: 0, member: victim.bytes, sealedKey: sealed))
@@ -118,7 +123,10 @@ public enum HostileBench {
                 g.sealedKey = Data(SecureRandom.bytes(80))
                 grants.append(g)
             }
-            out.append(Wire.offer(doc: doc, owner: flooder.key, vector: vector, grants: grants))
+            out.append(
+                Wire.offer(
+                    doc: doc, owner: flooder.key, vector: index.isMultiple(of: 2) ? longVector : vector, grants: grants)
+            )
         }
         return out
     }
@@ -133,6 +141,7 @@ public enum HostileBench {
     ) throws -> FloodReport {
         guard let doc = DocumentID(hex: itinerary) else { throw HarnessError("not a document id: \(itinerary)") }
         let victim = flooderSession.remoteKey
+        let owner = try HumanID.decode(daemon.call(Itinerary.self, "GET", "/v1/itineraries/\(itinerary)").owner)
         let messages = try bogusOffers(offers, from: flooder, to: victim)
         let rssBefore = daemon.residentKilobytes ?? 0
         let done = DispatchSemaphore(value: 0)
@@ -147,7 +156,7 @@ public enum HostileBench {
                         Array(messages[start..<min(start + 100, messages.count)]), deadline: deadline)
                 }
                 // An honest offer last: its answer says the daemon got through the flood.
-                try flooderSession.send(Wire.offer(doc: doc, owner: [], reply: false))
+                try flooderSession.send(Wire.offer(doc: doc, owner: owner.bytes, reply: false))
                 let answered = try flooderSession.wait(timeout: deadline.timeIntervalSinceNow) { message in
                     if case .offer(let o)? = message.kind { return o.doc == Data(doc.bytes) && o.reply }
                     return false
