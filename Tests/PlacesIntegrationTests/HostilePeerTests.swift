@@ -317,15 +317,24 @@ struct HostilePeerTests {
             ("the currency eur", itinerary("travelPrice", #"{"amountMinor":100,"currency":"eur"}"#)),
             ("notes of 10,001 characters", itinerary("notes", Wire.string(String(repeating: "n", count: 10_001)))),
         ]
+        let activityPath = "/v1/itineraries/\(s.itinerary.id)/activity"
         for (what, body) in attacks {
             let shown = try s.owner.itinerary(s.itinerary.id)
+            let activity = try s.owner.d.call(ActivityList.self, "GET", activityPath).count
             let stored = try s.attempt { try mallory.nextOp(in: $0, body: body) }
             guard s.owner.serving("an op with \(what)") else { return }
             #expect(!stored, "an op with \(what) was stored")
             let now = try s.owner.itinerary(s.itinerary.id)
             #expect(now == shown, "an op with \(what) changed what the owner sees")
             #expect(!now.places.contains { abs($0.latitude) > 90 || abs($0.longitude) > 180 })
+            #expect(try s.owner.d.call(ActivityList.self, "GET", activityPath).count == activity, "\(what)")
         }
+        // Each refusal is logged with the peer and the document (issue #11, "Bad input").
+        let refusals = s.owner.d.log.split(separator: "\n").filter {
+            $0.contains("rejected an op from a peer") && $0.contains("peer.id=\(mallory.humanID.prefix(7))")
+                && $0.contains("doc.id=\(root)")
+        }
+        #expect(refusals.count >= attacks.count, "\(refusals.count) refusals logged for \(attacks.count) ops")
         // The same member's valid edit still goes through: the refusals were for the values.
         let valid = try s.attempt { try mallory.nextOp(in: $0, body: itinerary("notes", #""fine""#)) }
         let notes = try s.owner.itinerary(s.itinerary.id).notes
