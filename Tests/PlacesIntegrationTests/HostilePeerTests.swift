@@ -610,6 +610,22 @@ struct HostilePeerTests {
         #expect(try a.itineraryIDs().isEmpty)
     }
 
+    @Test("offers carrying 10,000 forged grants each cost the daemon little")
+    func grantBomb() async throws {
+        let s = try SharedWithAdversary(role: "editor")
+        let seconds = try HostileBench.grantBomb(
+            daemon: s.owner.d, itinerary: s.itinerary.id, session: s.session, offers: 10, grants: 10_000, maxSeconds: 15
+        )
+        print(
+            "grant bomb: 10 offers of 10,000 forged grants answered in \(seconds.map { "\($0) s" } ?? "more than 15 s")"
+        )
+        defer { s.owner.d.kill() }
+        guard s.owner.serving("offers with 10,000 forged grants") else { return }
+        #expect(seconds != nil && seconds! < 3, "10 offers of 10,000 forged grants took \(seconds ?? 15) s or more")
+        let edit = try s.owner.d.send("PATCH", "/v1/itineraries/\(s.itinerary.id)", json: #"{"notes":"after"}"#)
+        #expect(edit.status == 200)
+    }
+
     /// The most pending invitations one owner can make a daemon hold (`Protocol/sync.md` §7,
     /// Bounds).
     static let maxInvitationsPerPeer = 8

@@ -201,6 +201,45 @@ public enum HostileBench {
             rssAfterKB: daemon.residentKilobytes ?? 0)
     }
 
+    /// Sends `offers` offers of `itinerary` (which the session's peer is a participant of)
+    /// naming its real owner, each with `grants` key grants that claim the owner as issuer
+    /// but carry garbage signatures, and times until the daemon has answered them all
+    /// (each `reply = false` offer gets an offer back). Nil when it did not within
+    /// `maxSeconds`.
+    public static func grantBomb(
+        daemon: DaemonProcess, itinerary: String, session: PeerSession, offers: Int = 10, grants: Int = 10_000,
+        maxSeconds: Double = 30
+    ) throws -> Double? {
+        guard let doc = DocumentID(hex: itinerary) else { throw HarnessError("not a document id: \(itinerary)") }
+        let owner = try HumanID.decode(daemon.call(Itinerary.self, "GET", "/v1/itineraries/\(itinerary)").owner)
+        var messages = [WireMessage]()
+        for _ in 0..<offers {
+            let bogus = (0..<grants).map { _ in
+                Wire.grant(
+                    KeyGrant(
+                        doc: doc, epoch: 0, member: SecureRandom.bytes(32), sealedKey: SecureRandom.bytes(80),
+                        issuer: owner.bytes, signature: SecureRandom.bytes(64)))
+            }
+            messages.append(Wire.offer(doc: doc, owner: owner.bytes, grants: bogus))
+        }
+        let started = ContinuousClock.now
+        let deadline = Date().addingTimeInterval(maxSeconds)
+        try session.send(messages, deadline: deadline)
+        var answered = 0
+        while answered < offers {
+            guard
+                try session.wait(
+                    timeout: deadline.timeIntervalSinceNow,
+                    for: { message in
+                        if case .offer(let o)? = message.kind { return o.doc == Data(doc.bytes) && o.reply }
+                        return false
+                    }) != nil
+            else { return nil }
+            answered += 1
+        }
+        return milliseconds(ContinuousClock.now - started) / 1000
+    }
+
     static func milliseconds(_ d: Duration) -> Double {
         Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
     }
