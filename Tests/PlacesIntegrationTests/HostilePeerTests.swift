@@ -614,7 +614,8 @@ struct HostilePeerTests {
     func grantBomb() async throws {
         let s = try SharedWithAdversary(role: "editor")
         let seconds = try HostileBench.grantBomb(
-            daemon: s.owner.d, itinerary: s.itinerary.id, session: s.session, offers: 10, grants: 10_000, maxSeconds: 15
+            daemon: s.owner.d, itinerary: s.itinerary.id, flooder: s.mallory, session: s.session, offers: 10,
+            grants: 10_000, maxSeconds: 15
         )
         print(
             "grant bomb: 10 offers of 10,000 forged grants answered in \(seconds.map { "\($0) s" } ?? "more than 15 s")"

@@ -201,24 +201,27 @@ public enum HostileBench {
             rssAfterKB: daemon.residentKilobytes ?? 0)
     }
 
-    /// Sends `offers` offers of `itinerary` (which the session's peer is a participant of)
-    /// naming its real owner, each with `grants` key grants that claim the owner as issuer
-    /// but carry garbage signatures, and times until the daemon has answered them all
+    /// Sends `offers` offers of `itinerary` (which `flooder` is a participant of, connected
+    /// as `session`) naming its real owner, each with `grants` key grants that claim the
+    /// owner as issuer but carry the flooder's signature (well-formed, so a verifier cannot
+    /// reject it early), and times until the daemon has answered them all
     /// (each `reply = false` offer gets an offer back). Nil when it did not within
     /// `maxSeconds`.
     public static func grantBomb(
-        daemon: DaemonProcess, itinerary: String, session: PeerSession, offers: Int = 10, grants: Int = 10_000,
+        daemon: DaemonProcess, itinerary: String, flooder: AdversarialPeer, session: PeerSession, offers: Int = 10,
+        grants: Int = 10_000,
         maxSeconds: Double = 30
     ) throws -> Double? {
         guard let doc = DocumentID(hex: itinerary) else { throw HarnessError("not a document id: \(itinerary)") }
         let owner = try HumanID.decode(daemon.call(Itinerary.self, "GET", "/v1/itineraries/\(itinerary)").owner)
+        let signature = flooder.identity.sign(SecureRandom.bytes(16)).bytes
         var messages = [WireMessage]()
         for _ in 0..<offers {
             let bogus = (0..<grants).map { _ in
                 Wire.grant(
                     KeyGrant(
                         doc: doc, epoch: 0, member: SecureRandom.bytes(32), sealedKey: SecureRandom.bytes(80),
-                        issuer: owner.bytes, signature: SecureRandom.bytes(64)))
+                        issuer: owner.bytes, signature: signature))
             }
             messages.append(Wire.offer(doc: doc, owner: owner.bytes, grants: bogus))
         }
