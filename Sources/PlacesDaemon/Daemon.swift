@@ -74,7 +74,7 @@ public struct Daemon {
             syncOptions.discovery
             ? LANDiscovery(
                 logger: logger, identity: { await engine.beaconIdentity() },
-                onPeer: { peer in await sync.addPeer(host: peer.host, port: peer.tcpPort) }) : nil
+                onPeer: { peer in await sync.addDiscoveredPeer(peer) }) : nil
         await engine.attach(sync: sync, listenAddress: syncOptions.listen, discovery: syncOptions.discovery)
         let bridge = SyncBridge(
             engine: engine, sync: sync, discovery: discovery, staticPeers: staticPeers, logger: logger)

@@ -30,7 +30,7 @@ extension Engine {
                 detail: "the invitation's key does not open with this identity; ask the owner to share again")
         }
         try storeCall { () throws(StoreError) in
-            try store.addContact(invitation.owner, name: "", timeMs: RFC3339.nowMs())
+            try store.addContact(invitation.owner, name: invitation.ownerName ?? "", timeMs: RFC3339.nowMs())
         }
         let via = try? PublicKey(bytes: invitation.via)
         guard let record = addSharedDocument(grant, key: key, owner: owner, from: via) else {
@@ -108,7 +108,7 @@ extension Engine {
     private func invitationView(_ record: Store.InvitationRecord, status: String) -> Invitation {
         let owner = try? PublicKey(bytes: record.owner)
         let via = try? PublicKey(bytes: record.via)
-        let ownerName = owner.map(displayName(of:))
+        let ownerName = record.ownerName ?? owner.map(displayName(of:))
         return Invitation(
             id: record.doc.hex, kind: "itinerary", from: owner?.humanID ?? HexCoding.encode(record.owner),
             fromName: ownerName == owner.map { String($0.humanID.prefix(7)) } ? nil : ownerName,

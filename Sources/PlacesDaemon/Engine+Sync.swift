@@ -97,6 +97,7 @@ extension Engine: SyncDelegate {
         if left <= 0 {
             // Everything kept per peer goes with its last session (sync.md §7, "Bounds").
             sendWindows[peer] = nil
+            fullPulls[peer] = nil
             peerVectors[peer] = nil
             offeredVectors[peer] = nil
             peerNames[peer] = nil
@@ -113,6 +114,12 @@ extension Engine: SyncDelegate {
     /// after a short grace and never remembered.
     func isKnown(_ peer: PublicKey) -> Bool {
         if (try? store.isContact(peer.bytes)) == true { return true }
+        // Someone whose invitation waits for the user's answer (bounded: sync.md §7.1).
+        if let waiting = try? store.invitations(),
+            waiting.contains(where: { $0.owner == peer.bytes || $0.via == peer.bytes })
+        {
+            return true
+        }
         if provisional.values.contains(where: { $0.contains(peer) }) { return true }
         if pendingJoins.values.contains(where: { $0.asked.contains(peer) && $0.outcome == nil }) { return true }
         return !sharedDocuments(with: peer).isEmpty
@@ -205,6 +212,7 @@ extension Engine: SyncDelegate {
         let forOthers = grants.filter { $0.member != peer.bytes }
         offer.grants = (forReceiver + forOthers).prefix(Engine.maxGrantsPerOffer).map(Engine.wire)
         offer.reply = reply
+        offer.fromName = String((currentProfileName() ?? "").prefix(100))
         if let name = entityName(in: doc.id, doc.id.hex) { offer.name = String(name.prefix(200)) }
         if let member = ((try? store.members(of: doc.id)) ?? []).first(where: { $0.key == peer.hex }),
             Store.activeRoles.contains(member.role)
@@ -311,8 +319,9 @@ extension Engine: SyncDelegate {
             let name = offer.name.isEmpty ? nil : String(offer.name.prefix(200))
             let role = ["editor", "viewer"].contains(offer.role) ? offer.role : nil
             let invitation = Store.InvitationRecord(
-                grant: grant, owner: owner, via: peer.bytes, name: name, role: role, receivedMs: RFC3339.nowMs(),
-                declined: false)
+                grant: grant, owner: owner, via: peer.bytes,
+                ownerName: peer == ownerKey && !offer.fromName.isEmpty ? String(offer.fromName.prefix(100)) : nil,
+                name: name, role: role, receivedMs: RFC3339.nowMs(), declined: false)
             switch (try? store.recordInvitation(invitation)) ?? .full {
             case .recorded:
                 logger.info(
@@ -322,7 +331,8 @@ extension Engine: SyncDelegate {
                     Event(
                         type: "invited", time: RFC3339.string(ms: RFC3339.nowMs()), doc: docID.hex,
                         docKind: "itinerary", author: ownerKey.humanID,
-                        summary: "\(displayName(of: ownerKey)) invites you to “\(name ?? "an itinerary")”"))
+                        summary: "\(invitation.ownerName ?? displayName(of: ownerKey)) invites you to "
+                            + "“\(name ?? "an itinerary")”"))
             case .known: break
             case .full:
                 logger.warning(
@@ -521,7 +531,7 @@ extension Engine: SyncDelegate {
         let ingestStarted = ContinuousClock.now
         let result: Store.IngestResult
         do {
-            result = try store.ingest(batch.ops.map { [UInt8]($0) }, keyring: keyringCopy())
+            result = try store.ingest(batch.ops.map { [UInt8]($0) }, doc: docID, keyring: keyringCopy())
         } catch {
             // Part of the batch may be stored: read the vector again.
             forgetDocumentState()
@@ -554,11 +564,29 @@ extension Engine: SyncDelegate {
         // from there (sync.md §7, "Rounds"). One offer per such batch, whatever the sender does.
         var pull = [SyncMessage]()
         if let rejected = result.rejected?.reason, rejected.isOutOfOrder,
-            let again = makeOffer(for: record, to: peer, reply: true)
+            var again = makeOffer(for: record, to: peer, reply: true)
         {
+            // A dependency missing although this daemon holds everything the sender offered:
+            // the other branch of an equivocation neither side knew of. An empty vector pulls
+            // the sender's whole log once per document and session (sync.md §7, "Equivocation").
+            let caughtUp = holdsEverything(offeredVectors[peer]?[docID], of: docID)
+            if rejected == .missingDependency, caughtUp, fullPulls[peer]?.contains(docID) != true {
+                fullPulls[peer, default: []].insert(docID)
+                again.offer.vector = []
+                logger.notice(
+                    "a dependency is missing though nothing offered is: pulling the peer's whole log once",
+                    metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)"])
+            }
             pull = [again]
         }
         guard !result.stored.isEmpty else { return pull }
+        if result.equivocations > 0 {
+            logger.warning(
+                "stored ops of a member who signed two different ops at one position (equivocation)",
+                metadata: [
+                    "peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)", "ops": "\(result.equivocations)",
+                ])
+        }
         if result.excluded > 0 {
             logger.notice(
                 "stored ops made concurrently with their author's removal; they are not applied",
@@ -606,6 +634,12 @@ extension Engine: SyncDelegate {
             return [again]
         }
         return pull
+    }
+
+    /// Whether this daemon holds every op `offered` names of `doc`.
+    func holdsEverything(_ offered: VersionVector?, of doc: DocumentID) -> Bool {
+        guard let offered, let mine = currentVector(doc) else { return false }
+        return !offered.seqs.contains { mine[$0.key] < $0.value }
     }
 
     /// A duration in milliseconds with two decimals, for debug logs.
@@ -658,6 +692,9 @@ extension Engine: SyncDelegate {
         if let name = peerNames[key], !name.isEmpty { return name }
         if let stored = (try? store.peers())?.first(where: { $0.key == key.bytes }), !stored.name.isEmpty {
             return stored.name
+        }
+        if let contact = (try? store.contacts())?.first(where: { $0.key == key.bytes }), !contact.name.isEmpty {
+            return contact.name
         }
         // The name a member gave when it joined through a link (it may never have connected here).
         if let joined = try? store.memberName(key.hex), !joined.isEmpty { return joined }

@@ -29,6 +29,9 @@ public actor Engine {
     var peerVectors: [PublicKey: [DocumentID: VersionVector]] = [:]
     /// What each peer said it holds in its last offer (to know when more is to come).
     var offeredVectors: [PublicKey: [DocumentID: VersionVector]] = [:]
+    /// Documents whose whole log this daemon pulled from a peer in the current session
+    /// (once each: equivocation recovery, `Engine+Sync`).
+    var fullPulls: [PublicKey: Set<DocumentID>] = [:]
     /// What was sent to each peer of each document in answer to its offers: pipelined
     /// rounds (`Engine+Sync`). Reset when a session with the peer opens or closes.
     var sendWindows: [PublicKey: [DocumentID: SendWindow]] = [:]

@@ -52,6 +52,7 @@ extension Engine {
     /// What a discovery beacon announces, or nil while logged out (no beacons then).
     func beaconIdentity() async -> (SigningKeyPair, tcpPort: Int, name: String)? {
         guard let identity, let sync, let port = await sync.boundPort else { return nil }
-        return (identity, port, currentProfileName() ?? "")
+        // A beacon reaches everyone on the network: it names nobody (discovery.md §5).
+        return (identity, port, "")
     }
 }

@@ -97,8 +97,13 @@ public struct SignedOp: Hashable, Sendable {
         let signedEnd = r.offset
         let signature = try r.take(64)
         guard r.offset == bytes.count else { throw OpFormatError("trailing bytes after the signature") }
-        guard seq >= 1 else { throw OpFormatError("seq starts at 1") }
-        guard lamport >= 1 else { throw OpFormatError("lamport starts at 1") }
+        guard seq >= 1, seq <= OpRules.maxSeq else { throw OpFormatError("seq \(seq) is outside 1…2^32−1") }
+        guard lamport >= 1, lamport <= OpRules.maxLamport else {
+            throw OpFormatError("lamport \(lamport) is outside 1…2^53−1")
+        }
+        for i in deps.indices.dropFirst() where !deps[i - 1].lexicographicallyPrecedes(deps[i]) {
+            throw OpFormatError("deps are not sorted ascending without duplicates")
+        }
         self.header = OpHeader(doc: doc, author: author, seq: seq, deps: deps, lamport: lamport, epoch: epoch)
         self.ciphertext = ciphertext
         self.signature = signature

@@ -12,6 +12,9 @@ import PlacesModel
 /// always stored before the ops that name it).
 final class OpBatch {
     private var owners: [DocumentID: String] = [:]
+    private var kinds: [DocumentID: String] = [:]
+    /// Whether an author has equivocated in a document (has ops marked `conflict`).
+    private var equivocated: [DocumentID: [OpKey: Bool]] = [:]
     /// Document, Lamport time and causal vector of the ops stored in this batch, by id.
     private var ops: [OpKey: (doc: DocumentID, lamport: UInt64, vector: VersionVector)] = [:]
     /// Seq and Lamport time of the last op stored in this batch, by document and author.
@@ -49,6 +52,34 @@ final class OpBatch {
         return key
     }
 
+    /// Whether `author` has equivocated in `doc` (any of its ops there is marked `conflict`).
+    func hasEquivocated(_ db: Database, _ doc: DocumentID, author: [UInt8]) throws -> Bool {
+        let key = OpKey(author)
+        if let known = equivocated[doc]?[key] { return known }
+        var select = try RawStatement(db, "SELECT 1 FROM op WHERE doc = ? AND author = ? AND conflict = 1 LIMIT 1")
+        select.bind(doc.bytes)
+        select.bind(author)
+        var found = false
+        try select.forEachRow(db) { _ in found = true }
+        equivocated[doc, default: [:]][key] = found
+        return found
+    }
+
+    /// Records that `author` has just equivocated in `doc`.
+    func noteEquivocation(_ doc: DocumentID, author: [UInt8]) {
+        equivocated[doc, default: [:]][OpKey(author)] = true
+    }
+
+    /// The kind of `doc` (`Store.DocumentKind` raw value), nil when the document is unknown.
+    func kind(_ db: Database, _ doc: DocumentID) throws -> String? {
+        if let kind = kinds[doc] { return kind }
+        guard let record = try Store.fetchDocuments(db, "WHERE id = ?", bind: { $0.bind(doc.bytes) }).first else {
+            return nil
+        }
+        kinds[doc] = record.kind.rawValue
+        return record.kind.rawValue
+    }
+
     /// The seq and Lamport time of the author's last op in `doc` if it was stored in this
     /// batch (it is then the author's last op in the log: seqs only grow).
     func lastStored(doc: DocumentID, author: [UInt8]) -> (seq: UInt64, lamport: UInt64)? {
@@ -60,7 +91,11 @@ final class OpBatch {
         let doc = header.doc, deps = header.deps
         let key = OpKey(id)
         ops[key] = (doc, header.lamport, vector)
-        last[doc, default: [:]][OpKey(header.author)] = (header.seq, header.lamport)
+        let author = OpKey(header.author)
+        // An equivocating op (a second op at a seq already held) does not move the author back.
+        if (last[doc]?[author]?.seq ?? 0) < header.seq {
+            last[doc, default: [:]][author] = (header.seq, header.lamport)
+        }
         added[doc, default: []].append(id)
         addedSet.insert(key)
         if !deps.isEmpty { removed[doc, default: []].formUnion(deps.lazy.map(OpKey.init)) }

@@ -114,7 +114,33 @@ enum Schema {
                     DROP INDEX op_doc_lamport;
                     """)
         }
-        m.registerMigration("v5-consent") { db in
+        m.registerMigration("v5-equivocation") { db in
+            // A second op at one (doc, author, seq) is kept (an equivocation, `Protocol/sync.md`
+            // §7): the unique key becomes a plain index, and `conflict` marks every op at an
+            // equivocated (author, seq). The log keeps its rowids (its order).
+            try db.execute(
+                sql: """
+                    CREATE TABLE op_v5 (
+                        id BLOB PRIMARY KEY,
+                        doc BLOB NOT NULL,
+                        author BLOB NOT NULL,
+                        seq INTEGER NOT NULL,
+                        lamport INTEGER NOT NULL,
+                        epoch INTEGER NOT NULL,
+                        bytes BLOB NOT NULL,
+                        vv TEXT NOT NULL DEFAULT '',
+                        excluded INTEGER NOT NULL DEFAULT 0,
+                        conflict INTEGER NOT NULL DEFAULT 0
+                    );
+                    INSERT INTO op_v5(rowid, id, doc, author, seq, lamport, epoch, bytes, vv, excluded)
+                    SELECT rowid, id, doc, author, seq, lamport, epoch, bytes, vv, excluded FROM op ORDER BY rowid;
+                    DROP TABLE op;
+                    ALTER TABLE op_v5 RENAME TO op;
+                    CREATE INDEX op_author_seq ON op(doc, author, seq);
+                    CREATE INDEX op_conflict ON op(doc, author) WHERE conflict = 1;
+                    """)
+        }
+        m.registerMigration("v6-consent") { db in
             // People whose shares arrive directly, and shares from anyone else waiting for the
             // user's answer (Protocol/sync.md §7, "Consent"). Not part of the op log.
             try db.execute(
@@ -128,6 +154,7 @@ enum Schema {
                         doc BLOB PRIMARY KEY,
                         owner BLOB NOT NULL,
                         via BLOB NOT NULL,
+                        owner_name TEXT,
                         name TEXT,
                         role TEXT,
                         epoch INTEGER NOT NULL,

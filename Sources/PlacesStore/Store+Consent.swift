@@ -25,6 +25,9 @@ extension Store {
         public var grant: KeyGrant
         public var owner: [UInt8]
         public var via: [UInt8]
+        /// The owner's profile name, as the owner's own offer gave it (nil when it came
+        /// through another member).
+        public var ownerName: String?
         public var name: String?
         public var role: String?
         public var receivedMs: Int64
@@ -32,12 +35,13 @@ extension Store {
         public var doc: DocumentID { grant.doc }
 
         public init(
-            grant: KeyGrant, owner: [UInt8], via: [UInt8], name: String?, role: String?, receivedMs: Int64,
-            declined: Bool
+            grant: KeyGrant, owner: [UInt8], via: [UInt8], ownerName: String?, name: String?, role: String?,
+            receivedMs: Int64, declined: Bool
         ) {
             self.grant = grant
             self.owner = owner
             self.via = via
+            self.ownerName = ownerName
             self.name = name
             self.role = role
             self.receivedMs = receivedMs
@@ -102,11 +106,13 @@ extension Store {
             guard fromOwner < Store.maxInvitationsPerOwner, total < Store.maxInvitations else { return .full }
             try db.execute(
                 sql: """
-                    INSERT INTO invitation(doc, owner, via, name, role, epoch, sealed_key, signature, received_ms, declined)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+                    INSERT INTO invitation(doc, owner, via, owner_name, name, role, epoch, sealed_key, signature,
+                        received_ms, declined)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
                     """,
                 arguments: [
-                    doc, Data(invitation.owner), Data(invitation.via), invitation.name, invitation.role,
+                    doc, Data(invitation.owner), Data(invitation.via), invitation.ownerName, invitation.name,
+                    invitation.role,
                     Int64(invitation.grant.epoch), Data(invitation.grant.sealedKey), Data(invitation.grant.signature),
                     invitation.receivedMs,
                 ])
@@ -153,7 +159,8 @@ extension Store {
             doc: doc, epoch: epoch, member: [], sealedKey: [UInt8](row["sealed_key"] as Data), issuer: owner,
             signature: [UInt8](row["signature"] as Data))
         return InvitationRecord(
-            grant: grant, owner: owner, via: [UInt8](row["via"] as Data), name: row["name"], role: row["role"],
+            grant: grant, owner: owner, via: [UInt8](row["via"] as Data), ownerName: row["owner_name"],
+            name: row["name"], role: row["role"],
             receivedMs: row["received_ms"], declined: (row["declined"] as Int64) != 0)
     }
 }

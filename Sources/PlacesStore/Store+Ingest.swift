@@ -11,17 +11,23 @@ extension Store {
         case malformed(String)
         /// This daemon holds no such document.
         case unknownDocument
+        /// The op names another document than the batch it came in.
+        case wrongDocument
         /// The signature does not verify against the author key in the header.
         case badSignature
-        /// The author's previous op (seq − 1) is missing: ops must arrive in order.
+        /// The author's previous op (seq − 1) is missing, or not in the op's causal past: ops
+        /// must arrive in order, and each author's ops form a chain.
         case sequenceGap(expected: UInt64, got: UInt64)
-        /// A different op with the same author and seq is already stored: the author
-        /// equivocated. The first one is kept.
+        /// A different op with the same author and seq is already stored and the author has
+        /// already `maxConflictingOps` conflicting ops in the document: refused.
         case equivocation(author: String, seq: UInt64)
         /// A dependency is not stored yet: ops must arrive in causal order.
         case missingDependency
-        /// The Lamport time is not above the author's previous op and every dependency.
-        case lamportNotIncreasing
+        /// The Lamport time is not 1 + the largest of the dependencies' (1 without deps).
+        case wrongLamport(expected: UInt64, got: UInt64)
+        /// A change breaks the rules of its entity kind or field (op-format §4, §5): wrong kind
+        /// for the document or for the id's shape, unknown field, value out of range.
+        case invalidChange(String)
         /// No key is held for the op's epoch, or the body does not open with it.
         case undecryptable
         /// The author may not write to this document at this point.
@@ -31,11 +37,14 @@ extension Store {
             switch self {
             case .malformed(let why): "malformed op: \(why)"
             case .unknownDocument: "unknown document"
+            case .wrongDocument: "the op names another document than its batch"
             case .badSignature: "bad signature"
             case .sequenceGap(let expected, let got): "sequence gap: expected seq \(expected), got \(got)"
             case .equivocation(let author, let seq): "equivocation by \(author.prefix(16)) at seq \(seq)"
             case .missingDependency: "a dependency is missing"
-            case .lamportNotIncreasing: "lamport time does not increase"
+            case .wrongLamport(let expected, let got):
+                "lamport \(got) is not 1 + the largest dependency's (\(expected))"
+            case .invalidChange(let why): "invalid change: \(why)"
             case .undecryptable: "the body cannot be decrypted"
             case .unauthorized(let why): "unauthorized: \(why)"
             }
@@ -51,8 +60,12 @@ extension Store {
         public var bodies: [OpBody] = []
         /// Ops already held (replays), skipped.
         public var duplicates = 0
-        /// How many of `stored` are excluded (concurrent with their author's removal).
+        /// How many of `stored` are excluded (concurrent with their author's removal, or not
+        /// the canonical op of an equivocation).
         public var excluded = 0
+        /// How many of `stored` are a second op at an author's seq (an equivocation, recorded
+        /// in the document's activity as `equivocated`).
+        public var equivocations = 0
         /// The first op refused and why; ingestion stops there.
         public var rejected: (op: [UInt8], reason: Rejection)? = nil
 
@@ -62,8 +75,8 @@ extension Store {
         }
     }
 
-    /// Verifies and stores ops received from another daemon, in the order given (which must
-    /// be causal), each in the same transaction as its materialization. Every check of
+    /// Verifies and stores ops of `doc` received from another daemon, in the order given (which
+    /// must be causal), each in the same transaction as its materialization. Every check of
     /// `Protocol/op-format.md` ("Receiving ops") runs before anything is written:
     /// format, signature, seq continuity and equivocation, dependencies present, Lamport
     /// monotonicity, decryption, and the caller's `authorize` rule.
@@ -73,7 +86,7 @@ extension Store {
     /// their outcomes are then consulted op by op in the order above, so an op is refused
     /// for the same reason as if each check ran in turn.
     public func ingest(
-        _ encodedOps: [[UInt8]], keyring: Keyring,
+        _ encodedOps: [[UInt8]], doc: DocumentID, keyring: Keyring,
         authorize: (OpHeader, OpBody) -> String? = { _, _ in nil }
     ) throws(StoreError) -> IngestResult {
         try write { db in
@@ -84,12 +97,13 @@ extension Store {
             for (i, bytes) in encodedOps.enumerated() {
                 let op = checked.result(i)
                 do {
-                    if let (op, body, excluded) = try ingestOne(
-                        db, op, keyring: keyring, batch: batch, authorize: authorize)
+                    if let (op, body, excluded, equivocating) = try ingestOne(
+                        db, op, doc: doc, keyring: keyring, batch: batch, authorize: authorize)
                     {
                         result.stored.append(op)
                         result.bodies.append(body)
                         if excluded { result.excluded += 1 }
+                        if equivocating { result.equivocations += 1 }
                     } else {
                         result.duplicates += 1
                     }
@@ -159,38 +173,53 @@ extension Store {
     }
 
     private func ingestOne(
-        _ db: Database, _ checked: CheckedOp, keyring: Keyring, batch: OpBatch,
+        _ db: Database, _ checked: CheckedOp, doc batchDoc: DocumentID, keyring: Keyring, batch: OpBatch,
         authorize: (OpHeader, OpBody) -> String?
-    ) throws -> (SignedOp, OpBody, excluded: Bool)? {
+    ) throws -> (SignedOp, OpBody, excluded: Bool, equivocating: Bool)? {
         let op: SignedOp
         switch checked.op {
         case .success(let decoded): op = decoded
         case .failure(let error): throw Rejection.malformed(error.message)
         }
         let header = op.header
+        // Each op is judged by the document it names, so it must be the batch's.
+        guard header.doc == batchDoc else { throw Rejection.wrongDocument }
         let doc = Data(header.doc.bytes)
-        guard let ownerKey = try batch.owner(db, header.doc) else { throw Rejection.unknownDocument }
+        guard let ownerKey = try batch.owner(db, header.doc), let documentKind = try batch.kind(db, header.doc) else {
+            throw Rejection.unknownDocument
+        }
         let id = checked.id
         // Held: before the batch (looked up by `precheck`) or stored earlier in it.
         if checked.held || batch.stored(id) != nil { return nil }
         guard checked.signatureValid else { throw Rejection.badSignature }
 
-        let previousSeq: UInt64, previousLamport: UInt64
+        let previousSeq: UInt64
         if let last = batch.lastStored(doc: header.doc, author: header.author) {
-            (previousSeq, previousLamport) = last
+            previousSeq = last.seq
         } else {
-            let previous = try Row.fetchOne(
-                db.cachedStatement(
-                    sql: "SELECT seq, lamport FROM op WHERE doc = ? AND author = ? ORDER BY seq DESC LIMIT 1"),
-                arguments: [doc, Data(header.author)])
-            previousSeq = UInt64(previous?[0] as Int64? ?? 0)
-            previousLamport = UInt64(previous?[1] as Int64? ?? 0)
+            previousSeq = UInt64(
+                clamping: try Int64.fetchOne(
+                    db.cachedStatement(sql: "SELECT max(seq) FROM op WHERE doc = ? AND author = ?"),
+                    arguments: [doc, Data(header.author)]) ?? 0)
         }
-        if header.seq <= previousSeq {
-            throw Rejection.equivocation(author: header.authorKey, seq: header.seq)
-        }
-        guard header.seq == previousSeq + 1 else {
-            throw Rejection.sequenceGap(expected: previousSeq + 1, got: header.seq)
+        // A second op at a seq already held is an equivocation: kept (up to a cap) so that
+        // replicas holding either branch converge, but only one op per seq is materialized.
+        let equivocating = header.seq <= previousSeq
+        if equivocating {
+            let extra =
+                try Int.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT count(*) - count(DISTINCT seq) FROM op
+                            WHERE doc = ? AND author = ? AND conflict = 1
+                            """), arguments: [doc, Data(header.author)]) ?? 0
+            guard extra < Store.maxConflictingOps else {
+                throw Rejection.equivocation(author: header.authorKey, seq: header.seq)
+            }
+        } else {
+            guard header.seq == previousSeq + 1 else {
+                throw Rejection.sequenceGap(expected: previousSeq + 1, got: header.seq)
+            }
         }
         var maxDepLamport: UInt64 = 0
         for dep in header.deps {
@@ -203,29 +232,129 @@ extension Store {
                     db.cachedStatement(sql: "SELECT lamport FROM op WHERE id = ? AND doc = ?"),
                     arguments: [Data(dep), doc])
             else { throw Rejection.missingDependency }
-            maxDepLamport = max(maxDepLamport, UInt64(lamport))
+            maxDepLamport = max(maxDepLamport, UInt64(clamping: lamport))
         }
-        guard header.lamport > previousLamport, header.lamport > maxDepLamport else {
-            throw Rejection.lamportNotIncreasing
+        // The author's previous op, and none of its later ones, is in the causal past: each
+        // author's ops form a chain (op-format §9 step 6).
+        var vector = try depsVector(db, header: header, batch: batch)
+        let pastSeq = vector[header.authorKey]
+        if pastSeq != header.seq - 1 {
+            // Older placesd versions with more than 64 heads could leave their own previous op
+            // out of the deps: still a chain when the Lamport time is above it.
+            let previousLamport = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT max(lamport) FROM op WHERE doc = ? AND author = ? AND seq = ?"),
+                arguments: [doc, Data(header.author), Int64(header.seq - 1)])
+            guard pastSeq < header.seq - 1, let previousLamport, header.lamport > UInt64(clamping: previousLamport)
+            else { throw Rejection.sequenceGap(expected: min(pastSeq, OpRules.maxSeq) + 1, got: header.seq) }
+        }
+        vector.include(header.authorKey, header.seq)
+        // Lamport is not a free claim: exactly one above the causal past (op-format §7), so it
+        // grows by at most one per op and stays far from its bound.
+        guard header.lamport == maxDepLamport + 1 else {
+            throw Rejection.wrongLamport(expected: maxDepLamport + 1, got: header.lamport)
         }
         guard let body = checked.body else { throw Rejection.undecryptable }
-        for change in body.changes {
-            if case .set(_, _, "position", let value, _) = change {
-                guard let key = value.stringValue, FractionalIndex.isValid(key) else {
-                    throw Rejection.malformed("a position is not a fractional index")
-                }
-            }
+        if let refusal = OpRules.refusal(of: body, in: header.doc, documentKind: documentKind) {
+            throw Rejection.invalidChange(refusal)
         }
-        let vector = try causalVector(db, header: header, batch: batch)
         if let refusal = try Store.authorization(db, header: header, body: body, owner: ownerKey, causalPast: vector)
             ?? authorize(header, body)
         {
             throw Rejection.unauthorized(refusal)
         }
         try insertOp(db, op, id: id, vector: vector, batch: batch)
-        let excluded = try Store.materializeStored(
-            db, id: id, header: header, body: body, owner: ownerKey, vector: vector, keyring: keyring)
-        return (op, body, excluded)
+        guard try equivocating || batch.hasEquivocated(db, header.doc, author: header.author) else {
+            let excluded = try Store.materializeStored(
+                db, id: id, header: header, body: body, owner: ownerKey, vector: vector, keyring: keyring)
+            return (op, body, excluded, false)
+        }
+        if equivocating { batch.noteEquivocation(header.doc, author: header.author) }
+        let excluded = try Store.storeConflicting(
+            db, id: id, header: header, body: body, owner: ownerKey, vector: vector, keyring: keyring,
+            equivocating: equivocating)
+        return (op, body, excluded, equivocating)
+    }
+}
+
+extension Store {
+    /// How many ops beyond the first an author may have at equivocated seqs in one document
+    /// (`Protocol/sync.md` §7); more are refused.
+    public static let maxConflictingOps = 8
+
+    /// Stores the materialization of an op by an author that has equivocated in the document
+    /// (or does with this op: `equivocating`, and then every op at its seq is marked
+    /// `conflict`). Of an equivocating author's ops, one that shares its seq **or its Lamport
+    /// time** with another of that author's ops with a smaller id is excluded: the branches
+    /// can reuse Lamport times, and two materialized ops with one `(lamport, author)` would
+    /// tie in the merge order. This is a function of the set of ops held, whatever the arrival
+    /// order. When the op displaces a materialized one (or is excluded, or equivocates), the
+    /// document is re-materialized, with its `equivocated` activity lines; otherwise it is
+    /// materialized as usual. Returns whether the op is excluded.
+    static func storeConflicting(
+        _ db: Database, id: [UInt8], header: OpHeader, body: OpBody, owner: String, vector: VersionVector,
+        keyring: Keyring, equivocating: Bool
+    ) throws -> Bool {
+        let doc = Data(header.doc.bytes), author = Data(header.author)
+        let seq = Int64(header.seq), lamport = Int64(header.lamport)
+        if equivocating {
+            try db.execute(
+                sql: "UPDATE op SET conflict = 1 WHERE doc = ? AND author = ? AND seq = ?",
+                arguments: [doc, author, seq])
+        }
+        let displaced =
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT 1 FROM op WHERE doc = ? AND author = ? AND (seq = ? OR lamport = ?) AND id < ? LIMIT 1
+                    """, arguments: [doc, author, seq, lamport, Data(id)]) ?? false
+        try db.execute(
+            sql: """
+                UPDATE op SET excluded = 1
+                WHERE doc = ? AND author = ? AND (seq = ? OR lamport = ?) AND id > ? AND excluded = 0
+                """, arguments: [doc, author, seq, lamport, Data(id)])
+        let displacing = db.changesCount > 0
+        if !equivocating && !displaced && !displacing {
+            return try materializeStored(
+                db, id: id, header: header, body: body, owner: owner, vector: vector, keyring: keyring)
+        }
+        try recordMemberEvents(db, header: header, authorKey: header.authorKey, body: body)
+        if header.authorKey == owner {
+            _ = try excludeConcurrent(db, doc: header.doc, body: body, vector: vector)
+        }
+        if try displaced || isConcurrentWithRemoval(db, header: header, owner: owner, vector: vector) {
+            try db.execute(sql: "UPDATE op SET excluded = 1 WHERE id = ?", arguments: [Data(id)])
+        }
+        try rematerialize(db, doc: header.doc, keyring: keyring)
+        return try Bool.fetchOne(db, sql: "SELECT excluded FROM op WHERE id = ?", arguments: [Data(id)]) ?? true
+    }
+
+    /// One `equivocated` activity line per author and seq with more than one op (`Protocol/op-format.md`
+    /// §8), dated by the canonical op.
+    static func recordEquivocations(_ db: Database, doc: DocumentID, keyring: Keyring) throws {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT min(id) AS id, author, seq FROM op WHERE doc = ? AND conflict = 1
+                GROUP BY author, seq ORDER BY author, seq
+                """, arguments: [Data(doc.bytes)])
+        for row in rows {
+            let id = [UInt8](row["id"] as Data)
+            let author = HexCoding.encode([UInt8](row["author"] as Data))
+            let seq: Int64 = row["seq"]
+            guard
+                let bytes = try Data.fetchOne(db, sql: "SELECT bytes FROM op WHERE id = ?", arguments: [Data(id)]),
+                let op = try? SignedOp(decoding: [UInt8](bytes))
+            else { continue }
+            let timeMs = (try? openBody(op, keyring: keyring))?.timeMs ?? 0
+            try db.execute(
+                sql: """
+                    INSERT INTO activity(op, idx, doc, time_ms, lamport, author, action, entity, kind, field, old, new)
+                    VALUES (?, -1, ?, ?, ?, ?, 'equivocated', ?, 'member', 'seq', NULL, ?)
+                    """,
+                arguments: [
+                    Data(id), Data(doc.bytes), timeMs, Int64(op.header.lamport), author, author, String(seq),
+                ])
+        }
     }
 }
 
@@ -291,7 +420,9 @@ extension Store {
     /// Encoded ops of `doc` that `peer` lacks according to its vector, in log (causal)
     /// order, from the log position after `after` (0: from the start), up to `maxBytes`
     /// (always at least one op). A sender that keeps `readThrough` between rounds reads each
-    /// op once instead of the whole log per round.
+    /// op once instead of the whole log per round. A round from the start also carries every
+    /// op at an equivocated seq (`conflict`), which a vector cannot tell apart: a peer that
+    /// holds one branch receives the other.
     public func ops(of doc: DocumentID, missingFrom peer: VersionVector, after: Int64 = 0, maxBytes: Int = .max)
         throws(StoreError) -> OutgoingOps
     {
@@ -299,7 +430,7 @@ extension Store {
             // `+doc`: walk the log by rowid from `after` (an index on `doc` would need the
             // whole document sorted by rowid in a temporary B-tree each round).
             var statement = try RawStatement(
-                db, "SELECT rowid, author, seq, bytes FROM op WHERE +doc = ? AND rowid > ? ORDER BY rowid")
+                db, "SELECT rowid, author, seq, bytes, conflict FROM op WHERE +doc = ? AND rowid > ? ORDER BY rowid")
             statement.bind(doc.bytes)
             statement.bind(after)
             var out = OutgoingOps(readThrough: after)
@@ -312,7 +443,7 @@ extension Store {
                     author = (raw, hex, peer[hex])
                 }
                 let seq = UInt64(row.int64(2))
-                if seq > author.held {
+                if seq > author.held || (after == 0 && row.int64(4) != 0) {
                     let size = row.byteCount(3)
                     // Stop before passing the byte budget (leaving this op for the next call).
                     if !out.ops.isEmpty && bytes + size > maxBytes { return false }

@@ -94,24 +94,57 @@ extension Store {
         return out
     }
 
-    /// A member's role as of `causalPast`: the greatest (by lamport, author, index) of the
-    /// owner's role writes for it and its own join and leave in that past; a join through a
-    /// link revoked in that past counts as removed. Nil when not a member.
+    /// A member's role as of `causalPast`, from the owner's role writes for it and its own
+    /// join and leave in that past (`Protocol/sync.md` §8.1): of the causally maximal ones
+    /// (not in the causal past of another), a removal by the owner wins; otherwise the
+    /// greatest by (lamport, author, index). A join through a link revoked in that past
+    /// counts as removed. Nil when not a member.
     static func role(
         _ db: Database, of member: String, in doc: DocumentID, owner: String, causalPast: VersionVector
     ) throws -> String? {
-        var best: RoleEvent?
-        for event in try events(db, doc: doc, member: member)
-        where (event.author == owner || event.author == member) && causalPast.covers(event.author, event.seq) {
-            if best.map({ $0.stamp < event.stamp }) ?? true { best = event }
+        let past = try events(db, doc: doc, member: member).filter { event in
+            (event.author == owner || event.author == member) && causalPast.covers(event.author, event.seq)
         }
-        guard let best, activeRoles.contains(best.role) else { return nil }
+        // Each author's events form a chain (its seqs), so at most two ops are maximal: the
+        // owner's latest and the member's latest, when neither saw the other.
+        var latest = [String: RoleEvent]()
+        for event in past where latest[event.author].map({ $0.stamp < event.stamp }) ?? true {
+            latest[event.author] = event
+        }
+        var maximal = Array(latest.values)
+        if maximal.count == 2 {
+            let vectors = try maximal.map { try opVector(db, doc: doc, author: $0.author, seq: $0.seq) }
+            if vectors[1].covers(maximal[0].author, maximal[0].seq) {
+                maximal = [maximal[1]]
+            } else if vectors[0].covers(maximal[1].author, maximal[1].seq) {
+                maximal = [maximal[0]]
+            }
+        }
+        // Remove-wins: a removal concurrent with a join or a role write beats it, so that no
+        // choice of deps brings a removed member back.
+        if maximal.contains(where: { $0.author == owner && $0.role == "removed" }) { return nil }
+        guard let best = maximal.max(by: { $0.stamp < $1.stamp }), activeRoles.contains(best.role) else {
+            return nil
+        }
         if best.author == member, let token = best.token,
             try isRevoked(db, token: token, in: doc, owner: owner, causalPast: causalPast)
         {
             return nil
         }
         return best.role
+    }
+
+    /// The causal version vector of the op `(author, seq)` of `doc` (of every op there, merged,
+    /// should the author have equivocated).
+    static func opVector(_ db: Database, doc: DocumentID, author: String, seq: UInt64) throws -> VersionVector {
+        var vector = VersionVector()
+        guard let raw = HexCoding.decode(author), seq <= OpRules.maxSeq else { return vector }
+        var select = try RawStatement(db, "SELECT vv FROM op WHERE doc = ? AND author = ? AND seq = ?")
+        select.bind(doc.bytes)
+        select.bind(raw)
+        select.bind(Int64(seq))
+        try select.forEachRow(db) { row in vector.merge(VersionVector(text: row.string(0))) }
+        return vector
     }
 
     private static func isRevoked(
@@ -147,11 +180,23 @@ extension Store {
         }
         if aboutItself { return nil }
         if role == "viewer" { return "viewers cannot edit" }
+        // The links an editor may write: those it creates in this op, naming itself as issuer.
+        var created = Set<EntityID>(), issued = Set<EntityID>()
+        for change in body.changes {
+            switch change {
+            case .create(let link, .link): created.insert(link)
+            case .set(let link, .link, "issuer", .string(author), _): issued.insert(link)
+            default: continue
+            }
+        }
         for change in body.changes {
             switch change.kind {
             case .member: return "only the owner changes the members"
             case .view: return "a member records only its own views"
             case .link:
+                guard created.contains(change.entity), issued.contains(change.entity) else {
+                    return "editors only create links they issue; only the owner changes a link"
+                }
                 // Editors may issue viewer links; only the owner revokes.
                 if case .set(_, _, let field, let value, _) = change,
                     field == "revoked" || (field == "role" && value != .string("viewer"))
@@ -231,8 +276,11 @@ extension Store {
         let ownerEvents = try events(db, doc: doc, member: joiner.hex).filter {
             $0.author == owner && causalPast.covers($0.author, $0.seq)
         }
+        // `notBeforeMs + allowance <= removal time`, written so that no token value overflows.
         if let last = ownerEvents.max(by: { $0.stamp < $1.stamp }), last.role == "removed",
-            issuer != owner || token.notBeforeMs + Store.linkClockAllowanceMs <= last.timeMs
+            issuer != owner
+                || last.timeMs >= Int64.min + linkClockAllowanceMs
+                    && token.notBeforeMs <= last.timeMs - linkClockAllowanceMs
         {
             return AccessError(
                 .notAllowed,
@@ -341,6 +389,7 @@ extension Store {
                 db, opID: [UInt8](row["id"] as Data), header: op.header, authorKey: op.header.authorKey,
                 body: try openBody(op, keyring: keyring))
         }
+        try recordEquivocations(db, doc: doc, keyring: keyring)
     }
 
     static func openBody(_ op: SignedOp, keyring: Keyring) throws -> OpBody {

@@ -199,7 +199,7 @@ public final class Store: Sendable {
                 var signed: [UInt8]
                 var id: [UInt8]
             }
-            var clocks: [DocumentID: (seq: Int64, lamport: Int64, heads: [[UInt8]])] = [:]
+            var clocks: [DocumentID: (seq: Int64, lamport: Int64, heads: [[UInt8]], own: [UInt8]?)] = [:]
             // 2. Signatures, the costly part, and the materializer's plans: for large batches,
             //    computed on the other cores as the ops are prepared (1) and while this
             //    thread stores those already signed (3).
@@ -220,11 +220,21 @@ public final class Store: Sendable {
                     throw StoreError(.missingKey, "no key is held for document \(edit.doc)")
                 }
                 var clock = try clocks[edit.doc] ?? readClock(db, doc: edit.doc, author: author)
+                // Only a log written before the bounds of op-format §1 could sit at them.
+                guard clock.seq < Int64(OpRules.maxSeq), clock.lamport < Int64(OpRules.maxLamport) else {
+                    throw StoreError(.invalidOp, "document \(edit.doc) has reached the largest seq or lamport time")
+                }
                 clock.seq += 1
                 clock.lamport += 1
                 // At most maxDeps heads, the newest first (an op needs only enough deps to order
                 // it after what its author saw; older heads are reached through them later).
-                let deps = Array(clock.heads.prefix(SignedOp.maxDeps)).sorted { $0.lexicographicallyPrecedes($1) }
+                var chosen = Array(clock.heads.prefix(SignedOp.maxDeps))
+                // With more heads than deps, the author's own previous op might be reached by
+                // none of the chosen ones: name it, so its ops stay a chain (op-format §7, §9).
+                if clock.heads.count > SignedOp.maxDeps, let own = clock.own, !chosen.contains(own) {
+                    chosen[SignedOp.maxDeps - 1] = own
+                }
+                let deps = chosen.sorted { $0.lexicographicallyPrecedes($1) }
                 let header = OpHeader(
                     doc: edit.doc, author: author, seq: UInt64(clock.seq), deps: deps, lamport: UInt64(clock.lamport),
                     epoch: epoch)
@@ -237,7 +247,10 @@ public final class Store: Sendable {
                 }
                 let id = Blake2b.hash256(signed)
                 // The deps are the first maxDeps heads: the rest stay heads, after this op.
-                clock.heads = [id] + clock.heads.dropFirst(SignedOp.maxDeps)
+                clock.heads =
+                    clock.heads.count > SignedOp.maxDeps
+                    ? [id] + clock.heads.filter { !chosen.contains($0) } : [id]
+                clock.own = id
                 clocks[edit.doc] = clock
                 prepared.set(i, Pending(header: header, body: body, ciphertext: ciphertext, signed: signed, id: id))
                 signatures.publish(upTo: i + 1)
@@ -269,15 +282,17 @@ public final class Store: Sendable {
         }
     }
 
-    /// The author's last seq, the document's highest lamport and its heads (newest first).
+    /// The author's last seq, the document's highest lamport, its heads (newest first) and the
+    /// author's last op.
     private func readClock(_ db: Database, doc: DocumentID, author: [UInt8]) throws
-        -> (seq: Int64, lamport: Int64, heads: [[UInt8]])
+        -> (seq: Int64, lamport: Int64, heads: [[UInt8]], own: [UInt8]?)
     {
         let docData = Data(doc.bytes)
-        let seq =
-            try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT max(seq) FROM op WHERE doc = ? AND author = ?"),
-                arguments: [docData, Data(author)]) ?? 0
+        let last = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT seq, id FROM op WHERE doc = ? AND author = ? ORDER BY seq DESC LIMIT 1"),
+            arguments: [docData, Data(author)])
+        let seq: Int64 = last?[0] ?? 0
+        let own = (last?[1] as Data?).map { [UInt8]($0) }
         // The highest Lamport time of the document is that of its newest head: every other op
         // is a dependency of an op with a higher one.
         var lamport: Int64 = 0
@@ -293,7 +308,7 @@ public final class Store: Sendable {
             if heads.isEmpty { lamport = row[1] }
             heads.append([UInt8](row[0] as Data))
         }
-        return (seq, lamport, heads)
+        return (seq, lamport, heads, own)
     }
 
     /// Values handed from the writer to pipeline workers: each slot is written once, before
@@ -315,6 +330,13 @@ public final class Store: Sendable {
     /// The causal version vector of an op with these deps: the merge of the deps' vectors
     /// plus the op itself.
     func causalVector(_ db: Database, header: OpHeader, batch: OpBatch) throws -> VersionVector {
+        var vector = try depsVector(db, header: header, batch: batch)
+        vector.include(header.authorKey, header.seq)
+        return vector
+    }
+
+    /// The merge of the causal vectors of an op's deps (its causal past without itself).
+    func depsVector(_ db: Database, header: OpHeader, batch: OpBatch) throws -> VersionVector {
         var vector = VersionVector()
         for dep in header.deps {
             if let known = batch.vector(of: dep) {
@@ -325,7 +347,6 @@ public final class Store: Sendable {
             select.bind(dep)
             try select.forEachRow(db) { row in vector.merge(VersionVector(text: row.string(0))) }
         }
-        vector.include(header.authorKey, header.seq)
         return vector
     }
 
@@ -357,11 +378,45 @@ public final class Store: Sendable {
         return vv
     }
 
+    /// How deeply arrays and objects may nest in an op body (op-format §4): the body object, its
+    /// change list, a change and a value of at most two levels (categories, a price) need 5.
+    static let maxBodyNesting = 16
+
     static func decodeBody(_ bytes: [UInt8]) throws(StoreError) -> OpBody {
         if let body = OpBody(canonicalJSON: bytes, number: decodeNumber) { return body }
+        // The JSON parser and `JSONValue` recurse per level: refuse deep nesting before parsing.
+        guard nestingDepth(bytes) <= maxBodyNesting else {
+            throw StoreError(.invalidOp, "op body nests deeper than \(maxBodyNesting) levels")
+        }
         do { return try JSONDecoder().decode(OpBody.self, from: Data(bytes)) } catch {
             throw StoreError(.invalidOp, "op body is not valid", cause: error)
         }
+    }
+
+    /// The deepest nesting of `[` and `{` outside strings (JSON text or not).
+    static func nestingDepth(_ bytes: [UInt8]) -> Int {
+        var depth = 0, deepest = 0, inString = false, escaped = false
+        for b in bytes {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if b == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if b == 0x22 {
+                    inString = false
+                }
+                continue
+            }
+            switch b {
+            case 0x22: inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                deepest = max(deepest, depth)
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: continue
+            }
+        }
+        return deepest
     }
 
     /// A number of a body read by `OpBody(canonicalJSON:)` that is not a plain integer, read
@@ -388,6 +443,10 @@ public final class Store: Sendable {
                 try Store.recordMemberEvents(db, header: op.header, authorKey: op.header.authorKey, body: body)
                 guard row["excluded"] as Int64 == 0 else { continue }
                 try Materializer.apply(db, opID: id, header: op.header, authorKey: op.header.authorKey, body: body)
+            }
+            for raw in try Data.fetchAll(db, sql: "SELECT DISTINCT doc FROM op WHERE conflict = 1") {
+                guard let doc = DocumentID(bytes: [UInt8](raw)) else { continue }
+                try Store.recordEquivocations(db, doc: doc, keyring: keyring)
             }
         }
     }

@@ -63,7 +63,7 @@ enum SyncBench {
         var index = 0
         while index < encoded.count {
             let batch = Array(encoded[index..<min(encoded.count, index + 1_000)])
-            let result = try replica.ingest(batch, keyring: keyring)
+            let result = try replica.ingest(batch, doc: doc, keyring: keyring)
             precondition(result.rejected == nil && result.stored.count == batch.count)
             index += batch.count
         }

@@ -40,12 +40,7 @@ struct InvitationsGroup: ParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The invitation's id (a unique prefix will do).") var id: String
 
-        func run() throws {
-            let reply = try global.api.post(Target.v1("invitations", id, "accept"))
-            if global.json { return printRaw(reply) }
-            let invitation = try reply.decode(Invitation.self)
-            print("accepted “\(invitation.name ?? "itinerary")” from \(invitation.fromName ?? invitation.from)")
-        }
+        func run() throws { try answer(id, "accept", global: global) }
     }
 
     struct Decline: ParsableCommand {
@@ -53,12 +48,15 @@ struct InvitationsGroup: ParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The invitation's id (a unique prefix will do).") var id: String
 
-        func run() throws {
-            let reply = try global.api.post(Target.v1("invitations", id, "decline"))
-            if global.json { return printRaw(reply) }
-            let invitation = try reply.decode(Invitation.self)
-            print("declined “\(invitation.name ?? "itinerary")” from \(invitation.fromName ?? invitation.from)")
-        }
+        func run() throws { try answer(id, "decline", global: global) }
+    }
+
+    /// `POST /v1/invitations/{id}/accept|decline`, and a line saying what was done.
+    static func answer(_ id: String, _ verb: String, global: GlobalOptions) throws {
+        let reply = try global.api.post(Target.v1("invitations", id, verb))
+        if global.json { return printRaw(reply) }
+        let invitation = try reply.decode(Invitation.self)
+        print("\(invitation.status) “\(invitation.name ?? "itinerary")” from \(invitation.fromName ?? invitation.from)")
     }
 }
 

@@ -161,7 +161,10 @@ struct LANDiscoveryTests {
         #expect(bSeenByA.contains("10.77.0.2:7478"), "A lists B at \(bSeenByA), not at HOST:PORT 10.77.0.2:7478")
         #expect(aSeenByB.contains("10.77.0.1:7478"), "B lists A at \(aSeenByB), not at HOST:PORT 10.77.0.1:7478")
 
-        // Sync: A shares an itinerary with B over the connection discovery set up.
+        // Sync: A shares an itinerary with B over the connection discovery set up. B accepts
+        // A's shares directly (a contact), as after accepting a first invitation.
+        let trust = try b.send("POST", "/v1/contacts", json: #"{"id":"\#(aID)"}"#)
+        try #require(trust.status == 200, "contacts add failed: \(trust.status) \(trust.text)")
         let trip = try a.call(CreatedBody.self, "POST", "/v1/itineraries", json: #"{"name":"Lisbon in spring"}"#)
         let share = try a.send(
             "POST", "/v1/itineraries/\(trip.id)/share", json: #"{"member":"\#(bID)","role":"editor"}"#)

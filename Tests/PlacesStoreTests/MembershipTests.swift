@@ -34,7 +34,7 @@ struct Participant {
 
     /// Ingests ops from others; every one must be accepted.
     func receive(_ ops: [SignedOp], sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let result = try store.ingest(ops.map(\.encoded), keyring: keyring)
+        let result = try store.ingest(ops.map(\.encoded), doc: doc, keyring: keyring)
         #expect(
             result.rejected == nil, "\(String(describing: result.rejected?.reason))", sourceLocation: sourceLocation)
     }
@@ -78,7 +78,7 @@ enum Edits {
     }
 
     static func view(_ member: String, atMs: Int64) -> [Change] {
-        [.set(entity: member, kind: .view, field: "viewedAt", value: .int(atMs), old: nil)]
+        [.set(entity: member, kind: .view, field: "viewedAt", value: .string("2026-01-01T00:00:00.\(atMs)Z"), old: nil)]
     }
 
     static func role(_ member: String, _ role: String) -> [Change] {
@@ -93,6 +93,7 @@ enum Edits {
         [
             .create(entity: token.id, kind: .link),
             .set(entity: token.id, kind: .link, field: "role", value: .string(token.role.rawValue), old: nil),
+            .set(entity: token.id, kind: .link, field: "issuer", value: .string(token.issuer.hex), old: nil),
         ]
     }
 
@@ -125,7 +126,9 @@ func opID(_ op: SignedOp) -> [UInt8] { Blake2b.hash256(op.signedBytes) }
 func accept(_ store: Store, _ ops: [SignedOp], keyring: Keyring, sourceLocation: SourceLocation = #_sourceLocation)
     throws
 {
-    let result = try store.ingest(ops.map(\.encoded), keyring: keyring)
+    let result = try store.ingest(
+        ops.map(\.encoded), doc: ops.first?.header.doc ?? DocumentID(bytes: [UInt8](repeating: 0, count: 16))!,
+        keyring: keyring)
     #expect(result.rejected == nil, "\(String(describing: result.rejected?.reason))", sourceLocation: sourceLocation)
     #expect(result.stored.count + result.duplicates == ops.count, sourceLocation: sourceLocation)
 }
@@ -136,7 +139,7 @@ func refusal(_ store: Store, _ op: SignedOp, keyring: Keyring, sourceLocation: S
     throws -> String?
 {
     let before = try store.opCount()
-    let result = try store.ingest([op.encoded], keyring: keyring)
+    let result = try store.ingest([op.encoded], doc: op.header.doc, keyring: keyring)
     guard let reason = result.rejected?.reason else { return nil }
     #expect(try store.opCount() == before, "a refused op was stored", sourceLocation: sourceLocation)
     if case .unauthorized(let why) = reason { return why }
@@ -200,14 +203,15 @@ struct RemovalScenario {
         f = try Fixture()
         member = try Participant(f)
         setup = [
-            try ownerWrite(f, Edits.itinerary(f) + Edits.addStop("s1", name: "Lunch"), timeMs: 1),
+            try ownerWrite(f, Edits.itinerary(f) + Edits.addStop(sid("s1"), name: "Lunch"), timeMs: 1),
             try ownerWrite(f, Edits.add(member.key, as: "editor"), timeMs: 2),
         ]
         try member.receive(setup)
-        seen = try member.write(Edits.rename("s1", "Brunch") + Edits.addStop("m1", name: "Museum"), timeMs: 3)
+        seen = try member.write(Edits.rename(sid("s1"), "Brunch") + Edits.addStop(sid("m1"), name: "Museum"), timeMs: 3)
         try accept(f.store, [seen], keyring: f.keyring)
-        concurrent = try member.write(Edits.rename("s1", "Dinner") + Edits.addStop("m2", name: "Bar"), timeMs: 4)
-        followUp = try member.write(Edits.addStop("m3", name: "Club"), timeMs: 6)
+        concurrent = try member.write(
+            Edits.rename(sid("s1"), "Dinner") + Edits.addStop(sid("m2"), name: "Bar"), timeMs: 4)
+        followUp = try member.write(Edits.addStop(sid("m3"), name: "Club"), timeMs: 6)
         removal = try ownerWrite(f, Edits.role(member.key, "removed"), timeMs: 5)
         // The owner receives the concurrent edit after its removal.
         try accept(f.store, [concurrent], keyring: f.keyring)
@@ -244,7 +248,7 @@ struct RevocationScenario {
         f = try Fixture()
         token = try issue(f, .editor)
         setup = [
-            try ownerWrite(f, Edits.itinerary(f) + Edits.addStop("s1", name: "Lunch"), timeMs: 1),
+            try ownerWrite(f, Edits.itinerary(f) + Edits.addStop(sid("s1"), name: "Lunch"), timeMs: 1),
             try ownerWrite(f, Edits.link(token), timeMs: 2),
         ]
         first = try Participant(f)
@@ -253,11 +257,11 @@ struct RevocationScenario {
         try second.receive(setup)
         firstJoin = try first.join(token, timeMs: 3)
         try accept(f.store, [firstJoin], keyring: f.keyring)
-        seen = try first.write(Edits.rename("s1", "Brunch"), timeMs: 4)
+        seen = try first.write(Edits.rename(sid("s1"), "Brunch"), timeMs: 4)
         try accept(f.store, [seen], keyring: f.keyring)
-        concurrent = try first.write(Edits.rename("s1", "Dinner"), timeMs: 5)
+        concurrent = try first.write(Edits.rename(sid("s1"), "Dinner"), timeMs: 5)
         concurrentJoin = try second.join(token, timeMs: 5)
-        followUp = try second.write(Edits.addStop("j2", name: "Club"), timeMs: 6)
+        followUp = try second.write(Edits.addStop(sid("j2"), name: "Club"), timeMs: 6)
         revocation = try ownerWrite(f, Edits.revoke(token), timeMs: 6)
         try accept(f.store, [concurrent, concurrentJoin], keyring: f.keyring)
     }
@@ -273,7 +277,7 @@ struct MembershipTests {
     @Test("a viewer joining through the owner's link is a viewer: it may record a view but not edit")
     func viewerJoins() throws {
         let f = try Fixture()
-        let setup = try ownerWrite(f, Edits.itinerary(f) + Edits.addStop("s1", name: "Lunch"), timeMs: 1)
+        let setup = try ownerWrite(f, Edits.itinerary(f) + Edits.addStop(sid("s1"), name: "Lunch"), timeMs: 1)
         let token = try issue(f, .viewer)
         let viewer = try Participant(f)
         try viewer.receive([setup])
@@ -292,9 +296,9 @@ struct MembershipTests {
         #expect(viewed.map(\.entity) == [viewer.key])
         #expect(viewed.map(\.opID) == [opID(view)])
 
-        let rename = try viewer.write(Edits.rename("s1", "Dinner"), timeMs: 30)
+        let rename = try viewer.write(Edits.rename(sid("s1"), "Dinner"), timeMs: 30)
         #expect(try refusal(f.store, rename, keyring: f.keyring) == "viewers cannot edit")
-        #expect(try stopName(f.store, f.doc, "s1") == "Lunch")
+        #expect(try stopName(f.store, f.doc, sid("s1")) == "Lunch")
         #expect(try f.store.currentRole(of: viewer.publicKey, in: f.doc) == "viewer")
     }
 
@@ -511,8 +515,8 @@ struct MembershipTests {
         let memberFirst = try replica(of: f)
         try accept(memberFirst, s.setup + [s.seen, s.concurrent], keyring: f.keyring)
         // Before the removal arrives the concurrent edit shows...
-        #expect(try stopName(memberFirst, f.doc, "s1") == "Dinner")
-        #expect(try memberFirst.entity(in: f.doc, id: "m2") != nil)
+        #expect(try stopName(memberFirst, f.doc, sid("s1")) == "Dinner")
+        #expect(try memberFirst.entity(in: f.doc, id: sid("m2")) != nil)
         // ...and the removal takes it out again.
         try accept(memberFirst, [s.removal], keyring: f.keyring)
 
@@ -535,11 +539,11 @@ struct MembershipTests {
             #expect(try !store.isExcluded(opID(s.seen)), "\(name)")
             #expect(try !store.isExcluded(opID(s.removal)), "\(name)")
             // The edit the owner saw before removing stays; the concurrent one is not visible.
-            #expect(try stopName(store, f.doc, "s1") == "Brunch", "\(name)")
-            #expect(try stopName(store, f.doc, "m1") == "Museum", "\(name)")
-            #expect(try store.entity(in: f.doc, id: "m2") == nil, "\(name)")
-            #expect(try store.entity(in: f.doc, id: "m3") == nil, "\(name)")
-            #expect(try store.entities(in: f.doc, kind: .stop).map(\.id) == ["m1", "s1"], "\(name)")
+            #expect(try stopName(store, f.doc, sid("s1")) == "Brunch", "\(name)")
+            #expect(try stopName(store, f.doc, sid("m1")) == "Museum", "\(name)")
+            #expect(try store.entity(in: f.doc, id: sid("m2")) == nil, "\(name)")
+            #expect(try store.entity(in: f.doc, id: sid("m3")) == nil, "\(name)")
+            #expect(try store.entities(in: f.doc, kind: .stop).map(\.id) == [sid("m1"), sid("s1")], "\(name)")
             #expect(try !store.activity(of: f.doc).contains { $0.opID == opID(s.concurrent) }, "\(name)")
             #expect(try store.activity(of: f.doc).contains { $0.opID == opID(s.seen) }, "\(name)")
             #expect(try store.currentRole(of: s.member.publicKey, in: f.doc) == nil, "\(name)")
@@ -550,10 +554,10 @@ struct MembershipTests {
         }
 
         // Having seen its removal, the member's next edit is refused everywhere.
-        let late = try s.member.write(Edits.rename("s1", "Late"), timeMs: 7)
+        let late = try s.member.write(Edits.rename(sid("s1"), "Late"), timeMs: 7)
         for store in [f.store, removalFirst, memberFirst] {
             #expect(try refusal(store, late, keyring: f.keyring) == "the author is not a member")
-            #expect(try stopName(store, f.doc, "s1") == "Brunch")
+            #expect(try stopName(store, f.doc, sid("s1")) == "Brunch")
         }
     }
 
@@ -568,8 +572,8 @@ struct MembershipTests {
         let joinersFirst = try replica(of: f)
         try accept(joinersFirst, Array(s.joinersFirst.dropLast()) + [s.followUp], keyring: f.keyring)
         #expect(try joinersFirst.currentRole(of: s.second.publicKey, in: f.doc) == "editor")
-        #expect(try stopName(joinersFirst, f.doc, "s1") == "Dinner")
-        #expect(try stopName(joinersFirst, f.doc, "j2") == "Club")
+        #expect(try stopName(joinersFirst, f.doc, sid("s1")) == "Dinner")
+        #expect(try stopName(joinersFirst, f.doc, sid("j2")) == "Club")
         try accept(joinersFirst, [s.revocation], keyring: f.keyring)
 
         let expected = try DocView(f.store, f.doc)
@@ -581,12 +585,12 @@ struct MembershipTests {
             #expect(try store.isExcluded(opID(s.concurrent)), "\(name)")
             #expect(try store.isExcluded(opID(s.concurrentJoin)), "\(name)")
             #expect(try store.isExcluded(opID(s.followUp)), "\(name)")
-            #expect(try store.entity(in: f.doc, id: "j2") == nil, "\(name)")
+            #expect(try store.entity(in: f.doc, id: sid("j2")) == nil, "\(name)")
             #expect(try !store.isExcluded(opID(s.firstJoin)), "\(name)")
             #expect(try !store.isExcluded(opID(s.seen)), "\(name)")
             #expect(try store.currentRole(of: s.first.publicKey, in: f.doc) == nil, "\(name)")
             #expect(try store.currentRole(of: s.second.publicKey, in: f.doc) == nil, "\(name)")
-            #expect(try stopName(store, f.doc, "s1") == "Brunch", "\(name)")
+            #expect(try stopName(store, f.doc, sid("s1")) == "Brunch", "\(name)")
             // The concurrent join is not materialized: no member entity, no "joined" line.
             #expect(try store.entity(in: f.doc, id: s.second.key) == nil, "\(name)")
             #expect(try !store.activity(of: f.doc).contains { $0.author == s.second.key }, "\(name)")
@@ -597,7 +601,7 @@ struct MembershipTests {
 
         // After seeing the revocation: the first joiner's edit and the second's new join are refused.
         try s.first.receive([s.revocation])
-        let late = try s.first.write(Edits.rename("s1", "Late"), timeMs: 8)
+        let late = try s.first.write(Edits.rename(sid("s1"), "Late"), timeMs: 8)
         #expect(try refusal(f.store, late, keyring: f.keyring) == "the author is not a member")
         try s.second.receive([s.firstJoin, s.seen, s.revocation])
         let rejoin = try s.second.join(s.token, timeMs: 8)
@@ -662,7 +666,7 @@ struct MembershipTests {
         let member = try Participant(f)
         let setup = try share(f, with: member.identity, role: "editor")
         try member.receive(setup)
-        let edit = try member.write(Edits.addStop("s1", name: "Lunch"), timeMs: 3)
+        let edit = try member.write(Edits.addStop(sid("s1"), name: "Lunch"), timeMs: 3)
         try accept(f.store, [edit], keyring: f.keyring)
         #expect(try f.store.currentRole(of: member.publicKey, in: f.doc) == "editor")
 
@@ -672,11 +676,11 @@ struct MembershipTests {
         #expect(try f.store.members(of: f.doc).isEmpty)
         #expect(try f.store.activity(of: f.doc).contains { $0.action == "left" && $0.author == member.key })
         // What it wrote while a member stays.
-        #expect(try stopName(f.store, f.doc, "s1") == "Lunch")
+        #expect(try stopName(f.store, f.doc, sid("s1")) == "Lunch")
 
-        let after = try member.write(Edits.rename("s1", "Dinner"), timeMs: 5)
+        let after = try member.write(Edits.rename(sid("s1"), "Dinner"), timeMs: 5)
         #expect(try refusal(f.store, after, keyring: f.keyring) == "the author is not a member")
-        #expect(try stopName(f.store, f.doc, "s1") == "Lunch")
+        #expect(try stopName(f.store, f.doc, sid("s1")) == "Lunch")
 
         let viewer = try Participant(f)
         let viewerSetup = try ownerWrite(f, Edits.add(viewer.key, as: "viewer"), timeMs: 6)
@@ -684,5 +688,87 @@ struct MembershipTests {
         try accept(f.store, [try viewer.write(Edits.role(viewer.key, "left"), timeMs: 7)], keyring: f.keyring)
         let view = try viewer.write(Edits.view(viewer.key, atMs: 8), timeMs: 8)
         #expect(try refusal(f.store, view, keyring: f.keyring) == "the author is not a member")
+    }
+}
+
+@Suite("Store: remove-wins membership")
+struct RemoveWinsTests {
+    @Test("a removed member cannot win its way back with a re-join concurrent with its removal, in every arrival order")
+    func rejoinConcurrentWithRemoval() throws {
+        let f = try Fixture()
+        let token = try issue(f, .editor)
+        let setup = [
+            try ownerWrite(f, Edits.itinerary(f) + Edits.addStop(sid("s1"), name: "Lunch"), timeMs: 1),
+            try ownerWrite(f, Edits.link(token), timeMs: 2),
+        ]
+        let member = try Participant(f)
+        try member.receive(setup)
+        let join = try member.join(token, timeMs: 3)
+        try accept(f.store, [join], keyring: f.keyring)
+        // The owner removes the member; the member, not having seen it, raises its Lamport time
+        // with edits and then joins again with its old link, so that its join has the greater
+        // stamp.
+        let removal = try ownerWrite(f, Edits.role(member.key, "removed"), timeMs: 4)
+        let edits = [
+            try member.write(Edits.rename(sid("s1"), "Dinner"), timeMs: 5),
+            try member.write(Edits.rename(sid("s1"), "Supper"), timeMs: 6),
+        ]
+        let rejoin = try member.join(token, timeMs: 7)
+        #expect(rejoin.header.lamport > removal.header.lamport)
+        // Then it takes the removal in and writes with both in its causal past.
+        try member.receive([removal])
+        let after = try member.write(Edits.rename(sid("s1"), "Late"), timeMs: 8)
+
+        let concurrent = edits + [rejoin]
+        var views = [DocView]()
+        for position in 0...concurrent.count {
+            var order = concurrent
+            order.insert(removal, at: position)
+            let store = try replica(of: f)
+            try accept(store, setup + [join] + order, keyring: f.keyring)
+            #expect(try store.currentRole(of: member.publicKey, in: f.doc) == nil, "removal at \(position)")
+            #expect(try refusal(store, after, keyring: f.keyring) == "the author is not a member", "at \(position)")
+            #expect(try stopName(store, f.doc, sid("s1")) == "Lunch", "removal at \(position)")
+            #expect(try store.members(of: f.doc).isEmpty, "removal at \(position)")
+            views.append(try DocView(store, f.doc))
+        }
+        #expect(Set(views.map(\.description)).count == 1)
+    }
+
+    @Test("an editor may create a viewer link it issues, but not change the owner's link")
+    func editorLinks() throws {
+        let f = try Fixture()
+        let editor = try Participant(f)
+        let ownerToken = try issue(f, .editor)
+        let setup = try share(f, with: editor.identity, role: "editor") + [try ownerWrite(f, Edits.link(ownerToken))]
+        try editor.receive(setup)
+        let own = try issue(f, .viewer, by: editor.identity)
+        try accept(f.store, [try editor.write(Edits.link(own), timeMs: 11)], keyring: f.keyring)
+        for (field, value) in [
+            ("deleted", JSONValue.bool(true)), ("uses", .int(1)), ("expiresAt", .string("2026-01-01T00:00:00Z")),
+        ] {
+            let change = try editor.write([
+                .set(entity: ownerToken.id, kind: .link, field: field, value: value, old: nil)
+            ])
+            #expect(
+                try refusal(f.store, change, keyring: f.keyring)
+                    == "editors only create links they issue; only the owner changes a link", "\(field)")
+            try editor.store.purgeDocument(f.doc)
+            try editor.store.createDocument(
+                f.doc, kind: .itinerary, owner: f.identity.publicKey, sealedKey: [], timeMs: 0)
+            try editor.receive(try f.store.ops(of: f.doc))
+        }
+    }
+
+    @Test("the owner adding a removed member back by id wins over the removal it saw")
+    func ownerReAdds() throws {
+        let f = try Fixture()
+        let member = try Participant(f)
+        let setup = try share(f, with: member.identity, role: "editor")
+        let removal = try ownerWrite(f, Edits.role(member.key, "removed"), timeMs: 3)
+        let readd = try ownerWrite(f, Edits.role(member.key, "viewer"), timeMs: 4)
+        let store = try replica(of: f)
+        try accept(store, setup + [removal, readd], keyring: f.keyring)
+        #expect(try store.currentRole(of: member.publicKey, in: f.doc) == "viewer")
     }
 }

@@ -11,7 +11,7 @@ func replica(of f: Fixture) throws -> Store {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("places-replica-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     let store = try Store(path: dir.appendingPathComponent("places.sqlite").path)
-    try store.createDocument(f.doc, kind: .itinerary, owner: f.identity.publicKey, sealedKey: [], timeMs: 0)
+    try store.createDocument(f.doc, kind: f.kind, owner: f.identity.publicKey, sealedKey: [], timeMs: 0)
     return store
 }
 
@@ -33,7 +33,14 @@ func share(_ f: Fixture, with member: SigningKeyPair, role: String) throws -> [S
 /// The member's replica: the owner's ops ingested, then one edit by the member.
 func memberEdit(_ f: Fixture, member: SigningKeyPair, ownerOps: [SignedOp], changes: [Change]) throws -> SignedOp {
     let replicaStore = try replica(of: f)
-    _ = try replicaStore.ingest(ownerOps.map(\.encoded), keyring: f.keyring)
+    _ = try replicaStore.ingest(ownerOps.map(\.encoded), doc: f.doc, keyring: f.keyring)
     return try replicaStore.append(
         [Store.Edit(doc: f.doc, changes: changes, timeMs: 3)], identity: member, keyring: f.keyring)[0]
+}
+
+/// A 32-hex entity id made from a short test name ("s1"), so tests read by name and ops pass
+/// the id shape rules of op-format §5. Order-preserving for names of one length.
+func sid(_ name: String) -> String {
+    let hex = HexCoding.encode(Array(name.utf8))
+    return hex + String(repeating: "0", count: max(0, 32 - hex.count))
 }

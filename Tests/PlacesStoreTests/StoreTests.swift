@@ -23,8 +23,10 @@ struct Fixture {
     let identity: SigningKeyPair
     var keyring = Keyring()
     let doc: DocumentID
+    let kind: Store.DocumentKind
 
-    init(checkpointBytes: Int = 32 << 20) throws {
+    init(checkpointBytes: Int = 32 << 20, kind: Store.DocumentKind = .itinerary) throws {
+        self.kind = kind
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("places-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         store = try Store(path: dir.appendingPathComponent("places.sqlite").path, checkpointBytes: checkpointBytes)
@@ -32,7 +34,7 @@ struct Fixture {
         doc = DocumentID(bytes: SecureRandom.bytes(16))!
         let key = try SecretBox.randomKey()
         try store.createDocument(
-            doc, kind: .itinerary, owner: identity.publicKey,
+            doc, kind: kind, owner: identity.publicKey,
             sealedKey: try SealedBox.seal(key, to: identity.publicKey),
             timeMs: 0)
         keyring.insert(key, doc: doc, epoch: 0)
@@ -49,9 +51,9 @@ struct Fixture {
 
     func randomChanges(_ rng: inout SplitMix) -> [Change] {
         (0..<Int.random(in: 1...4, using: &rng)).map { _ in
-            let entity = "e\(Int.random(in: 0..<6, using: &rng))"
+            let entity = sid("e\(Int.random(in: 0..<6, using: &rng))")
             if Int.random(in: 0..<5, using: &rng) == 0 { return .create(entity: entity, kind: .stop) }
-            let field = ["name", "notes", "position", "deleted"].randomElement(using: &rng)!
+            let field = ["name", "address", "position", "deleted"].randomElement(using: &rng)!
             let value: JSONValue =
                 field == "deleted"
                 ? .bool(Bool.random(using: &rng))
@@ -175,6 +177,49 @@ struct StoreTests {
         #expect(try reopened.activity(of: f.doc) == activityBefore)
         try reopened.rebuildMaterialized(keyring: f.keyring)
         #expect(try reopened.materializedDump() == before)
+    }
+
+    @Test("the v5 migration keeps the log and its order, and lets a second op at one seq be stored")
+    func migrationDropsUniqueSeq() throws {
+        let f = try Fixture()
+        var rng = SplitMix(state: 11)
+        for batch in 0..<10 {
+            let edits = (0..<5).map { i in
+                Store.Edit(doc: f.doc, changes: f.randomChanges(&rng), timeMs: Int64(batch * 10 + i))
+            }
+            try f.store.append(edits, identity: f.identity, keyring: f.keyring)
+        }
+        let log = try f.store.ops(of: f.doc)
+        let before = try f.store.materializedDump()
+        // Back to the v4 shape of `op`: UNIQUE (doc, author, seq), no `conflict`.
+        try f.store.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE op_v4 (
+                        id BLOB PRIMARY KEY, doc BLOB NOT NULL, author BLOB NOT NULL, seq INTEGER NOT NULL,
+                        lamport INTEGER NOT NULL, epoch INTEGER NOT NULL, bytes BLOB NOT NULL,
+                        vv TEXT NOT NULL DEFAULT '', excluded INTEGER NOT NULL DEFAULT 0, UNIQUE (doc, author, seq)
+                    );
+                    INSERT INTO op_v4(rowid, id, doc, author, seq, lamport, epoch, bytes, vv, excluded)
+                    SELECT rowid, id, doc, author, seq, lamport, epoch, bytes, vv, excluded FROM op ORDER BY rowid;
+                    DROP TABLE op;
+                    ALTER TABLE op_v4 RENAME TO op;
+                    DELETE FROM grdb_migrations WHERE identifier = 'v5-equivocation';
+                    """)
+        }
+        try f.store.close()
+        let reopened = try Store(path: f.dir.appendingPathComponent("places.sqlite").path)
+        #expect(try reopened.ops(of: f.doc) == log)
+        #expect(try reopened.materializedDump() == before)
+        // A second op at the owner's last seq is now kept.
+        let last = log[log.count - 1], previous = log[log.count - 2]
+        let twin = try forge(
+            f, by: f.identity, seq: last.header.seq, lamport: last.header.lamport,
+            deps: [Blake2b.hash256(previous.signedBytes)],
+            body: body([.set(entity: sid("e1"), kind: .stop, field: "name", value: .string("Twin"), old: nil)]))
+        let result = try reopened.ingest([twin.encoded], doc: f.doc, keyring: f.keyring)
+        #expect(result.rejected == nil && result.equivocations == 1)
+        #expect(try reopened.opCount() == log.count + 1)
     }
 
     @Test("ops are signed, chained by seq and deps, and the body is unreadable without the key")

@@ -107,14 +107,15 @@ struct TransportLimitsTests {
             try await withService(client, limits: clientLimits) { clientService, _ in
                 await clientService.addPeer(host: "127.0.0.1", port: port)
                 try await Task.sleep(for: .seconds(3))
+                // Re-dialling 0.05-0.1 s after each 0.1 s session would open 12 or more
+                // sessions in 3 s; backing off (0.1, 0.2, 0.4, 0.8, 1.6 s, halved at worst by
+                // the jitter) opens about 6.
+                let sessions = await server.opened.count
+                #expect(sessions <= 8)
+                // It does keep re-dialling (given time on a loaded machine).
+                #expect(await eventually(within: .seconds(15)) { await server.opened.count >= 2 })
             }
         }
-        // Re-dialling 0.05-0.1 s after each 0.1 s session would open 12 or more sessions in
-        // 3 s; backing off (0.1, 0.2, 0.4, 0.8, 1.6 s, halved at worst by the jitter) opens
-        // about 6.
-        let sessions = await server.opened.count
-        #expect(sessions >= 2)
-        #expect(sessions <= 8)
     }
 
     @Test("A 9th handshaking connection from one address is refused while another address still gets in")
@@ -206,7 +207,8 @@ struct TransportLimitsTests {
     func discoveredPeersKeepOneDialTargetPerKey() async throws {
         let me = try RecordingDelegate(name: "me")
         var limits = SyncLimits.fastTests
-        limits.discoveredPeerExpiry = .milliseconds(600)
+        // Long enough that a loaded machine still sees the one loop before the key expires.
+        limits.discoveredPeerExpiry = .seconds(3)
         try await withService(me, limits: limits) { service, _ in
             let key = try SigningKeyPair().publicKey
             // Closed ports on loopback: every dial fails at once, and the loops keep trying.
@@ -216,7 +218,7 @@ struct TransportLimitsTests {
             }
             #expect(await service.dialState.discovered == 1)
             #expect(await eventually { await service.dialState.loops == 1 })
-            #expect(await eventually(within: .seconds(5)) { await service.dialState.loops == 0 })
+            #expect(await eventually(within: .seconds(15)) { await service.dialState.loops == 0 })
             #expect(await service.dialState.discovered == 0)
         }
     }

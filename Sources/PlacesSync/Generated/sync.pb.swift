@@ -189,6 +189,10 @@ public nonisolated struct Places_Sync_V1_DocOffer: Sendable {
   /// key of the token's epoch, 32 bytes. Empty otherwise.
   public var joinProof: Data = Data()
 
+  /// The sender's profile name (at most 100 bytes), for an invitation's "from" when the
+  /// sender is the owner. Offers go only to participants, never to strangers.
+  public var fromName: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -575,7 +579,7 @@ nonisolated extension Places_Sync_V1_VersionEntry: SwiftProtobuf.Message, SwiftP
 
 nonisolated extension Places_Sync_V1_DocOffer: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".DocOffer"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{1}owner\0\u{1}vector\0\u{1}grants\0\u{1}reply\0\u{1}name\0\u{1}role\0\u{3}join_proof\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{1}owner\0\u{1}vector\0\u{1}grants\0\u{1}reply\0\u{1}name\0\u{1}role\0\u{3}join_proof\0\u{3}from_name\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -591,6 +595,7 @@ nonisolated extension Places_Sync_V1_DocOffer: SwiftProtobuf.Message, SwiftProto
       case 6: try { try decoder.decodeSingularStringField(value: &self.name) }()
       case 7: try { try decoder.decodeSingularStringField(value: &self.role) }()
       case 8: try { try decoder.decodeSingularBytesField(value: &self.joinProof) }()
+      case 9: try { try decoder.decodeSingularStringField(value: &self.fromName) }()
       default: break
       }
     }
@@ -621,6 +626,9 @@ nonisolated extension Places_Sync_V1_DocOffer: SwiftProtobuf.Message, SwiftProto
     if !self.joinProof.isEmpty {
       try visitor.visitSingularBytesField(value: self.joinProof, fieldNumber: 8)
     }
+    if !self.fromName.isEmpty {
+      try visitor.visitSingularStringField(value: self.fromName, fieldNumber: 9)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -633,6 +641,7 @@ nonisolated extension Places_Sync_V1_DocOffer: SwiftProtobuf.Message, SwiftProto
     if lhs.name != rhs.name {return false}
     if lhs.role != rhs.role {return false}
     if lhs.joinProof != rhs.joinProof {return false}
+    if lhs.fromName != rhs.fromName {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

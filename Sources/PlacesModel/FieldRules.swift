@@ -1,0 +1,297 @@
+import Foundation
+
+/// A value that a field rule refuses: which field, and a message that says what is allowed.
+public struct FieldError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The field (register name) whose value was refused.
+    public var field: String
+    /// What is wrong and what is allowed.
+    public var message: String
+
+    public init(_ field: String, _ message: String) {
+        self.field = field
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+/// Validation of field values: the rules of `Protocol/op-format.md` §5, applied by the control
+/// API to local writes (`check`, which also normalizes: trims a required name, dedups
+/// categories, writes numbers in their canonical form) and by the store to every `set` in an op
+/// from a peer (`FieldRule.peerRefusal`, which demands the value a local write would store).
+public enum FieldRule: Sendable {
+    case text(maxLength: Int, required: Bool)
+    case latitude
+    case longitude
+    case priceLevel
+    case rating
+    case categories
+    case url
+    case date
+    case money
+    /// `true` or `false` (`deleted`, `revoked`).
+    case bool
+    /// A fractional index (op-format §6.4).
+    case position
+    /// An entity id: 32 lowercase hex characters (a stop's or favorite's `placeId`).
+    case entityID
+    /// A public key: 64 lowercase hex characters (a link's `issuer`, `audience`).
+    case key
+    /// One of a fixed set of strings (roles).
+    case oneOf(Set<String>)
+    /// An RFC 3339 time written by placesd (`expiresAt`, `viewedAt`): at most 64 characters of
+    /// `0-9 T Z : . + -`, starting with a four-digit year.
+    case timestamp
+    /// A whole number 1…2^32−1 (a link's `uses`).
+    case count
+    /// A capability token in base64url: 1–4,096 characters of `A-Z a-z 0-9 - _`.
+    case token
+    /// A profile username: 1–32 characters, each a letter, digit, `.`, `_` or `-`.
+    case username
+
+    /// The largest amount in minor units a price may hold.
+    public static let maxAmountMinor: Int64 = 1_000_000_000_000
+
+    public static let place: [String: FieldRule] = [
+        "name": .text(maxLength: 200, required: true),
+        "latitude": .latitude,
+        "longitude": .longitude,
+        "address": .text(maxLength: 500, required: false),
+        "categories": .categories,
+        "priceLevel": .priceLevel,
+        "rating": .rating,
+        "notes": .text(maxLength: 10_000, required: false),
+        "url": .url,
+    ]
+
+    /// Itinerary fields as stored (lodging flattened to `lodging.*`).
+    public static let itinerary: [String: FieldRule] = [
+        "name": .text(maxLength: 200, required: true),
+        "startDate": .date,
+        "endDate": .date,
+        "transportation": .text(maxLength: 2_000, required: false),
+        "lodging.name": .text(maxLength: 200, required: false),
+        "lodging.address": .text(maxLength: 500, required: false),
+        "lodging.checkIn": .date,
+        "lodging.checkOut": .date,
+        "travelPrice": .money,
+        "lodgingPrice": .money,
+        "notes": .text(maxLength: 10_000, required: false),
+    ]
+
+    /// The fields of each entity kind an op may write (op-format §5), `deleted` included.
+    public static let fields: [EntityKind: [String: FieldRule]] = {
+        var out: [EntityKind: [String: FieldRule]] = [
+            .itinerary: itinerary,
+            .place: place,
+            .stop: [
+                "placeId": .entityID, "name": .text(maxLength: 200, required: true), "latitude": .latitude,
+                "longitude": .longitude, "address": .text(maxLength: 500, required: false), "position": .position,
+            ],
+            .favorite: ["placeId": .entityID, "position": .position],
+            .member: [
+                "role": .oneOf(["editor", "viewer", "removed", "left"]), "token": .token,
+                "name": .text(maxLength: 100, required: false),
+            ],
+            .link: [
+                "role": .oneOf(["editor", "viewer"]), "issuer": .key, "expiresAt": .timestamp, "uses": .count,
+                "audience": .key, "revoked": .bool,
+            ],
+            .view: ["viewedAt": .timestamp],
+            .profile: [
+                "name": .text(maxLength: 100, required: true), "username": .username,
+                "bio": .text(maxLength: 1_000, required: false),
+            ],
+        ]
+        for kind in EntityKind.allCases { out[kind, default: [:]]["deleted"] = .bool }
+        return out
+    }()
+
+    public var isRequired: Bool {
+        switch self {
+        case .text(_, let required): required
+        case .latitude, .longitude, .bool, .position, .entityID, .key, .oneOf, .token, .username: true
+        default: false
+        }
+    }
+
+    /// Checks one value; returns the value to store.
+    public func validate(_ field: String, _ value: JSONValue) throws(FieldError) -> JSONValue {
+        if value.isNull {
+            guard !isRequired else { throw FieldError(field, "'\(field)' is required and cannot be cleared") }
+            return .null
+        }
+        switch self {
+        case .text(let maxLength, let required):
+            guard let s = value.stringValue else { throw FieldError(field, "'\(field)' must be a string") }
+            // Counting characters costs as much as the string: refuse a string of more than 64
+            // bytes per allowed character before counting (no real character is that long).
+            guard s.utf8.count <= 64 * maxLength else {
+                throw FieldError(field, "'\(field)' is longer than the \(maxLength) characters allowed")
+            }
+            let trimmed = s.trimmingCharacters(in: .whitespacesAndNewlines)
+            if required && trimmed.isEmpty { throw FieldError(field, "'\(field)' must not be empty") }
+            guard s.count <= maxLength else {
+                throw FieldError(field, "'\(field)' is \(s.count) characters; at most \(maxLength) are allowed")
+            }
+            return .string(required ? trimmed : s)
+        case .latitude, .longitude:
+            let limit = self.isLatitude ? 90.0 : 180.0
+            guard let d = value.doubleValue, d.isFinite else {
+                throw FieldError(field, "'\(field)' must be a number of decimal degrees")
+            }
+            guard abs(d) <= limit else {
+                throw FieldError(
+                    field, "'\(field)' \(d) is out of range: it must be between -\(Int(limit)) and \(Int(limit))")
+            }
+            return .number(d)
+        case .priceLevel:
+            guard let i = value.intValue, (1...4).contains(i) else {
+                throw FieldError(field, "'priceLevel' must be a whole number from 1 to 4")
+            }
+            return .int(i)
+        case .rating:
+            guard let d = value.doubleValue, d.isFinite, (0...5).contains(d) else {
+                throw FieldError(field, "'rating' must be a number from 0 to 5")
+            }
+            return .number(d)
+        case .categories:
+            guard case .array(let items) = value else {
+                throw FieldError(field, "'categories' must be a list of strings")
+            }
+            guard items.count <= 20 else { throw FieldError(field, "at most 20 categories are allowed") }
+            var out = [JSONValue]()
+            for item in items {
+                guard let raw = item.stringValue, raw.utf8.count <= 64 * 50,
+                    case let s = raw.trimmingCharacters(in: .whitespaces), !s.isEmpty, s.count <= 50
+                else {
+                    throw FieldError(field, "each category must be a non-empty string of at most 50 characters")
+                }
+                if !out.contains(.string(s)) { out.append(.string(s)) }
+            }
+            return .array(out)
+        case .url:
+            guard let s = value.stringValue, s.utf8.count <= 64 * 2_000, s.count <= 2_000, let u = URL(string: s),
+                let scheme = u.scheme?.lowercased(), scheme == "http" || scheme == "https", u.host != nil
+            else { throw FieldError(field, "'url' must be an http or https link of at most 2000 characters") }
+            return .string(s)
+        case .date:
+            guard let s = value.stringValue, FieldRule.isDate(s) else {
+                throw FieldError(field, "'\(field)' must be a date written YYYY-MM-DD")
+            }
+            return .string(s)
+        case .money:
+            guard case .object(let o) = value, let amount = o["amountMinor"]?.intValue,
+                let currency = o["currency"]?.stringValue, o.count == 2
+            else {
+                throw FieldError(
+                    field, "'\(field)' must be {\"amountMinor\": <whole number of cents>, \"currency\": \"EUR\"}")
+            }
+            guard amount >= 0, amount <= FieldRule.maxAmountMinor else {
+                throw FieldError(field, "'\(field).amountMinor' must be between 0 and 10^12")
+            }
+            guard Money.isValidCurrency(currency) else {
+                throw FieldError(field, "'\(field).currency' must be an ISO 4217 code such as EUR or USD")
+            }
+            return Money(amountMinor: amount, currency: currency).jsonValue
+        case .bool:
+            guard case .bool = value else { throw FieldError(field, "'\(field)' must be true or false") }
+            return value
+        case .position:
+            guard let s = value.stringValue, FractionalIndex.isValid(s) else {
+                throw FieldError(field, "'\(field)' must be a fractional index")
+            }
+            return value
+        case .entityID:
+            guard let s = value.stringValue, FieldRule.isLowerHex(s, count: 32) else {
+                throw FieldError(field, "'\(field)' must be an entity id (32 lowercase hex characters)")
+            }
+            return value
+        case .key:
+            guard let s = value.stringValue, FieldRule.isLowerHex(s, count: 64) else {
+                throw FieldError(field, "'\(field)' must be a public key (64 lowercase hex characters)")
+            }
+            return value
+        case .oneOf(let allowed):
+            guard let s = value.stringValue, allowed.contains(s) else {
+                throw FieldError(field, "'\(field)' must be one of \(allowed.sorted().joined(separator: ", "))")
+            }
+            return value
+        case .timestamp:
+            guard let s = value.stringValue, FieldRule.isTimestamp(s) else {
+                throw FieldError(field, "'\(field)' must be an RFC 3339 time")
+            }
+            return value
+        case .count:
+            guard let i = value.intValue, i >= 1, i <= Int64(UInt32.max) else {
+                throw FieldError(field, "'\(field)' must be a whole number from 1 to 4294967295")
+            }
+            return value
+        case .token:
+            guard let s = value.stringValue, (1...4_096).contains(s.utf8.count),
+                s.utf8.allSatisfy({ FieldRule.isBase64URL($0) })
+            else { throw FieldError(field, "'\(field)' must be a capability token in base64url") }
+            return value
+        case .username:
+            guard let s = value.stringValue, s.utf8.count <= 64 * 32, (1...32).contains(s.count),
+                s.unicodeScalars.allSatisfy({
+                    CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)
+                })
+            else { throw FieldError(field, "a username is 1–32 letters, digits, '.', '_' or '-'") }
+            return value
+        }
+    }
+
+    private var isLatitude: Bool { if case .latitude = self { true } else { false } }
+
+    public static func isDate(_ s: String) -> Bool {
+        let parts = s.split(separator: "-", omittingEmptySubsequences: false)
+        guard s.utf8.count == 10, parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
+            parts[0].count == 4, parts[1].count == 2, parts[2].count == 2, (1...12).contains(m), y >= 1
+        else { return false }
+        let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]
+        return (1...days).contains(d)
+    }
+
+    /// Whether `s` is exactly `count` lowercase hex digits.
+    public static func isLowerHex(_ s: String, count: Int) -> Bool {
+        s.utf8.count == count && s.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
+    static func isTimestamp(_ s: String) -> Bool {
+        let u = Array(s.utf8)
+        guard (20...64).contains(u.count), u[4] == UInt8(ascii: "-"), u.prefix(4).allSatisfy({ (48...57).contains($0) })
+        else { return false }
+        return u.allSatisfy { b in
+            (48...57).contains(b) || b == UInt8(ascii: "T") || b == UInt8(ascii: "Z") || b == UInt8(ascii: ":")
+                || b == UInt8(ascii: ".") || b == UInt8(ascii: "+") || b == UInt8(ascii: "-")
+        }
+    }
+
+    static func isBase64URL(_ b: UInt8) -> Bool {
+        (65...90).contains(b) || (97...122).contains(b) || (48...57).contains(b) || b == UInt8(ascii: "-")
+            || b == UInt8(ascii: "_")
+    }
+
+    /// Validates a request object against `rules`. `creating` demands every required field.
+    /// Returns the stored fields in a stable order. Unknown fields are refused by name.
+    public static func validatedFields(
+        _ object: [String: JSONValue], rules: [String: FieldRule], creating: Bool, ignoring: Set<String> = []
+    ) throws(FieldError) -> [(String, JSONValue)] {
+        var out = [(String, JSONValue)]()
+        for key in object.keys.sorted() where !ignoring.contains(key) {
+            guard let rule = rules[key], let value = object[key] else {
+                let known = rules.keys.sorted().joined(separator: ", ")
+                throw FieldError(key, "unknown field '\(key)'; the fields are: \(known)")
+            }
+            out.append((key, try rule.validate(key, value)))
+        }
+        if creating {
+            for (key, rule) in rules where rule.isRequired && object[key] == nil {
+                throw FieldError(key, "'\(key)' is required")
+            }
+        }
+        return out
+    }
+}
