@@ -159,10 +159,7 @@ struct HostilePeerTests {
     }
 
     @Test(
-        "one hostile op from a member neither stops the daemon, nor is stored, nor breaks the next local edit",
-        .disabled(
-            "pending: #11 ingest fix: bounds at decode and field rules on peer ops (passes with branch ingest at 99b1e46)"
-        )
+        "one hostile op from a member neither stops the daemon, nor is stored, nor breaks the next local edit"
     )
     func crashWithOneOp() async throws {
         let m = try AdversarialPeer()
@@ -266,8 +263,7 @@ struct HostilePeerTests {
     // MARK: 2b. Field rules
 
     @Test(
-        "a member's op breaking a field rule (rating 7, latitude 500, a 300-char name, …) is refused",
-        .disabled("pending: #11 ingest fix: field rules on peer ops (passes with branch ingest at 99b1e46)"))
+        "a member's op breaking a field rule (rating 7, latitude 500, a 300-char name, …) is refused")
     func fieldRules() async throws {
         var s = try SharedWithAdversary(role: "editor")
         let root = s.doc.hex
@@ -416,7 +412,7 @@ struct HostilePeerTests {
     @Test(
         "an expired link, a used-up link and a removed member's old link cannot be replayed with backdated ops",
         .disabled(
-            "pending: #11 fix: joins judged by more than their author's timeMs and deps (expired and used-up links; the removed-member part passes with branch ingest at 99b1e46)"
+            "pending: #11 fix: a join judged by more than its author's timeMs and deps (expired and used-up links still get in on main 3bdd4ec; the removed-member part passes)"
         ))
     func backdatedReplays() async throws {
         // Carlos is a viewer who relays whatever he is given (any member relays ops).
@@ -495,7 +491,7 @@ struct HostilePeerTests {
     @Test(
         "a member who sends two different ops with one seq to two daemons does not split them for good",
         .disabled(
-            "pending: #11 fix: equivocation survivable (ingest ececf9a keeps both branches; the engine must pull the other branch, and activity must show 'equivocated')"
+            "pending: #11 fix: equivocation recovery (on main 3bdd4ec the whole-log pull never starts: the refused op is in the sender's offered vector, so holdsEverything is false)"
         ))
     func equivocation() async throws {
         let a = try SyncNode("Ana"), b = try SyncNode("Bruno")
@@ -554,6 +550,13 @@ struct HostilePeerTests {
             Issue.record(
                 "A and B connected: \(connected)\nA: \(try a.itineraryJSON(it.id) ?? "none")\nB: \(try b.itineraryJSON(it.id) ?? "none")"
             )
+            for node in [a, b] {
+                let lines = node.d.log.split(separator: "\n").filter {
+                    $0.contains("reject") || $0.contains("equivoc") || $0.contains("missing")
+                        || $0.contains("whole log")
+                }
+                Issue.record("\(node.name)'s log:\n\(lines.suffix(20).joined(separator: "\n"))")
+            }
             throw error
         }
         #expect(a.serving("an equivocation") && b.serving("an equivocation"))
