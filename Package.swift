@@ -109,7 +109,14 @@ let package = Package(
             dependencies: ["PlacesDaemon", "PlacesCrypto", "PlacesStore", "PlacesModel", "PlacesControl"]
         ),
         .executableTarget(name: "route-bench", dependencies: ["PlacesRoutes"]),
-        .target(name: "PlacesTestSupport", dependencies: ["PlacesControl"], path: "Tests/PlacesTestSupport"),
+        .target(
+            name: "PlacesTestSupport",
+            dependencies: [
+                "PlacesControl", "PlacesCrypto", "PlacesModel", "PlacesStore", "PlacesSync",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            path: "Tests/PlacesTestSupport"
+        ),
         .testTarget(name: "PlacesCryptoTests", dependencies: ["PlacesCrypto"]),
         .testTarget(name: "PlacesModelTests", dependencies: ["PlacesModel"]),
         .testTarget(
@@ -134,7 +141,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PlacesIntegrationTests",
-            dependencies: ["PlacesTestSupport", "PlacesControl", "PlacesModel", "PlacesStore", "PlacesCrypto"]
+            dependencies: [
+                "PlacesTestSupport", "PlacesControl", "PlacesModel", "PlacesStore", "PlacesCrypto", "PlacesAccess",
+                "PlacesSync",
+            ]
         ),
     ]
 )
