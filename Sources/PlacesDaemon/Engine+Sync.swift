@@ -98,7 +98,6 @@ extension Engine: SyncDelegate {
             // Everything kept per peer goes with its last session (sync.md §7, "Bounds").
             sendWindows[peer] = nil
             fullPulls[peer] = nil
-            missingStrikes[peer] = nil
             peerVectors[peer] = nil
             offeredVectors[peer] = nil
             peerNames[peer] = nil
@@ -567,25 +566,29 @@ extension Engine: SyncDelegate {
         if let rejected = result.rejected?.reason, rejected.isOutOfOrder,
             var again = makeOffer(for: record, to: peer, reply: true)
         {
-            // A dependency missing although this daemon holds everything the sender offered:
-            // the other branch of an equivocation neither side knew of. An empty vector pulls
-            // the sender's whole log once per document and session (sync.md §7, "Equivocation").
-            // A push that overtook a round is fixed by the fresh offer alone; a dependency still
-            // missing after it (a second strike with nothing stored in between) is the other
-            // branch of an equivocation.
-            var strikes = missingStrikes[peer]?[docID] ?? 0
-            if rejected == .missingDependency { strikes += 1 }
-            missingStrikes[peer, default: [:]][docID] = strikes
-            if strikes >= 2, fullPulls[peer]?.contains(docID) != true {
-                fullPulls[peer, default: []].insert(docID)
-                again.offer.vector = []
-                logger.notice(
-                    "a dependency is missing though nothing offered is: pulling the peer's whole log once",
-                    metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)"])
+            // A push that overtook a round is fixed by the fresh offer alone: the round brings
+            // what the sender offered. A dependency missing when everything the sender offered
+            // is held or in this very batch is the other branch of an equivocation neither side
+            // knew of: an empty vector pulls the sender's whole log, once per document and
+            // session (sync.md §7, "Equivocation").
+            if rejected == .missingDependency, fullPulls[peer]?.contains(docID) != true,
+                let offered = offeredVectors[peer]?[docID], var covered = currentVector(docID)
+            {
+                for bytes in batch.ops {
+                    if let op = try? SignedOp(decoding: [UInt8](bytes)) {
+                        covered.include(op.header.authorKey, op.header.seq)
+                    }
+                }
+                if offered.seqs.allSatisfy({ covered[$0.key] >= $0.value }) {
+                    fullPulls[peer, default: []].insert(docID)
+                    again.offer.vector = []
+                    logger.notice(
+                        "a dependency is missing though nothing offered is: pulling the peer's whole log once",
+                        metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)"])
+                }
             }
             pull = [again]
         }
-        if result.rejected == nil, !result.stored.isEmpty { missingStrikes[peer]?[docID] = nil }
         guard !result.stored.isEmpty else { return pull }
         if result.equivocations > 0 {
             logger.warning(

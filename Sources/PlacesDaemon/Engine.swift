@@ -32,8 +32,6 @@ public actor Engine {
     /// Documents whose whole log this daemon pulled from a peer in the current session
     /// (once each: equivocation recovery, `Engine+Sync`).
     var fullPulls: [PublicKey: Set<DocumentID>] = [:]
-    /// Batches refused for a missing dependency since the last one stored, per peer and document.
-    var missingStrikes: [PublicKey: [DocumentID: Int]] = [:]
     /// What was sent to each peer of each document in answer to its offers: pipelined
     /// rounds (`Engine+Sync`). Reset when a session with the peer opens or closes.
     var sendWindows: [PublicKey: [DocumentID: SendWindow]] = [:]

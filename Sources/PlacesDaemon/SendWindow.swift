@@ -29,9 +29,13 @@ struct SendWindow: Sendable {
     var inFlightBytes: Int { inFlight.reduce(0) { $0 + $1.bytes } }
 
     /// Takes in an offer of the peer. Returns false when the offer shows the peer holding
-    /// more than at the last acknowledgement but not the whole of the next batch: it stored
-    /// part of a batch (it refused an op), so what it was sent is no longer a guide.
+    /// more than at the last acknowledgement but not the whole of the next batch (it stored
+    /// part of a batch: it refused an op), or an empty vector after holding something (it
+    /// asks for the whole log, `Protocol/sync.md` §7 "Equivocation"): what it was sent is no
+    /// longer a guide. An older offer otherwise keeps the window (with two sessions, offers
+    /// can arrive out of order).
     mutating func acknowledge(_ theirs: VersionVector) -> Bool {
+        if theirs.seqs.isEmpty, !acknowledged.seqs.isEmpty { return false }
         frontier.merge(theirs)
         var count = 0
         while count < inFlight.count, theirs.includes(inFlight[count].through) { count += 1 }

@@ -279,10 +279,10 @@ extension Store {
         ).map { "join: \($0)" }
     }
 
-    /// Links whose `not_before` is at or after this instant (2026-11-25T00:00:00Z) are
+    /// Links whose `not_before` is at or after this instant (2026-11-24T18:00:00Z) are
     /// redeemed only through an admission (`Protocol/capabilities.md` §4).
-    public static let admissionsFromMs: Int64 = 1_795_564_800_000
-    static let admissionsFrom = "2026-11-25"
+    public static let admissionsFromMs: Int64 = 1_795_543_200_000
+    static let admissionsFrom = "2026-11-24T18:00Z"
 
     /// An admission by an editor (the owner may write anything): the token must be a viewer
     /// link and pass every check of `capabilities.md` §4 for the member it writes, at the

@@ -45,6 +45,8 @@ struct SendWindowTests {
         let older = acknowledge(&w, vector(0))
         #expect(stored && again && older)
         #expect(w.inFlight.count == 1 && w.frontier == vector(200))
+        // An empty vector after progress asks for the whole log (equivocation recovery).
+        #expect(!acknowledge(&w, VersionVector()))
     }
 
     @Test("a peer that stored only part of a batch makes the window start again")
