@@ -15,7 +15,7 @@ RELEASE_BIN = $$($(SWIFT) build $(RELEASE) --show-bin-path)
 DATA_DIR ?=
 RUN_ARGS ?= $(if $(DATA_DIR),--data-dir $(DATA_DIR),)
 
-.PHONY: run test bench route-bench lint deps build release release-placesd clean
+.PHONY: run test bench route-bench hostile-bench lint deps build release release-placesd clean
 
 deps:
 	@bash scripts/bootstrap.sh
@@ -44,6 +44,16 @@ test: deps
 bench: release
 	"$(RELEASE_BIN)/places-bench"
 	"$(RELEASE_BIN)/route-bench"
+	$(MAKE) hostile-bench
+
+# Issue 11's hostile-peer figures: a stranger's connection, a flood of 10,000 bogus offers
+# while a good peer edits, offers full of forged grants — against release daemons.
+hostile-bench: release
+	$(SWIFT) build --build-tests
+	PLACES_BIN_DIR="$(RELEASE_BIN)" $(SWIFT) test --skip-build \
+		--filter 'HostilePeerTests.(offerFlood|strangerConnectionCost|grantBomb)' 2>&1 \
+		| grep -E '^(offer flood|stranger connections|grant bomb)|Test run with'
+
 
 route-bench: deps
 	$(SWIFT) build $(RELEASE) --product route-bench
