@@ -23,10 +23,10 @@ enum FuzzIngest {
 
     static func run(_ input: [UInt8]) {
         let dir = FuzzWorld.scratchDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { FuzzWorld.remove(dir) }
         let store: Store
         do {
-            store = try FuzzWorld.makeStore(at: dir.appendingPathComponent("places.sqlite").path)
+            store = try FuzzWorld.freshStore(at: dir.appendingPathComponent("places.sqlite").path)
         } catch {
             fatalError("could not make the store: \(error)")
         }

@@ -137,7 +137,7 @@ public enum FuzzSeeds {
             ("responder-bad-length", [2, 5] + frame([UInt8](repeating: 1, count: 33))),
             ("initiator-handshake", [1, 7] + frame([UInt8](repeating: 3, count: 192)) + messages),
             ("partial-at-end", [0, 2] + messages + [0, 50, 1, 2, 3]),
-            ("max-length", [0, 0] + frame([0] + [UInt8](repeating: 0x22, count: 0xFFFE))),
+            ("max-length-partial", [0, 0] + [0xFF, 0xFF, 0] + [UInt8](repeating: 0x22, count: 100)),
         ]
     }
 

@@ -30,19 +30,20 @@ enum FuzzSyncSession {
         var reader = FuzzReader(input)
         let peer = (reader.byte() ?? 0) % 2 == 0 ? FuzzWorld.member.publicKey : FuzzWorld.stranger.publicKey
         let dir = FuzzWorld.scratchDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { FuzzWorld.remove(dir) }
         let paths = DataPaths(dataDir: dir.path)
         let store: Store
         do {
-            store = try FuzzWorld.makeStore(at: paths.database)
+            store = try FuzzWorld.freshStore(at: paths.database)
             let keyFile = try JSONEncoder().encode(KeyFile.unsealed(FuzzWorld.owner))
-            try keyFile.write(to: URL(fileURLWithPath: paths.keyFile))
+            try FuzzWorld.writeRetrying([UInt8](keyFile), to: paths.keyFile)
         } catch {
             fatalError("could not set up the engine's data dir: \(error)")
         }
         defer { try? store.close() }
         let engine = Engine(store: store, paths: paths, version: "fuzz", logger: FuzzWorld.quietLogger)
-        await engine.autoLogin()
+        // Reading the key file may meet an EINTR from libFuzzer's timer: try again then.
+        for _ in 0..<3 where await engine.syncIdentity() == nil { await engine.autoLogin() }
         guard await engine.syncIdentity()?.publicKey == FuzzWorld.owner.publicKey else {
             fatalError("the engine did not log in with the fixture's key file")
         }
