@@ -46,7 +46,7 @@ for t in "${targets[@]}"; do
         -artifact_prefix="Fuzz/crashers/$t/" ${FUZZ_FLAGS:-} "$work" "Fuzz/corpus/$t" >".build-fuzz/$t.log" 2>&1
     status=$?
     set -e
-    grep -E '^(#[0-9]+ +(INITED|DONE)|stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added)' \
+    grep -E '^(#[0-9]+[[:space:]]+(INITED|DONE)|stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added)' \
         ".build-fuzz/$t.log" || true
     if [ "$status" -ne 0 ]; then
         failed+=("$t")
