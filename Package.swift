@@ -109,6 +109,24 @@ let package = Package(
             dependencies: ["PlacesDaemon", "PlacesCrypto", "PlacesStore", "PlacesModel", "PlacesControl"]
         ),
         .executableTarget(name: "route-bench", dependencies: ["PlacesRoutes"]),
+        // Fuzz targets (docs/fuzzing.md): the harnesses in one library, one binary with a
+        // target switch (a libFuzzer binary under `--sanitize=fuzzer -Xswiftc -DFUZZING`,
+        // else a replay driver). The harnesses use `@testable import`: debug builds only.
+        .target(
+            name: "PlacesFuzz",
+            dependencies: [
+                "CSodium", "PlacesAccess", "PlacesControl", "PlacesCrypto", "PlacesDaemon", "PlacesModel",
+                "PlacesStore", "PlacesSync",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
+        .executableTarget(
+            name: "places-fuzz", dependencies: ["PlacesFuzz"], swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
         .target(
             name: "PlacesTestSupport",
             dependencies: [
@@ -139,6 +157,7 @@ let package = Package(
         .testTarget(
             name: "PlacesStoreTests", dependencies: ["PlacesStore", "PlacesModel", "PlacesCrypto", "PlacesAccess"]
         ),
+        .testTarget(name: "PlacesFuzzTests", dependencies: ["PlacesFuzz"]),
         .testTarget(
             name: "PlacesIntegrationTests",
             dependencies: [
