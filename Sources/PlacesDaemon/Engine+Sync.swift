@@ -212,12 +212,16 @@ extension Engine: SyncDelegate {
         let forOthers = grants.filter { $0.member != peer.bytes }
         offer.grants = (forReceiver + forOthers).prefix(Engine.maxGrantsPerOffer).map(Engine.wire)
         offer.reply = reply
-        offer.fromName = String((currentProfileName() ?? "").prefix(100))
-        if let name = entityName(in: doc.id, doc.id.hex) { offer.name = String(name.prefix(200)) }
-        if let member = ((try? store.members(of: doc.id)) ?? []).first(where: { $0.key == peer.hex }),
-            Store.activeRoles.contains(member.role)
-        {
-            offer.role = member.role
+        // What an invitation shows, only for a peer that has not shown it holds the document
+        // in this session (pulls during a long sync skip the member scan).
+        if peerVectors[peer]?[doc.id] == nil {
+            offer.fromName = String((currentProfileName() ?? "").prefix(100))
+            if let name = entityName(in: doc.id, doc.id.hex) { offer.name = String(name.prefix(200)) }
+            if let member = ((try? store.members(of: doc.id)) ?? []).first(where: { $0.key == peer.hex }),
+                Store.activeRoles.contains(member.role)
+            {
+                offer.role = member.role
+            }
         }
         var message = SyncMessage()
         message.offer = offer
