@@ -1,8 +1,10 @@
 import Foundation
+import Logging
 import PlacesControl
 import PlacesCrypto
 import PlacesModel
 import PlacesStore
+import PlacesSync
 
 /// Consent (`Protocol/sync.md` §7.1): invitations from people who are not contacts yet,
 /// and the contacts whose shares arrive directly.
@@ -114,5 +116,104 @@ extension Engine {
             fromName: ownerName == owner.map { String($0.humanID.prefix(7)) } ? nil : ownerName,
             via: via?.humanID ?? HexCoding.encode(record.via), name: record.name, role: record.role,
             receivedAt: RFC3339.string(ms: record.receivedMs), status: status)
+    }
+
+    // MARK: Sessions and shares from the network
+
+    /// Whether this daemon has anything to do with `peer`: a contact, a participant of a
+    /// document it holds, or a peer in a join in progress (either side). Strangers are closed
+    /// after a short grace and never remembered.
+    func isKnown(_ peer: PublicKey) -> Bool {
+        if (try? store.isContact(peer.bytes)) == true { return true }
+        // Someone whose invitation waits for the user's answer (bounded: sync.md §7.1).
+        if let waiting = try? store.invitations(),
+            waiting.contains(where: { $0.owner == peer.bytes || $0.via == peer.bytes })
+        {
+            return true
+        }
+        if provisional.values.contains(where: { $0.contains(peer) }) { return true }
+        if pendingJoins.values.contains(where: { $0.asked.contains(peer) && $0.outcome == nil }) { return true }
+        return !sharedDocuments(with: peer).isEmpty
+    }
+
+    /// Whether a session with `peer` may stay open (asked by the transport when a new
+    /// session's grace runs out).
+    public func keepSession(with peer: PublicKey) async -> Bool { isKnown(peer) }
+
+    /// The profile name to tell `peer` in `Hello`: only people this daemon knows learn it.
+    public func helloName(for peer: PublicKey) async -> String { isKnown(peer) ? currentProfileName() ?? "" : "" }
+
+    /// An offer of a document this daemon does not hold, with no join pending: joins it when
+    /// it carries a valid grant to this identity signed by the owner it names and that owner
+    /// is a contact; records an invitation when the owner is anyone else. Returns the
+    /// document when it is now held.
+    func receiveShare(_ offer: Places_Sync_V1_DocOffer, doc docID: DocumentID, from peer: PublicKey)
+        -> Store.DocumentRecord?
+    {
+        guard let me, let identity else { return nil }
+        let owner = [UInt8](offer.owner)
+        guard
+            let grant = offer.grants.prefix(Engine.maxGrantsPerOffer).lazy.compactMap(Engine.keyGrant).first(where: {
+                $0.doc == docID && $0.member == me.bytes && $0.issuer == owner && $0.isValid
+            }), let ownerKey = try? PublicKey(bytes: owner), ownerKey != me
+        else {
+            logger.debug(
+                "an offer of a document not held carries no grant to this daemon",
+                metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)"])
+            return nil
+        }
+        guard (try? store.isContact(owner)) == true else {
+            let name = offer.name.isEmpty ? nil : String(offer.name.prefix(200))
+            let role = ["editor", "viewer"].contains(offer.role) ? offer.role : nil
+            let invitation = Store.InvitationRecord(
+                grant: grant, owner: owner, via: peer.bytes,
+                ownerName: peer == ownerKey && !offer.fromName.isEmpty ? String(offer.fromName.prefix(100)) : nil,
+                name: name, role: role, receivedMs: RFC3339.nowMs(), declined: false)
+            switch (try? store.recordInvitation(invitation)) ?? .full {
+            case .recorded:
+                logger.info(
+                    "an itinerary was shared by someone who is not a contact: kept as an invitation",
+                    metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)"])
+                events.publish(
+                    Event(
+                        type: "invited", time: RFC3339.string(ms: RFC3339.nowMs()), doc: docID.hex,
+                        docKind: "itinerary", author: ownerKey.humanID,
+                        summary: "\(invitation.ownerName ?? displayName(of: ownerKey)) invites you to "
+                            + "“\(name ?? "an itinerary")”"))
+            case .known: break
+            case .full:
+                logger.warning(
+                    "dropped an invitation: too many are waiting",
+                    metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)"])
+            }
+            return nil
+        }
+        guard let key = try? SealedBox.open(grant.sealedKey, with: identity) else { return nil }
+        return addSharedDocument(grant, key: key, owner: ownerKey, from: peer)
+    }
+
+    /// Adds a document shared with this identity (a contact's share, or an accepted
+    /// invitation) with the key of `grant`.
+    func addSharedDocument(_ grant: KeyGrant, key: [UInt8], owner: PublicKey, from peer: PublicKey?)
+        -> Store.DocumentRecord?
+    {
+        do {
+            forgetDocumentState()
+            try store.joinDocument(grant, kind: .itinerary, owner: owner.bytes, timeMs: RFC3339.nowMs())
+        } catch {
+            logger.error("joining a shared document failed", metadata: ["doc.id": "\(grant.doc)", "error": "\(error)"])
+            return nil
+        }
+        var ring = keyringCopy()
+        ring.insert(key, doc: grant.doc, epoch: grant.epoch)
+        setKeyring(ring)
+        logger.info(
+            "joined a shared itinerary",
+            metadata: ["doc.id": "\(grant.doc)", "peer.id": "\(peer.map { String($0.humanID.prefix(7)) } ?? "-")"])
+        events.publish(
+            Event(
+                type: "shared", time: RFC3339.string(ms: RFC3339.nowMs()), doc: grant.doc.hex, docKind: "itinerary",
+                author: owner.humanID, summary: "an itinerary was shared with you"))
+        return try? store.document(grant.doc)
     }
 }

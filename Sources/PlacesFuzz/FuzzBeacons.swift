@@ -23,6 +23,8 @@ enum FuzzBeacons {
         filter.maxTrackedSources = 3
         filter.maxRememberedBeacons = 8
         filter.maxPerSecondPerSource = 4
+        // `nowMs` is a positive constant, and at most 256 steps of at most 65,535 ms are added:
+        // these conversions and sums cannot trap.
         var now = UInt64(FuzzWorld.nowMs)
         var reader = FuzzReader(input)
         let own: Set<PublicKey> = [FuzzWorld.owner.publicKey]

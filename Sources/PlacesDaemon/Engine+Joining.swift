@@ -1,0 +1,333 @@
+import Foundation
+import PlacesAccess
+import PlacesControl
+import PlacesCrypto
+import PlacesModel
+import PlacesStore
+import PlacesSync
+
+/// A share link being redeemed by this daemon (`POST /v1/join`): the token, who was asked,
+/// and the request waiting for the outcome.
+struct PendingJoin {
+    var token: CapabilityToken
+    /// Fresh for each join: a holder's proof covers it, so a proof cannot be replayed.
+    var nonce = SecureRandom.bytes(JoinProof.nonceBytes)
+    /// Peers the token was presented to.
+    var asked: Set<PublicKey> = []
+    /// The peer that let this daemon in (its offer carried the document).
+    var admittedBy: PublicKey?
+    /// Link addresses this join started dialling (forgotten once it ends).
+    var dialled: [(host: String, port: Int)] = []
+    var waiter: CheckedContinuation<Result<Void, Problem>, Never>?
+    /// The outcome, when it came before the request started waiting (a refusal can arrive
+    /// while `join` is still presenting the token).
+    var outcome: Result<Void, Problem>?
+}
+
+/// Redeeming share links over sync (`Protocol/sync.md` §8.2, `capabilities.md` §4): the
+/// joiner's side (presenting the token without its key, taking only a proven holder's
+/// answer) and the holder's (checking the token, writing the admission).
+extension Engine {
+    // MARK: Joining
+
+    /// `POST /v1/join`: redeems a share link. Presents the token to every connected peer and
+    /// to the link's address hints; a peer holding the itinerary checks it and sends the
+    /// itinerary; this daemon then writes its `join` op. Waits up to `waitSeconds`.
+    func join(_ request: JoinRequest) async throws(Problem) -> Itinerary {
+        guard let me else { throw Problem.loggedOut }
+        let link: ShareLink
+        do { link = try ShareLink(parsing: request.link) } catch { throw Engine.problem(error, field: "link") }
+        let token = link.token
+        do { try token.check(nowMs: RFC3339.nowMs(), presenter: me) } catch {
+            throw Engine.problem(error, field: "link")
+        }
+        let wait = request.waitSeconds ?? 15
+        guard (1...120).contains(wait) else { throw Problem.invalid("waitSeconds", "waitSeconds must be 1 to 120") }
+        if let doc = try? store.document(token.doc), doc.owner == me.bytes || Store.activeRoles.contains(role(in: doc))
+        {
+            throw Problem.conflict("already-member", "you are already the \(role(in: doc)) of this itinerary")
+        }
+        guard pendingJoins[token.doc] == nil else {
+            throw Problem.conflict("join-in-progress", "this daemon is already joining that itinerary")
+        }
+        pendingJoins[token.doc] = PendingJoin(token: token)
+        for hint in token.addressHints {
+            if let (host, port) = Engine.parseHostPort(hint), await sync?.addPeer(host: host, port: port) == true {
+                pendingJoins[token.doc]?.dialled.append((host, port))
+            }
+        }
+        for peer in Set((await sync?.connectedPeers() ?? []).map(\.key)) { await presentToken(token, to: peer) }
+        let outcome = await withCheckedContinuation { continuation in
+            guard let pending = pendingJoins[token.doc], pending.outcome == nil else {
+                // Already decided while the token was being presented.
+                let done = pendingJoins.removeValue(forKey: token.doc)?.outcome
+                continuation.resume(
+                    returning: done ?? .failure(Problem(status: 500, code: "internal", title: "Join lost", detail: "")))
+                return
+            }
+            pendingJoins[token.doc]?.waiter = continuation
+            Task { [weak self] in
+                try? await Task.sleep(for: .seconds(wait))
+                await self?.finishJoin(
+                    token.doc,
+                    .failure(
+                        Problem(
+                            status: 504, code: "no-member-reachable", title: "No member reachable",
+                            detail:
+                                "no daemon holding this itinerary let this one in within \(wait) s: the link's addresses "
+                                + "(\(token.addressHints.joined(separator: ", "))) and peers on this network did not "
+                                + "answer. Try again when a member's device is on, or add it with `places peers add`")))
+            }
+        }
+        switch outcome {
+        case .success: return try itinerary(token.doc.hex)
+        case .failure(let problem): throw problem
+        }
+    }
+
+    /// Resolves a pending join once; a failure forgets a document fetched but not joined.
+    func finishJoin(_ doc: DocumentID, _ outcome: Result<Void, Problem>) {
+        guard var pending = pendingJoins[doc], pending.outcome == nil else { return }
+        if pending.waiter == nil {
+            // `join` has not started waiting yet: it takes the outcome when it does.
+            pending.outcome = outcome
+            pendingJoins[doc] = pending
+        } else {
+            pendingJoins[doc] = nil
+        }
+        if case .failure = outcome, pending.admittedBy != nil, let me, let record = try? store.document(doc),
+            record.owner != me.bytes, !Store.activeRoles.contains(role(in: record))
+        {
+            try? store.purgeDocument(doc)
+            forgetDocumentState()
+            // Send windows remember positions in the log; a purged document's ops are gone.
+            for peer in sendWindows.keys { sendWindows[peer]?[doc] = nil }
+        }
+        if let sync {
+            for (host, port) in pending.dialled { Task { await sync.forgetPeer(host: host, port: port) } }
+        }
+        pending.waiter?.resume(returning: outcome)
+    }
+
+    /// The join of `doc` still waiting for an outcome, if any.
+    func openJoin(_ doc: DocumentID) -> PendingJoin? {
+        guard let pending = pendingJoins[doc], pending.outcome == nil else { return nil }
+        return pending
+    }
+
+    /// Sends a JoinRequest for `token` to `peer` (once per peer).
+    func presentToken(_ token: CapabilityToken, to peer: PublicKey) async {
+        guard let message = askOnce(token.doc, peer) else { return }
+        outbox.yield(Outgoing(doc: token.doc, messages: [message], recipients: [peer]))
+    }
+
+    /// JoinRequests for every pending join, for a peer that just connected.
+    func joinRequests(for peer: PublicKey) -> [SyncMessage] {
+        pendingJoins.keys.sorted { $0.hex < $1.hex }.compactMap { askOnce($0, peer) }
+    }
+
+    /// The JoinRequest of the pending join of `doc` for `peer`, once per peer (nil when it
+    /// was already asked or the join is over).
+    private func askOnce(_ doc: DocumentID, _ peer: PublicKey) -> SyncMessage? {
+        guard var pending = openJoin(doc), !pending.asked.contains(peer) else { return nil }
+        pending.asked.insert(peer)
+        pendingJoins[doc] = pending
+        var request = Places_Sync_V1_JoinRequest()
+        // Never the document key: a peer that does not hold the itinerary must learn nothing
+        // that lets it read it (capabilities.md §4.1).
+        request.token = Data(pending.token.redacted.encoded)
+        request.nonce = Data(pending.nonce)
+        var message = SyncMessage()
+        message.join = request
+        return message
+    }
+
+    /// A holder's answer to a JoinRequest (`Protocol/sync.md` §8.2): nothing when it does not
+    /// hold the document and the key of the token's epoch; a JoinRefused when the token does
+    /// not let `peer` in; else an offer of the document whose grants carry every epoch key
+    /// held, sealed to `peer`. Both carry a proof that this daemon holds the key.
+    func handleJoinRequest(_ request: Places_Sync_V1_JoinRequest, from peer: PublicKey) -> [SyncMessage] {
+        guard let identity, request.nonce.count == JoinProof.nonceBytes,
+            let presented = try? CapabilityToken(decoding: [UInt8](request.token)),
+            let record = try? store.document(presented.doc), record.kind == .itinerary,
+            participants(of: record).contains(identity.publicKey),
+            let key = keyringCopy().key(presented.doc, epoch: presented.epoch)
+        else { return [] }
+        // The joiner sends the token without its key; the holder's own key of that epoch
+        // makes it whole again (a token with another key fails its signature check).
+        let token = presented.withDocumentKey(key)
+        let nonce = [UInt8](request.nonce)
+        let refusal: AccessError?
+        do { refusal = try store.redemptionRefusal(token, joiner: peer, nowMs: RFC3339.nowMs()) } catch { return [] }
+        if let refusal {
+            logger.notice(
+                "refused a share link",
+                metadata: [
+                    "peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(token.doc)",
+                    "reason": "\(refusal.code.rawValue)",
+                ])
+            var refused = Places_Sync_V1_JoinRefused()
+            refused.doc = Data(token.doc.bytes)
+            refused.tokenID = Data(token.tokenID)
+            refused.code = refusal.code.rawValue
+            refused.reason = refusal.message
+            refused.proof = Data(
+                JoinProof.make(
+                    .refuse, key: key, doc: token.doc, tokenID: token.tokenID, nonce: nonce, joiner: peer,
+                    holder: identity.publicKey, owner: nil) ?? [])
+            var message = SyncMessage()
+            message.joinRefused = refused
+            return [message]
+        }
+        // The membership is written here, by a member entitled to let the joiner in, in an op
+        // checked at this daemon's causal point and on its clock (capabilities.md §4): the
+        // joiner's own claims (its deps, its time) play no part. A viewer cannot admit
+        // anyone; it sends nothing, so an owner's or editor's device can answer instead.
+        let myRole = role(in: record)
+        guard myRole == "owner" || (myRole == "editor" && token.role == .viewer) else { return [] }
+        if !isActiveMember(peer, of: record) {
+            do {
+                try commit(
+                    token.doc,
+                    [
+                        .create(entity: peer.hex, kind: .member),
+                        .set(
+                            entity: peer.hex, kind: .member, field: "role", value: .string(token.role.rawValue),
+                            old: nil),
+                        .set(
+                            entity: peer.hex, kind: .member, field: "token", value: .string(token.base64url), old: nil),
+                    ], summary: "admitted a share link's holder")
+            } catch {
+                logger.error(
+                    "admitting a share link's holder failed",
+                    metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(token.doc)", "error": "\(error)"])
+                return []
+            }
+        }
+        provisional[token.doc, default: []].insert(peer)
+        guard var offer = makeOffer(for: record, to: peer, reply: false) else { return [] }
+        offer.offer.grants = []
+        for (epoch, key) in keyringCopy().all(token.doc) {
+            guard let grant = try? KeyGrant.issue(key: key, doc: token.doc, epoch: epoch, to: peer, by: identity) else {
+                continue
+            }
+            offer.offer.grants.append(Engine.wire(grant))
+        }
+        offer.offer.role = token.role.rawValue
+        offer.offer.joinProof = Data(
+            JoinProof.make(
+                .admit, key: key, doc: token.doc, tokenID: token.tokenID, nonce: nonce, joiner: peer,
+                holder: identity.publicKey, owner: record.owner) ?? [])
+        logger.info(
+            "let a share link's holder fetch an itinerary",
+            metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(token.doc)", "role": "\(token.role)"])
+        return [offer]
+    }
+
+    /// A refusal counts only from a peer that was asked and proves it holds the document: a
+    /// stranger cannot cancel a join.
+    func handleJoinRefused(_ refused: Places_Sync_V1_JoinRefused, from peer: PublicKey) {
+        guard let me, let doc = DocumentID(bytes: [UInt8](refused.doc)), let pending = openJoin(doc),
+            pending.asked.contains(peer), pending.token.tokenID == [UInt8](refused.tokenID),
+            JoinProof.verify(
+                [UInt8](refused.proof), .refuse, key: pending.token.documentKey, doc: doc,
+                tokenID: pending.token.tokenID, nonce: pending.nonce, joiner: me, holder: peer, owner: nil)
+        else {
+            logger.notice(
+                "ignored a join refusal without a valid proof", metadata: ["peer.id": "\(peer.humanID.prefix(7))"])
+            return
+        }
+        let code = AccessError.Code(rawValue: refused.code) ?? .notAllowed
+        let reason = String(refused.reason.prefix(500))
+        finishJoin(
+            doc,
+            .failure(
+                Engine.problem(
+                    AccessError(code, "\(displayName(of: peer)) refused the link: \(reason)"), field: "link")))
+    }
+
+    /// For an offer of a document this daemon is joining through a link from a peer it asked:
+    /// registers the document with the token's key and the peer's grants. Returns whether
+    /// the document is now held.
+    func admitJoin(_ offer: Places_Sync_V1_DocOffer, doc: DocumentID, from peer: PublicKey) -> Bool {
+        guard let identity, var pending = openJoin(doc), pending.asked.contains(peer),
+            pending.admittedBy == nil || pending.admittedBy == peer, offer.owner.count == 32
+        else { return false }
+        let token = pending.token
+        // Only a holder that proves it holds the document key, and only with the owner the
+        // link implies: an editor link's issuer is the owner (capabilities.md §4.1).
+        guard
+            JoinProof.verify(
+                [UInt8](offer.joinProof), .admit, key: token.documentKey, doc: doc, tokenID: token.tokenID,
+                nonce: pending.nonce, joiner: identity.publicKey, holder: peer, owner: [UInt8](offer.owner))
+        else {
+            logger.notice(
+                "ignored an offer for a pending join without a valid proof",
+                metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(doc)"])
+            return false
+        }
+        guard token.role != .editor || [UInt8](offer.owner) == token.issuer.bytes else {
+            logger.notice(
+                "ignored an offer naming another owner than the editor link's issuer",
+                metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(doc)"])
+            return false
+        }
+        var ring = keyringCopy()
+        do {
+            forgetDocumentState()
+            try store.registerDocument(doc, kind: .itinerary, owner: [UInt8](offer.owner), timeMs: RFC3339.nowMs())
+            var keys = [(token.epoch, token.documentKey)]
+            for grant in offer.grants.prefix(Engine.maxGrantsPerOffer).compactMap(Engine.keyGrant)
+            where grant.doc == doc && grant.member == identity.publicKey.bytes && grant.issuer == peer.bytes
+                && grant.isValid
+            {
+                if let key = try? SealedBox.open(grant.sealedKey, with: identity) { keys.append((grant.epoch, key)) }
+            }
+            for (epoch, key) in keys {
+                try store.addDocumentKey(doc, epoch: epoch, sealed: try SealedBox.seal(key, to: identity.publicKey))
+                ring.insert(key, doc: doc, epoch: epoch)
+            }
+        } catch {
+            logger.error("registering a joined itinerary failed", metadata: ["doc.id": "\(doc)", "error": "\(error)"])
+            return false
+        }
+        setKeyring(ring)
+        pending.admittedBy = peer
+        pendingJoins[doc] = pending
+        return true
+    }
+
+    /// After ops of a document being joined are stored: once this daemon holds what the
+    /// admitting peer offered — its admission op included — the join is complete. The
+    /// joiner then writes its profile name on its own member entity, so that members who
+    /// never meet its daemon can name it.
+    func completeJoinIfCaughtUp(_ doc: DocumentID, from peer: PublicKey) {
+        guard let me, let pending = openJoin(doc), pending.admittedBy == peer,
+            let offered = offeredVectors[peer]?[doc], let mine = currentVector(doc),
+            !offered.seqs.contains(where: { mine[$0.key] < $0.value }), let record = try? store.document(doc)
+        else { return }
+        guard isActiveMember(me, of: record) else {
+            finishJoin(
+                doc,
+                .failure(
+                    Problem(
+                        status: 502, code: "not-admitted", title: "Not admitted",
+                        detail: "\(displayName(of: peer)) sent the itinerary without your membership: try again")))
+            return
+        }
+        if let name = currentProfileName(), !name.isEmpty {
+            _ = try? commit(
+                doc, [.set(entity: me.hex, kind: .member, field: "name", value: .string(name), old: nil)],
+                summary: "named itself")
+        }
+        // Redeeming the link was consent to this itinerary: its owner becomes a contact.
+        try? store.addContact(record.owner, name: "", timeMs: RFC3339.nowMs())
+        logger.info("joined an itinerary through a share link", metadata: ["doc.id": "\(doc)"])
+        finishJoin(doc, .success(()))
+    }
+
+    /// Whether `key` is an editor or viewer of `doc` as this daemon holds it.
+    func isActiveMember(_ key: PublicKey, of doc: Store.DocumentRecord) -> Bool {
+        ((try? store.members(of: doc.id)) ?? []).contains { $0.key == key.hex }
+    }
+}
