@@ -7,7 +7,7 @@ SWIFT ?= swift
 # Release builds link the Swift runtime and Foundation into the binaries, and put every
 # function in a section of its own so that the linker can place the code placesd runs
 # together (contrib/placesd.text-order): a smaller resident set for the daemon; see
-# docs/architecture.md, "Performance". Products are built one at a time: a release build
+# docs/benchmarks.md. Products are built one at a time: a release build
 # of the whole package would also link GRDB's dynamic library, which cannot link against
 # the static Foundation.
 RELEASE = -c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections

@@ -4,7 +4,7 @@
 # events, a few refused requests), in the order callgrind first saw them. Release builds
 # link those functions next to each other (Package.swift, `--section-ordering-file`), so the
 # code an idle or lightly used daemon touches sits in a few hundred KiB of its 23 MB of
-# code instead of being spread across all of it (see docs/architecture.md, "Performance").
+# code instead of being spread across all of it (see docs/benchmarks.md).
 #
 # Needs valgrind (apt-get install valgrind), curl and python3. Run it after large changes
 # to the daemon's start-up or request paths; `make bench` shows the idle RSS it gives.
