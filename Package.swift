@@ -36,6 +36,8 @@ let package = Package(
         .target(name: "PlacesCrypto", dependencies: ["CSodium", "PlacesModel"]),
         .target(name: "PlacesModel"),
         .target(name: "PlacesAccess", dependencies: ["PlacesCrypto", "PlacesModel"]),
+        // The QR encoder for share links on a terminal: only the CLI uses it.
+        .target(name: "PlacesQR"),
         .target(name: "PlacesRoutes"),
         .target(
             name: "PlacesStore",
@@ -108,7 +110,7 @@ let package = Package(
             // No NIO here: the CLI talks to the daemon through PlacesAPI's types and the
             // blocking socket client.
             dependencies: [
-                "PlacesAPI", "PlacesControlClient", "PlacesModel", "PlacesRoutes", "PlacesAccess",
+                "PlacesAPI", "PlacesControlClient", "PlacesModel", "PlacesQR", "PlacesRoutes",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -150,8 +152,9 @@ let package = Package(
         .testTarget(name: "PlacesModelTests", dependencies: ["PlacesModel"]),
         .testTarget(
             name: "PlacesAccessTests", dependencies: ["PlacesAccess", "PlacesCrypto", "PlacesModel", "PlacesRoutes"],
-            exclude: ["Fixtures", "Regressions"]
+            exclude: ["Regressions"]
         ),
+        .testTarget(name: "PlacesQRTests", dependencies: ["PlacesQR"], exclude: ["Fixtures"]),
         .testTarget(name: "PlacesRoutesTests", dependencies: ["PlacesRoutes"]),
         .testTarget(
             name: "PlacesControlTests",
