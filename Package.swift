@@ -36,6 +36,8 @@ let package = Package(
         .target(name: "PlacesCrypto", dependencies: ["CSodium", "PlacesModel"]),
         .target(name: "PlacesModel"),
         .target(name: "PlacesAccess", dependencies: ["PlacesCrypto", "PlacesModel"]),
+        // The QR encoder for share links on a terminal: only the CLI uses it.
+        .target(name: "PlacesQR"),
         .target(name: "PlacesRoutes"),
         .target(
             name: "PlacesStore",
@@ -55,10 +57,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The control API's request and response types, `Problem` and their JSON: what the
+        // CLI and the daemon share, without NIO.
+        .target(name: "PlacesAPI", dependencies: ["PlacesModel"]),
+        // The blocking Unix-socket HTTP client of the control API (the CLI and tests), without NIO.
+        .target(name: "PlacesControlClient"),
+        // The control API server (NIO, HTTP/1.1 on a Unix socket) and the router's interface.
         .target(
             name: "PlacesControl",
             dependencies: [
-                "PlacesModel",
+                "PlacesAPI",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -67,8 +75,8 @@ let package = Package(
         .target(
             name: "PlacesDaemon",
             dependencies: [
-                "PlacesCrypto", "PlacesModel", "PlacesAccess", "PlacesStore", "PlacesControl", "PlacesRoutes",
-                "PlacesSync",
+                "PlacesCrypto", "PlacesModel", "PlacesAccess", "PlacesStore", "PlacesAPI", "PlacesControl",
+                "PlacesRoutes", "PlacesSync",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -99,14 +107,18 @@ let package = Package(
         ),
         .executableTarget(
             name: "places",
+            // No NIO here: the CLI talks to the daemon through PlacesAPI's types and the
+            // blocking socket client.
             dependencies: [
-                "PlacesControl", "PlacesModel", "PlacesRoutes", "PlacesAccess",
+                "PlacesAPI", "PlacesControlClient", "PlacesModel", "PlacesQR", "PlacesRoutes",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "places-bench",
-            dependencies: ["PlacesDaemon", "PlacesCrypto", "PlacesStore", "PlacesModel", "PlacesControl"]
+            dependencies: [
+                "PlacesDaemon", "PlacesCrypto", "PlacesStore", "PlacesModel", "PlacesAPI", "PlacesControlClient",
+            ]
         ),
         .executableTarget(name: "route-bench", dependencies: ["PlacesRoutes"]),
         // Fuzz targets (docs/fuzzing.md): the harnesses in one library, one binary with a
@@ -115,8 +127,8 @@ let package = Package(
         .target(
             name: "PlacesFuzz",
             dependencies: [
-                "CSodium", "PlacesAccess", "PlacesControl", "PlacesCrypto", "PlacesDaemon", "PlacesModel",
-                "PlacesStore", "PlacesSync",
+                "CSodium", "PlacesAccess", "PlacesAPI", "PlacesControl", "PlacesCrypto", "PlacesDaemon",
+                "PlacesModel", "PlacesStore", "PlacesSync",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -130,7 +142,8 @@ let package = Package(
         .target(
             name: "PlacesTestSupport",
             dependencies: [
-                "PlacesControl", "PlacesCrypto", "PlacesModel", "PlacesStore", "PlacesSync",
+                "PlacesAccess", "PlacesAPI", "PlacesControlClient", "PlacesCrypto", "PlacesModel", "PlacesStore",
+                "PlacesSync",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             path: "Tests/PlacesTestSupport"
@@ -139,10 +152,14 @@ let package = Package(
         .testTarget(name: "PlacesModelTests", dependencies: ["PlacesModel"]),
         .testTarget(
             name: "PlacesAccessTests", dependencies: ["PlacesAccess", "PlacesCrypto", "PlacesModel", "PlacesRoutes"],
-            exclude: ["Fixtures", "Regressions"]
+            exclude: ["Regressions"]
         ),
+        .testTarget(name: "PlacesQRTests", dependencies: ["PlacesQR"], exclude: ["Fixtures"]),
         .testTarget(name: "PlacesRoutesTests", dependencies: ["PlacesRoutes"]),
-        .testTarget(name: "PlacesControlTests", dependencies: ["PlacesControl", "PlacesModel"]),
+        .testTarget(
+            name: "PlacesControlTests",
+            dependencies: ["PlacesAPI", "PlacesControl", "PlacesControlClient", "PlacesModel"]
+        ),
         .testTarget(name: "PlacesDaemonTests", dependencies: ["PlacesDaemon", "PlacesModel", "PlacesRoutes"]),
         .testTarget(
             name: "PlacesSyncTests",
@@ -161,8 +178,8 @@ let package = Package(
         .testTarget(
             name: "PlacesIntegrationTests",
             dependencies: [
-                "PlacesTestSupport", "PlacesControl", "PlacesModel", "PlacesStore", "PlacesCrypto", "PlacesAccess",
-                "PlacesSync",
+                "PlacesTestSupport", "PlacesAPI", "PlacesControlClient", "PlacesModel", "PlacesStore", "PlacesCrypto",
+                "PlacesAccess", "PlacesSync",
             ]
         ),
     ]

@@ -1,4 +1,5 @@
 import Foundation
+import PlacesAPI
 
 /// A control-API request as handed to the daemon's router.
 public struct ControlRequest: Sendable {
@@ -71,16 +72,6 @@ public enum ControlResponse: Sendable {
                 Problem(status: 500, code: "internal", title: "Internal error", detail: "could not encode the response")
             )
         }
-    }
-}
-
-/// The JSON conventions of the control API: camelCase keys, sorted for stable output.
-public enum ControlJSON {
-    /// Encoder for responses.
-    public static var encoder: JSONEncoder {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return e
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import PlacesAPI
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,6 @@
 import Foundation
+import PlacesAPI
 import PlacesAccess
-import PlacesControl
 import PlacesCrypto
 import PlacesModel
 import PlacesStore

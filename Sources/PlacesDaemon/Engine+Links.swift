@@ -1,6 +1,6 @@
 import Foundation
+import PlacesAPI
 import PlacesAccess
-import PlacesControl
 import PlacesCrypto
 import PlacesModel
 import PlacesStore
@@ -104,33 +104,9 @@ extension Engine {
         if host != "0.0.0.0" && host != "::" {
             return [(host.contains(":") ? "[\(host)]" : host) + ":\(bound)"]
         }
-        var addresses = Engine.interfaceAddresses()
+        var addresses = NetworkInterfaces.nonLoopbackIPv4Addresses()
         if addresses.isEmpty { addresses = ["127.0.0.1"] }
         return addresses.prefix(4).map { "\($0):\(bound)" }
-    }
-
-    /// Non-loopback IPv4 addresses of this host's interfaces that are up.
-    static func interfaceAddresses() -> [String] {
-        var out = [String]()
-        var list: UnsafeMutablePointer<ifaddrs>?
-        guard getifaddrs(&list) == 0, let first = list else { return [] }
-        defer { freeifaddrs(list) }
-        var cursor: UnsafeMutablePointer<ifaddrs>? = first
-        while let entry = cursor {
-            defer { cursor = entry.pointee.ifa_next }
-            let flags = Int32(entry.pointee.ifa_flags)
-            guard let addr = entry.pointee.ifa_addr, addr.pointee.sa_family == sa_family_t(AF_INET),
-                flags & Int32(IFF_UP) != 0, flags & Int32(IFF_LOOPBACK) == 0
-            else { continue }
-            var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-            guard
-                getnameinfo(
-                    addr, socklen_t(MemoryLayout<sockaddr_in>.size), &host, socklen_t(host.count), nil, 0,
-                    NI_NUMERICHOST) == 0
-            else { continue }
-            out.append(String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        }
-        return out
     }
 
     /// `30m`, `12h`, `7d`, `2w` from now; `YYYY-MM-DD` (the end of that day, UTC); or an

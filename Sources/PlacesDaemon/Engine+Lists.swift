@@ -1,4 +1,4 @@
-import PlacesControl
+import PlacesAPI
 import PlacesModel
 import PlacesStore
 

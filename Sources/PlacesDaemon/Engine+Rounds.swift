@@ -1,6 +1,5 @@
 import Foundation
 import PlacesAccess
-import PlacesControl
 import PlacesCrypto
 import PlacesModel
 import PlacesStore

@@ -1,5 +1,6 @@
 import Foundation
-import PlacesControl
+import PlacesAPI
+import PlacesAccess
 import PlacesCrypto
 import PlacesModel
 import PlacesStore

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
-import PlacesControl
+import PlacesAPI
+import PlacesAccess
 import PlacesCrypto
 import PlacesModel
 import PlacesStore

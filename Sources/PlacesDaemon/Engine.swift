@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import PlacesControl
+import PlacesAPI
 import PlacesCrypto
 import PlacesModel
 import PlacesStore

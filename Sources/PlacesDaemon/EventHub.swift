@@ -1,5 +1,5 @@
 import Foundation
-import PlacesControl
+import PlacesAPI
 import Synchronization
 
 /// Fans change events out to every `GET /v1/events` subscriber. Each subscriber has a

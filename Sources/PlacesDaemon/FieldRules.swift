@@ -1,4 +1,4 @@
-import PlacesControl
+import PlacesAPI
 import PlacesModel
 
 /// The control API's face of `PlacesModel.FieldRule` (the rules moved to the model so that the

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1
+import PlacesAPI
 import PlacesModel
 
 @testable import PlacesControl

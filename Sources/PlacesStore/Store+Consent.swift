@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PlacesAccess
 import PlacesCrypto
 import PlacesModel
 

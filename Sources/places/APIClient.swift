@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import PlacesControl
+import PlacesAPI
+import PlacesControlClient
 import PlacesModel
 
 /// The `places` side of the control API: typed requests over ``ControlClient`` that turn

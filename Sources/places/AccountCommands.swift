@@ -1,5 +1,5 @@
 import ArgumentParser
-import PlacesControl
+import PlacesAPI
 
 // Identity and session: init, login, logout, whoami, status.
 
@@ -79,7 +79,7 @@ extension PlacesCommand {
             if let passphraseFile {
                 passphrase = try Passphrase.read(file: passphraseFile)
             } else {
-                let status = try api.get(Target.v1("status")).decode(PlacesControl.Status.self)
+                let status = try api.get(Target.v1("status")).decode(PlacesAPI.Status.self)
                 if status.initialized && status.passphraseProtected != false {
                     guard Passphrase.canPrompt else {
                         throw ValidationError(
@@ -93,7 +93,7 @@ extension PlacesCommand {
             }
             let reply = try api.post(Target.v1("login"), LoginRequest(passphrase: passphrase))
             if global.json { return printRaw(reply) }
-            let status = try reply.decode(PlacesControl.Status.self)
+            let status = try reply.decode(PlacesAPI.Status.self)
             print("logged in as \(status.name ?? "?") (@\(status.username ?? "?"))")
         }
     }
@@ -144,7 +144,7 @@ extension PlacesCommand {
         func run() throws {
             let reply = try global.api.get(Target.v1("status"))
             if global.json { return printRaw(reply) }
-            let status = try reply.decode(PlacesControl.Status.self)
+            let status = try reply.decode(PlacesAPI.Status.self)
             var fields = Fields()
             fields["daemon"] = "placesd \(status.version) (pid \(status.pid))"
             fields["identity"] = status.initialized ? (status.id ?? "yes") : "none (run `places init`)"

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PlacesControl
+import PlacesAPI
 
 extension PlacesCommand {
     /// `places activity`: who changed what in an itinerary.

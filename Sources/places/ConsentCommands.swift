@@ -1,5 +1,5 @@
 import ArgumentParser
-import PlacesControl
+import PlacesAPI
 
 /// `places invitations`: itineraries shared by people who are not contacts yet.
 struct InvitationsGroup: ParsableCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import PlacesControl
+import PlacesAPI
 
 /// `places favorite …`: hearted places, in the user's own order.
 struct FavoriteGroup: ParsableCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import PlacesControl
+import PlacesAPI
 import PlacesModel
 
 /// `places itinerary …`: trips and their places to go.

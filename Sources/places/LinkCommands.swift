@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import PlacesAccess
-import PlacesControl
+import PlacesAPI
+import PlacesQR
 
 /// `places share`: a share link for an itinerary (or, with `--with`, a member by id).
 struct ShareCommand: ParsableCommand {

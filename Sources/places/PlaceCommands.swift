@@ -1,5 +1,5 @@
 import ArgumentParser
-import PlacesControl
+import PlacesAPI
 import PlacesModel
 
 /// `places place …`: the user's library of places.

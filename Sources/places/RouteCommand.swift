@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PlacesControl
+import PlacesAPI
 import PlacesModel
 import PlacesRoutes
 

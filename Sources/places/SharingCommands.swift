@@ -1,5 +1,5 @@
 import ArgumentParser
-import PlacesControl
+import PlacesAPI
 
 extension ItineraryGroup {
     /// `places itinerary share`.

@@ -1,5 +1,6 @@
 import Foundation
 import PlacesControl
+import PlacesControlClient
 import Synchronization
 import Testing
 

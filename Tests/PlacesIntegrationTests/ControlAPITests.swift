@@ -1,5 +1,5 @@
 import Foundation
-import PlacesControl
+import PlacesAPI
 import PlacesModel
 import PlacesTestSupport
 import Synchronization

@@ -1,6 +1,7 @@
 import Foundation
+import PlacesAPI
 import PlacesAccess
-import PlacesControl
+import PlacesControlClient
 import PlacesCrypto
 import PlacesModel
 import PlacesStore

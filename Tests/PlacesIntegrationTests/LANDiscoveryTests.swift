@@ -1,5 +1,6 @@
 import Foundation
-import PlacesControl
+import PlacesAPI
+import PlacesControlClient
 import PlacesTestSupport
 import Testing
 

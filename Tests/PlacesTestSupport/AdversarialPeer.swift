@@ -1,4 +1,5 @@
 import Foundation
+import PlacesAccess
 import PlacesCrypto
 import PlacesModel
 import PlacesStore

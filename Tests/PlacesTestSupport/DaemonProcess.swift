@@ -1,5 +1,5 @@
 import Foundation
-import PlacesControl
+import PlacesControlClient
 
 #if canImport(Glibc)
     import Glibc

@@ -243,16 +243,8 @@ public actor LANDiscovery {
         return joined
     }
 
-    /// One device per interface (an interface with several IPv4 addresses is listed once
-    /// per address; joining twice would fail) that is up to multicast and has IPv4.
-    static func multicastInterfaces() -> [NIONetworkDevice] {
-        guard let devices = try? System.enumerateDevices() else { return [] }
-        var seen: Set<Int> = []
-        return devices.filter { device in
-            guard device.multicastSupported, case .v4 = device.address else { return false }
-            return seen.insert(device.interfaceIndex).inserted
-        }
-    }
+    /// One device per IPv4 interface that is up to multicast (`NetworkInterfaces`).
+    static func multicastInterfaces() -> [NIONetworkDevice] { NetworkInterfaces.multicast() }
 
     // MARK: Loops
 

@@ -1,5 +1,5 @@
 import Foundation
-import PlacesAccess
+import PlacesQR
 import Testing
 
 /// One reference symbol made by `Fixtures/qr/make_fixtures.py` (segno) at a fixed version, level and mask.

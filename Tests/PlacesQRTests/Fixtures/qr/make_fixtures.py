@@ -2,7 +2,7 @@
 """Reference QR Code matrices for QRCodeTests, made with segno (https://pypi.org/project/segno/).
 
     pip install segno==1.6.6
-    python3 Tests/PlacesAccessTests/Fixtures/qr/make_fixtures.py
+    python3 Tests/PlacesQRTests/Fixtures/qr/make_fixtures.py
 
 Writes, next to this script, `cases.json` (name, text, error-correction level, version, mask, and whether
 the version is the smallest that holds the text) and one `<name>.txt` per case: the module matrix without
