@@ -49,7 +49,7 @@ out="Sources/PlacesSync/Generated"
 mkdir -p "$out"
 protoc \
     --plugin=protoc-gen-swift="$plugin" \
-    --swift_opt=Visibility=Public \
+    --swift_opt=Visibility=Internal \
     --swift_out="$out" \
     -I Protocol \
     Protocol/sync.proto

@@ -69,7 +69,7 @@ public struct Daemon {
             }
             staticPeers.append(peer)
         }
-        let sync = SyncService(host: host, port: port, delegate: engine, logger: logger)
+        let sync = SyncService(host: host, port: port, replicator: await engine.startReplication(), logger: logger)
         let discovery: LANDiscovery? =
             syncOptions.discovery
             ? LANDiscovery(

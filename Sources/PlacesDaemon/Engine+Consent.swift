@@ -137,24 +137,16 @@ extension Engine {
         return !sharedDocuments(with: peer).isEmpty
     }
 
-    /// Whether a session with `peer` may stay open (asked by the transport when a new
-    /// session's grace runs out).
-    public func keepSession(with peer: PublicKey) async -> Bool { isKnown(peer) }
-
-    /// The profile name to tell `peer` in `Hello`: only people this daemon knows learn it.
-    public func helloName(for peer: PublicKey) async -> String { isKnown(peer) ? currentProfileName() ?? "" : "" }
-
     /// An offer of a document this daemon does not hold, with no join pending: joins it when
     /// it carries a valid grant to this identity signed by the owner it names and that owner
     /// is a contact; records an invitation when the owner is anyone else. Returns the
     /// document when it is now held.
-    func receiveShare(_ offer: Places_Sync_V1_DocOffer, doc docID: DocumentID, from peer: PublicKey)
-        -> Store.DocumentRecord?
-    {
+    func receiveShare(_ offer: ReceivedOffer, doc docID: DocumentID, from peer: PublicKey) -> Store.DocumentRecord? {
         guard let me, let identity else { return nil }
-        let owner = [UInt8](offer.owner)
+        let owner = offer.owner
+        // `offer.grants` are those among the offer's first `Replicator.maxGrantsPerOffer`.
         guard
-            let grant = offer.grants.prefix(Engine.maxGrantsPerOffer).lazy.compactMap(Engine.keyGrant).first(where: {
+            let grant = offer.grants.lazy.map(Engine.keyGrant).first(where: {
                 $0.doc == docID && $0.member == me.bytes && $0.issuer == owner && $0.isValid
             }), let ownerKey = try? PublicKey(bytes: owner), ownerKey != me
         else {
@@ -164,11 +156,11 @@ extension Engine {
             return nil
         }
         guard (try? store.isContact(owner)) == true else {
-            let name = offer.name.isEmpty ? nil : String(offer.name.prefix(200))
+            let name = offer.name.isEmpty ? nil : offer.name
             let role = ["editor", "viewer"].contains(offer.role) ? offer.role : nil
             let invitation = Store.InvitationRecord(
                 grant: grant, owner: owner, via: peer.bytes,
-                ownerName: peer == ownerKey && !offer.fromName.isEmpty ? String(offer.fromName.prefix(100)) : nil,
+                ownerName: peer == ownerKey && !offer.fromName.isEmpty ? offer.fromName : nil,
                 name: name, role: role, receivedMs: RFC3339.nowMs(), declined: false)
             switch (try? store.recordInvitation(invitation)) ?? .full {
             case .recorded:

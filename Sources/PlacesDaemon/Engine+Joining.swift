@@ -101,7 +101,7 @@ extension Engine {
             try? store.purgeDocument(doc)
             forgetDocumentState()
             // Send windows remember positions in the log; a purged document's ops are gone.
-            for peer in sendWindows.keys { sendWindows[peer]?[doc] = nil }
+            replicator.forget(doc)
         }
         if let sync {
             for (host, port) in pending.dialled { Task { await sync.forgetPeer(host: host, port: port) } }
@@ -117,48 +117,43 @@ extension Engine {
 
     /// Sends a JoinRequest for `token` to `peer` (once per peer).
     func presentToken(_ token: CapabilityToken, to peer: PublicKey) async {
-        guard let message = askOnce(token.doc, peer) else { return }
-        outbox.yield(Outgoing(doc: token.doc, messages: [message], recipients: [peer]))
+        guard let presentation = askOnce(token.doc, peer) else { return }
+        replicator.present(presentation, to: peer)
     }
 
     /// JoinRequests for every pending join, for a peer that just connected.
-    func joinRequests(for peer: PublicKey) -> [SyncMessage] {
+    func joinRequests(for peer: PublicKey) -> [JoinPresentation] {
         pendingJoins.keys.sorted { $0.hex < $1.hex }.compactMap { askOnce($0, peer) }
     }
 
     /// The JoinRequest of the pending join of `doc` for `peer`, once per peer (nil when it
     /// was already asked or the join is over).
-    private func askOnce(_ doc: DocumentID, _ peer: PublicKey) -> SyncMessage? {
+    private func askOnce(_ doc: DocumentID, _ peer: PublicKey) -> JoinPresentation? {
         guard var pending = openJoin(doc), !pending.asked.contains(peer) else { return nil }
         pending.asked.insert(peer)
         pendingJoins[doc] = pending
-        var request = Places_Sync_V1_JoinRequest()
         // Never the document key: a peer that does not hold the itinerary must learn nothing
         // that lets it read it (capabilities.md §4.1).
-        request.token = Data(pending.token.redacted.encoded)
-        request.nonce = Data(pending.nonce)
-        var message = SyncMessage()
-        message.join = request
-        return message
+        return JoinPresentation(token: pending.token.redacted.encoded, nonce: pending.nonce)
     }
 
     /// A holder's answer to a JoinRequest (`Protocol/sync.md` §8.2): nothing when it does not
     /// hold the document and the key of the token's epoch; a JoinRefused when the token does
     /// not let `peer` in; else an offer of the document whose grants carry every epoch key
     /// held, sealed to `peer`. Both carry a proof that this daemon holds the key.
-    func handleJoinRequest(_ request: Places_Sync_V1_JoinRequest, from peer: PublicKey) -> [SyncMessage] {
+    func handleJoinRequest(_ request: JoinPresentation, from peer: PublicKey) -> JoinAnswer? {
         guard let identity, request.nonce.count == JoinProof.nonceBytes,
-            let presented = try? CapabilityToken(decoding: [UInt8](request.token)),
+            let presented = try? CapabilityToken(decoding: request.token),
             let record = try? store.document(presented.doc), record.kind == .itinerary,
             participants(of: record).contains(identity.publicKey),
             let key = keyringCopy().key(presented.doc, epoch: presented.epoch)
-        else { return [] }
+        else { return nil }
         // The joiner sends the token without its key; the holder's own key of that epoch
         // makes it whole again (a token with another key fails its signature check).
         let token = presented.withDocumentKey(key)
-        let nonce = [UInt8](request.nonce)
+        let nonce = request.nonce
         let refusal: AccessError?
-        do { refusal = try store.redemptionRefusal(token, joiner: peer, nowMs: RFC3339.nowMs()) } catch { return [] }
+        do { refusal = try store.redemptionRefusal(token, joiner: peer, nowMs: RFC3339.nowMs()) } catch { return nil }
         if let refusal {
             logger.notice(
                 "refused a share link",
@@ -166,25 +161,19 @@ extension Engine {
                     "peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(token.doc)",
                     "reason": "\(refusal.code.rawValue)",
                 ])
-            var refused = Places_Sync_V1_JoinRefused()
-            refused.doc = Data(token.doc.bytes)
-            refused.tokenID = Data(token.tokenID)
-            refused.code = refusal.code.rawValue
-            refused.reason = refusal.message
-            refused.proof = Data(
-                JoinProof.make(
-                    .refuse, key: key, doc: token.doc, tokenID: token.tokenID, nonce: nonce, joiner: peer,
-                    holder: identity.publicKey, owner: nil) ?? [])
-            var message = SyncMessage()
-            message.joinRefused = refused
-            return [message]
+            return .refused(
+                JoinRefusal(
+                    doc: token.doc, tokenID: token.tokenID, code: refusal.code.rawValue, reason: refusal.message,
+                    proof: JoinProof.make(
+                        .refuse, key: key, doc: token.doc, tokenID: token.tokenID, nonce: nonce, joiner: peer,
+                        holder: identity.publicKey, owner: nil) ?? []))
         }
         // The membership is written here, by a member entitled to let the joiner in, in an op
         // checked at this daemon's causal point and on its clock (capabilities.md §4): the
         // joiner's own claims (its deps, its time) play no part. A viewer cannot admit
         // anyone; it sends nothing, so an owner's or editor's device can answer instead.
         let myRole = role(in: record)
-        guard myRole == "owner" || (myRole == "editor" && token.role == .viewer) else { return [] }
+        guard myRole == "owner" || (myRole == "editor" && token.role == .viewer) else { return nil }
         if !isActiveMember(peer, of: record) {
             do {
                 try commit(
@@ -201,36 +190,36 @@ extension Engine {
                 logger.error(
                     "admitting a share link's holder failed",
                     metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(token.doc)", "error": "\(error)"])
-                return []
+                return nil
             }
         }
         provisional[token.doc, default: []].insert(peer)
-        guard var offer = makeOffer(for: record, to: peer, reply: false) else { return [] }
-        offer.offer.grants = []
+        var grants = [ReplicaGrant]()
         for (epoch, key) in keyringCopy().all(token.doc) {
             guard let grant = try? KeyGrant.issue(key: key, doc: token.doc, epoch: epoch, to: peer, by: identity) else {
                 continue
             }
-            offer.offer.grants.append(Engine.wire(grant))
+            grants.append(Engine.replicaGrant(grant))
         }
-        offer.offer.role = token.role.rawValue
-        offer.offer.joinProof = Data(
+        let proof =
             JoinProof.make(
                 .admit, key: key, doc: token.doc, tokenID: token.tokenID, nonce: nonce, joiner: peer,
-                holder: identity.publicKey, owner: record.owner) ?? [])
+                holder: identity.publicKey, owner: record.owner) ?? []
         logger.info(
             "let a share link's holder fetch an itinerary",
             metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(token.doc)", "role": "\(token.role)"])
-        return [offer]
+        // The replicator sends it as an offer of the document carrying these grants.
+        return .admitted(doc: token.doc, grants: grants, role: token.role.rawValue, proof: proof)
     }
 
     /// A refusal counts only from a peer that was asked and proves it holds the document: a
     /// stranger cannot cancel a join.
-    func handleJoinRefused(_ refused: Places_Sync_V1_JoinRefused, from peer: PublicKey) {
-        guard let me, let doc = DocumentID(bytes: [UInt8](refused.doc)), let pending = openJoin(doc),
-            pending.asked.contains(peer), pending.token.tokenID == [UInt8](refused.tokenID),
+    func handleJoinRefused(_ refused: JoinRefusal, from peer: PublicKey) {
+        let doc = refused.doc
+        guard let me, let pending = openJoin(doc),
+            pending.asked.contains(peer), pending.token.tokenID == refused.tokenID,
             JoinProof.verify(
-                [UInt8](refused.proof), .refuse, key: pending.token.documentKey, doc: doc,
+                refused.proof, .refuse, key: pending.token.documentKey, doc: doc,
                 tokenID: pending.token.tokenID, nonce: pending.nonce, joiner: me, holder: peer, owner: nil)
         else {
             logger.notice(
@@ -238,7 +227,7 @@ extension Engine {
             return
         }
         let code = AccessError.Code(rawValue: refused.code) ?? .notAllowed
-        let reason = String(refused.reason.prefix(500))
+        let reason = refused.reason  // at most 500 characters (the replicator bounds it)
         finishJoin(
             doc,
             .failure(
@@ -249,7 +238,7 @@ extension Engine {
     /// For an offer of a document this daemon is joining through a link from a peer it asked:
     /// registers the document with the token's key and the peer's grants. Returns whether
     /// the document is now held.
-    func admitJoin(_ offer: Places_Sync_V1_DocOffer, doc: DocumentID, from peer: PublicKey) -> Bool {
+    func admitJoin(_ offer: ReceivedOffer, doc: DocumentID, from peer: PublicKey) -> Bool {
         guard let identity, var pending = openJoin(doc), pending.asked.contains(peer),
             pending.admittedBy == nil || pending.admittedBy == peer, offer.owner.count == 32
         else { return false }
@@ -258,15 +247,15 @@ extension Engine {
         // link implies: an editor link's issuer is the owner (capabilities.md §4.1).
         guard
             JoinProof.verify(
-                [UInt8](offer.joinProof), .admit, key: token.documentKey, doc: doc, tokenID: token.tokenID,
-                nonce: pending.nonce, joiner: identity.publicKey, holder: peer, owner: [UInt8](offer.owner))
+                offer.joinProof, .admit, key: token.documentKey, doc: doc, tokenID: token.tokenID,
+                nonce: pending.nonce, joiner: identity.publicKey, holder: peer, owner: offer.owner)
         else {
             logger.notice(
                 "ignored an offer for a pending join without a valid proof",
                 metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(doc)"])
             return false
         }
-        guard token.role != .editor || [UInt8](offer.owner) == token.issuer.bytes else {
+        guard token.role != .editor || offer.owner == token.issuer.bytes else {
             logger.notice(
                 "ignored an offer naming another owner than the editor link's issuer",
                 metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(doc)"])
@@ -275,9 +264,10 @@ extension Engine {
         var ring = keyringCopy()
         do {
             forgetDocumentState()
-            try store.registerDocument(doc, kind: .itinerary, owner: [UInt8](offer.owner), timeMs: RFC3339.nowMs())
+            try store.registerDocument(doc, kind: .itinerary, owner: offer.owner, timeMs: RFC3339.nowMs())
             var keys = [(token.epoch, token.documentKey)]
-            for grant in offer.grants.prefix(Engine.maxGrantsPerOffer).compactMap(Engine.keyGrant)
+            // `offer.grants` are those among the offer's first `Replicator.maxGrantsPerOffer`.
+            for grant in offer.grants.map(Engine.keyGrant)
             where grant.doc == doc && grant.member == identity.publicKey.bytes && grant.issuer == peer.bytes
                 && grant.isValid
             {
@@ -301,9 +291,8 @@ extension Engine {
     /// admitting peer offered — its admission op included — the join is complete. The
     /// joiner then writes its profile name on its own member entity, so that members who
     /// never meet its daemon can name it.
-    func completeJoinIfCaughtUp(_ doc: DocumentID, from peer: PublicKey) {
-        guard let me, let pending = openJoin(doc), pending.admittedBy == peer,
-            let offered = offeredVectors[peer]?[doc], let mine = currentVector(doc),
+    func completeJoinIfCaughtUp(_ doc: DocumentID, from peer: PublicKey, offered: VersionVector) {
+        guard let me, let pending = openJoin(doc), pending.admittedBy == peer, let mine = currentVector(doc),
             !offered.seqs.contains(where: { mine[$0.key] < $0.value }), let record = try? store.document(doc)
         else { return }
         guard isActiveMember(me, of: record) else {

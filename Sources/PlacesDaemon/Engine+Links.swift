@@ -236,7 +236,7 @@ extension Engine {
     /// their daemons, if connected, show they are no longer members. Nothing later is sent.
     private func tellRemoved(_ members: [PublicKey], _ ops: [SignedOp], doc: DocumentID) {
         guard !members.isEmpty, !ops.isEmpty else { return }
-        outbox.yield(Outgoing(doc: doc, messages: batches(of: ops.map(\.encoded), doc: doc), recipients: members))
+        replicator.send(ops, of: doc, to: members)
     }
 
     private func requireOwner(_ doc: Store.DocumentRecord, _ what: String) throws(Problem) {
@@ -326,16 +326,5 @@ extension Engine {
             return Problem(
                 status: 403, code: "link-refused", title: "Link refused", detail: error.message, field: field)
         }
-    }
-
-    static func wire(_ grant: KeyGrant) -> Places_Sync_V1_KeyGrant {
-        var g = Places_Sync_V1_KeyGrant()
-        g.doc = Data(grant.doc.bytes)
-        g.epoch = grant.epoch
-        g.member = Data(grant.member)
-        g.sealedKey = Data(grant.sealedKey)
-        g.issuer = Data(grant.issuer)
-        g.signature = Data(grant.signature)
-        return g
     }
 }

@@ -110,9 +110,10 @@ extension Engine {
             byKey[info.key] = peer
         }
         for (key, var peer) in byKey {
+            let vectors = await replicator.peerVectors(of: key)
             peer.documents = sharedDocuments(with: key).map { doc in
                 let mine = (try? store.versionVector(of: doc.id)) ?? VersionVector()
-                let theirs = peerVectors[key]?[doc.id]
+                let theirs = vectors[doc.id]
                 let name =
                     (try? store.entity(in: doc.id, id: doc.id.hex)).flatMap { Views.fields($0!)["name"]?.stringValue }
                     ?? ""

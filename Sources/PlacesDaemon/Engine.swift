@@ -22,26 +22,15 @@ public actor Engine {
     private var profileDoc: DocumentID?
     /// Encoded responses of hot read routes, by route; any commit or key change empties it.
     var responseCache: [String: (doc: DocumentID, bytes: [UInt8])] = [:]
-    /// Open sessions per connected peer (at most 2 each, `Protocol/sync.md` §2).
-    var sessions: [PublicKey: Int] = [:]
-    /// Names connected peers gave in their Hello, and the version vectors of their last offers.
+    /// Names connected peers gave in their Hello.
     var peerNames: [PublicKey: String] = [:]
-    var peerVectors: [PublicKey: [DocumentID: VersionVector]] = [:]
-    /// What each peer said it holds in its last offer (to know when more is to come).
-    var offeredVectors: [PublicKey: [DocumentID: VersionVector]] = [:]
-    /// Documents whose whole log this daemon pulled from a peer in the current session
-    /// (once each: equivocation recovery, `Engine+Sync`).
-    var fullPulls: [PublicKey: Set<DocumentID>] = [:]
-    /// What was sent to each peer of each document in answer to its offers: pipelined
-    /// rounds (`Engine+Sync`). Reset when a session with the peer opens or closes.
-    var sendWindows: [PublicKey: [DocumentID: SendWindow]] = [:]
     /// Version vectors and participants of documents, kept current by every store write
     /// the engine makes (the store computes them with a scan of the document's ops).
     var vectorCache: [DocumentID: VersionVector] = [:]
     var participantsCache: [DocumentID: Set<PublicKey>] = [:]
-    /// Ops to push to peers, drained by `SyncBridge`.
-    let outbox: AsyncStream<Outgoing>.Continuation
-    let outgoing: AsyncStream<Outgoing>
+    /// Replication (PlacesSync): offers, rounds and everything sent to peers; this engine is
+    /// its host (`Engine+Sync`).
+    nonisolated let replicator: Replicator
     /// The sync transport, once running (for `GET /v1/peers` and adding peers).
     var sync: SyncService?
     var listenAddress: String?
@@ -58,7 +47,7 @@ public actor Engine {
         self.paths = paths
         self.version = version
         self.logger = logger
-        (outgoing, outbox) = AsyncStream<Outgoing>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+        self.replicator = Replicator(logger: logger)
     }
 
     func attach(sync: SyncService, listenAddress: String, discovery: Bool) {

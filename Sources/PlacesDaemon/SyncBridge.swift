@@ -5,8 +5,8 @@ import PlacesSync
 import ServiceLifecycle
 
 /// Peer-to-peer sync as a `Service`: the TCP listener and dialer (`SyncService`), LAN
-/// discovery beacons, and the pump that sends what the engine queues (local commits and
-/// relayed ops) to the right peers.
+/// discovery beacons, and the replicator's outbound path (local commits, relayed ops,
+/// offers) drained into the transport.
 struct SyncBridge: Service {
     let engine: Engine
     let sync: SyncService
@@ -32,13 +32,8 @@ struct SyncBridge: Service {
                     if let discovery {
                         group.addTask { try await discovery.run() }
                     }
-                    group.addTask {
-                        for await outgoing in await engine.outgoing {
-                            for recipient in outgoing.recipients {
-                                await sync.send(outgoing.messages, to: recipient)
-                            }
-                        }
-                    }
+                    // Everything sent to peers leaves through the replicator's one outbound path.
+                    group.addTask { await engine.replicator.run(over: sync) }
                     for peer in staticPeers { await sync.addPeer(host: peer.host, port: peer.port) }
                 }
             }

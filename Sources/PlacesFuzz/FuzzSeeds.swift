@@ -3,8 +3,9 @@ import PlacesAccess
 import PlacesCrypto
 import PlacesModel
 import PlacesStore
-import PlacesSync
 import SwiftProtobuf
+
+@testable import PlacesSync
 
 /// Makes `Fuzz/fixtures/base-ops.bin` (when missing) and the seed corpora under
 /// `Fuzz/corpus/<target>/` (`places-fuzz seed`). Seeds are real inputs: ops signed and

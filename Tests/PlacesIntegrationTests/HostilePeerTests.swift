@@ -5,8 +5,10 @@ import PlacesControlClient
 import PlacesCrypto
 import PlacesModel
 import PlacesStore
-import PlacesTestSupport
 import Testing
+
+@testable import PlacesSync
+@testable import PlacesTestSupport
 
 /// Issue #11: an adversarial peer (`AdversarialPeer`, written from `Protocol/`) against real
 /// daemons over loopback, one test per attack class. Each asserts that the daemon keeps

@@ -3,15 +3,16 @@ import PlacesAccess
 import PlacesCrypto
 import PlacesModel
 import PlacesStore
-import PlacesSync
 import SwiftProtobuf
+
+@testable import PlacesSync
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// A sync message as it travels between daemons (`Protocol/sync.proto`).
-public typealias WireMessage = Places_Sync_V1_SyncMessage
+typealias WireMessage = Places_Sync_V1_SyncMessage
 
 /// A peer written from `Protocol/` for the hostile-peer tests (issue #11): its own Ed25519
 /// identity, the Noise XX handshake with identity proofs, the frame and fragment layer, and
@@ -20,24 +21,24 @@ public typealias WireMessage = Places_Sync_V1_SyncMessage
 ///
 /// Everything blocks with a deadline (plain sockets and `poll`), so a test never hangs on a
 /// daemon that stopped answering.
-public final class AdversarialPeer: @unchecked Sendable {
+final class AdversarialPeer: @unchecked Sendable {
     /// The peer's identity.
-    public let identity: SigningKeyPair
+    let identity: SigningKeyPair
 
     /// A fresh identity.
-    public init() throws {
+    init() throws {
         identity = try SigningKeyPair()
     }
 
     /// The 32-byte public key.
-    public var key: [UInt8] { identity.publicKey.bytes }
+    var key: [UInt8] { identity.publicKey.bytes }
     /// The human id (`places share … --with`).
-    public var humanID: String { identity.publicKey.humanID }
+    var humanID: String { identity.publicKey.humanID }
 
     /// Connects to `address` (`HOST:PORT`, IPv4), runs the handshake as initiator and, unless
     /// `hello` is nil, exchanges `Hello`s. `sourceAddress` binds the local end (another
     /// loopback address such as `127.0.0.2` looks like another host).
-    public func connect(
+    func connect(
         to address: String, hello: Places_Sync_V1_Hello? = AdversarialPeer.hello(), sourceAddress: String? = nil,
         timeout: Double = 5
     ) throws -> PeerSession {
@@ -65,7 +66,7 @@ public final class AdversarialPeer: @unchecked Sendable {
     }
 
     /// A `Hello` as a daemon sends it.
-    public static func hello(name: String = "Mallory", listenPort: UInt32 = 0) -> Places_Sync_V1_Hello {
+    static func hello(name: String = "Mallory", listenPort: UInt32 = 0) -> Places_Sync_V1_Hello {
         var hello = Places_Sync_V1_Hello()
         hello.protocolVersion = 1
         hello.name = name
@@ -78,7 +79,7 @@ public final class AdversarialPeer: @unchecked Sendable {
     /// Signs an op with exactly the header given (any seq, lamport, deps, epoch, doc),
     /// encrypting `body` with `key` and the header as associated data (`op-format.md` §3).
     /// `signer` defaults to this peer; `ciphertext` replaces the encryption when given.
-    public func op(
+    func op(
         doc: DocumentID, seq: UInt64, lamport: UInt64, deps: [[UInt8]], epoch: UInt32 = 0, key: [UInt8],
         body: [UInt8], signer: SigningKeyPair? = nil, ciphertext: [UInt8]? = nil
     ) throws -> SignedOp {
@@ -92,7 +93,7 @@ public final class AdversarialPeer: @unchecked Sendable {
 
     /// The next op of this peer in `mirror` (seq, lamport and deps as an honest author would
     /// choose them), with `body`; `adjust` may change any header field before signing.
-    public func nextOp(
+    func nextOp(
         in mirror: DocumentMirror, body: [UInt8], adjust: (inout OpHeader) -> Void = { _ in }
     ) throws -> SignedOp {
         var header = OpHeader(
@@ -105,7 +106,7 @@ public final class AdversarialPeer: @unchecked Sendable {
     }
 
     /// A key grant of `documentKey` to `member`, signed by this peer.
-    public func grant(_ documentKey: [UInt8], doc: DocumentID, epoch: UInt32 = 0, to member: PublicKey) throws
+    func grant(_ documentKey: [UInt8], doc: DocumentID, epoch: UInt32 = 0, to member: PublicKey) throws
         -> Places_Sync_V1_KeyGrant
     {
         let grant = try KeyGrant.issue(key: documentKey, doc: doc, epoch: epoch, to: member, by: identity)
@@ -114,9 +115,9 @@ public final class AdversarialPeer: @unchecked Sendable {
 }
 
 /// Builders of wire messages and op bodies with any content.
-public enum Wire {
+enum Wire {
     /// A `DocOffer`.
-    public static func offer(
+    static func offer(
         doc: DocumentID, owner: [UInt8], vector: [([UInt8], UInt64)] = [], grants: [Places_Sync_V1_KeyGrant] = [],
         reply: Bool = false
     ) -> WireMessage {
@@ -137,7 +138,7 @@ public enum Wire {
     }
 
     /// An `OpsBatch` naming `doc` (which need not be the ops' document).
-    public static func ops(_ ops: [[UInt8]], doc: DocumentID) -> WireMessage {
+    static func ops(_ ops: [[UInt8]], doc: DocumentID) -> WireMessage {
         var batch = Places_Sync_V1_OpsBatch()
         batch.doc = Data(doc.bytes)
         batch.ops = ops.map { Data($0) }
@@ -147,7 +148,7 @@ public enum Wire {
     }
 
     /// A key grant in its wire form.
-    public static func grant(_ grant: KeyGrant) -> Places_Sync_V1_KeyGrant {
+    static func grant(_ grant: KeyGrant) -> Places_Sync_V1_KeyGrant {
         var g = Places_Sync_V1_KeyGrant()
         g.doc = Data(grant.doc.bytes)
         g.epoch = grant.epoch
@@ -160,69 +161,69 @@ public enum Wire {
 
     /// An op body (`op-format.md` §4) from changes written as JSON text, so that any value,
     /// valid or not, can be sent.
-    public static func body(timeMs: String = "\(Int64(Date().timeIntervalSince1970 * 1000))", _ changes: [String])
+    static func body(timeMs: String = "\(Int64(Date().timeIntervalSince1970 * 1000))", _ changes: [String])
         -> [UInt8]
     {
         Array(#"{"timeMs":\#(timeMs),"changes":[\#(changes.joined(separator: ","))]}"#.utf8)
     }
 
     /// A `create` change.
-    public static func create(_ entity: String, kind: String) -> String {
+    static func create(_ entity: String, kind: String) -> String {
         #"{"op":"create","entity":"\#(entity)","kind":"\#(kind)"}"#
     }
 
     /// A `set` change; `value` is JSON text.
-    public static func set(_ entity: String, kind: String, field: String, value: String) -> String {
+    static func set(_ entity: String, kind: String, field: String, value: String) -> String {
         #"{"op":"set","entity":"\#(entity)","kind":"\#(kind)","field":"\#(field)","value":\#(value)}"#
     }
 
     /// A JSON string literal.
-    public static func string(_ text: String) -> String {
+    static func string(_ text: String) -> String {
         String(decoding: (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
     }
 }
 
 /// What a peer knows of one document: its ops, heads, clocks and keys, built from the ops
 /// it received (or sent).
-public struct DocumentMirror: Sendable {
-    public let doc: DocumentID
-    public var owner: [UInt8]
+struct DocumentMirror: Sendable {
+    let doc: DocumentID
+    var owner: [UInt8]
     /// Document keys by epoch.
-    public var keys: [UInt32: [UInt8]] = [:]
+    var keys: [UInt32: [UInt8]] = [:]
     /// Every op held, in arrival order.
-    public private(set) var ops: [SignedOp] = []
+    private(set) var ops: [SignedOp] = []
     private var ids: Set<[UInt8]> = []
     private var referenced: Set<[UInt8]> = []
     private var seqs: [[UInt8]: UInt64] = [:]
     /// The largest lamport held.
-    public private(set) var maxLamport: UInt64 = 0
+    private(set) var maxLamport: UInt64 = 0
 
-    public init(doc: DocumentID, owner: [UInt8]) {
+    init(doc: DocumentID, owner: [UInt8]) {
         self.doc = doc
         self.owner = owner
     }
 
     /// The newest epoch whose key is held.
-    public var newestEpoch: UInt32 { keys.keys.max() ?? 0 }
+    var newestEpoch: UInt32 { keys.keys.max() ?? 0 }
 
     /// The highest seq held of `author`.
-    public func seq(of author: [UInt8]) -> UInt64 { seqs[author] ?? 0 }
+    func seq(of author: [UInt8]) -> UInt64 { seqs[author] ?? 0 }
 
     /// Ops that no held op names as a dependency, sorted by id.
-    public var heads: [[UInt8]] {
+    var heads: [[UInt8]] {
         ops.map { Blake2b.hash256($0.signedBytes) }.filter { !referenced.contains($0) }.sorted {
             $0.lexicographicallyPrecedes($1)
         }
     }
 
     /// The version vector (author → highest seq).
-    public var vector: [([UInt8], UInt64)] { seqs.map { ($0.key, $0.value) } }
+    var vector: [([UInt8], UInt64)] { seqs.map { ($0.key, $0.value) } }
 
     /// The id of an op.
-    public static func id(_ op: SignedOp) -> [UInt8] { Blake2b.hash256(op.signedBytes) }
+    static func id(_ op: SignedOp) -> [UInt8] { Blake2b.hash256(op.signedBytes) }
 
     /// Adds an op (a duplicate is ignored).
-    public mutating func add(_ op: SignedOp) {
+    mutating func add(_ op: SignedOp) {
         let id = Blake2b.hash256(op.signedBytes)
         guard !ids.contains(id) else { return }
         ids.insert(id)
@@ -233,7 +234,7 @@ public struct DocumentMirror: Sendable {
     }
 
     /// The plaintext body of a held op, if a key opens it.
-    public func body(of op: SignedOp) -> String? {
+    func body(of op: SignedOp) -> String? {
         guard let key = keys[op.header.epoch],
             let plain = try? SecretBox.open(op.ciphertext, key: key, associatedData: OpCrypto.associatedData(op.header))
         else { return nil }
@@ -242,17 +243,17 @@ public struct DocumentMirror: Sendable {
 }
 
 /// One established connection to a daemon.
-public final class PeerSession: @unchecked Sendable {
+final class PeerSession: @unchecked Sendable {
     /// The daemon's proven identity.
-    public let remoteKey: PublicKey
+    let remoteKey: PublicKey
     /// The daemon's `Hello`, once received.
-    public internal(set) var remoteHello: Places_Sync_V1_Hello?
+    internal(set) var remoteHello: Places_Sync_V1_Hello?
     /// Every decrypted transport byte received (fragment flags included), for leak checks.
-    public private(set) var receivedPlaintext: [UInt8] = []
+    private(set) var receivedPlaintext: [UInt8] = []
     /// Every message received, in order.
-    public private(set) var received: [WireMessage] = []
+    private(set) var received: [WireMessage] = []
     /// Whether the daemon closed the connection (EOF, reset, or a frame that fails).
-    public private(set) var closed = false
+    private(set) var closed = false
 
     private let socket: PeerSocket
     private let identity: SigningKeyPair
@@ -309,12 +310,12 @@ public final class PeerSession: @unchecked Sendable {
     // MARK: Sending
 
     /// Sends one message, fragmented as `sync.md` §3 says.
-    public func send(_ message: WireMessage) throws {
+    func send(_ message: WireMessage) throws {
         try sendSerialized(Array(try message.serializedData()))
     }
 
     /// Sends several messages in one write (a flood), giving up at `deadline`.
-    public func send(_ messages: [WireMessage], deadline: Date = Date().addingTimeInterval(30)) throws {
+    func send(_ messages: [WireMessage], deadline: Date = Date().addingTimeInterval(30)) throws {
         var out = [UInt8]()
         for message in messages {
             for fragment in SyncFragments.split(Array(try message.serializedData())) {
@@ -325,18 +326,18 @@ public final class PeerSession: @unchecked Sendable {
     }
 
     /// Sends any bytes as one message (fragmented), valid protobuf or not.
-    public func sendSerialized(_ bytes: [UInt8]) throws {
+    func sendSerialized(_ bytes: [UInt8]) throws {
         for fragment in SyncFragments.split(bytes) { try sendFragment(fragment) }
     }
 
     /// Sends one raw fragment (flag byte included) in one transport message.
-    public func sendFragment(_ fragment: [UInt8]) throws {
+    func sendFragment(_ fragment: [UInt8]) throws {
         try socket.write(
             try NoiseFraming.frame(try transport.encrypt(fragment)), deadline: Date().addingTimeInterval(10))
     }
 
     /// Sends ops in one `OpsBatch` naming `doc` (default: the first op's document).
-    public func send(ops: [SignedOp], doc: DocumentID? = nil) throws {
+    func send(ops: [SignedOp], doc: DocumentID? = nil) throws {
         guard let doc = doc ?? ops.first?.header.doc else { return }
         try send(Wire.ops(ops.map(\.encoded), doc: doc))
     }
@@ -345,7 +346,7 @@ public final class PeerSession: @unchecked Sendable {
 
     /// The next message, waiting at most `timeout` seconds; nil on timeout or once the
     /// daemon closed the connection. Pings are answered (and returned like any message).
-    public func next(timeout: Double) throws -> WireMessage? {
+    func next(timeout: Double) throws -> WireMessage? {
         let deadline = Date().addingTimeInterval(max(0, timeout))
         while queue.isEmpty {
             if closed { return nil }
@@ -393,7 +394,7 @@ public final class PeerSession: @unchecked Sendable {
 
     /// Waits up to `timeout` seconds for a message matching `match`; other messages are
     /// passed to `other` (or dropped).
-    public func wait(
+    func wait(
         timeout: Double, for match: (WireMessage) -> Bool, other: (WireMessage) -> Void = { _ in }
     ) throws -> WireMessage? {
         let deadline = Date().addingTimeInterval(timeout)
@@ -405,7 +406,7 @@ public final class PeerSession: @unchecked Sendable {
     }
 
     /// Every message that arrives within `seconds`.
-    public func drain(for seconds: Double) throws -> [WireMessage] {
+    func drain(for seconds: Double) throws -> [WireMessage] {
         let deadline = Date().addingTimeInterval(seconds)
         var out = [WireMessage]()
         while let message = try next(timeout: deadline.timeIntervalSinceNow) { out.append(message) }
@@ -414,7 +415,7 @@ public final class PeerSession: @unchecked Sendable {
 
     /// Whether the daemon closes the connection within `timeout` seconds (reading and
     /// answering whatever it sends meanwhile).
-    public func waitUntilClosed(timeout: Double) -> Bool {
+    func waitUntilClosed(timeout: Double) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while !closed, deadline.timeIntervalSinceNow > 0 {
             _ = try? next(timeout: deadline.timeIntervalSinceNow)
@@ -423,10 +424,10 @@ public final class PeerSession: @unchecked Sendable {
     }
 
     /// Shuts the connection down from another thread, waking a read or write blocked on it.
-    public func abort() { socket.shutdown() }
+    func abort() { socket.shutdown() }
 
     /// Closes the connection.
-    public func close() {
+    func close() {
         closed = true
         socket.close()
     }
@@ -439,7 +440,7 @@ public final class PeerSession: @unchecked Sendable {
     /// (sent when the session opens or when it is shared), opens the key grants addressed
     /// to this peer, answers with an empty-vector offer and collects ops until it holds
     /// what the daemon offered.
-    public func fetch(_ doc: DocumentID, timeout: Double = 10) throws -> DocumentMirror {
+    func fetch(_ doc: DocumentID, timeout: Double = 10) throws -> DocumentMirror {
         let deadline = Date().addingTimeInterval(timeout)
         guard
             let first = try wait(
@@ -455,7 +456,7 @@ public final class PeerSession: @unchecked Sendable {
     }
 
     /// Opens the grants sealed to this peer.
-    public func take(grants: [Places_Sync_V1_KeyGrant], into mirror: inout DocumentMirror) {
+    func take(grants: [Places_Sync_V1_KeyGrant], into mirror: inout DocumentMirror) {
         for grant in grants where [UInt8](grant.member) == identity.publicKey.bytes {
             if let key = try? SealedBox.open([UInt8](grant.sealedKey), with: identity) {
                 mirror.keys[grant.epoch] = key
@@ -464,7 +465,7 @@ public final class PeerSession: @unchecked Sendable {
     }
 
     /// Reads ops of `mirror`'s document until it holds `vector`.
-    public func catchUp(_ mirror: inout DocumentMirror, to vector: [([UInt8], UInt64)], deadline: Date) throws {
+    func catchUp(_ mirror: inout DocumentMirror, to vector: [([UInt8], UInt64)], deadline: Date) throws {
         while vector.contains(where: { mirror.seq(of: $0.0) < $0.1 }) {
             guard let message = try next(timeout: deadline.timeIntervalSinceNow) else {
                 throw HarnessError("the daemon did not send the ops it offered")
@@ -474,7 +475,7 @@ public final class PeerSession: @unchecked Sendable {
     }
 
     /// Takes ops and grants of `mirror`'s document from a message.
-    public func absorb(_ message: WireMessage, into mirror: inout DocumentMirror) {
+    func absorb(_ message: WireMessage, into mirror: inout DocumentMirror) {
         switch message.kind {
         case .ops(let batch) where batch.doc == Data(mirror.doc.bytes):
             for bytes in batch.ops {
@@ -487,7 +488,7 @@ public final class PeerSession: @unchecked Sendable {
     }
 
     /// Reads whatever arrives within `seconds` into `mirror` (live ops the daemon pushes).
-    public func absorb(for seconds: Double, into mirror: inout DocumentMirror) throws {
+    func absorb(for seconds: Double, into mirror: inout DocumentMirror) throws {
         for message in try drain(for: seconds) { absorb(message, into: &mirror) }
     }
 }

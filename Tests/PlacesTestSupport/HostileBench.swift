@@ -5,9 +5,11 @@ import PlacesCrypto
 import PlacesModel
 import PlacesStore
 
+@testable import PlacesSync
+
 extension DaemonProcess {
     /// The daemon's resident set in kilobytes (Linux `VmRSS`), nil when it is not running.
-    public var residentKilobytes: Int? {
+    var residentKilobytes: Int? {
         guard let pid = process?.processIdentifier,
             let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
@@ -16,7 +18,7 @@ extension DaemonProcess {
     }
 
     /// Whether the process runs and answers `GET /v1/status` with 200.
-    public var isServing: Bool {
+    var isServing: Bool {
         guard process?.isRunning == true, let r = try? send("GET", "/v1/status") else { return false }
         return r.status == 200
     }
@@ -25,15 +27,15 @@ extension DaemonProcess {
 /// Figures for issue #11's benchmark: what a stranger's connection costs a daemon, and how
 /// a daemon serves a good peer while one peer floods it with bogus offers. Call them
 /// against a running daemon (`DaemonProcess`, loopback address).
-public enum HostileBench {
+enum HostileBench {
     /// Percentiles of a list of durations in milliseconds.
-    public struct Percentiles: Sendable, CustomStringConvertible {
-        public var count: Int
-        public var p50: Double
-        public var p99: Double
-        public var max: Double
+    struct Percentiles: Sendable, CustomStringConvertible {
+        var count: Int
+        var p50: Double
+        var p99: Double
+        var max: Double
 
-        public init(_ samples: [Double]) {
+        init(_ samples: [Double]) {
             let sorted = samples.sorted()
             count = sorted.count
             func at(_ q: Double) -> Double {
@@ -44,14 +46,14 @@ public enum HostileBench {
             max = sorted.last ?? 0
         }
 
-        public var description: String {
+        var description: String {
             String(format: "n=%d p50=%.2f ms p99=%.2f ms max=%.2f ms", count, p50, p99, max)
         }
     }
 
     /// Connects `count` times as a fresh stranger (handshake, `Hello`, close) and times each
     /// connection from the TCP connect to the daemon's `Hello`.
-    public static func strangerConnections(to address: String, count: Int = 200) throws -> Percentiles {
+    static func strangerConnections(to address: String, count: Int = 200) throws -> Percentiles {
         var samples = [Double]()
         for _ in 0..<count {
             let stranger = try AdversarialPeer()
@@ -64,26 +66,26 @@ public enum HostileBench {
     }
 
     /// What `offerFlood` measured.
-    public struct FloodReport: Sendable, CustomStringConvertible {
+    struct FloodReport: Sendable, CustomStringConvertible {
         /// Offers sent.
-        public var offers: Int
+        var offers: Int
         /// From the first bogus offer until the daemon answered the flooder's last (honest)
         /// offer or closed the flooder's connection; nil when neither happened in time.
-        public var sheddingSeconds: Double?
+        var sheddingSeconds: Double?
         /// Whether the daemon closed the flooder's connection.
-        public var flooderDisconnected: Bool
+        var flooderDisconnected: Bool
         /// The good peer's live latency during the flood: a local edit through the control
         /// API until its op arrives at the good peer (a miss counts as the time waited).
-        public var goodPeerLive: Percentiles
+        var goodPeerLive: Percentiles
         /// Live edits that did not reach the good peer within `liveTimeoutSeconds`.
-        public var liveMisses: Int
+        var liveMisses: Int
         /// `GET /v1/status` latency during the flood.
-        public var status: Percentiles
+        var status: Percentiles
         /// The daemon's resident set before and after, in kilobytes.
-        public var rssBeforeKB: Int
-        public var rssAfterKB: Int
+        var rssBeforeKB: Int
+        var rssAfterKB: Int
 
-        public var description: String {
+        var description: String {
             let shed = sheddingSeconds.map { String(format: "shed in %.2f s", $0) } ?? "not shed in time"
             return "\(offers) offers \(shed) (flooder disconnected: \(flooderDisconnected)); good peer live "
                 + "\(goodPeerLive), \(liveMisses) missed; status \(status); RSS \(rssBeforeKB) → \(rssAfterKB) kB"
@@ -95,7 +97,7 @@ public enum HostileBench {
     /// fields and seq UInt64.max), a key grant to
     /// `victim` signed by the flooder and `extraGrants` garbage grants claiming to be the
     /// flooder's.
-    public static func bogusOffers(
+    static func bogusOffers(
         _ count: Int, from flooder: AdversarialPeer, to victim: PublicKey, vectorEntries: Int = 10, extraGrants: Int = 3
     ) throws -> [WireMessage] {
         let key = try SecretBox.randomKey()
@@ -136,7 +138,7 @@ public enum HostileBench {
     /// connected) while timing, every 50 ms, a local edit of `itinerary` until the good
     /// peer's session (a member, caught up) receives its op, and `GET /v1/status`. Stops
     /// measuring after `maxSeconds` even if the daemon has not got through the flood.
-    public static func offerFlood(
+    static func offerFlood(
         daemon: DaemonProcess, itinerary: String, flooder: AdversarialPeer, flooderSession: PeerSession,
         goodSession: PeerSession, offers: Int = 10_000, maxSeconds: Double = 20, liveTimeoutSeconds: Double = 2
     ) throws -> FloodReport {
@@ -208,7 +210,7 @@ public enum HostileBench {
     /// reject it early), and times until the daemon has answered them all
     /// (each `reply = false` offer gets an offer back). Nil when it did not within
     /// `maxSeconds`.
-    public static func grantBomb(
+    static func grantBomb(
         daemon: DaemonProcess, itinerary: String, flooder: AdversarialPeer, session: PeerSession, offers: Int = 10,
         grants: Int = 10_000,
         maxSeconds: Double = 30

@@ -32,14 +32,14 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 
 /// One application message. Exactly one field of `kind` is set; a message with none, or
 /// with an unknown one, is a protocol error (the connection is closed).
-public nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
+nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var kind: Places_Sync_V1_SyncMessage.OneOf_Kind? = nil
+  var kind: Places_Sync_V1_SyncMessage.OneOf_Kind? = nil
 
-  public var hello: Places_Sync_V1_Hello {
+  var hello: Places_Sync_V1_Hello {
     get {
       if case .hello(let v)? = kind {return v}
       return Places_Sync_V1_Hello()
@@ -47,7 +47,7 @@ public nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
     set {kind = .hello(newValue)}
   }
 
-  public var offer: Places_Sync_V1_DocOffer {
+  var offer: Places_Sync_V1_DocOffer {
     get {
       if case .offer(let v)? = kind {return v}
       return Places_Sync_V1_DocOffer()
@@ -55,7 +55,7 @@ public nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
     set {kind = .offer(newValue)}
   }
 
-  public var ops: Places_Sync_V1_OpsBatch {
+  var ops: Places_Sync_V1_OpsBatch {
     get {
       if case .ops(let v)? = kind {return v}
       return Places_Sync_V1_OpsBatch()
@@ -63,7 +63,7 @@ public nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
     set {kind = .ops(newValue)}
   }
 
-  public var ping: Places_Sync_V1_Ping {
+  var ping: Places_Sync_V1_Ping {
     get {
       if case .ping(let v)? = kind {return v}
       return Places_Sync_V1_Ping()
@@ -71,7 +71,7 @@ public nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
     set {kind = .ping(newValue)}
   }
 
-  public var pong: Places_Sync_V1_Pong {
+  var pong: Places_Sync_V1_Pong {
     get {
       if case .pong(let v)? = kind {return v}
       return Places_Sync_V1_Pong()
@@ -79,7 +79,7 @@ public nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
     set {kind = .pong(newValue)}
   }
 
-  public var bye: Places_Sync_V1_Bye {
+  var bye: Places_Sync_V1_Bye {
     get {
       if case .bye(let v)? = kind {return v}
       return Places_Sync_V1_Bye()
@@ -87,7 +87,7 @@ public nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
     set {kind = .bye(newValue)}
   }
 
-  public var join: Places_Sync_V1_JoinRequest {
+  var join: Places_Sync_V1_JoinRequest {
     get {
       if case .join(let v)? = kind {return v}
       return Places_Sync_V1_JoinRequest()
@@ -95,7 +95,7 @@ public nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
     set {kind = .join(newValue)}
   }
 
-  public var joinRefused: Places_Sync_V1_JoinRefused {
+  var joinRefused: Places_Sync_V1_JoinRefused {
     get {
       if case .joinRefused(let v)? = kind {return v}
       return Places_Sync_V1_JoinRefused()
@@ -103,9 +103,9 @@ public nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
     set {kind = .joinRefused(newValue)}
   }
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public nonisolated enum OneOf_Kind: Equatable, Sendable {
+  nonisolated enum OneOf_Kind: Equatable, Sendable {
     case hello(Places_Sync_V1_Hello)
     case offer(Places_Sync_V1_DocOffer)
     case ops(Places_Sync_V1_OpsBatch)
@@ -117,168 +117,168 @@ public nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
 
   }
 
-  public init() {}
+  init() {}
 }
 
 /// First message of each side after the handshake.
-public nonisolated struct Places_Sync_V1_Hello: Sendable {
+nonisolated struct Places_Sync_V1_Hello: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// 1 for this version.
-  public var protocolVersion: UInt32 = 0
+  var protocolVersion: UInt32 = 0
 
   /// The sender's profile name, for `places peers` (may be empty; at most 100 bytes).
-  public var name: String = String()
+  var name: String = String()
 
   /// The TCP port the sender accepts peers on (0 if it does not listen).
-  public var listenPort: UInt32 = 0
+  var listenPort: UInt32 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  init() {}
 }
 
 /// Highest contiguous seq the sender holds of one author's ops in a document.
-public nonisolated struct Places_Sync_V1_VersionEntry: Sendable {
+nonisolated struct Places_Sync_V1_VersionEntry: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// 32-byte Ed25519 public key
-  public var author: Data = Data()
+  var author: Data = Data()
 
-  public var seq: UInt64 = 0
+  var seq: UInt64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  init() {}
 }
 
 /// "We are both members of this document (as far as I know), and this is what I hold."
 /// Sent only for documents the receiver is a member of in the sender's view.
-public nonisolated struct Places_Sync_V1_DocOffer: Sendable {
+nonisolated struct Places_Sync_V1_DocOffer: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// 16-byte document id
-  public var doc: Data = Data()
+  var doc: Data = Data()
 
   /// 32-byte Ed25519 key of the document's owner
-  public var owner: Data = Data()
+  var owner: Data = Data()
 
   /// the sender's version vector of the document
-  public var vector: [Places_Sync_V1_VersionEntry] = []
+  var vector: [Places_Sync_V1_VersionEntry] = []
 
   /// document keys sealed to the receiver
-  public var grants: [Places_Sync_V1_KeyGrant] = []
+  var grants: [Places_Sync_V1_KeyGrant] = []
 
   /// true when answering the receiver's own offer
-  public var reply: Bool = false
+  var reply: Bool = false
 
   /// For a receiver that does not hold the document yet (an invitation, sync.md §7.1): the
   /// itinerary's name (at most 200 characters) and the receiver's role ("editor" or
   /// "viewer") as the sender sees them. Shown to the user only; the ops are the truth.
-  public var name: String = String()
+  var name: String = String()
 
-  public var role: String = String()
+  var role: String = String()
 
   /// In answer to a JoinRequest (sync.md §8.2): proof that the sender holds the document
   /// key of the token's epoch, 32 bytes. Empty otherwise.
-  public var joinProof: Data = Data()
+  var joinProof: Data = Data()
 
   /// The sender's profile name (at most 100 bytes), for an invitation's "from" when the
   /// sender is the owner. Offers go only to participants, never to strangers.
-  public var fromName: String = String()
+  var fromName: String = String()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  init() {}
 }
 
 /// A document key for one epoch, sealed to one member and signed by the owner. Any member
 /// may forward it: only the member can open it, and only the owner can sign it.
-public nonisolated struct Places_Sync_V1_KeyGrant: Sendable {
+nonisolated struct Places_Sync_V1_KeyGrant: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// 16 bytes
-  public var doc: Data = Data()
+  var doc: Data = Data()
 
-  public var epoch: UInt32 = 0
+  var epoch: UInt32 = 0
 
   /// 32-byte Ed25519 key of the member it is sealed to
-  public var member: Data = Data()
+  var member: Data = Data()
 
   /// crypto_box_seal(key, X25519(member)), 80 bytes
-  public var sealedKey: Data = Data()
+  var sealedKey: Data = Data()
 
   /// 32-byte Ed25519 key of the owner
-  public var issuer: Data = Data()
+  var issuer: Data = Data()
 
   /// Ed25519 by `issuer` over "places/keygrant/1" ‖ 0x00 ‖ doc ‖ epoch (u32 BE) ‖ member ‖ sealed_key
-  public var signature: Data = Data()
+  var signature: Data = Data()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  init() {}
 }
 
 /// Ops of one document in causal order (each op's deps are earlier in the batch or already
 /// sent). Encoded as in Protocol/op-format.md. At most 4 MiB per message.
-public nonisolated struct Places_Sync_V1_OpsBatch: Sendable {
+nonisolated struct Places_Sync_V1_OpsBatch: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var doc: Data = Data()
+  var doc: Data = Data()
 
-  public var ops: [Data] = []
+  var ops: [Data] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  init() {}
 }
 
-public nonisolated struct Places_Sync_V1_Ping: Sendable {
+nonisolated struct Places_Sync_V1_Ping: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var nonce: UInt64 = 0
+  var nonce: UInt64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  init() {}
 }
 
-public nonisolated struct Places_Sync_V1_Pong: Sendable {
+nonisolated struct Places_Sync_V1_Pong: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var nonce: UInt64 = 0
+  var nonce: UInt64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  init() {}
 }
 
 /// Sent before a deliberate close of all sessions (logout); informative only. Shutdown and
 /// protocol errors close without it (handshake.md §9).
-public nonisolated struct Places_Sync_V1_Bye: Sendable {
+nonisolated struct Places_Sync_V1_Bye: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var reason: String = String()
+  var reason: String = String()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  init() {}
 }
 
 /// A daemon redeeming a share link presents its capability token, without its document key
@@ -286,47 +286,47 @@ public nonisolated struct Places_Sync_V1_Bye: Sendable {
 /// accepts answers with a DocOffer carrying a join_proof and grants of every epoch key it
 /// has, sealed to the joiner; one that refuses answers with JoinRefused (with a proof); a
 /// daemon that does not hold the document ignores it.
-public nonisolated struct Places_Sync_V1_JoinRequest: Sendable {
+nonisolated struct Places_Sync_V1_JoinRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The token's bytes (CapabilityToken.encoded) with the 32 doc_key bytes set to zero
   /// (capabilities.md §4.1): a peer that does not hold the document learns no key.
-  public var token: Data = Data()
+  var token: Data = Data()
 
   /// 32 random bytes, fresh for each request; the holder's proof covers it
-  public var nonce: Data = Data()
+  var nonce: Data = Data()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  init() {}
 }
 
 /// Why a holder refused a JoinRequest. Codes are AccessError codes (capabilities.md).
-public nonisolated struct Places_Sync_V1_JoinRefused: Sendable {
+nonisolated struct Places_Sync_V1_JoinRefused: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// 16-byte document id from the token
-  public var doc: Data = Data()
+  var doc: Data = Data()
 
   /// 16-byte token id
-  public var tokenID: Data = Data()
+  var tokenID: Data = Data()
 
   /// e.g. "expired", "revoked", "used-up", "not-allowed", "wrong-audience"
-  public var code: String = String()
+  var code: String = String()
 
   /// a sentence for the user
-  public var reason: String = String()
+  var reason: String = String()
 
   /// 32 bytes: proof that the sender holds the document key (sync.md §8.2)
-  public var proof: Data = Data()
+  var proof: Data = Data()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -334,10 +334,10 @@ public nonisolated struct Places_Sync_V1_JoinRefused: Sendable {
 fileprivate nonisolated let _protobuf_package = "places.sync.v1"
 
 nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SyncMessage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}offer\0\u{1}ops\0\u{1}ping\0\u{1}pong\0\u{1}bye\0\u{1}join\0\u{3}join_refused\0")
+  static let protoMessageName: String = _protobuf_package + ".SyncMessage"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}offer\0\u{1}ops\0\u{1}ping\0\u{1}pong\0\u{1}bye\0\u{1}join\0\u{3}join_refused\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -452,7 +452,7 @@ nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftPr
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -495,7 +495,7 @@ nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftPr
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Places_Sync_V1_SyncMessage, rhs: Places_Sync_V1_SyncMessage) -> Bool {
+  static func ==(lhs: Places_Sync_V1_SyncMessage, rhs: Places_Sync_V1_SyncMessage) -> Bool {
     if lhs.kind != rhs.kind {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -503,10 +503,10 @@ nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftPr
 }
 
 nonisolated extension Places_Sync_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".Hello"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{1}name\0\u{3}listen_port\0")
+  static let protoMessageName: String = _protobuf_package + ".Hello"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{1}name\0\u{3}listen_port\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -520,7 +520,7 @@ nonisolated extension Places_Sync_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.protocolVersion != 0 {
       try visitor.visitSingularUInt32Field(value: self.protocolVersion, fieldNumber: 1)
     }
@@ -533,7 +533,7 @@ nonisolated extension Places_Sync_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Places_Sync_V1_Hello, rhs: Places_Sync_V1_Hello) -> Bool {
+  static func ==(lhs: Places_Sync_V1_Hello, rhs: Places_Sync_V1_Hello) -> Bool {
     if lhs.protocolVersion != rhs.protocolVersion {return false}
     if lhs.name != rhs.name {return false}
     if lhs.listenPort != rhs.listenPort {return false}
@@ -543,10 +543,10 @@ nonisolated extension Places_Sync_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf
 }
 
 nonisolated extension Places_Sync_V1_VersionEntry: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".VersionEntry"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}author\0\u{1}seq\0")
+  static let protoMessageName: String = _protobuf_package + ".VersionEntry"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}author\0\u{1}seq\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -559,7 +559,7 @@ nonisolated extension Places_Sync_V1_VersionEntry: SwiftProtobuf.Message, SwiftP
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.author.isEmpty {
       try visitor.visitSingularBytesField(value: self.author, fieldNumber: 1)
     }
@@ -569,7 +569,7 @@ nonisolated extension Places_Sync_V1_VersionEntry: SwiftProtobuf.Message, SwiftP
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Places_Sync_V1_VersionEntry, rhs: Places_Sync_V1_VersionEntry) -> Bool {
+  static func ==(lhs: Places_Sync_V1_VersionEntry, rhs: Places_Sync_V1_VersionEntry) -> Bool {
     if lhs.author != rhs.author {return false}
     if lhs.seq != rhs.seq {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -578,10 +578,10 @@ nonisolated extension Places_Sync_V1_VersionEntry: SwiftProtobuf.Message, SwiftP
 }
 
 nonisolated extension Places_Sync_V1_DocOffer: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".DocOffer"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{1}owner\0\u{1}vector\0\u{1}grants\0\u{1}reply\0\u{1}name\0\u{1}role\0\u{3}join_proof\0\u{3}from_name\0")
+  static let protoMessageName: String = _protobuf_package + ".DocOffer"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{1}owner\0\u{1}vector\0\u{1}grants\0\u{1}reply\0\u{1}name\0\u{1}role\0\u{3}join_proof\0\u{3}from_name\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -601,7 +601,7 @@ nonisolated extension Places_Sync_V1_DocOffer: SwiftProtobuf.Message, SwiftProto
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.doc.isEmpty {
       try visitor.visitSingularBytesField(value: self.doc, fieldNumber: 1)
     }
@@ -632,7 +632,7 @@ nonisolated extension Places_Sync_V1_DocOffer: SwiftProtobuf.Message, SwiftProto
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Places_Sync_V1_DocOffer, rhs: Places_Sync_V1_DocOffer) -> Bool {
+  static func ==(lhs: Places_Sync_V1_DocOffer, rhs: Places_Sync_V1_DocOffer) -> Bool {
     if lhs.doc != rhs.doc {return false}
     if lhs.owner != rhs.owner {return false}
     if lhs.vector != rhs.vector {return false}
@@ -648,10 +648,10 @@ nonisolated extension Places_Sync_V1_DocOffer: SwiftProtobuf.Message, SwiftProto
 }
 
 nonisolated extension Places_Sync_V1_KeyGrant: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".KeyGrant"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{1}epoch\0\u{1}member\0\u{3}sealed_key\0\u{1}issuer\0\u{1}signature\0")
+  static let protoMessageName: String = _protobuf_package + ".KeyGrant"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{1}epoch\0\u{1}member\0\u{3}sealed_key\0\u{1}issuer\0\u{1}signature\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -668,7 +668,7 @@ nonisolated extension Places_Sync_V1_KeyGrant: SwiftProtobuf.Message, SwiftProto
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.doc.isEmpty {
       try visitor.visitSingularBytesField(value: self.doc, fieldNumber: 1)
     }
@@ -690,7 +690,7 @@ nonisolated extension Places_Sync_V1_KeyGrant: SwiftProtobuf.Message, SwiftProto
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Places_Sync_V1_KeyGrant, rhs: Places_Sync_V1_KeyGrant) -> Bool {
+  static func ==(lhs: Places_Sync_V1_KeyGrant, rhs: Places_Sync_V1_KeyGrant) -> Bool {
     if lhs.doc != rhs.doc {return false}
     if lhs.epoch != rhs.epoch {return false}
     if lhs.member != rhs.member {return false}
@@ -703,10 +703,10 @@ nonisolated extension Places_Sync_V1_KeyGrant: SwiftProtobuf.Message, SwiftProto
 }
 
 nonisolated extension Places_Sync_V1_OpsBatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".OpsBatch"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{1}ops\0")
+  static let protoMessageName: String = _protobuf_package + ".OpsBatch"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{1}ops\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -719,7 +719,7 @@ nonisolated extension Places_Sync_V1_OpsBatch: SwiftProtobuf.Message, SwiftProto
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.doc.isEmpty {
       try visitor.visitSingularBytesField(value: self.doc, fieldNumber: 1)
     }
@@ -729,7 +729,7 @@ nonisolated extension Places_Sync_V1_OpsBatch: SwiftProtobuf.Message, SwiftProto
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Places_Sync_V1_OpsBatch, rhs: Places_Sync_V1_OpsBatch) -> Bool {
+  static func ==(lhs: Places_Sync_V1_OpsBatch, rhs: Places_Sync_V1_OpsBatch) -> Bool {
     if lhs.doc != rhs.doc {return false}
     if lhs.ops != rhs.ops {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -738,10 +738,10 @@ nonisolated extension Places_Sync_V1_OpsBatch: SwiftProtobuf.Message, SwiftProto
 }
 
 nonisolated extension Places_Sync_V1_Ping: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".Ping"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}nonce\0")
+  static let protoMessageName: String = _protobuf_package + ".Ping"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}nonce\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -753,14 +753,14 @@ nonisolated extension Places_Sync_V1_Ping: SwiftProtobuf.Message, SwiftProtobuf.
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.nonce != 0 {
       try visitor.visitSingularUInt64Field(value: self.nonce, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Places_Sync_V1_Ping, rhs: Places_Sync_V1_Ping) -> Bool {
+  static func ==(lhs: Places_Sync_V1_Ping, rhs: Places_Sync_V1_Ping) -> Bool {
     if lhs.nonce != rhs.nonce {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -768,10 +768,10 @@ nonisolated extension Places_Sync_V1_Ping: SwiftProtobuf.Message, SwiftProtobuf.
 }
 
 nonisolated extension Places_Sync_V1_Pong: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".Pong"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}nonce\0")
+  static let protoMessageName: String = _protobuf_package + ".Pong"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}nonce\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -783,14 +783,14 @@ nonisolated extension Places_Sync_V1_Pong: SwiftProtobuf.Message, SwiftProtobuf.
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.nonce != 0 {
       try visitor.visitSingularUInt64Field(value: self.nonce, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Places_Sync_V1_Pong, rhs: Places_Sync_V1_Pong) -> Bool {
+  static func ==(lhs: Places_Sync_V1_Pong, rhs: Places_Sync_V1_Pong) -> Bool {
     if lhs.nonce != rhs.nonce {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -798,10 +798,10 @@ nonisolated extension Places_Sync_V1_Pong: SwiftProtobuf.Message, SwiftProtobuf.
 }
 
 nonisolated extension Places_Sync_V1_Bye: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".Bye"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}reason\0")
+  static let protoMessageName: String = _protobuf_package + ".Bye"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}reason\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -813,14 +813,14 @@ nonisolated extension Places_Sync_V1_Bye: SwiftProtobuf.Message, SwiftProtobuf._
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.reason.isEmpty {
       try visitor.visitSingularStringField(value: self.reason, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Places_Sync_V1_Bye, rhs: Places_Sync_V1_Bye) -> Bool {
+  static func ==(lhs: Places_Sync_V1_Bye, rhs: Places_Sync_V1_Bye) -> Bool {
     if lhs.reason != rhs.reason {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -828,10 +828,10 @@ nonisolated extension Places_Sync_V1_Bye: SwiftProtobuf.Message, SwiftProtobuf._
 }
 
 nonisolated extension Places_Sync_V1_JoinRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".JoinRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}token\0\u{1}nonce\0")
+  static let protoMessageName: String = _protobuf_package + ".JoinRequest"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}token\0\u{1}nonce\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -844,7 +844,7 @@ nonisolated extension Places_Sync_V1_JoinRequest: SwiftProtobuf.Message, SwiftPr
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.token.isEmpty {
       try visitor.visitSingularBytesField(value: self.token, fieldNumber: 1)
     }
@@ -854,7 +854,7 @@ nonisolated extension Places_Sync_V1_JoinRequest: SwiftProtobuf.Message, SwiftPr
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Places_Sync_V1_JoinRequest, rhs: Places_Sync_V1_JoinRequest) -> Bool {
+  static func ==(lhs: Places_Sync_V1_JoinRequest, rhs: Places_Sync_V1_JoinRequest) -> Bool {
     if lhs.token != rhs.token {return false}
     if lhs.nonce != rhs.nonce {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -863,10 +863,10 @@ nonisolated extension Places_Sync_V1_JoinRequest: SwiftProtobuf.Message, SwiftPr
 }
 
 nonisolated extension Places_Sync_V1_JoinRefused: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".JoinRefused"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{3}token_id\0\u{1}code\0\u{1}reason\0\u{1}proof\0")
+  static let protoMessageName: String = _protobuf_package + ".JoinRefused"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{3}token_id\0\u{1}code\0\u{1}reason\0\u{1}proof\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -882,7 +882,7 @@ nonisolated extension Places_Sync_V1_JoinRefused: SwiftProtobuf.Message, SwiftPr
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.doc.isEmpty {
       try visitor.visitSingularBytesField(value: self.doc, fieldNumber: 1)
     }
@@ -901,7 +901,7 @@ nonisolated extension Places_Sync_V1_JoinRefused: SwiftProtobuf.Message, SwiftPr
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Places_Sync_V1_JoinRefused, rhs: Places_Sync_V1_JoinRefused) -> Bool {
+  static func ==(lhs: Places_Sync_V1_JoinRefused, rhs: Places_Sync_V1_JoinRefused) -> Bool {
     if lhs.doc != rhs.doc {return false}
     if lhs.tokenID != rhs.tokenID {return false}
     if lhs.code != rhs.code {return false}

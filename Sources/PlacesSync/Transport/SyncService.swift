@@ -50,10 +50,15 @@ public actor SyncService {
     /// - Parameters:
     ///   - host: the address to listen on (`0.0.0.0`, `::`, `127.0.0.1`).
     ///   - port: the TCP port to listen on; 0 picks a free one.
-    ///   - delegate: the engine: identity, documents, what to send.
+    ///   - replicator: the document side: identity, documents, what to send.
     ///   - logger: receives connection events with `peer.id` metadata; never keys or payloads.
     ///   - limits: timeouts and sizes; the protocol's defaults unless testing.
-    public init(host: String, port: Int, delegate: any SyncDelegate, logger: Logger, limits: SyncLimits = .default) {
+    public init(host: String, port: Int, replicator: Replicator, logger: Logger, limits: SyncLimits = .default) {
+        self.init(host: host, port: port, delegate: replicator, logger: logger, limits: limits)
+    }
+
+    /// A service over any delegate (tests drive the transport with scripted ones).
+    init(host: String, port: Int, delegate: any SyncDelegate, logger: Logger, limits: SyncLimits = .default) {
         self.host = host
         self.port = port
         self.delegate = delegate
@@ -210,7 +215,7 @@ public actor SyncService {
     /// the network. A session whose queue overflows (`SyncLimits.maxQueuedBytesPerSession`)
     /// is disconnected. Messages over `SyncLimits.maxMessageBytes` are not sent (the peer
     /// would close the session); that is logged as an error of the caller.
-    public nonisolated func send(_ messages: [Places_Sync_V1_SyncMessage], to peer: PublicKey) async {
+    nonisolated func send(_ messages: [Places_Sync_V1_SyncMessage], to peer: PublicKey) async {
         let serialized = serializeForSending(messages)
         guard !serialized.isEmpty else { return }
         await enqueue(serialized, to: peer)

@@ -5,7 +5,7 @@ import PlacesModel
 /// those still in flight instead of the same ops again.
 ///
 /// The peer pulls after every batch it stores, with an offer of what it then holds; that
-/// offer acknowledges the batches it covers. Up to `Engine.maxInFlightBytes` stay
+/// offer acknowledges the batches it covers. Up to `Replicator.maxInFlightBytes` stay
 /// unacknowledged, so the next round travels while the peer ingests the current one.
 struct SendWindow: Sendable {
     /// What the peer holds or has been sent.

@@ -1,11 +1,12 @@
 import PlacesCrypto
 import PlacesModel
 
-/// What the sync transport needs from the daemon. The transport (`SyncService`) owns
-/// sockets, the Noise handshake, framing and peer bookkeeping; the delegate (the daemon's
-/// engine) owns documents, membership and ops. Every method is called from the transport's
-/// tasks; implementations are actors or otherwise thread-safe.
-public protocol SyncDelegate: Sendable {
+/// What the sync transport needs from the document side. The transport (`SyncService`) owns
+/// sockets, the Noise handshake, framing and peer bookkeeping; the delegate (the
+/// `Replicator`, or a scripted one in tests) owns documents, membership and ops. Every
+/// method is called from the transport's tasks; implementations are actors or otherwise
+/// thread-safe.
+protocol SyncDelegate: Sendable {
     /// The unlocked identity, or nil while logged out: then the transport neither accepts
     /// nor dials (a logged-out daemon syncs nothing).
     func syncIdentity() async -> SigningKeyPair?
@@ -41,8 +42,8 @@ public protocol SyncDelegate: Sendable {
 
 extension SyncDelegate {
     /// Sends the profile name to every peer, strangers included.
-    public func helloName(for peer: PublicKey) async -> String { await syncDisplayName() }
+    func helloName(for peer: PublicKey) async -> String { await syncDisplayName() }
 
     /// Keeps every session: no peer is treated as a stranger.
-    public func keepSession(with peer: PublicKey) async -> Bool { true }
+    func keepSession(with peer: PublicKey) async -> Bool { true }
 }

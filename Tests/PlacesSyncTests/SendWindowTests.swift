@@ -1,7 +1,7 @@
 import PlacesModel
 import Testing
 
-@testable import PlacesDaemon
+@testable import PlacesSync
 
 @Suite("Send windows of pipelined sync rounds")
 struct SendWindowTests {

@@ -1,0 +1,29 @@
+import PlacesModel
+
+/// What the host reads for an offer of one document to one peer (`Protocol/sync.md` §7,
+/// "Offers"). The replicator orders and bounds the grants and truncates the names.
+public struct OfferContent: Sendable {
+    public var owner: [UInt8]
+    /// The document's version vector as this daemon holds it.
+    public var vector: VersionVector
+    /// The owner-signed grants held for the document, those of members removed (or gone) in
+    /// this daemon's view left out, in the store's order.
+    public var grants: [ReplicaGrant]
+    /// What an invitation shows (asked only while the peer has not shown it holds the
+    /// document): the local profile name, the document's name and the peer's active role.
+    public var fromName: String?
+    public var name: String?
+    public var role: String?
+
+    public init(
+        owner: [UInt8], vector: VersionVector, grants: [ReplicaGrant], fromName: String? = nil, name: String? = nil,
+        role: String? = nil
+    ) {
+        self.owner = owner
+        self.vector = vector
+        self.grants = grants
+        self.fromName = fromName
+        self.name = name
+        self.role = role
+    }
+}

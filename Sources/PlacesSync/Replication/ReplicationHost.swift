@@ -1,0 +1,91 @@
+import PlacesCrypto
+import PlacesModel
+
+/// What the `Replicator` needs from the daemon, in domain types (no wire type crosses it):
+/// the store's documents, vectors, ops and grants, and the decisions that are the daemon's —
+/// who is known, consent to a share, admission through a share link. The daemon's engine
+/// implements it by adapting its store and keyring.
+///
+/// Every method is called from the replicator's actor; an implementation is an actor (or
+/// otherwise safe to call concurrently). The replicator holds it weakly.
+public protocol ReplicationHost: AnyObject, Sendable {
+    // MARK: Identity and peers
+
+    /// The unlocked identity, or nil while logged out (then nothing syncs).
+    func replicaIdentity() async -> SigningKeyPair?
+    /// The local profile name, nil when there is none.
+    func profileName() async -> String?
+    /// Whether `peer` is someone this daemon deals with: a contact, a participant of a
+    /// document held, or a peer in a join in progress. Strangers are closed after a grace.
+    func knows(_ peer: PublicKey) async -> Bool
+    /// A session with `peer` opened; `name` is from its Hello (at most 100 characters),
+    /// `address` where it listens (`host:port`, or the address alone).
+    func peerConnected(_ peer: PublicKey, name: String, address: String) async
+    /// A session with `peer` closed; `lastSession` when no other one is open.
+    func peerDisconnected(_ peer: PublicKey, lastSession: Bool) async
+
+    // MARK: Documents
+
+    /// Shared documents both this daemon and `peer` participate in.
+    func sharedDocumentIDs(with peer: PublicKey) async -> [DocumentID]
+    /// A document held, or nil.
+    func document(_ doc: DocumentID) async -> ReplicaDocument?
+    /// The owner and current members of a document.
+    func participants(in doc: DocumentID) async -> Set<PublicKey>
+    /// Whether `peer` was let in to fetch `doc` through a share link (by this daemon as a
+    /// holder, or as the holder that admitted this daemon) before its membership arrived.
+    func isAdmitting(_ peer: PublicKey, to doc: DocumentID) async -> Bool
+    /// The document's version vector, nil when it cannot be read.
+    func versionVector(of doc: DocumentID) async -> VersionVector?
+    /// What an offer of `doc` to `peer` carries; `describe` asks for what an invitation
+    /// shows. Nil when the document cannot be read.
+    func offerContent(of doc: DocumentID, to peer: PublicKey, describe: Bool) async -> OfferContent?
+    /// The document's ops that `peer` (holding `missingFrom`) lacks, in causal (log) order,
+    /// read from log position `after` on, up to about `maxBytes`. Nil on a read error.
+    func ops(of doc: DocumentID, missingFrom: VersionVector, after: Int64, maxBytes: Int) async -> ReplicaRound?
+
+    // MARK: Received data
+
+    /// Signatures of the grants held for `doc` (a grant held is not verified again).
+    func heldGrantSignatures(in doc: DocumentID) async -> Set<[UInt8]>
+    /// Verifies and keeps `grants` (owner-signed, for documents held), opening one to this
+    /// daemon; returns whether any was kept.
+    func keepGrants(_ grants: [ReplicaGrant]) async -> Bool
+    /// Verifies and stores signed ops of `doc` received from `peer`, then tells the user
+    /// (events). Nil when nothing could be stored (a storage failure).
+    func ingest(_ ops: [[UInt8]], into doc: DocumentID, from peer: PublicKey) async -> IngestOutcome?
+    /// This daemon holds what `peer` last offered of `doc` (`offered`): a join through it
+    /// completes if one is waiting.
+    func caughtUp(with peer: PublicKey, on doc: DocumentID, offered: VersionVector) async
+
+    // MARK: Consent and joining
+
+    /// An offer of a document not held and not being joined: added with the user's consent
+    /// (a contact's share) or kept as an invitation. Returns the document when now held.
+    func receiveShare(_ offer: ReceivedOffer, from peer: PublicKey) async -> ReplicaDocument?
+    /// An offer of a document this daemon is joining through a link, from a peer it asked:
+    /// registers the document when the holder's proof checks out. Returns whether it is held.
+    func admitJoin(_ offer: ReceivedOffer, from peer: PublicKey) async -> Bool
+    /// Share links to present to `peer`, which just connected (once per peer and join).
+    func joinPresentations(for peer: PublicKey) async -> [JoinPresentation]
+    /// A holder's decision on a share link `peer` presented: nil for no answer at all.
+    func answerJoin(_ presentation: JoinPresentation, from peer: PublicKey) async -> JoinAnswer?
+    /// A refusal of this daemon's share link from `peer` (its proof still to check).
+    func joinRefused(_ refusal: JoinRefusal, from peer: PublicKey) async
+}
+
+/// A round of a document's ops read for a peer.
+public struct ReplicaRound: Sendable {
+    /// The encoded ops, in log (causal) order.
+    public var ops: [[UInt8]]
+    /// Author (hex) and seq of each op in `ops`.
+    public var stamps: [(author: String, seq: UInt64)]
+    /// The log position through which the document was read.
+    public var readThrough: Int64
+
+    public init(ops: [[UInt8]], stamps: [(author: String, seq: UInt64)], readThrough: Int64) {
+        self.ops = ops
+        self.stamps = stamps
+        self.readThrough = readThrough
+    }
+}

@@ -1,0 +1,116 @@
+import PlacesCrypto
+import PlacesModel
+
+/// Rounds of a document exchange (`Protocol/sync.md` §7, "Rounds"): what is sent to a peer
+/// in answer to its offers, in send windows, and how new ops are pushed.
+extension Replicator {
+    /// Answers an offer of `peer` (which holds `theirs`): the next round of ops it lacks,
+    /// after those already sent to it and not yet acknowledged, as long as fewer than
+    /// `maxInFlightBytes` are in flight. An offer with `reply = false` (a new exchange)
+    /// starts from its vector alone.
+    func nextRound(to peer: PublicKey, doc: DocumentID, theirs: VersionVector, fresh: Bool) async -> [SyncMessage] {
+        var window = (fresh ? nil : sendWindows[peer]?[doc]) ?? SendWindow(frontier: theirs)
+        if !window.acknowledge(theirs) {
+            // The peer stored less than was sent (it refused an op): start again from what it holds.
+            window = SendWindow(frontier: theirs)
+        }
+        sendWindows[peer, default: [:]][doc] = window
+        return await fillWindow(peer: peer, doc: doc)
+    }
+
+    /// One more round for the window of `peer` and `doc` if it has room, in batches, each
+    /// recorded as in flight.
+    private func fillWindow(peer: PublicKey, doc: DocumentID) async -> [SyncMessage] {
+        guard let window = sendWindows[peer]?[doc],
+            window.inFlightBytes + Replicator.maxRoundBytes <= Replicator.maxInFlightBytes, let host,
+            let round = await host.ops(
+                of: doc, missingFrom: window.frontier, after: window.readThrough, maxBytes: Replicator.maxRoundBytes),
+            !round.ops.isEmpty
+        else { return [] }
+        // The window may have moved while the ops were read (an offer on the peer's other
+        // session, a push, a disconnect): a round read for an older state is dropped, and the
+        // bound on bytes in flight is checked again on the window as it is now.
+        guard var current = sendWindows[peer]?[doc], current.frontier == window.frontier,
+            current.readThrough == window.readThrough,
+            current.inFlightBytes + Replicator.maxRoundBytes <= Replicator.maxInFlightBytes
+        else { return [] }
+        let started = ContinuousClock.now
+        var frontier = current.frontier
+        var inFlight = current.inFlight
+        var sizes = [Int]()
+        var index = 0
+        let messages = batches(of: round.ops, doc: doc) { _ in
+            frontier.include(round.stamps[index].author, round.stamps[index].seq)
+            index += 1
+        } onBatch: { bytes in
+            inFlight.append((through: frontier, bytes: bytes))
+            sizes.append(bytes)
+        }
+        current.inFlight = inFlight
+        current.readThrough = round.readThrough
+        current.frontier = frontier
+        sendWindows[peer]?[doc] = current
+        logger.debug(
+            "sending a round of ops",
+            metadata: [
+                "doc.id": "\(doc)", "ops": "\(round.ops.count)", "batches": "\(sizes.count)",
+                "in.flight.bytes": "\(current.inFlightBytes)",
+                "ms": "\(Replicator.milliseconds(ContinuousClock.now - started))",
+            ])
+        return messages
+    }
+
+    /// After a local commit to a shared document: push the new ops to its participants.
+    func pushLocal(_ ops: [SignedOp], doc: DocumentID) async {
+        guard let host, let record = await host.document(doc), record.isShared,
+            let me = await host.replicaIdentity()?.publicKey
+        else { return }
+        let recipients = (await host.participants(in: doc)).filter { $0 != me }
+        logger.debug(
+            "pushing local ops",
+            metadata: ["doc.id": "\(doc)", "ops": "\(ops.count)", "recipients": "\(recipients.count)"])
+        guard !recipients.isEmpty else { return }
+        // What this daemon held before: its own ops of this commit taken out.
+        var before = await host.versionVector(of: doc)?.seqs
+        if let first = ops.first(where: { $0.header.author == me.bytes }) {
+            before?[me.hex] = first.header.seq - 1
+        }
+        await push(ops, doc: doc, to: Array(recipients), before: before.map { VersionVector($0) })
+    }
+
+    /// Sends new ops (a local commit, or ops from one peer relayed to the others) to each of
+    /// `recipients`. A recipient still being sent older ops in rounds would get these before
+    /// ops they depend on and refuse them: it gets a fresh offer instead (so it keeps pulling
+    /// until it holds them) and the next round if there is room. `before` is what this
+    /// daemon held before the ops.
+    func push(_ ops: [SignedOp], doc: DocumentID, to recipients: [PublicKey], before: VersionVector?) async {
+        guard !ops.isEmpty, !recipients.isEmpty else { return }
+        var direct = [PublicKey]()
+        var toOffer = Set<PublicKey>()
+        for recipient in recipients where sessions[recipient] != nil {
+            // A peer that has not offered this document in this session may not hold it yet (a
+            // new member): ops it cannot place would be dropped. It gets an offer, and pulls.
+            guard peerVectors[recipient]?[doc] != nil else {
+                toOffer.insert(recipient)
+                continue
+            }
+            guard var window = sendWindows[recipient]?[doc] else {
+                direct.append(recipient)
+                continue
+            }
+            if let before, window.frontier.includes(before) {
+                for op in ops { window.frontier.include(op.header.authorKey, op.header.seq) }
+                sendWindows[recipient]?[doc] = window
+                direct.append(recipient)
+                continue
+            }
+            var messages = [SyncMessage]()
+            if let offer = await makeOffer(for: doc, to: recipient, reply: true) { messages.append(offer) }
+            messages += await fillWindow(peer: recipient, doc: doc)
+            enqueue(messages, doc: doc, to: [recipient])
+        }
+        if !toOffer.isEmpty { await offerToConnected(doc, newcomers: toOffer) }
+        guard !direct.isEmpty else { return }
+        enqueue(batches(of: ops.map(\.encoded), doc: doc), doc: doc, to: direct)
+    }
+}

@@ -1,0 +1,191 @@
+import Logging
+import PlacesCrypto
+import PlacesModel
+
+/// The document side of sync (`Protocol/sync.md` §7, §8.2): offers with version vectors and
+/// key grants, rounds of ops in send windows, handing received ops to the store and
+/// relaying them to the other participants, and the wire half of share-link joins and of
+/// shares that need the user's consent.
+///
+/// The transport (`SyncService`) calls it for every session and message; the daemon talks
+/// to it through `ReplicationHost` (documents, ops, decisions) and hands it local commits.
+/// Everything it sends goes one way: `enqueue` into one ordered stream, drained by `run`.
+public actor Replicator {
+    /// Largest batch of ops per `OpsBatch` message (bytes of encoded ops).
+    public static let maxBatchBytes = 1 << 20
+    /// Most ops (in bytes) sent in answer to one offer. A peer still behind after ingesting
+    /// them offers again, which pulls the next round: a large history flows in rounds
+    /// instead of filling the session's send queue.
+    public static let maxRoundBytes = 4 << 20
+    /// Most ops (in bytes) sent to a peer and not yet acknowledged by one of its offers. A
+    /// peer pulls the next round after every batch it stores, so with room for two rounds
+    /// the next one is already on its way while the peer ingests the current one.
+    public static let maxInFlightBytes = 2 * maxRoundBytes
+    /// Most key grants sent in one offer, and verified from one received offer
+    /// (`Protocol/sync.md` §7, "Bounds"). Grants beyond it are skipped, unverified.
+    public static let maxGrantsPerOffer = 64
+    /// Most entries of a version vector accepted in an offer; an offer with more is ignored.
+    public static let maxVectorEntries = 1_024
+    /// Largest `seq` an offered vector may name (op-format.md §1 bounds `seq`).
+    public static let maxOfferedSeq = UInt64(UInt32.max)
+
+    /// What the outbound stream carries, in order: messages to send, and what the daemon
+    /// hands over (local commits, documents to offer, links to present) to be turned into
+    /// messages in turn.
+    enum Outbound: Sendable {
+        case send(doc: DocumentID?, messages: [SyncMessage], recipients: [PublicKey])
+        case local(ops: [SignedOp], doc: DocumentID)
+        case direct(ops: [SignedOp], doc: DocumentID, recipients: [PublicKey])
+        case offer(doc: DocumentID, peers: Set<PublicKey>)
+        case present(JoinPresentation, peer: PublicKey)
+        case forget(DocumentID)
+    }
+
+    let logger: Logger
+    weak var host: (any ReplicationHost)?
+
+    /// Open sessions per connected peer (at most 2 each, `Protocol/sync.md` §2).
+    var sessions: [PublicKey: Int] = [:]
+    /// The version vectors of each peer's last offers, kept current with the ops it sends.
+    var peerVectors: [PublicKey: [DocumentID: VersionVector]] = [:]
+    /// What each peer said it holds in its last offer (to know when more is to come).
+    var offeredVectors: [PublicKey: [DocumentID: VersionVector]] = [:]
+    /// Documents whose whole log this daemon pulled from a peer in the current session
+    /// (once each: equivocation recovery, `Replicator+Ingest`).
+    var fullPulls: [PublicKey: Set<DocumentID>] = [:]
+    /// What was sent to each peer of each document in answer to its offers: pipelined
+    /// rounds (`Replicator+Rounds`). Reset when a session with the peer opens or closes.
+    var sendWindows: [PublicKey: [DocumentID: SendWindow]] = [:]
+
+    private let outbound: AsyncStream<Outbound>
+    private let outbox: AsyncStream<Outbound>.Continuation
+
+    /// A replicator with no host yet (`attach` gives it one).
+    public init(logger: Logger) {
+        self.logger = logger
+        (outbound, outbox) = AsyncStream<Outbound>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+    }
+
+    /// Sets the daemon side (held weakly: the daemon owns the replicator).
+    public func attach(_ host: any ReplicationHost) { self.host = host }
+
+    // MARK: What the daemon hands over
+
+    /// After a local commit: the new ops go to the document's connected participants.
+    public nonisolated func committed(_ ops: [SignedOp], in doc: DocumentID) {
+        outbox.yield(.local(ops: ops, doc: doc))
+    }
+
+    /// Ops sent as they are to `recipients` (a removal, to the members it removes).
+    public nonisolated func send(_ ops: [SignedOp], of doc: DocumentID, to recipients: [PublicKey]) {
+        outbox.yield(.direct(ops: ops, doc: doc, recipients: recipients))
+    }
+
+    /// A fresh offer of `doc` to those of `peers` who are connected (the others get offers
+    /// when they next connect). Called whenever this daemon starts holding a document, learns
+    /// of new participants or of new key grants: what makes a share travel several hops at
+    /// once (sync.md §7, "Propagation").
+    public nonisolated func offer(_ doc: DocumentID, to peers: Set<PublicKey>) {
+        outbox.yield(.offer(doc: doc, peers: peers))
+    }
+
+    /// Presents a share link to `peer` (a `JoinRequest`).
+    public nonisolated func present(_ presentation: JoinPresentation, to peer: PublicKey) {
+        outbox.yield(.present(presentation, peer: peer))
+    }
+
+    /// Forgets what was sent of `doc` (its ops were purged: send windows name log positions).
+    public nonisolated func forget(_ doc: DocumentID) {
+        outbox.yield(.forget(doc))
+    }
+
+    /// The vectors `peer` offered in its current sessions, by document.
+    public func peerVectors(of peer: PublicKey) -> [DocumentID: VersionVector] { peerVectors[peer] ?? [:] }
+
+    // MARK: The one outbound path
+
+    /// Queues messages for `recipients` (sent in order by `run`).
+    func enqueue(_ messages: [SyncMessage], doc: DocumentID?, to recipients: [PublicKey]) {
+        guard !messages.isEmpty, !recipients.isEmpty else { return }
+        outbox.yield(.send(doc: doc, messages: messages, recipients: recipients))
+    }
+
+    /// Sends what is queued over `sync`, until cancelled.
+    public func run(over sync: SyncService) async {
+        await run(send: { messages, peer in await sync.send(messages, to: peer) })
+    }
+
+    /// Drains the outbound stream: messages go to `send`, hand-overs become messages.
+    func run(send: @Sendable ([SyncMessage], PublicKey) async -> Void) async {
+        for await item in outbound {
+            switch item {
+            case .send(_, let messages, let recipients):
+                for recipient in recipients { await send(messages, recipient) }
+            case .local(let ops, let doc): await pushLocal(ops, doc: doc)
+            case .direct(let ops, let doc, let recipients):
+                enqueue(batches(of: ops.map(\.encoded), doc: doc), doc: doc, to: recipients)
+            case .offer(let doc, let peers): await offerToConnected(doc, newcomers: peers)
+            case .present(let presentation, let peer): enqueue([Self.joinRequest(presentation)], doc: nil, to: [peer])
+            case .forget(let doc):
+                for peer in sendWindows.keys { sendWindows[peer]?[doc] = nil }
+            }
+        }
+    }
+}
+
+extension Replicator: SyncDelegate {
+    func syncIdentity() async -> SigningKeyPair? { await host?.replicaIdentity() }
+
+    func syncDisplayName() async -> String { await host?.profileName() ?? "" }
+
+    /// Whether a session with `peer` may stay open (asked when a new session's grace runs out).
+    func keepSession(with peer: PublicKey) async -> Bool { await host?.knows(peer) ?? false }
+
+    /// The profile name to tell `peer` in `Hello`: only people this daemon knows learn it.
+    func helloName(for peer: PublicKey) async -> String {
+        guard let host, await host.knows(peer) else { return "" }
+        return await host.profileName() ?? ""
+    }
+
+    func sessionOpened(with peer: PublicKey, hello: Places_Sync_V1_Hello, address: String) async -> [SyncMessage] {
+        guard let host else { return [] }
+        // The address peers reach it at: where the connection came from, with its listening port.
+        let reachable =
+            hello.listenPort > 0 ? (address.contains(":") ? "[\(address)]" : address) + ":\(hello.listenPort)" : address
+        let name = String(hello.name.prefix(100))
+        sessions[peer, default: 0] += 1
+        if sessions[peer] == 1 { sendWindows[peer] = nil }
+        await host.peerConnected(peer, name: name, address: reachable)
+        var out = [SyncMessage]()
+        for doc in await host.sharedDocumentIDs(with: peer) {
+            if let offer = await makeOffer(for: doc, to: peer, reply: false) { out.append(offer) }
+        }
+        return out + (await host.joinPresentations(for: peer)).map(Self.joinRequest)
+    }
+
+    func received(_ message: SyncMessage, from peer: PublicKey) async -> [SyncMessage] {
+        switch message.kind {
+        case .offer(let offer): return await handleOffer(offer, from: peer)
+        case .ops(let batch): return await handleOps(batch, from: peer)
+        case .join(let request): return await handleJoinRequest(request, from: peer)
+        case .joinRefused(let refused):
+            await handleJoinRefused(refused, from: peer)
+            return []
+        default: return []
+        }
+    }
+
+    func sessionClosed(with peer: PublicKey, reason: String) async {
+        let left = (sessions[peer] ?? 1) - 1
+        sessions[peer] = left > 0 ? left : nil
+        if left <= 0 {
+            // Everything kept per peer goes with its last session (sync.md §7, "Bounds").
+            sendWindows[peer] = nil
+            fullPulls[peer] = nil
+            peerVectors[peer] = nil
+            offeredVectors[peer] = nil
+        }
+        await host?.peerDisconnected(peer, lastSession: left <= 0)
+        logger.info("peer disconnected", metadata: ["peer.id": "\(peer.humanID.prefix(7))", "reason": "\(reason)"])
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import PlacesCrypto
+import PlacesModel
+import Synchronization
+
+@testable import PlacesSync
+
+/// An in-memory `ReplicationHost` for replicator tests: one document, its participants, an
+/// op log of opaque bytes, and a record of what the replicator asked of it. The decisions it
+/// stands in for (consent, joins, signature checks) are the daemon's, tested with real
+/// daemons; here they are scripted.
+actor FakeReplicationHost: ReplicationHost {
+    let identity: SigningKeyPair
+    let doc: DocumentID
+    var participants: Set<PublicKey>
+    /// The log: encoded op, author (hex) and seq, in causal order.
+    var log: [(bytes: [UInt8], author: String, seq: UInt64)] = []
+    var grants: [ReplicaGrant] = []
+    /// What `ingest` answers, and the batches it was given.
+    var nextIngest: IngestOutcome?
+    var ingested: [[[UInt8]]] = []
+    /// Grants the replicator asked the host to verify and keep.
+    var kept: [[ReplicaGrant]] = []
+    var connected: [PublicKey] = []
+
+    init(identity: SigningKeyPair, doc: DocumentID, participants: Set<PublicKey>) {
+        self.identity = identity
+        self.doc = doc
+        self.participants = participants.union([identity.publicKey])
+    }
+
+    func append(_ bytes: [UInt8], author: String, seq: UInt64) { log.append((bytes, author, seq)) }
+    func setGrants(_ grants: [ReplicaGrant]) { self.grants = grants }
+    func setNextIngest(_ outcome: IngestOutcome) { nextIngest = outcome }
+
+    var vector: VersionVector {
+        var v = VersionVector()
+        for entry in log { v.include(entry.author, entry.seq) }
+        return v
+    }
+
+    func replicaIdentity() async -> SigningKeyPair? { identity }
+    func profileName() async -> String? { "Fake" }
+    func knows(_ peer: PublicKey) async -> Bool { participants.contains(peer) }
+    func peerConnected(_ peer: PublicKey, name: String, address: String) async { connected.append(peer) }
+    func peerDisconnected(_ peer: PublicKey, lastSession: Bool) async {}
+    func sharedDocumentIDs(with peer: PublicKey) async -> [DocumentID] { participants.contains(peer) ? [doc] : [] }
+    func document(_ id: DocumentID) async -> ReplicaDocument? {
+        id == doc ? ReplicaDocument(id: doc, owner: identity.publicKey.bytes, isShared: true) : nil
+    }
+    func participants(in id: DocumentID) async -> Set<PublicKey> { id == doc ? participants : [] }
+    func isAdmitting(_ peer: PublicKey, to doc: DocumentID) async -> Bool { false }
+    func versionVector(of id: DocumentID) async -> VersionVector? { id == doc ? vector : nil }
+    func offerContent(of id: DocumentID, to peer: PublicKey, describe: Bool) async -> OfferContent? {
+        guard id == doc else { return nil }
+        return OfferContent(owner: identity.publicKey.bytes, vector: vector, grants: grants)
+    }
+    func ops(of id: DocumentID, missingFrom: VersionVector, after: Int64, maxBytes: Int) async -> ReplicaRound? {
+        var round = ReplicaRound(ops: [], stamps: [], readThrough: after)
+        var size = 0
+        for (index, entry) in log.enumerated() where Int64(index + 1) > after {
+            round.readThrough = Int64(index + 1)
+            guard missingFrom[entry.author] < entry.seq else { continue }
+            round.ops.append(entry.bytes)
+            round.stamps.append((entry.author, entry.seq))
+            size += entry.bytes.count
+            if size >= maxBytes { break }
+        }
+        return round
+    }
+    func heldGrantSignatures(in doc: DocumentID) async -> Set<[UInt8]> { Set(grants.map(\.signature)) }
+    func keepGrants(_ grants: [ReplicaGrant]) async -> Bool {
+        kept.append(grants)
+        return !grants.isEmpty
+    }
+    func ingest(_ ops: [[UInt8]], into doc: DocumentID, from peer: PublicKey) async -> IngestOutcome? {
+        ingested.append(ops)
+        return nextIngest
+    }
+    func caughtUp(with peer: PublicKey, on doc: DocumentID, offered: VersionVector) async {}
+    func receiveShare(_ offer: ReceivedOffer, from peer: PublicKey) async -> ReplicaDocument? { nil }
+    func admitJoin(_ offer: ReceivedOffer, from peer: PublicKey) async -> Bool { false }
+    func joinPresentations(for peer: PublicKey) async -> [JoinPresentation] { [] }
+    func answerJoin(_ presentation: JoinPresentation, from peer: PublicKey) async -> JoinAnswer? { nil }
+    func joinRefused(_ refusal: JoinRefusal, from peer: PublicKey) async {}
+}
+
+/// What the replicator's outbound path delivered, by recipient.
+final class Delivered: Sendable {
+    private let messages = Mutex<[(PublicKey, Places_Sync_V1_SyncMessage)]>([])
+
+    func record(_ batch: [Places_Sync_V1_SyncMessage], to peer: PublicKey) {
+        messages.withLock { all in all += batch.map { message in (peer, message) } }
+    }
+
+    func to(_ peer: PublicKey) -> [Places_Sync_V1_SyncMessage] {
+        messages.withLock { all in all.filter { $0.0 == peer }.map(\.1) }
+    }
+}

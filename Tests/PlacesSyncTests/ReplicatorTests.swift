@@ -1,0 +1,162 @@
+import Foundation
+import Logging
+import PlacesCrypto
+import PlacesModel
+import Testing
+
+@testable import PlacesSync
+
+/// The replicator's own rules, over an in-memory host: bounds on what a peer's offer can
+/// make this daemon do, rounds in send windows, and the one outbound path. The real-process
+/// suites (SyncTests, HostilePeerTests) prove the whole exchange end to end.
+@Suite("Replicator")
+struct ReplicatorTests {
+    let me: SigningKeyPair
+    let peer: SigningKeyPair
+    let doc = DocumentID(bytes: Array(repeating: 7, count: 16))!
+    let host: FakeReplicationHost
+    let replicator = Replicator(logger: Logger(label: "places.replicator.tests") { _ in SwiftLogNoOpLogHandler() })
+
+    init() async throws {
+        me = try SigningKeyPair()
+        peer = try SigningKeyPair()
+        host = FakeReplicationHost(identity: me, doc: doc, participants: [peer.publicKey])
+        await replicator.attach(host)
+    }
+
+    /// Opens a session with `peer` and returns what the replicator sends first.
+    @discardableResult
+    func connect(_ who: PublicKey) async -> [Places_Sync_V1_SyncMessage] {
+        var hello = Places_Sync_V1_Hello()
+        hello.protocolVersion = 1
+        return await replicator.sessionOpened(with: who, hello: hello, address: "127.0.0.1")
+    }
+
+    func offer(_ vector: [String: UInt64], reply: Bool, grants: [ReplicaGrant] = []) -> Places_Sync_V1_SyncMessage {
+        var offer = Places_Sync_V1_DocOffer()
+        offer.doc = Data(doc.bytes)
+        offer.owner = Data(me.publicKey.bytes)
+        offer.vector = vector.keys.sorted().map { author in
+            var entry = Places_Sync_V1_VersionEntry()
+            entry.author = Data(HexCoding.decode(author) ?? [])
+            entry.seq = vector[author] ?? 0
+            return entry
+        }
+        offer.grants = grants.map(Replicator.wire)
+        offer.reply = reply
+        var message = Places_Sync_V1_SyncMessage()
+        message.offer = offer
+        return message
+    }
+
+    func opsCount(_ messages: [Places_Sync_V1_SyncMessage]) -> Int {
+        messages.reduce(0) { count, message in
+            if case .ops(let batch) = message.kind { return count + batch.ops.count }
+            return count
+        }
+    }
+
+    @Test("a session opens with an offer of each shared document")
+    func opensWithOffers() async {
+        let opening = await connect(peer.publicKey)
+        #expect(opening.count == 1)
+        #expect(opening.first?.offer.doc == Data(doc.bytes))
+    }
+
+    @Test("an offer is answered with what the peer lacks, no more than maxInFlightBytes unacknowledged")
+    func roundsAreBounded() async {
+        let author = me.publicKey.hex
+        for seq in 1...12 {
+            await host.append(Array(repeating: UInt8(seq), count: 1_000_000), author: author, seq: UInt64(seq))
+        }
+        await connect(peer.publicKey)
+        let first = await replicator.received(offer([:], reply: false), from: peer.publicKey)
+        #expect(first.first?.offer.reply == true)
+        let sent = opsCount(first)
+        #expect(sent > 0 && sent * 1_000_000 <= Replicator.maxRoundBytes + 1_000_000)
+        // The peer pulls again without holding anything new: the round in flight fills the window.
+        let again = await replicator.received(offer([:], reply: true), from: peer.publicKey)
+        #expect(opsCount(again) == 0)
+        // It acknowledges the round: the next one goes.
+        let next = await replicator.received(offer([author: UInt64(sent)], reply: true), from: peer.publicKey)
+        #expect(opsCount(next) > 0)
+        if case .ops(let batch) = next.first?.kind { #expect(batch.ops.first?.first == UInt8(sent + 1)) }
+    }
+
+    @Test("an offer naming more than maxVectorEntries authors, or a seq out of range, is ignored")
+    func malformedOffersIgnored() async {
+        await connect(peer.publicKey)
+        var huge = [String: UInt64]()
+        for index in 0...Replicator.maxVectorEntries {
+            var bytes = [UInt8](repeating: 0, count: 32)
+            bytes[0] = UInt8(index & 0xff)
+            bytes[1] = UInt8(index >> 8)
+            huge[HexCoding.encode(bytes)] = 1
+        }
+        #expect(await replicator.received(offer(huge, reply: false), from: peer.publicKey).isEmpty)
+        let tooFar = offer([peer.publicKey.hex: Replicator.maxOfferedSeq + 1], reply: false)
+        #expect(await replicator.received(tooFar, from: peer.publicKey).isEmpty)
+        #expect(await replicator.peerVectors(of: peer.publicKey).isEmpty)
+    }
+
+    @Test("a peer that is not a participant learns nothing from its offer")
+    func strangersLearnNothing() async throws {
+        await host.append([1, 2, 3], author: me.publicKey.hex, seq: 1)
+        let stranger = try SigningKeyPair()
+        await connect(stranger.publicKey)
+        #expect(await replicator.received(offer([:], reply: false), from: stranger.publicKey).isEmpty)
+    }
+
+    @Test("at most maxGrantsPerOffer grants of one offer are handed on to be verified")
+    func grantsAreBounded() async {
+        await connect(peer.publicKey)
+        let grants = (0..<100).map { index in
+            ReplicaGrant(
+                doc: doc, epoch: 1, member: peer.publicKey.bytes, sealedKey: [1], issuer: me.publicKey.bytes,
+                signature: [UInt8(index)])
+        }
+        _ = await replicator.received(offer([:], reply: false, grants: grants), from: peer.publicKey)
+        let kept = await host.kept
+        #expect(kept.count == 1)
+        #expect(kept.first?.count == Replicator.maxGrantsPerOffer)
+    }
+
+    @Test("a missing dependency with everything offered held pulls the whole log once per session")
+    func fullPullOnce() async {
+        let author = peer.publicKey.hex
+        await host.append([9], author: author, seq: 1)
+        await connect(peer.publicKey)
+        _ = await replicator.received(offer([author: 1], reply: false), from: peer.publicKey)
+        await host.setNextIngest(
+            IngestOutcome(
+                before: nil, stored: [], refusal: .missingDependency, participantsBefore: [], participantsAfter: []))
+        var batch = Places_Sync_V1_OpsBatch()
+        batch.doc = Data(doc.bytes)
+        batch.ops = [Data([1, 2, 3])]
+        var message = Places_Sync_V1_SyncMessage()
+        message.ops = batch
+        let first = await replicator.received(message, from: peer.publicKey)
+        #expect(first.count == 1 && first.first?.offer.vector.isEmpty == true)
+        let second = await replicator.received(message, from: peer.publicKey)
+        #expect(second.count == 1 && second.first?.offer.vector.count == 1)
+    }
+
+    @Test("a local commit leaves through the outbound path to the connected participants")
+    func localCommitsGoOut() async throws {
+        await connect(peer.publicKey)
+        _ = await replicator.received(offer([:], reply: false), from: peer.publicKey)
+        let header = OpHeader(doc: doc, author: me.publicKey.bytes, seq: 1, deps: [], lamport: 1, epoch: 0)
+        let signed = SignedOp.encodeSignedBytes(header: header, ciphertext: [1, 2, 3])
+        let op = SignedOp(
+            header: header, ciphertext: [1, 2, 3], signature: [UInt8](repeating: 0, count: 64), signedBytes: signed)
+        await host.append(op.encoded, author: me.publicKey.hex, seq: 1)
+        let delivered = Delivered()
+        let pump = Task { await replicator.run { messages, to in delivered.record(messages, to: to) } }
+        defer { pump.cancel() }
+        replicator.committed([op], in: doc)
+        for _ in 0..<200 where delivered.to(peer.publicKey).isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        let got = delivered.to(peer.publicKey)
+        #expect(got.count == 1)
+        #expect(got.first?.ops.ops == [Data(op.encoded)])
+    }
+}
