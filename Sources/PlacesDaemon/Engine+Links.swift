@@ -18,6 +18,9 @@ extension Engine {
 
     /// `POST /v1/itineraries/{id}/links`.
     func createLink(_ reference: String, _ request: LinkRequest) async throws(Problem) -> ShareLinkInfo {
+        // The one await comes first: from here on every check and the commit run without a
+        // suspension, so no other request can change the role, key or login in between.
+        let hints = await addressHints()
         let doc = try itineraryDoc(reference)
         guard let identity, let me else { throw Problem.loggedOut }
         guard let role = CapabilityRole(rawValue: request.role) else {
@@ -63,7 +66,7 @@ extension Engine {
             let notBefore = now - Store.linkClockAllowanceMs
             token = try CapabilityToken.issue(
                 doc: doc.id, role: role, by: identity, audience: audience, notBeforeMs: notBefore,
-                expiresMs: expiresMs, uses: request.uses.map(UInt32.init), addressHints: await addressHints(),
+                expiresMs: expiresMs, uses: request.uses.map(UInt32.init), addressHints: hints,
                 epoch: epoch,
                 documentKey: key)
         } catch {
