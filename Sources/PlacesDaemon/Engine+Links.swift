@@ -11,55 +11,49 @@ import PlacesSync
 extension Engine {
     /// Most joins a link may allow.
     static let maxLinkUses = 1_000_000
-    /// A member records at most one view of an itinerary per this many milliseconds.
-    static let viewCoalescingMs: Int64 = 10 * 60 * 1000
 
     // MARK: Making links
 
     /// `POST /v1/itineraries/{id}/links`.
-    func createLink(_ reference: String, _ request: LinkRequest) async throws(Problem) -> ShareLinkInfo {
+    func createLink(_ reference: String, _ request: LinkRequest) async throws -> ShareLinkInfo {
         // The one await comes first: from here on every check and the commit run without a
         // suspension, so no other request can change the role, key or login in between.
         let hints = await addressHints()
         let doc = try itineraryDoc(reference)
-        guard let identity, let me else { throw Problem.loggedOut }
+        guard let identity, let me else { throw ServiceError.loggedOut }
         guard let role = CapabilityRole(rawValue: request.role) else {
-            throw Problem.invalid("role", "role must be viewer or editor, not '\(request.role)'")
+            throw ServiceError.invalid("role", "role must be viewer or editor, not '\(request.role)'")
         }
         let myRole = self.role(in: doc)
         switch (myRole, role) {
         case ("owner", _), ("editor", .viewer): break
         case ("editor", .editor):
-            throw Problem(
-                status: 403, code: "not-owner", title: "Forbidden",
-                detail: "only the itinerary's owner makes editor links; as an editor you can make viewer links")
+            throw ServiceError.notOwner("makes editor links; as an editor you can make viewer links")
         default:
-            throw Problem(
-                status: 403, code: "read-only", title: "Forbidden",
-                detail: "you are a \(myRole) of this itinerary: viewers cannot share it")
+            throw ServiceError(.viewerCannotShare, "you are a \(myRole) of this itinerary: viewers cannot share it")
         }
         let now = RFC3339.nowMs()
         var expiresMs: Int64?
         if let text = request.expires {
             guard let ms = Engine.parseExpiry(text, nowMs: now) else {
-                throw Problem.invalid(
+                throw ServiceError.invalid(
                     "expires", "'\(text)' is not a duration (30m, 12h, 7d, 2w), a date (2027-05-01) or an RFC 3339 time"
                 )
             }
-            guard ms > now else { throw Problem.invalid("expires", "'\(text)' is in the past") }
+            guard ms > now else { throw ServiceError.invalid("expires", "'\(text)' is in the past") }
             expiresMs = ms
         }
         if let uses = request.uses, !(1...Engine.maxLinkUses).contains(uses) {
-            throw Problem.invalid("uses", "uses must be from 1 to \(Engine.maxLinkUses), not \(uses)")
+            throw ServiceError.invalid("uses", "uses must be from 1 to \(Engine.maxLinkUses), not \(uses)")
         }
         var audience: PublicKey?
         if let text = request.audience {
             do { audience = try HumanID.decode(text) } catch {
-                throw Problem.invalid("audience", "'\(text)' is not a valid id: \(error.message)")
+                throw ServiceError.invalid("audience", "'\(text)' is not a valid id: \(error.message)")
             }
         }
         guard let (epoch, key) = keyringCopy().current(doc.id) else {
-            throw Problem(status: 500, code: "no-key", title: "No key", detail: "no key is held for this itinerary")
+            throw ServiceError(.failure("no-key", title: "No key"), "no key is held for this itinerary")
         }
         let token: CapabilityToken
         do {
@@ -70,7 +64,7 @@ extension Engine {
                 epoch: epoch,
                 documentKey: key)
         } catch {
-            throw Problem.invalid("link", error.message)
+            throw ServiceError.invalid("link", error.message)
         }
         var changes: [Change] = [
             .create(entity: token.id, kind: .link),
@@ -152,7 +146,7 @@ extension Engine {
     // MARK: Members and links
 
     /// The itinerary's links with their state.
-    func linkInfos(_ doc: Store.DocumentRecord) throws(Problem) -> [ShareLinkInfo] {
+    func linkInfos(_ doc: Store.DocumentRecord) throws -> [ShareLinkInfo] {
         let links = try storeCall { () throws(StoreError) in try store.entities(in: doc.id, kind: .link) }
         let joins = linkJoins(doc)
         let now = RFC3339.nowMs()
@@ -208,16 +202,16 @@ extension Engine {
 
     /// `DELETE /v1/itineraries/{id}/members/{member}`: the owner removes a member and
     /// rotates the document key.
-    func removeMember(_ reference: String, member text: String) async throws(Problem) -> MemberList {
+    func removeMember(_ reference: String, member text: String) async throws -> MemberList {
         let doc = try itineraryDoc(reference)
         try requireOwner(doc, "removes members")
         let member: PublicKey
         do { member = try HumanID.decode(text) } catch {
-            throw Problem.invalid("member", "'\(text)' is not a valid id: \(error.message)")
+            throw ServiceError.invalid("member", "'\(text)' is not a valid id: \(error.message)")
         }
         let current = try storeCall { () throws(StoreError) in try store.members(of: doc.id) }
         guard let old = current.first(where: { $0.key == member.hex })?.role else {
-            throw Problem.notFound("\(member.humanID) is not a member of this itinerary")
+            throw ServiceError.notFound("\(member.humanID) is not a member of this itinerary")
         }
         let ops = try commit(
             doc.id,
@@ -230,15 +224,15 @@ extension Engine {
 
     /// `DELETE /v1/itineraries/{id}/links/{link}`: the owner revokes a link, which also
     /// removes the members who joined through it, and rotates the document key.
-    func revokeLink(_ reference: String, link: String) async throws(Problem) -> MemberList {
+    func revokeLink(_ reference: String, link: String) async throws -> MemberList {
         let doc = try itineraryDoc(reference)
         try requireOwner(doc, "revokes links")
         let id = link.lowercased()
         guard let info = try linkInfos(doc).first(where: { $0.id == id }) else {
-            throw Problem.notFound("this itinerary has no link with id '\(link)' (see `places members`)")
+            throw ServiceError.notFound("this itinerary has no link with id '\(link)' (see `places members`)")
         }
         guard info.state != "revoked" else {
-            throw Problem.conflict("already-revoked", "link \(id) is already revoked")
+            throw ServiceError.conflict("already-revoked", "link \(id) is already revoked")
         }
         var changes: [Change] = [.set(entity: id, kind: .link, field: "revoked", value: .bool(true), old: .bool(false))]
         let current = Dictionary(
@@ -266,18 +260,17 @@ extension Engine {
         outbox.yield(Outgoing(doc: doc, messages: batches(of: ops.map(\.encoded), doc: doc), recipients: members))
     }
 
-    private func requireOwner(_ doc: Store.DocumentRecord, _ what: String) throws(Problem) {
+    private func requireOwner(_ doc: Store.DocumentRecord, _ what: String) throws {
         guard doc.owner == me?.bytes else {
-            throw Problem(
-                status: 403, code: "not-owner", title: "Forbidden", detail: "only the itinerary's owner \(what)")
+            throw ServiceError.notOwner(what)
         }
     }
 
     /// Starts a new epoch: a fresh document key, kept sealed to the owner and granted (sealed
     /// and signed) to each remaining member, who receive it in the next offer. Later ops use
     /// it, so a removed member cannot read them even with the ciphertext.
-    func rotateKey(_ doc: Store.DocumentRecord) throws(Problem) {
-        guard let identity, let me else { throw Problem.loggedOut }
+    func rotateKey(_ doc: Store.DocumentRecord) throws {
+        guard let identity, let me else { throw ServiceError.loggedOut }
         var ring = keyringCopy()
         let epoch = (ring.current(doc.id)?.epoch ?? 0) + 1
         let remaining = participants(of: doc).subtracting([me])
@@ -289,7 +282,7 @@ extension Engine {
             }
             ring.insert(key, doc: doc.id, epoch: epoch)
         } catch {
-            throw Problem(status: 500, code: "crypto", title: "Could not rotate the key", detail: "\(error)")
+            throw ServiceError.crypto("Could not rotate the key", "\(error)", cause: error)
         }
         setKeyring(ring)
         responseCache.removeAll()
@@ -303,56 +296,17 @@ extension Engine {
 
     /// A member's delete: writes its `left` role and hides the itinerary here; it stays for
     /// the others, who learn of the leave at the next exchange.
-    func leave(_ doc: Store.DocumentRecord) throws(Problem) {
-        guard let me else { throw Problem.loggedOut }
+    func leave(_ doc: Store.DocumentRecord) throws {
+        guard let me else { throw ServiceError.loggedOut }
         let role = self.role(in: doc)
         try commit(
             doc.id, [.set(entity: me.hex, kind: .member, field: "role", value: .string("left"), old: .string(role))],
             summary: "left the itinerary")
     }
 
-    // MARK: Views
-
-    /// `GET /v1/itineraries/{id}`: the itinerary, recording a signed view when a member other
-    /// than the owner opens it (at most one per `viewCoalescingMs`).
-    func viewItinerary(_ reference: String) throws(Problem) -> Itinerary {
-        let doc = try itineraryDoc(reference)
-        if let me, doc.owner != me.bytes, Store.activeRoles.contains(role(in: doc)) {
-            let now = RFC3339.nowMs()
-            if now - (lastViewMs[doc.id] ?? 0) >= Engine.viewCoalescingMs {
-                lastViewMs[doc.id] = now
-                try commit(
-                    doc.id,
-                    [
-                        .set(
-                            entity: me.hex, kind: .view, field: "viewedAt", value: .string(RFC3339.string(ms: now)),
-                            old: nil)
-                    ],
-                    summary: "itinerary viewed")
-            }
-        }
-        return try itinerary(doc.id.hex)
-    }
-
+    /// A refused link as the problem a join ends with (`ServiceError.link` mapped at the edge).
     static func problem(_ error: AccessError, field: String) -> Problem {
-        switch error.code {
-        case .malformed, .wrongDocument:
-            return Problem(
-                status: 400, code: "invalid-link", title: "Invalid link", detail: error.message, field: field)
-        case .expired, .usedUp:
-            return Problem(
-                status: 410, code: error.code == .expired ? "link-expired" : "link-used-up",
-                title: "Link no longer valid",
-                detail: error.message, field: field)
-        case .revoked:
-            return Problem(
-                status: 410, code: "link-revoked", title: "Link revoked", detail: error.message, field: field)
-        case .badSignature:
-            return Problem(status: 403, code: "link-forged", title: "Forged link", detail: error.message, field: field)
-        case .notYetValid, .wrongAudience, .notAllowed:
-            return Problem(
-                status: 403, code: "link-refused", title: "Link refused", detail: error.message, field: field)
-        }
+        Problem(ServiceError.link(error, field: field))
     }
 
     static func wire(_ grant: KeyGrant) -> Places_Sync_V1_KeyGrant {
