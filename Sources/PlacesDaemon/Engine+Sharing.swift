@@ -11,28 +11,9 @@ extension Engine {
     /// epoch is sealed to the member in a signed key grant, handed over at the next meeting.
     func share(_ reference: String, _ request: ShareRequest) async throws -> MemberList {
         let doc = try itineraryDoc(reference)
-        guard let identity, doc.owner == identity.publicKey.bytes else {
-            throw ServiceError.notOwner("shares it")
-        }
-        guard ["editor", "viewer"].contains(request.role) else {
-            throw ServiceError.invalid("role", "role must be editor or viewer")
-        }
-        let member: PublicKey
-        do { member = try HumanID.decode(request.member) } catch {
-            throw ServiceError.invalid("member", "'\(request.member)' is not a valid id: \(error.message)")
-        }
-        guard member != identity.publicKey else { throw ServiceError.invalid("member", "you already own this itinerary") }
-        let current = try storeCall { () throws(StoreError) in try store.members(of: doc.id) }
-        let old = current.first { $0.key == member.hex }?.role
-        if old != request.role {
-            var changes: [Change] = []
-            if old == nil { changes.append(.create(entity: member.hex, kind: .member)) }
-            changes.append(
-                .set(
-                    entity: member.hex, kind: .member, field: "role", value: .string(request.role),
-                    old: old.map(JSONValue.string)))
-            try commit(doc.id, changes, summary: "itinerary shared with \(displayName(of: member)) as \(request.role)")
-        }
+        guard let identity else { throw ServiceError.notOwner("shares it") }
+        let (member, edit) = try sharingService().share(doc, request, displayName: { displayName(of: $0) })
+        if let edit { try commit(edit) }
         do {
             for (epoch, key) in keyringCopy().all(doc.id) {
                 try store.saveGrant(try KeyGrant.issue(key: key, doc: doc.id, epoch: epoch, to: member, by: identity))
@@ -47,20 +28,10 @@ extension Engine {
         return try members(doc.id.hex)
     }
 
+    /// `GET /v1/itineraries/{id}/members`.
     func members(_ reference: String) throws -> MemberList {
         let doc = try itineraryDoc(reference)
-        let owner = Views.ownerID(doc.owner)
-        var list = [Member(id: owner, name: (try? PublicKey(bytes: doc.owner)).map(displayName(of:)), role: "owner")]
-        let viaLink = joinedThrough(doc)
-        for m in try storeCall({ () throws(StoreError) in try store.members(of: doc.id) }) {
-            guard let key = Engine.publicKey(hex: m.key) else { continue }
-            let link = viaLink[m.key]
-            list.append(
-                Member(
-                    id: key.humanID, name: displayName(of: key), role: m.role, via: link == nil ? "key" : "link",
-                    link: link))
-        }
-        return MemberList(members: list, count: list.count, links: try linkInfos(doc))
+        return try sharingService().members(doc, displayName: { displayName(of: $0) })
     }
 
     // MARK: Peers
