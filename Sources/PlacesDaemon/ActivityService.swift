@@ -26,7 +26,8 @@ struct ActivityService {
         Edit(
             doc: doc,
             changes: [
-                .set(entity: me.hex, kind: .view, field: "viewedAt", value: .string(RFC3339.string(ms: nowMs)), old: nil)
+                .set(
+                    entity: me.hex, kind: .view, field: "viewedAt", value: .string(RFC3339.string(ms: nowMs)), old: nil)
             ],
             summary: "itinerary viewed")
     }

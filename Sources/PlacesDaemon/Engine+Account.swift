@@ -55,7 +55,8 @@ extension Engine {
         case (nil, true): sealed = false
         case (_, true): throw ServiceError.invalid("noPassphrase", "give either a passphrase or noPassphrase, not both")
         default:
-            throw ServiceError.invalid("passphrase", "a passphrase is required (or set noPassphrase for a headless device)")
+            throw ServiceError.invalid(
+                "passphrase", "a passphrase is required (or set noPassphrase for a headless device)")
         }
         let pair: SigningKeyPair
         let file: KeyFile

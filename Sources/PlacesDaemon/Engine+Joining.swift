@@ -24,7 +24,9 @@ extension Engine {
             throw ServiceError.link(error, field: "link")
         }
         let wait = request.waitSeconds ?? 15
-        guard (1...120).contains(wait) else { throw ServiceError.invalid("waitSeconds", "waitSeconds must be 1 to 120") }
+        guard (1...120).contains(wait) else {
+            throw ServiceError.invalid("waitSeconds", "waitSeconds must be 1 to 120")
+        }
         if let doc = try? store.document(token.doc), doc.owner == me.bytes || Store.activeRoles.contains(role(in: doc))
         {
             throw ServiceError.conflict("already-member", "you are already the \(role(in: doc)) of this itinerary")

@@ -89,7 +89,8 @@ public actor Engine {
         let ops: [SignedOp]
         do {
             ops = try store.append(
-                [Store.Edit(doc: doc, changes: changes, timeMs: RFC3339.nowMs())], identity: identity, keyring: account.keyring)
+                [Store.Edit(doc: doc, changes: changes, timeMs: RFC3339.nowMs())], identity: identity,
+                keyring: account.keyring)
         } catch {
             logger.error("append failed", metadata: ["doc.id": "\(doc)", "error": "\(error)"])
             throw ServiceError.store("Could not save", error.message, cause: error)

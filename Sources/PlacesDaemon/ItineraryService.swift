@@ -146,7 +146,9 @@ struct ItineraryService {
     func delete(_ doc: Store.DocumentRecord) -> Edit {
         Edit(
             doc: doc.id,
-            changes: [.set(entity: doc.id.hex, kind: .itinerary, field: "deleted", value: .bool(true), old: .bool(false))],
+            changes: [
+                .set(entity: doc.id.hex, kind: .itinerary, field: "deleted", value: .bool(true), old: .bool(false))
+            ],
             summary: "itinerary deleted")
     }
 

@@ -121,7 +121,9 @@ struct LibraryService {
         let record = try favoriteRecord(reference)
         return Edit(
             doc: doc,
-            changes: [.set(entity: record.id, kind: .favorite, field: "deleted", value: .bool(true), old: .bool(false))],
+            changes: [
+                .set(entity: record.id, kind: .favorite, field: "deleted", value: .bool(true), old: .bool(false))
+            ],
             summary: "favorite removed")
     }
 

@@ -84,7 +84,9 @@ struct ServiceError: Error, Sendable, CustomStringConvertible {
     static let loggedOut = ServiceError(.loggedOut, "the daemon is logged out: run `places login` first")
 
     /// Only the owner may do `what` ("shares it", "removes members").
-    static func notOwner(_ what: String) -> ServiceError { ServiceError(.notOwner, "only the itinerary's owner \(what)") }
+    static func notOwner(_ what: String) -> ServiceError {
+        ServiceError(.notOwner, "only the itinerary's owner \(what)")
+    }
 
     /// A storage failure.
     static func store(_ title: String, _ message: String, cause: (any Error)? = nil) -> ServiceError {
