@@ -6,9 +6,11 @@ import PlacesModel
 import PlacesStore
 import PlacesSync
 
-/// The daemon's state and use cases: who is logged in, the document keys held, and every
-/// operation of the control API turned into signed ops on the store. An actor, so that one
-/// request's read-modify-write of a document never interleaves with another's.
+/// The daemon's state and the composition of its services (README, "Where things are in
+/// PlacesDaemon"): services check a request and compute its edit from the store; the engine
+/// commits it, then grants keys and tells peers. An actor: a request's checks and its commit
+/// run in one synchronous step, so no other request interleaves; where a request awaits
+/// (the sync transport), what it read before is read again after.
 public actor Engine {
     let store: Store
     let paths: DataPaths

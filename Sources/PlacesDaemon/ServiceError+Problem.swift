@@ -47,3 +47,8 @@ extension Problem {
         }
     }
 }
+
+extension ServiceError {
+    /// This error as the client sees it.
+    var problem: Problem { Problem(self) }
+}

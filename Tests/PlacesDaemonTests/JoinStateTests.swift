@@ -15,14 +15,14 @@ struct JoinStateTests {
     func admittedThenJoined() throws {
         let holder = try #require(holder)
         var state = JoinState.presenting
-        let r1 = state.wait()
-        #expect(r1 == nil)
-        let r2 = state.admit(by: holder)
-        #expect(r2)
+        let waiting = state.wait()
+        #expect(waiting == nil)
+        let admitted = state.admit(by: holder)
+        #expect(admitted)
         #expect(state.admittedBy == holder)
         #expect(state.isOpen)
-        let r3 = state.finish(.joined)
-        #expect(r3 == .resume)
+        let step = state.finish(.joined)
+        #expect(step == .resume)
         #expect(state == .finished(.joined))
         #expect(!state.isOpen)
     }
@@ -30,25 +30,25 @@ struct JoinStateTests {
     @Test("only the first outcome counts: the timeout after success changes nothing")
     func oneOutcome() {
         var state = JoinState.waiting
-        let r4 = state.finish(.joined)
-        #expect(r4 == .resume)
-        let r5 = state.finish(timedOut)
-        #expect(r5 == nil)
+        let first = state.finish(.joined)
+        #expect(first == .resume)
+        let second = state.finish(timedOut)
+        #expect(second == nil)
         #expect(state.outcome == .joined)
     }
 
     @Test("a refusal before the request waits is kept for it, and the request gets it at once")
     func decidedEarly() {
         var state = JoinState.presenting
-        let r6 = state.finish(refused)
-        #expect(r6 == .hold)
+        let step = state.finish(refused)
+        #expect(step == .hold)
         #expect(!state.isOpen)
         #expect(state.outcome == refused)
-        let r7 = state.wait()
-        #expect(r7 == refused)
+        let handed = state.wait()
+        #expect(handed == refused)
         #expect(state == .finished(refused))
-        let r8 = state.finish(timedOut)
-        #expect(r8 == nil)
+        let late = state.finish(timedOut)
+        #expect(late == nil)
     }
 
     @Test("a second holder cannot take over a join another holder admitted")
@@ -56,15 +56,15 @@ struct JoinStateTests {
         let holder = try #require(holder)
         let stranger = try #require(stranger)
         var state = JoinState.presenting
-        let r9 = state.admit(by: holder)
-        #expect(r9)
-        let r10 = state.admit(by: stranger)
-        #expect(!r10)
-        let r11 = state.admit(by: holder)
-        #expect(r11)
+        let first = state.admit(by: holder)
+        #expect(first)
+        let other = state.admit(by: stranger)
+        #expect(!other)
+        let again = state.admit(by: holder)
+        #expect(again)
         #expect(state.admittedBy == holder)
-        let r12 = state.wait()
-        #expect(r12 == nil)
+        let waiting = state.wait()
+        #expect(waiting == nil)
         #expect(state == .admitted(by: holder, waiting: true))
     }
 
@@ -73,8 +73,8 @@ struct JoinStateTests {
         let holder = try #require(holder)
         var state = JoinState.waiting
         _ = state.finish(timedOut)
-        let r13 = state.admit(by: holder)
-        #expect(!r13)
+        let admitted = state.admit(by: holder)
+        #expect(!admitted)
         #expect(state.admittedBy == nil)
     }
 
