@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PlacesAPI
 import PlacesControl
 import PlacesStore
 import PlacesSync

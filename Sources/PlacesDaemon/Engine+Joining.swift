@@ -6,24 +6,6 @@ import PlacesModel
 import PlacesStore
 import PlacesSync
 
-/// A share link being redeemed by this daemon (`POST /v1/join`): the token, who was asked,
-/// and the request waiting for the outcome.
-struct PendingJoin {
-    var token: CapabilityToken
-    /// Fresh for each join: a holder's proof covers it, so a proof cannot be replayed.
-    var nonce = SecureRandom.bytes(JoinProof.nonceBytes)
-    /// Peers the token was presented to.
-    var asked: Set<PublicKey> = []
-    /// The peer that let this daemon in (its offer carried the document).
-    var admittedBy: PublicKey?
-    /// Link addresses this join started dialling (forgotten once it ends).
-    var dialled: [(host: String, port: Int)] = []
-    var waiter: CheckedContinuation<Result<Void, Problem>, Never>?
-    /// The outcome, when it came before the request started waiting (a refusal can arrive
-    /// while `join` is still presenting the token).
-    var outcome: Result<Void, Problem>?
-}
-
 /// Redeeming share links over sync (`Protocol/sync.md` §8.2, `capabilities.md` §4): the
 /// joiner's side (presenting the token without its key, taking only a proven holder's
 /// answer) and the holder's (checking the token, writing the admission).
@@ -33,22 +15,24 @@ extension Engine {
     /// `POST /v1/join`: redeems a share link. Presents the token to every connected peer and
     /// to the link's address hints; a peer holding the itinerary checks it and sends the
     /// itinerary; this daemon then writes its `join` op. Waits up to `waitSeconds`.
-    func join(_ request: JoinRequest) async throws(Problem) -> Itinerary {
-        guard let me else { throw Problem.loggedOut }
+    func join(_ request: JoinRequest) async throws -> Itinerary {
+        guard let me else { throw ServiceError.loggedOut }
         let link: ShareLink
-        do { link = try ShareLink(parsing: request.link) } catch { throw Engine.problem(error, field: "link") }
+        do { link = try ShareLink(parsing: request.link) } catch { throw ServiceError.link(error, field: "link") }
         let token = link.token
         do { try token.check(nowMs: RFC3339.nowMs(), presenter: me) } catch {
-            throw Engine.problem(error, field: "link")
+            throw ServiceError.link(error, field: "link")
         }
         let wait = request.waitSeconds ?? 15
-        guard (1...120).contains(wait) else { throw Problem.invalid("waitSeconds", "waitSeconds must be 1 to 120") }
+        guard (1...120).contains(wait) else {
+            throw ServiceError.invalid("waitSeconds", "waitSeconds must be 1 to 120")
+        }
         if let doc = try? store.document(token.doc), doc.owner == me.bytes || Store.activeRoles.contains(role(in: doc))
         {
-            throw Problem.conflict("already-member", "you are already the \(role(in: doc)) of this itinerary")
+            throw ServiceError.conflict("already-member", "you are already the \(role(in: doc)) of this itinerary")
         }
         guard pendingJoins[token.doc] == nil else {
-            throw Problem.conflict("join-in-progress", "this daemon is already joining that itinerary")
+            throw ServiceError.conflict("join-in-progress", "this daemon is already joining that itinerary")
         }
         pendingJoins[token.doc] = PendingJoin(token: token)
         for hint in token.addressHints {
@@ -57,45 +41,52 @@ extension Engine {
             }
         }
         for peer in Set((await sync?.connectedPeers() ?? []).map(\.key)) { await presentToken(token, to: peer) }
-        let outcome = await withCheckedContinuation { continuation in
-            guard let pending = pendingJoins[token.doc], pending.outcome == nil else {
-                // Already decided while the token was being presented.
-                let done = pendingJoins.removeValue(forKey: token.doc)?.outcome
-                continuation.resume(
-                    returning: done ?? .failure(Problem(status: 500, code: "internal", title: "Join lost", detail: "")))
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<JoinOutcome, Never>) in
+            guard var pending = pendingJoins[token.doc] else {
+                continuation.resume(returning: .failed(Problem(ServiceError.internal("Join lost", ""))))
                 return
             }
-            pendingJoins[token.doc]?.waiter = continuation
+            if let decided = pending.state.wait() {
+                // Already decided while the token was being presented.
+                pendingJoins[token.doc] = nil
+                continuation.resume(returning: decided)
+                return
+            }
+            pending.waiter = continuation
+            pendingJoins[token.doc] = pending
             Task { [weak self] in
                 try? await Task.sleep(for: .seconds(wait))
                 await self?.finishJoin(
                     token.doc,
-                    .failure(
+                    .failed(
                         Problem(
-                            status: 504, code: "no-member-reachable", title: "No member reachable",
-                            detail:
+                            ServiceError(
+                                .noMemberReachable,
                                 "no daemon holding this itinerary let this one in within \(wait) s: the link's addresses "
-                                + "(\(token.addressHints.joined(separator: ", "))) and peers on this network did not "
-                                + "answer. Try again when a member's device is on, or add it with `places peers add`")))
+                                    + "(\(token.addressHints.joined(separator: ", "))) and peers on this network did "
+                                    + "not answer. Try again when a member's device is on, or add it with "
+                                    + "`places peers add`"))))
             }
         }
         switch outcome {
-        case .success: return try itinerary(token.doc.hex)
-        case .failure(let problem): throw problem
+        case .joined: return try itinerary(token.doc.hex)
+        case .failed(let problem): throw problem
         }
     }
 
-    /// Resolves a pending join once; a failure forgets a document fetched but not joined.
+    /// Resolves a pending join (refusals and admissions from the sync side).
     func finishJoin(_ doc: DocumentID, _ outcome: Result<Void, Problem>) {
-        guard var pending = pendingJoins[doc], pending.outcome == nil else { return }
-        if pending.waiter == nil {
-            // `join` has not started waiting yet: it takes the outcome when it does.
-            pending.outcome = outcome
-            pendingJoins[doc] = pending
-        } else {
-            pendingJoins[doc] = nil
-        }
-        if case .failure = outcome, pending.admittedBy != nil, let me, let record = try? store.document(doc),
+        finishJoin(doc, JoinOutcome(outcome))
+    }
+
+    /// Resolves a pending join once; a failure forgets a document fetched but not joined.
+    func finishJoin(_ doc: DocumentID, _ outcome: JoinOutcome) {
+        guard var pending = pendingJoins[doc] else { return }
+        let admitted = pending.admittedBy
+        guard let step = pending.state.finish(outcome) else { return }
+        // Held: `join` has not started waiting yet and takes the outcome when it does.
+        pendingJoins[doc] = step == .hold ? pending : nil
+        if case .failed = outcome, admitted != nil, let me, let record = try? store.document(doc),
             record.owner != me.bytes, !Store.activeRoles.contains(role(in: record))
         {
             try? store.purgeDocument(doc)
@@ -106,12 +97,12 @@ extension Engine {
         if let sync {
             for (host, port) in pending.dialled { Task { await sync.forgetPeer(host: host, port: port) } }
         }
-        pending.waiter?.resume(returning: outcome)
+        if step == .resume { pending.waiter?.resume(returning: outcome) }
     }
 
     /// The join of `doc` still waiting for an outcome, if any.
     func openJoin(_ doc: DocumentID) -> PendingJoin? {
-        guard let pending = pendingJoins[doc], pending.outcome == nil else { return nil }
+        guard let pending = pendingJoins[doc], pending.state.isOpen else { return nil }
         return pending
     }
 

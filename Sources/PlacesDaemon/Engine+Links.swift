@@ -6,89 +6,43 @@ import PlacesModel
 import PlacesStore
 import PlacesSync
 
-/// Share links (`Protocol/capabilities.md`): making them, redeeming them over sync,
-/// revoking members and links with key rotation, leaving, and recording views.
+/// Share links (`Protocol/capabilities.md`): making them, revoking members and links with
+/// key rotation, and leaving. `SharingService` checks and decides; the engine issues the
+/// token, commits, rotates keys and tells peers.
 extension Engine {
-    /// Most joins a link may allow.
-    static let maxLinkUses = 1_000_000
-    /// A member records at most one view of an itinerary per this many milliseconds.
-    static let viewCoalescingMs: Int64 = 10 * 60 * 1000
+    /// The sharing rules for the logged-in identity.
+    func sharingService() throws -> SharingService {
+        let itineraries = try itineraryService()
+        return SharingService(store: store, me: itineraries.me, itineraries: itineraries)
+    }
 
     // MARK: Making links
 
     /// `POST /v1/itineraries/{id}/links`.
-    func createLink(_ reference: String, _ request: LinkRequest) async throws(Problem) -> ShareLinkInfo {
+    func createLink(_ reference: String, _ request: LinkRequest) async throws -> ShareLinkInfo {
+        // The one await comes first: from here on every check and the commit run without a
+        // suspension, so no other request can change the role, key or login in between.
+        let hints = await addressHints()
         let doc = try itineraryDoc(reference)
-        guard let identity, let me else { throw Problem.loggedOut }
-        guard let role = CapabilityRole(rawValue: request.role) else {
-            throw Problem.invalid("role", "role must be viewer or editor, not '\(request.role)'")
-        }
-        let myRole = self.role(in: doc)
-        switch (myRole, role) {
-        case ("owner", _), ("editor", .viewer): break
-        case ("editor", .editor):
-            throw Problem(
-                status: 403, code: "not-owner", title: "Forbidden",
-                detail: "only the itinerary's owner makes editor links; as an editor you can make viewer links")
-        default:
-            throw Problem(
-                status: 403, code: "read-only", title: "Forbidden",
-                detail: "you are a \(myRole) of this itinerary: viewers cannot share it")
-        }
+        guard let identity else { throw ServiceError.loggedOut }
+        let sharing = try sharingService()
         let now = RFC3339.nowMs()
-        var expiresMs: Int64?
-        if let text = request.expires {
-            guard let ms = Engine.parseExpiry(text, nowMs: now) else {
-                throw Problem.invalid(
-                    "expires", "'\(text)' is not a duration (30m, 12h, 7d, 2w), a date (2027-05-01) or an RFC 3339 time"
-                )
-            }
-            guard ms > now else { throw Problem.invalid("expires", "'\(text)' is in the past") }
-            expiresMs = ms
-        }
-        if let uses = request.uses, !(1...Engine.maxLinkUses).contains(uses) {
-            throw Problem.invalid("uses", "uses must be from 1 to \(Engine.maxLinkUses), not \(uses)")
-        }
-        var audience: PublicKey?
-        if let text = request.audience {
-            do { audience = try HumanID.decode(text) } catch {
-                throw Problem.invalid("audience", "'\(text)' is not a valid id: \(error.message)")
-            }
-        }
+        let terms = try sharing.linkTerms(doc, request, nowMs: now)
         guard let (epoch, key) = keyringCopy().current(doc.id) else {
-            throw Problem(status: 500, code: "no-key", title: "No key", detail: "no key is held for this itinerary")
+            throw ServiceError(.failure("no-key", title: "No key"), "no key is held for this itinerary")
         }
         let token: CapabilityToken
         do {
             let notBefore = now - Store.linkClockAllowanceMs
             token = try CapabilityToken.issue(
-                doc: doc.id, role: role, by: identity, audience: audience, notBeforeMs: notBefore,
-                expiresMs: expiresMs, uses: request.uses.map(UInt32.init), addressHints: await addressHints(),
-                epoch: epoch,
+                doc: doc.id, role: terms.role, by: identity, audience: terms.audience, notBeforeMs: notBefore,
+                expiresMs: terms.expiresMs, uses: terms.uses.map(UInt32.init), addressHints: hints, epoch: epoch,
                 documentKey: key)
         } catch {
-            throw Problem.invalid("link", error.message)
+            throw ServiceError.invalid("link", error.message)
         }
-        var changes: [Change] = [
-            .create(entity: token.id, kind: .link),
-            .set(entity: token.id, kind: .link, field: "role", value: .string(role.rawValue), old: nil),
-            .set(entity: token.id, kind: .link, field: "issuer", value: .string(me.hex), old: nil),
-        ]
-        if let expiresMs {
-            changes.append(
-                .set(
-                    entity: token.id, kind: .link, field: "expiresAt", value: .string(RFC3339.string(ms: expiresMs)),
-                    old: nil))
-        }
-        if let uses = request.uses {
-            changes.append(.set(entity: token.id, kind: .link, field: "uses", value: .number(Double(uses)), old: nil))
-        }
-        if let audience {
-            changes.append(
-                .set(entity: token.id, kind: .link, field: "audience", value: .string(audience.hex), old: nil))
-        }
-        try commit(doc.id, changes, summary: "\(role.rawValue) link shared")
-        var info = try linkInfos(doc).first { $0.id == token.id }!
+        try commit(sharing.linkCreated(token, terms, in: doc.id))
+        var info = try sharing.linkInfos(doc).first { $0.id == token.id }!
         info.url = ShareLink(token: token).text
         return info
     }
@@ -109,93 +63,14 @@ extension Engine {
         return addresses.prefix(4).map { "\($0):\(bound)" }
     }
 
-    /// `30m`, `12h`, `7d`, `2w` from now; `YYYY-MM-DD` (the end of that day, UTC); or an
-    /// RFC 3339 time.
-    static func parseExpiry(_ text: String, nowMs: Int64) -> Int64? {
-        let units: [Character: Int64] = ["m": 60_000, "h": 3_600_000, "d": 86_400_000, "w": 604_800_000]
-        if let unit = text.last.flatMap({ units[$0] }), let count = Int64(text.dropLast()),
-            (1...100_000).contains(count)
-        {
-            return nowMs + count * unit
-        }
-        if text.count == 10, let start = RFC3339.parseDate(text) { return start + 86_400_000 }
-        return RFC3339.parse(text)
-    }
-
-    // MARK: Members and links
-
-    /// The itinerary's links with their state.
-    func linkInfos(_ doc: Store.DocumentRecord) throws(Problem) -> [ShareLinkInfo] {
-        let links = try storeCall { () throws(StoreError) in try store.entities(in: doc.id, kind: .link) }
-        let joins = linkJoins(doc)
-        let now = RFC3339.nowMs()
-        return links.map { record in
-            let f = Views.fields(record)
-            let issuer = f["issuer"]?.stringValue.flatMap(Engine.publicKey(hex:))
-            let expiresAt = f["expiresAt"]?.stringValue
-            let uses = f["uses"]?.doubleValue.map { Int($0) }
-            let members = joins.filter { $0.token == record.id && $0.active }.count
-            let redeemed = joins.filter { $0.token == record.id }.count
-            let state =
-                if f["revoked"] == .bool(true) {
-                    "revoked"
-                } else if let expiresAt, let ms = RFC3339.parse(expiresAt), ms <= now {
-                    "expired"
-                } else if let uses, redeemed >= uses {
-                    "used-up"
-                } else {
-                    "live"
-                }
-            return ShareLinkInfo(
-                id: record.id, role: f["role"]?.stringValue ?? "viewer", issuer: issuer?.humanID ?? "",
-                createdAt: record.createdMs.map { RFC3339.string(ms: $0) }, expiresAt: expiresAt, uses: uses,
-                members: members, state: state,
-                audience: f["audience"]?.stringValue.flatMap(Engine.publicKey(hex:))?.humanID, url: nil)
-        }
-    }
-
-    /// Current members who joined through a link: member key hex → link id.
-    func joinedThrough(_ doc: Store.DocumentRecord) -> [String: String] {
-        Dictionary(
-            linkJoins(doc).filter(\.active).map { ($0.member, $0.token) }, uniquingKeysWith: { first, _ in first })
-    }
-
-    /// Every join through a link the document holds (member key hex, link id, and whether
-    /// the member still is one).
-    private func linkJoins(_ doc: Store.DocumentRecord) -> [(member: String, token: String, active: Bool)] {
-        ((try? store.entities(in: doc.id, kind: .member)) ?? []).compactMap { member in
-            let f = Views.fields(member)
-            guard let text = f["token"]?.stringValue, let token = try? CapabilityToken(base64url: text) else {
-                return nil
-            }
-            return (member.id, token.id, f["role"]?.stringValue.map(Store.activeRoles.contains) ?? false)
-        }
-    }
-
-    /// A public key from its hex, nil when it is not one.
-    static func publicKey(hex: String) -> PublicKey? {
-        HexCoding.decode(hex).flatMap { try? PublicKey(bytes: $0) }
-    }
-
     // MARK: Revoking
 
     /// `DELETE /v1/itineraries/{id}/members/{member}`: the owner removes a member and
     /// rotates the document key.
-    func removeMember(_ reference: String, member text: String) async throws(Problem) -> MemberList {
+    func removeMember(_ reference: String, member text: String) async throws -> MemberList {
         let doc = try itineraryDoc(reference)
-        try requireOwner(doc, "removes members")
-        let member: PublicKey
-        do { member = try HumanID.decode(text) } catch {
-            throw Problem.invalid("member", "'\(text)' is not a valid id: \(error.message)")
-        }
-        let current = try storeCall { () throws(StoreError) in try store.members(of: doc.id) }
-        guard let old = current.first(where: { $0.key == member.hex })?.role else {
-            throw Problem.notFound("\(member.humanID) is not a member of this itinerary")
-        }
-        let ops = try commit(
-            doc.id,
-            [.set(entity: member.hex, kind: .member, field: "role", value: .string("removed"), old: .string(old))],
-            summary: "\(displayName(of: member)) removed from the itinerary")
+        let (member, edit) = try sharingService().removal(doc, member: text, displayName: { displayName(of: $0) })
+        let ops = try commit(edit)
         tellRemoved([member], ops, doc: doc.id)
         try rotateKey(doc)
         return try members(doc.id.hex)
@@ -203,31 +78,11 @@ extension Engine {
 
     /// `DELETE /v1/itineraries/{id}/links/{link}`: the owner revokes a link, which also
     /// removes the members who joined through it, and rotates the document key.
-    func revokeLink(_ reference: String, link: String) async throws(Problem) -> MemberList {
+    func revokeLink(_ reference: String, link: String) async throws -> MemberList {
         let doc = try itineraryDoc(reference)
-        try requireOwner(doc, "revokes links")
-        let id = link.lowercased()
-        guard let info = try linkInfos(doc).first(where: { $0.id == id }) else {
-            throw Problem.notFound("this itinerary has no link with id '\(link)' (see `places members`)")
-        }
-        guard info.state != "revoked" else {
-            throw Problem.conflict("already-revoked", "link \(id) is already revoked")
-        }
-        var changes: [Change] = [.set(entity: id, kind: .link, field: "revoked", value: .bool(true), old: .bool(false))]
-        let current = Dictionary(
-            try storeCall { () throws(StoreError) in try store.members(of: doc.id) }.map { ($0.key, $0.role) },
-            uniquingKeysWith: { a, _ in a })
-        let joinedThroughBefore = joinedThrough(doc).filter { $0.value == id }.keys.sorted()
-        for member in joinedThroughBefore {
-            changes.append(
-                .set(
-                    entity: member, kind: .member, field: "role", value: .string("removed"),
-                    old: current[member].map(JSONValue.string)))
-        }
-        let ops = try commit(doc.id, changes, summary: "link \(id.prefix(8)) revoked")
-        tellRemoved(
-            joinedThroughBefore.compactMap(Engine.publicKey(hex:)), ops,
-            doc: doc.id)
+        let (removed, edit) = try sharingService().revocation(doc, link: link)
+        let ops = try commit(edit)
+        tellRemoved(removed, ops, doc: doc.id)
         try rotateKey(doc)
         return try members(doc.id.hex)
     }
@@ -239,18 +94,11 @@ extension Engine {
         replicator.send(ops, of: doc, to: members)
     }
 
-    private func requireOwner(_ doc: Store.DocumentRecord, _ what: String) throws(Problem) {
-        guard doc.owner == me?.bytes else {
-            throw Problem(
-                status: 403, code: "not-owner", title: "Forbidden", detail: "only the itinerary's owner \(what)")
-        }
-    }
-
     /// Starts a new epoch: a fresh document key, kept sealed to the owner and granted (sealed
     /// and signed) to each remaining member, who receive it in the next offer. Later ops use
     /// it, so a removed member cannot read them even with the ciphertext.
-    func rotateKey(_ doc: Store.DocumentRecord) throws(Problem) {
-        guard let identity, let me else { throw Problem.loggedOut }
+    func rotateKey(_ doc: Store.DocumentRecord) throws {
+        guard let identity, let me else { throw ServiceError.loggedOut }
         var ring = keyringCopy()
         let epoch = (ring.current(doc.id)?.epoch ?? 0) + 1
         let remaining = participants(of: doc).subtracting([me])
@@ -262,7 +110,7 @@ extension Engine {
             }
             ring.insert(key, doc: doc.id, epoch: epoch)
         } catch {
-            throw Problem(status: 500, code: "crypto", title: "Could not rotate the key", detail: "\(error)")
+            throw ServiceError.crypto("Could not rotate the key", "\(error)", cause: error)
         }
         setKeyring(ring)
         responseCache.removeAll()
@@ -276,55 +124,22 @@ extension Engine {
 
     /// A member's delete: writes its `left` role and hides the itinerary here; it stays for
     /// the others, who learn of the leave at the next exchange.
-    func leave(_ doc: Store.DocumentRecord) throws(Problem) {
-        guard let me else { throw Problem.loggedOut }
+    func leave(_ doc: Store.DocumentRecord) throws {
+        guard let me else { throw ServiceError.loggedOut }
         let role = self.role(in: doc)
         try commit(
             doc.id, [.set(entity: me.hex, kind: .member, field: "role", value: .string("left"), old: .string(role))],
             summary: "left the itinerary")
     }
 
-    // MARK: Views
+    /// The itinerary's links with their state.
+    func linkInfos(_ doc: Store.DocumentRecord) throws -> [ShareLinkInfo] { try sharingService().linkInfos(doc) }
 
-    /// `GET /v1/itineraries/{id}`: the itinerary, recording a signed view when a member other
-    /// than the owner opens it (at most one per `viewCoalescingMs`).
-    func viewItinerary(_ reference: String) throws(Problem) -> Itinerary {
-        let doc = try itineraryDoc(reference)
-        if let me, doc.owner != me.bytes, Store.activeRoles.contains(role(in: doc)) {
-            let now = RFC3339.nowMs()
-            if now - (lastViewMs[doc.id] ?? 0) >= Engine.viewCoalescingMs {
-                lastViewMs[doc.id] = now
-                try commit(
-                    doc.id,
-                    [
-                        .set(
-                            entity: me.hex, kind: .view, field: "viewedAt", value: .string(RFC3339.string(ms: now)),
-                            old: nil)
-                    ],
-                    summary: "itinerary viewed")
-            }
-        }
-        return try itinerary(doc.id.hex)
-    }
+    /// A public key from its hex, nil when it is not one.
+    static func publicKey(hex: String) -> PublicKey? { SharingService.publicKey(hex: hex) }
 
+    /// A refused link as the problem a join ends with (`ServiceError.link` mapped at the edge).
     static func problem(_ error: AccessError, field: String) -> Problem {
-        switch error.code {
-        case .malformed, .wrongDocument:
-            return Problem(
-                status: 400, code: "invalid-link", title: "Invalid link", detail: error.message, field: field)
-        case .expired, .usedUp:
-            return Problem(
-                status: 410, code: error.code == .expired ? "link-expired" : "link-used-up",
-                title: "Link no longer valid",
-                detail: error.message, field: field)
-        case .revoked:
-            return Problem(
-                status: 410, code: "link-revoked", title: "Link revoked", detail: error.message, field: field)
-        case .badSignature:
-            return Problem(status: 403, code: "link-forged", title: "Forged link", detail: error.message, field: field)
-        case .notYetValid, .wrongAudience, .notAllowed:
-            return Problem(
-                status: 403, code: "link-refused", title: "Link refused", detail: error.message, field: field)
-        }
+        Problem(ServiceError.link(error, field: field))
     }
 }

@@ -10,37 +10,17 @@ extension Engine {
     /// `POST /v1/itineraries/{id}/share`: the owner adds a member by public id. The role is
     /// an op in the itinerary (it syncs and shows in activity); the document key of every
     /// epoch is sealed to the member in a signed key grant, handed over at the next meeting.
-    func share(_ reference: String, _ request: ShareRequest) async throws(Problem) -> MemberList {
+    func share(_ reference: String, _ request: ShareRequest) async throws -> MemberList {
         let doc = try itineraryDoc(reference)
-        guard let identity, doc.owner == identity.publicKey.bytes else {
-            throw Problem(
-                status: 403, code: "not-owner", title: "Forbidden", detail: "only the itinerary's owner shares it")
-        }
-        guard ["editor", "viewer"].contains(request.role) else {
-            throw Problem.invalid("role", "role must be editor or viewer")
-        }
-        let member: PublicKey
-        do { member = try HumanID.decode(request.member) } catch {
-            throw Problem.invalid("member", "'\(request.member)' is not a valid id: \(error.message)")
-        }
-        guard member != identity.publicKey else { throw Problem.invalid("member", "you already own this itinerary") }
-        let current = try storeCall { () throws(StoreError) in try store.members(of: doc.id) }
-        let old = current.first { $0.key == member.hex }?.role
-        if old != request.role {
-            var changes: [Change] = []
-            if old == nil { changes.append(.create(entity: member.hex, kind: .member)) }
-            changes.append(
-                .set(
-                    entity: member.hex, kind: .member, field: "role", value: .string(request.role),
-                    old: old.map(JSONValue.string)))
-            try commit(doc.id, changes, summary: "itinerary shared with \(displayName(of: member)) as \(request.role)")
-        }
+        guard let identity else { throw ServiceError.notOwner("shares it") }
+        let (member, edit) = try sharingService().share(doc, request, displayName: { displayName(of: $0) })
+        if let edit { try commit(edit) }
         do {
             for (epoch, key) in keyringCopy().all(doc.id) {
                 try store.saveGrant(try KeyGrant.issue(key: key, doc: doc.id, epoch: epoch, to: member, by: identity))
             }
         } catch {
-            throw Problem(status: 500, code: "crypto", title: "Could not seal the key", detail: "\(error)")
+            throw ServiceError.crypto("Could not seal the key", "\(error)", cause: error)
         }
         // Offer the itinerary to the new member now if it is connected, and hand the new
         // grant to the other participants so that any of them can pass it on. Through the
@@ -49,38 +29,10 @@ extension Engine {
         return try members(doc.id.hex)
     }
 
-    func members(_ reference: String) throws(Problem) -> MemberList {
+    /// `GET /v1/itineraries/{id}/members`.
+    func members(_ reference: String) throws -> MemberList {
         let doc = try itineraryDoc(reference)
-        let owner = Views.ownerID(doc.owner)
-        var list = [Member(id: owner, name: (try? PublicKey(bytes: doc.owner)).map(displayName(of:)), role: "owner")]
-        let viaLink = joinedThrough(doc)
-        for m in try storeCall({ () throws(StoreError) in try store.members(of: doc.id) }) {
-            guard let key = Engine.publicKey(hex: m.key) else { continue }
-            let link = viaLink[m.key]
-            list.append(
-                Member(
-                    id: key.humanID, name: displayName(of: key), role: m.role, via: link == nil ? "key" : "link",
-                    link: link))
-        }
-        return MemberList(members: list, count: list.count, links: try linkInfos(doc))
-    }
-
-    /// The caller's role in an itinerary; refuses edits by viewers (and by anyone not a
-    /// member any more).
-    func requireEditor(_ doc: Store.DocumentRecord) throws(Problem) {
-        guard let me else { throw Problem.loggedOut }
-        let role = try storeCall { () throws(StoreError) in try store.currentRole(of: me, in: doc.id) }
-        guard role == "owner" || role == "editor" else {
-            throw Problem(
-                status: 403, code: "read-only", title: "Read-only",
-                detail:
-                    "you are a \(role ?? "former member") of this itinerary: only its owner and editors can change it")
-        }
-    }
-
-    func role(in doc: Store.DocumentRecord) -> String {
-        guard let me else { return "viewer" }
-        return (try? store.currentRole(of: me, in: doc.id)) ?? "none"
+        return try sharingService().members(doc, displayName: { displayName(of: $0) })
     }
 
     // MARK: Peers
@@ -137,9 +89,9 @@ extension Engine {
         return PeerList(peers: list, count: list.count, staticPeers: (try? store.staticPeers()) ?? [])
     }
 
-    func addPeer(_ request: AddPeerRequest) async throws(Problem) -> PeerList {
+    func addPeer(_ request: AddPeerRequest) async throws -> PeerList {
         guard let (host, port) = Engine.parseHostPort(request.address) else {
-            throw Problem.invalid("address", "'\(request.address)' is not HOST:PORT (for IPv6: [ADDR]:PORT)")
+            throw ServiceError.invalid("address", "'\(request.address)' is not HOST:PORT (for IPv6: [ADDR]:PORT)")
         }
         try storeCall { () throws(StoreError) in
             try store.addStaticPeer("\(host.contains(":") ? "[\(host)]" : host):\(port)")

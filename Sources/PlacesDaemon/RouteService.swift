@@ -39,17 +39,17 @@ enum RouteService {
         var by: RouteCriterion?
     }
 
-    static func solve(_ body: [UInt8]) throws(Problem) -> ControlResponse {
+    static func solve(_ body: [UInt8]) throws -> ControlResponse {
         let request = try ControlRequest(method: "POST", path: "", body: body).decode(SolveRequest.self)
         let budgetMs = request.timeBudgetMs ?? 1_000
         guard (1...maxTimeBudgetMs).contains(budgetMs) else {
-            throw Problem.invalid("timeBudgetMs", "'timeBudgetMs' must be from 1 to \(maxTimeBudgetMs)")
+            throw ServiceError.invalid("timeBudgetMs", "'timeBudgetMs' must be from 1 to \(maxTimeBudgetMs)")
         }
         let roundTrip = request.roundTrip ?? false
         let options = SolveOptions(
             roundTrip: roundTrip, start: request.start, end: request.end, timeBudget: .milliseconds(budgetMs))
         guard (request.points == nil) != (request.matrix == nil) else {
-            throw Problem.invalid(
+            throw ServiceError.invalid(
                 "points", "give either 'points' (with mode and by) or 'matrix', not both and not neither")
         }
         do throws(RouteError) {
@@ -79,10 +79,10 @@ enum RouteService {
                 return .encoding(
                     SolveResponse(order: solution.order, cost: solution.cost, optimal: solution.optimal, legs: legs))
             default:
-                return .problem(Problem.invalid("points", "give either 'points' or 'matrix'"))
+                return .problem(Problem(ServiceError.invalid("points", "give either 'points' or 'matrix'")))
             }
         } catch {
-            throw problem(error)
+            throw ServiceError.route(error)
         }
     }
 
@@ -92,42 +92,28 @@ enum RouteService {
         if roundTrip { out.append((order.last!, order.first!)) }
         return out
     }
-
-    static func problem(_ error: RouteError) -> Problem {
-        let field: String =
-            switch error.code {
-            case .invalidCoordinate: "points"
-            case .nonSquareMatrix, .invalidCost: "matrix"
-            case .invalidEndpoints, .indexOutOfRange: "start"
-            case .tooManyNodes: "points"
-            case .invalidTimeBudget: "timeBudgetMs"
-            default: "route"
-            }
-        return Problem(
-            status: 400, code: "invalid-route", title: "Invalid route request", detail: error.message, field: field)
-    }
 }
 
 extension Engine {
     /// Plans the route through an itinerary's places to go.
-    func plan(_ reference: String, query: [String: String]) throws(Problem) -> (DocumentID, RoutePlan, String) {
+    func plan(_ reference: String, query: [String: String]) throws -> (DocumentID, RoutePlan, String) {
         let doc = try itineraryDoc(reference)
         let it = try itinerary(doc.id.hex)
         guard let mode = TravelMode(rawValue: query["mode"] ?? "walking") else {
-            throw Problem.invalid("mode", "mode must be walking, cycling or driving")
+            throw ServiceError.invalid("mode", "mode must be walking, cycling or driving")
         }
         guard let by = RouteCriterion(rawValue: query["by"] ?? "duration") else {
-            throw Problem.invalid("by", "by must be duration or distance")
+            throw ServiceError.invalid("by", "by must be duration or distance")
         }
         let roundTrip: Bool
         switch query["roundTrip"] ?? "false" {
         case "true", "1", "yes": roundTrip = true
         case "false", "0", "no": roundTrip = false
-        default: throw Problem.invalid("roundTrip", "roundTrip must be true or false")
+        default: throw ServiceError.invalid("roundTrip", "roundTrip must be true or false")
         }
-        func stopID(_ key: String) throws(Problem) -> String? {
+        func stopID(_ key: String) throws -> String? {
             guard let ref = query[key], !ref.isEmpty else { return nil }
-            return try resolve(ref, in: doc.id, kind: .stop, alsoBy: "placeId", what: "place to go").id
+            return try lookup.resolve(ref, in: doc.id, kind: .stop, alsoBy: "placeId", what: "place to go").id
         }
         let request = RoutePlanRequest(
             places: it.places.map {
@@ -137,11 +123,11 @@ extension Engine {
         do throws(RouteError) {
             return (doc.id, try RoutePlanner.plan(request), it.name)
         } catch {
-            throw RouteService.problem(error)
+            throw ServiceError.route(error)
         }
     }
 
-    func route(_ reference: String, query: [String: String]) throws(Problem) -> ControlResponse {
+    func route(_ reference: String, query: [String: String]) throws -> ControlResponse {
         let (_, plan, name) = try plan(reference, query: query)
         switch query["format"] ?? "json" {
         case "json": return .encoding(plan)
@@ -150,11 +136,11 @@ extension Engine {
         case "gmaps": return .encoding(plan.googleMapsDirections())
         case "svg": return .raw(status: 200, contentType: "image/svg+xml", body: Array(plan.svg(title: name).utf8))
         case let other:
-            throw Problem.invalid("format", "format '\(other)' is not one of json, geojson, gpx, gmaps, svg")
+            throw ServiceError.invalid("format", "format '\(other)' is not one of json, geojson, gpx, gmaps, svg")
         }
     }
 
-    func applyRoute(_ reference: String, query: [String: String]) throws(Problem) -> Itinerary {
+    func applyRoute(_ reference: String, query: [String: String]) throws -> Itinerary {
         let (doc, plan, _) = try plan(reference, query: query)
         if let record = try? store.document(doc) { try requireEditor(record) }
         try reorderStops(doc, order: plan.stops.map(\.place.id))

@@ -9,16 +9,16 @@ struct Router: ControlHandler {
     let engine: Engine
 
     func handle(_ request: ControlRequest) async -> ControlResponse {
-        do throws(Problem) {
+        do {
             return try await route(request)
         } catch {
-            return .problem(error)
+            return .problem(Problem.from(error))
         }
     }
 
-    private func route(_ r: ControlRequest) async throws(Problem) -> ControlResponse {
+    private func route(_ r: ControlRequest) async throws -> ControlResponse {
         let s = r.segments.map(String.init)
-        guard s.first == "v1" else { throw Problem.notFound("unknown path \(r.path): the API lives under /v1/") }
+        guard s.first == "v1" else { throw ServiceError.notFound("unknown path \(r.path): the API lives under /v1/") }
         let path = Array(s.dropFirst())
         // Logged out, the daemon answers only status, init, login and logout.
         if !["status", "init", "login", "logout"].contains(path.first ?? "") {
@@ -101,15 +101,14 @@ struct Router: ControlHandler {
         case ("POST", 2, "routes") where path[1] == "solve":
             return try RouteService.solve(r.body)
         default:
-            throw Problem(
-                status: 404, code: "no-route", title: "No such route",
-                detail: "\(r.method) \(r.path) is not part of the API; see Protocol/control-api.yaml")
+            throw ServiceError(
+                .noRoute, "\(r.method) \(r.path) is not part of the API; see Protocol/control-api.yaml")
         }
     }
 
-    private func object(_ r: ControlRequest) throws(Problem) -> [String: JSONValue] {
+    private func object(_ r: ControlRequest) throws -> [String: JSONValue] {
         guard case .object(let o) = try r.decode(JSONValue.self) else {
-            throw Problem.malformed("the body must be a JSON object")
+            throw ServiceError.malformed("the body must be a JSON object")
         }
         return o
     }
