@@ -8,6 +8,8 @@ let logVersion: Version = "1.16.2"
 let serviceLifecycleVersion: Version = "2.13.0"
 let grdbVersion: Version = "7.10.0"
 let protobufVersion: Version = "1.39.0"
+/// Tests only: reads Protocol/control-api.yaml to check every response against it.
+let yamsVersion: Version = "6.2.2"
 
 /// This directory, with a trailing slash (for the linker's ordering file).
 let packageDirectory = String(#filePath.dropLast("Package.swift".count))
@@ -26,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: serviceLifecycleVersion),
         .package(url: "https://github.com/groue/GRDB.swift", exact: grdbVersion),
         .package(url: "https://github.com/apple/swift-protobuf", exact: protobufVersion),
+        .package(url: "https://github.com/jpsim/Yams", exact: yamsVersion),
     ],
     targets: [
         .systemLibrary(
@@ -130,8 +133,9 @@ let package = Package(
         .target(
             name: "PlacesTestSupport",
             dependencies: [
-                "PlacesControl", "PlacesCrypto", "PlacesModel", "PlacesStore", "PlacesSync",
+                "PlacesControl", "PlacesCrypto", "PlacesDaemon", "PlacesModel", "PlacesStore", "PlacesSync",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "Yams", package: "Yams"),
             ],
             path: "Tests/PlacesTestSupport"
         ),
@@ -143,7 +147,10 @@ let package = Package(
         ),
         .testTarget(name: "PlacesRoutesTests", dependencies: ["PlacesRoutes"]),
         .testTarget(name: "PlacesControlTests", dependencies: ["PlacesControl", "PlacesModel"]),
-        .testTarget(name: "PlacesDaemonTests", dependencies: ["PlacesDaemon", "PlacesModel", "PlacesRoutes"]),
+        .testTarget(
+            name: "PlacesDaemonTests",
+            dependencies: ["PlacesDaemon", "PlacesModel", "PlacesRoutes", "PlacesControl", "PlacesTestSupport"]
+        ),
         .testTarget(
             name: "PlacesSyncTests",
             dependencies: [
