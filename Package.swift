@@ -8,6 +8,8 @@ let logVersion: Version = "1.16.2"
 let serviceLifecycleVersion: Version = "2.13.0"
 let grdbVersion: Version = "7.10.0"
 let protobufVersion: Version = "1.39.0"
+/// Tests only: reads Protocol/control-api.yaml to check every response against it.
+let yamsVersion: Version = "6.2.2"
 
 /// This directory, with a trailing slash (for the linker's ordering file).
 let packageDirectory = String(#filePath.dropLast("Package.swift".count))
@@ -26,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: serviceLifecycleVersion),
         .package(url: "https://github.com/groue/GRDB.swift", exact: grdbVersion),
         .package(url: "https://github.com/apple/swift-protobuf", exact: protobufVersion),
+        .package(url: "https://github.com/jpsim/Yams", exact: yamsVersion),
     ],
     targets: [
         .systemLibrary(
@@ -142,9 +145,10 @@ let package = Package(
         .target(
             name: "PlacesTestSupport",
             dependencies: [
-                "PlacesAccess", "PlacesAPI", "PlacesControlClient", "PlacesCrypto", "PlacesModel", "PlacesStore",
-                "PlacesSync",
+                "PlacesAccess", "PlacesAPI", "PlacesControl", "PlacesControlClient", "PlacesCrypto", "PlacesDaemon",
+                "PlacesModel", "PlacesStore", "PlacesSync",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "Yams", package: "Yams"),
             ],
             path: "Tests/PlacesTestSupport"
         ),
@@ -160,7 +164,12 @@ let package = Package(
             name: "PlacesControlTests",
             dependencies: ["PlacesAPI", "PlacesControl", "PlacesControlClient", "PlacesModel"]
         ),
-        .testTarget(name: "PlacesDaemonTests", dependencies: ["PlacesDaemon", "PlacesModel", "PlacesRoutes"]),
+        .testTarget(
+            name: "PlacesDaemonTests",
+            dependencies: [
+                "PlacesDaemon", "PlacesModel", "PlacesRoutes", "PlacesAPI", "PlacesControl", "PlacesTestSupport",
+            ]
+        ),
         .testTarget(
             name: "PlacesSyncTests",
             dependencies: [

@@ -125,16 +125,25 @@ public final class DaemonProcess: @unchecked Sendable {
 
     // MARK: Raw HTTP helpers
 
-    /// Sends a request with a JSON body given as text.
-    public func send(_ method: String, _ path: String, json: String? = nil, headers: [String: String] = [:]) throws
-        -> ControlClient.Response
-    {
-        try client.send(method, path, body: json.map { Array($0.utf8) }, headers: headers)
+    /// Sends a request with a JSON body given as text. Every response is checked against
+    /// `Protocol/control-api.yaml` (`ResponseChecker`): one that breaks it fails the test.
+    public func send(
+        _ method: String, _ path: String, json: String? = nil, headers: [String: String] = [:],
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
+    ) throws -> ControlClient.Response {
+        let r = try client.send(method, path, body: json.map { Array($0.utf8) }, headers: headers)
+        ResponseChecker.record(
+            method: method, target: path, status: r.status, contentType: r.contentType, body: r.body,
+            fileID: fileID, filePath: filePath, line: line)
+        return r
     }
 
     /// Sends and decodes a 2xx JSON response, failing with the body otherwise.
-    public func call<T: Decodable>(_ type: T.Type, _ method: String, _ path: String, json: String? = nil) throws -> T {
-        let r = try send(method, path, json: json)
+    public func call<T: Decodable>(
+        _ type: T.Type, _ method: String, _ path: String, json: String? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
+    ) throws -> T {
+        let r = try send(method, path, json: json, fileID: fileID, filePath: filePath, line: line)
         guard (200..<300).contains(r.status) else { throw HarnessError("\(method) \(path) → \(r.status): \(r.text)") }
         return try JSONDecoder().decode(T.self, from: Data(r.body))
     }
