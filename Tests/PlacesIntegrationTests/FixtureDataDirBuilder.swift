@@ -44,13 +44,15 @@ struct FixtureDataDirBuilder {
         var places: [String] = []
         for body in placeBodies { places.append(try ana.json("POST", "/v1/places", body)["id"] as? String ?? "") }
         try ana.json("PATCH", "/v1/places/\(places[2])", #"{"notes":"Arrive 9:00; tickets online.","rating":4.4}"#)
-        try ana.json("PATCH", "/v1/places/\(places[4])", #"{"url":"https://www.kyoto-nishiki.or.jp/","priceLevel":null}"#)
+        try ana.json(
+            "PATCH", "/v1/places/\(places[4])", #"{"url":"https://www.kyoto-nishiki.or.jp/","priceLevel":null}"#)
         _ = try ana.send("DELETE", "/v1/places/\(places[6])")
 
         // Favorites in a custom order, one removed.
         var favorites: [String] = []
         for i in [0, 1, 3, 5, 2] {
-            favorites.append(try ana.json("POST", "/v1/favorites", #"{"placeId":"\#(places[i])"}"#)["id"] as? String ?? "")
+            favorites.append(
+                try ana.json("POST", "/v1/favorites", #"{"placeId":"\#(places[i])"}"#)["id"] as? String ?? "")
         }
         try ana.json("POST", "/v1/favorites/\(favorites[3])/move", #"{"position":1}"#)
         try ana.json("POST", "/v1/favorites/\(favorites[1])/move", #"{"position":4}"#)
@@ -67,7 +69,9 @@ struct FixtureDataDirBuilder {
         try ana.json("POST", "/v1/itineraries/\(lisbonID)/places/\(stops[3])/move", #"{"position":1}"#)
         try ana.json("POST", "/v1/itineraries/\(lisbonID)/places/\(stops[0])/move", #"{"position":3}"#)
         try ana.json("DELETE", "/v1/itineraries/\(lisbonID)/places/\(stops[1])")
-        try ana.json("PATCH", "/v1/itineraries/\(lisbonID)", #"{"lodging":{"checkOut":"2027-05-05"},"notes":"Bring a raincoat ☔"}"#)
+        try ana.json(
+            "PATCH", "/v1/itineraries/\(lisbonID)",
+            #"{"lodging":{"checkOut":"2027-05-05"},"notes":"Bring a raincoat ☔"}"#)
 
         // Itinerary 2: no lodging, one price.
         let kyoto = try ana.json(
@@ -80,9 +84,13 @@ struct FixtureDataDirBuilder {
         // Sharing: Bruno as an editor by id, his edits; a viewer link Chloé joins with; an editor link revoked.
         try ana.json("POST", "/v1/itineraries/\(lisbonID)/share", #"{"member":"\#(bruno.id)","role":"editor"}"#)
         try waitUntil("Bruno holds Lisboa") { try bruno.send("GET", "/v1/itineraries/\(lisbonID)").ok }
-        let bPlace = try bruno.json("POST", "/v1/places", #"{"name":"Miradouro da Graça","latitude":38.7163,"longitude":-9.1310}"#)
-        try bruno.json("POST", "/v1/itineraries/\(lisbonID)/places", #"{"placeId":"\#(bPlace["id"] as? String ?? "")"}"#)
-        try bruno.json("PATCH", "/v1/itineraries/\(lisbonID)", #"{"transportation":"Comboio + metro","lodgingPrice":{"amountMinor":36500,"currency":"USD"}}"#)
+        let bPlace = try bruno.json(
+            "POST", "/v1/places", #"{"name":"Miradouro da Graça","latitude":38.7163,"longitude":-9.1310}"#)
+        try bruno.json(
+            "POST", "/v1/itineraries/\(lisbonID)/places", #"{"placeId":"\#(bPlace["id"] as? String ?? "")"}"#)
+        try bruno.json(
+            "PATCH", "/v1/itineraries/\(lisbonID)",
+            #"{"transportation":"Comboio + metro","lodgingPrice":{"amountMinor":36500,"currency":"USD"}}"#)
         try waitUntil("Bruno's edits reach Ana") {
             let transport = try ana.json("GET", "/v1/itineraries/\(lisbonID)")["transportation"] as? String
             return try transport == "Comboio + metro" && stopIDs(ana, lisbonID).count == 4
@@ -107,7 +115,8 @@ struct FixtureDataDirBuilder {
         try bruno.json("POST", "/v1/itineraries/\(barcelonaID)/share", #"{"member":"\#(ana.id)","role":"editor"}"#)
         try waitUntil("Barcelona reaches Ana") { try ana.send("GET", "/v1/itineraries/\(barcelonaID)").ok }
         try ana.json("POST", "/v1/itineraries/\(barcelonaID)/places", #"{"placeId":"\#(places[5])"}"#)
-        try ana.json("PATCH", "/v1/itineraries/\(barcelonaID)", #"{"notes":"Tapas at 21:00","lodging":{"name":"Hostal Ñ"}}"#)
+        try ana.json(
+            "PATCH", "/v1/itineraries/\(barcelonaID)", #"{"notes":"Tapas at 21:00","lodging":{"name":"Hostal Ñ"}}"#)
         try waitUntil("Ana's edits reach Bruno") {
             (try bruno.json("GET", "/v1/itineraries/\(barcelonaID)")["notes"] as? String) == "Tapas at 21:00"
         }
@@ -136,7 +145,9 @@ struct FixtureDataDirBuilder {
         }
         try DatabaseProbe.checkpoint(path: out.path + "/places.sqlite")
         #expect(try DatabaseProbe(path: out.path + "/places.sqlite").integrityCheck() == ["ok"])
-        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: out.path + "/places.sqlite" + suffix) }
+        for suffix in ["-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: out.path + "/places.sqlite" + suffix)
+        }
 
         // What the routes answer, read from a copy (opening a shared itinerary records a view).
         let copy = TempDir()
