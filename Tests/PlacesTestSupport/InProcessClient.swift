@@ -89,7 +89,7 @@ public final class InProcessClient: Sendable {
     }
 
     /// The bytes `ControlServer` writes for a router answer (its `write`).
-    static func response(_ answer: ControlResponse) async -> Response {
+    static func response(_ answer: PlacesControl.ControlResponse) async -> Response {
         switch answer {
         case .json(let status, let body):
             return Response(
