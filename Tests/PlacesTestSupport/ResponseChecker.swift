@@ -3,6 +3,10 @@ import PlacesModel
 import Synchronization
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Checks each control-API response a test sees against `Protocol/control-api.yaml`: the
 /// operation exists for the method and path (else the answer must be the router's 404
 /// `no-route`), the status is declared, the media type is one the spec lists for it, and a
@@ -112,9 +116,24 @@ public struct ResponseChecker: Sendable {
         let found = checker.problems(
             method: method, target: target, status: status, contentType: contentType, body: body)
         seen.withLock { $0 += 1 }
+        if let file = ProcessInfo.processInfo.environment["PLACES_SPEC_COVERAGE"] {
+            checker.appendCoverage(method: method, target: target, status: status, to: file)
+        }
         for problem in found {
             Issue.record("the response breaks Protocol/control-api.yaml: \(problem)", sourceLocation: sourceLocation)
         }
+    }
+
+    /// Appends `METHOD template status` to `file` (`PLACES_SPEC_COVERAGE=file swift test …`,
+    /// then `sort -u`): which operations and statuses the tests exercise.
+    func appendCoverage(method: String, target: String, status: Int, to file: String) {
+        let path = String(target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0])
+        let template = document.operation(method: method, path: path.removingPercentEncoding ?? path)?.template
+        let line = Array("\(method) \(template ?? "(not in the spec)") \(status)\n".utf8)
+        let fd = open(file, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        guard fd >= 0 else { return }
+        _ = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
     }
 
     /// How many responses were checked in this test process.

@@ -205,7 +205,7 @@ public struct SchemaValidator: Sendable {
                 out.append(Violation(pointer: pointer, message: "longer than \(max) characters"))
             }
             if let pattern = s["pattern"]?.stringValue {
-                if let regex = try? NSRegularExpression(pattern: pattern) {
+                if let regex = Patterns.shared.regex(pattern) {
                     let range = NSRange(text.startIndex..., in: text)
                     if regex.firstMatch(in: text, range: range) == nil {
                         out.append(Violation(pointer: pointer, message: "\(render(value)) does not match \(pattern)"))
@@ -257,5 +257,22 @@ enum ControlJSONText {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return e
+    }
+}
+
+/// Compiled `pattern`s, shared (the spec has a handful; responses check them thousands of
+/// times).
+final class Patterns: @unchecked Sendable {
+    static let shared = Patterns()
+    private let lock = NSLock()
+    private var compiled: [String: NSRegularExpression?] = [:]
+
+    func regex(_ pattern: String) -> NSRegularExpression? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = compiled[pattern] { return known }
+        let made = try? NSRegularExpression(pattern: pattern)
+        compiled[pattern] = made
+        return made
     }
 }

@@ -6,12 +6,14 @@ import PlacesTestSupport
 
 /// One logged-in daemon per test, in this process (`InProcessClient`): the behaviour tests
 /// of the control API run through the daemon's router without starting a `placesd`. To run
-/// one against a real process, start a `DaemonProcess` here instead: the calls are the same.
+/// them against real processes, make `Client` a `DaemonProcess`: the calls are the same.
 final class LoggedInDaemon: Sendable {
-    let dir = TempDir()
-    let d: InProcessClient
+    typealias Client = InProcessClient
 
-    private init() { d = InProcessClient(dataDir: dir.path) }
+    let dir = TempDir()
+    let d: Client
+
+    private init() { d = Client(dataDir: dir.path) }
 
     /// A started, initialized (and so logged-in) daemon on a fresh data dir.
     static func start() async throws -> LoggedInDaemon {
