@@ -1,4 +1,5 @@
 import Foundation
+import PlacesAPI
 import PlacesControl
 import PlacesModel
 import PlacesTestSupport
