@@ -31,6 +31,7 @@ actor FakeReplicationHost: ReplicationHost {
 
     func append(_ bytes: [UInt8], author: String, seq: UInt64) { log.append((bytes, author, seq)) }
     func setGrants(_ grants: [ReplicaGrant]) { self.grants = grants }
+    func addParticipant(_ key: PublicKey) { participants.insert(key) }
     func setNextIngest(_ outcome: IngestOutcome) { nextIngest = outcome }
 
     var vector: VersionVector {

@@ -159,4 +159,36 @@ struct ReplicatorTests {
         #expect(got.count == 1)
         #expect(got.first?.ops.ops == [Data(op.encoded)])
     }
+
+    @Test("ops received from one participant are relayed to the others through the same outbound path")
+    func relaysGoOut() async throws {
+        let other = try SigningKeyPair()
+        await host.addParticipant(other.publicKey)
+        for who in [peer.publicKey, other.publicKey] {
+            await connect(who)
+            _ = await replicator.received(offer([:], reply: false), from: who)
+        }
+        let header = OpHeader(doc: doc, author: peer.publicKey.bytes, seq: 1, deps: [], lamport: 1, epoch: 0)
+        let signed = SignedOp.encodeSignedBytes(header: header, ciphertext: [4, 5, 6])
+        let op = SignedOp(
+            header: header, ciphertext: [4, 5, 6], signature: [UInt8](repeating: 0, count: 64), signedBytes: signed)
+        let participants = await host.participants
+        await host.setNextIngest(
+            IngestOutcome(
+                before: VersionVector(), stored: [op], refusal: nil, participantsBefore: participants,
+                participantsAfter: participants))
+        let delivered = Delivered()
+        let pump = Task { await replicator.run { messages, to in delivered.record(messages, to: to) } }
+        defer { pump.cancel() }
+        var batch = Places_Sync_V1_OpsBatch()
+        batch.doc = Data(doc.bytes)
+        batch.ops = [Data(op.encoded)]
+        var message = Places_Sync_V1_SyncMessage()
+        message.ops = batch
+        _ = await replicator.received(message, from: peer.publicKey)
+        for _ in 0..<200 where delivered.to(other.publicKey).isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(delivered.to(other.publicKey).map(\.ops.ops) == [[Data(op.encoded)]])
+        // Not back to the peer it came from.
+        #expect(delivered.to(peer.publicKey).isEmpty)
+    }
 }
