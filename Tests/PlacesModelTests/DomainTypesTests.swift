@@ -13,6 +13,7 @@ import Testing
         #expect(
             ActivityAction.allCases.map(\.rawValue) == [
                 "created", "edited", "deleted", "restored", "moved", "joined", "shared", "unshared", "left", "viewed",
+                "equivocated",
             ])
         #expect(
             EventType.allCases.map(\.rawValue) == [
@@ -94,5 +95,6 @@ import Testing
         #expect(line("created", "itinerary", new: .string("Lisbon")) == "Ana created the itinerary “Lisbon”")
         #expect(line("deleted", "stop", new: .bool(true)) == "Ana removed “Belém” from the places to go")
         #expect(line("moved", "stop", new: .string("h")) == "Ana moved “Belém” in the places to go")
+        #expect(line("equivocated", "member", field: "seq", new: .int(5)) == "Ana set seq to “5”")
     }
 }

@@ -21,6 +21,9 @@ public enum ActivityAction: String, Sendable, Hashable, Codable, CaseIterable {
     case left
     /// A member recorded a view.
     case viewed
+    /// An author sent two different ops with one seq (`Protocol/sync.md` §7); the store
+    /// records it on ingest (entity = the author, field `seq`).
+    case equivocated
 
     /// The action of a `set` of `field` to `value` on an entity of `kind` that the same op
     /// did not create, by the field's merge rule and the sharing fields' meanings.

@@ -63,7 +63,7 @@ public enum ActivityWording {
         case .deleted: return "\(who) removed “\(entityName)” from the places to go"
         case .moved: return "\(who) moved “\(entityName)” in the places to go"
         case .restored: return "\(who) restored “\(entityName)”"
-        case .edited, nil:
+        case .edited, .equivocated, nil:
             let field = row.field.map { name in label(of: name, kind: row.kind, schema: schema) } ?? "a field"
             switch (row.old, new) {
             case (let o?, let n?) where !o.isNull && !n.isNull: return "\(who) changed \(field) from “\(o)” to “\(n)”"

@@ -14,9 +14,16 @@ public struct EntityKind: RawRepresentable, Hashable, Sendable, Codable, CaseIte
 
     /// A shipped kind by name; nil for any other string.
     public init?(rawValue: String) {
-        guard let kind = Schema.shipped.kindsByName[rawValue] else { return nil }
-        self = kind
+        // A scan of a few short strings: cheaper than hashing, and ops parse it per change.
+        for kind in EntityKind.shipped where kind.rawValue == rawValue {
+            self = kind
+            return
+        }
+        return nil
     }
+
+    /// The shipped kinds, in `Schema.shipped` order.
+    private static let shipped: [EntityKind] = Schema.shipped.entities.map(\.kind)
 
     /// Declares a kind by name. Only schema declarations (and tests) call this: parsing goes
     /// through `init(rawValue:)`.
@@ -44,7 +51,7 @@ public struct EntityKind: RawRepresentable, Hashable, Sendable, Codable, CaseIte
     public static let view = EntityKind(declaring: "view")
 
     /// Every shipped kind, in the order of `Schema.shipped`.
-    public static var allCases: [EntityKind] { Schema.shipped.entities.map(\.kind) }
+    public static var allCases: [EntityKind] { shipped }
 
     /// The shipped declaration of this kind; nil for a kind only a test declares.
     public var schema: EntitySchema? { Schema.shipped.entity(self) }

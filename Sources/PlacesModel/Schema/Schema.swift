@@ -54,9 +54,14 @@ public struct Schema: Sendable {
     /// stores it.
     public func refusal(of change: Change, rootID: String, documentKind: String) -> String? {
         let kind = change.kind
-        guard kindsByDocument[documentKind]?.contains(kind) == true, let entity = byKind[kind] else {
+        // Scans of a few entries rather than hashed lookups: this runs for every change of
+        // every op from a peer.
+        guard let document = documents.firstIndex(where: { $0.name == documentKind }),
+            let index = documents[document].entities.firstIndex(where: { $0.kind == kind })
+        else {
             return "a \(documentKind) document holds no \(kind.rawValue) entities"
         }
+        let entity = documents[document].entities[index]
         if let why = entity.idRefusal(change.entity, rootID: rootID) { return why }
         guard case .set(_, _, let field, let value, let old) = change else { return nil }
         return entity.setRefusal(field: field, value: value, old: old)
