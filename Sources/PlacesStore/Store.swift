@@ -92,9 +92,18 @@ public final class Store: Sendable {
         }
     }
 
-    /// Closes the database (checkpointing the WAL).
+    /// Closes the database, first moving everything in the WAL into the database file and
+    /// emptying the WAL: the file alone then holds every op (a backup or a copy of the data
+    /// dir taken after a clean shutdown is complete). Closing the pool alone does not do it:
+    /// SQLite checkpoints when the last connection closes, and GRDB closes the writer before
+    /// the readers.
     public func close() throws(StoreError) {
         checkpointer.drain()
+        do {
+            _ = try pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        } catch {
+            throw StoreError(.database, "checkpointing the database at close failed", cause: error)
+        }
         do { try pool.close() } catch { throw StoreError(.database, "closing the database failed", cause: error) }
     }
 
