@@ -9,8 +9,8 @@ import PlacesModel
 public final class Store: Sendable {
     let pool: DatabasePool
     private let checkpointer: Checkpointer
-    /// Commit generations of documents, moved by every committed write of their ops,
-    /// entities, members or keys: what caches of derived values compare against.
+    /// The commit generation, moved by every committed write that changed a row: what
+    /// caches of derived values compare against.
     public let generations = CommitGenerations()
 
     /// What kind of document a document is.
@@ -85,7 +85,7 @@ public final class Store: Sendable {
             // Checkpoints in the background instead of inside the commits of the writer.
             try pool.writeWithoutTransaction { db in
                 try checkpointer.install(on: db)
-                try generations.install(on: db)
+                generations.install(on: db)
             }
         } catch {
             throw StoreError(.unavailable, "cannot open the database at \(path)", cause: error)
@@ -450,8 +450,6 @@ public final class Store: Sendable {
             for table in Schema.materializedTables { try db.execute(sql: "DROP TABLE \(table)") }
             try Schema.createMaterialized(db)
             try Schema.createMemberEvents(db)
-            // The dropped tables took their generation triggers with them.
-            try generations.installTriggers(db)
             let cursor = try Row.fetchCursor(db, sql: "SELECT id, bytes, excluded FROM op ORDER BY rowid")
             while let row = try cursor.next() {
                 let id = [UInt8](row["id"] as Data)
