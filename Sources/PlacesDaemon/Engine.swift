@@ -56,9 +56,9 @@ public actor Engine {
     init(store: Store, paths: DataPaths, version: String, logger: Logger) {
         self.store = store
         self.paths = paths
+        self.account = AccountService(paths: paths)
         self.version = version
         self.logger = logger
-        self.account = AccountService(paths: paths)
         (outgoing, outbox) = AsyncStream<Outgoing>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
     }
 
