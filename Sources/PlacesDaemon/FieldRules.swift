@@ -19,3 +19,14 @@ extension FieldRule {
         } catch { throw Problem.invalid(error.field, error.message) }
     }
 }
+
+extension EntitySchema {
+    /// Validates a request object against the kind's declared request fields (see
+    /// `FieldRule.validate(_:rules:creating:ignoring:)`): `PlaceFields.schema.validate(body,
+    /// creating: true)`.
+    func validate(_ object: [String: JSONValue], creating: Bool, ignoring: Set<String> = [])
+        throws(Problem) -> [(String, JSONValue)]
+    {
+        try FieldRule.validate(object, rules: requestRules, creating: creating, ignoring: ignoring)
+    }
+}

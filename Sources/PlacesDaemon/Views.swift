@@ -14,49 +14,47 @@ enum Views {
         return object
     }
 
+    /// A library place, its fields read through `PlaceFields`.
     static func place(_ record: Store.EntityRecord, favorite: Bool) -> Place {
         let f = fields(record)
+        typealias P = PlaceFields
         return Place(
-            id: record.id, name: f["name"]?.stringValue ?? "", latitude: f["latitude"]?.doubleValue ?? 0,
-            longitude: f["longitude"]?.doubleValue ?? 0, address: f["address"]?.stringValue,
-            categories: categories(f["categories"]),
-            priceLevel: f["priceLevel"]?.intValue.map(Int.init), rating: f["rating"]?.doubleValue,
-            notes: f["notes"]?.stringValue, url: f["url"]?.stringValue,
+            id: record.id, name: f[P.name] ?? "", latitude: f[P.latitude] ?? 0, longitude: f[P.longitude] ?? 0,
+            address: f[P.address], categories: f[P.categories] ?? [], priceLevel: f[P.priceLevel].map(Int.init),
+            rating: f[P.rating], notes: f[P.notes], url: f[P.url],
             favorite: favorite, createdAt: RFC3339.string(ms: record.createdMs ?? 0),
             updatedAt: record.updatedMs.map { RFC3339.string(ms: $0) })
     }
 
-    static func categories(_ value: JSONValue?) -> [String] {
-        guard case .array(let items)? = value else { return [] }
-        return items.compactMap(\.stringValue)
-    }
-
+    /// A place to go, its fields read through `StopFields`.
     static func stop(_ record: Store.EntityRecord, position: Int) -> Stop {
         let f = fields(record)
+        typealias S = StopFields
         return Stop(
-            id: record.id, placeId: f["placeId"]?.stringValue, name: f["name"]?.stringValue ?? "",
-            latitude: f["latitude"]?.doubleValue ?? 0, longitude: f["longitude"]?.doubleValue ?? 0,
-            address: f["address"]?.stringValue, position: position)
+            id: record.id, placeId: f[S.placeID], name: f[S.name] ?? "", latitude: f[S.latitude] ?? 0,
+            longitude: f[S.longitude] ?? 0, address: f[S.address], position: position)
     }
 
+    /// An itinerary, its fields read through `ItineraryFields` (`lodging.*` gathered into the
+    /// API's `lodging` object, absent when all four are).
     static func itinerary(root: Store.EntityRecord, stops: [Store.EntityRecord], owner: [UInt8], role: String)
         -> Itinerary
     {
         let f = fields(root)
-        let lodgingFields = ["name", "address", "checkIn", "checkOut"].map { f["lodging.\($0)"]?.stringValue }
+        typealias I = ItineraryFields
+        let lodgingFields = I.lodging.map { f[$0.field] }
         let lodging: Lodging? =
             lodgingFields.allSatisfy({ $0 == nil })
             ? nil
             : Lodging(
                 name: lodgingFields[0], address: lodgingFields[1], checkIn: lodgingFields[2], checkOut: lodgingFields[3]
             )
-        let travel = f["travelPrice"].flatMap(Money.init)
-        let lodgingPrice = f["lodgingPrice"].flatMap(Money.init)
+        let travel = f[I.travelPrice]
+        let lodgingPrice = f[I.lodgingPrice]
         return Itinerary(
-            id: root.id, name: f["name"]?.stringValue ?? "", startDate: f["startDate"]?.stringValue,
-            endDate: f["endDate"]?.stringValue, transportation: f["transportation"]?.stringValue, lodging: lodging,
-            travelPrice: travel, lodgingPrice: lodgingPrice, notes: f["notes"]?.stringValue,
-            places: stops.enumerated().map { stop($1, position: $0 + 1) },
+            id: root.id, name: f[I.name] ?? "", startDate: f[I.startDate], endDate: f[I.endDate],
+            transportation: f[I.transportation], lodging: lodging, travelPrice: travel, lodgingPrice: lodgingPrice,
+            notes: f[I.notes], places: stops.enumerated().map { stop($1, position: $0 + 1) },
             totalCost: totalCost([travel, lodgingPrice].compactMap { $0 }),
             owner: ownerID(owner), role: role,
             createdAt: RFC3339.string(ms: root.createdMs ?? 0), updatedAt: root.updatedMs.map { RFC3339.string(ms: $0) }

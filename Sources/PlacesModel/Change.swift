@@ -1,27 +1,3 @@
-/// The kinds of entity a document holds.
-public enum EntityKind: String, Sendable, Codable, CaseIterable {
-    /// The itinerary itself (root entity of an itinerary document; id = document id).
-    case itinerary
-    /// A place to go in an itinerary (ordered by `position`).
-    case stop
-    /// A place in a person's library.
-    case place
-    /// A heart on a place (ordered by `position`).
-    case favorite
-    /// A person's public profile (root entity of a profile document).
-    case profile
-    /// A member of a shared itinerary (entity id = the member's public key in hex); its
-    /// `role` field is `editor`, `viewer`, `removed` (by the owner) or `left` (by the
-    /// member). The owner writes these, and a member its own join and leave.
-    case member
-    /// A share link of an itinerary (entity id = the token id in hex): `role`, `issuer`,
-    /// `expiresAt`, `uses`, `audience`, and `revoked` once the owner revokes it.
-    case link
-    /// A member's record of having viewed an itinerary (entity id = the member's key in
-    /// hex; field `viewedAt`). Written by that member only.
-    case view
-}
-
 /// One change inside an op. Every change names the entity's kind, so that applying changes
 /// never depends on having seen the entity's creation first (ops may arrive in any order).
 public enum Change: Hashable, Sendable, Codable {

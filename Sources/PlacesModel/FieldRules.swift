@@ -19,7 +19,7 @@ public struct FieldError: Error, Sendable, Equatable, CustomStringConvertible {
 /// API to local writes (`check`, which also normalizes: trims a required name, dedups
 /// categories, writes numbers in their canonical form) and by the store to every `set` in an op
 /// from a peer (`FieldRule.peerRefusal`, which demands the value a local write would store).
-public enum FieldRule: Sendable {
+public enum FieldRule: Sendable, Hashable {
     case text(maxLength: Int, required: Bool)
     case latitude
     case longitude
@@ -52,60 +52,15 @@ public enum FieldRule: Sendable {
     /// The largest amount in minor units a price may hold.
     public static let maxAmountMinor: Int64 = 1_000_000_000_000
 
-    public static let place: [String: FieldRule] = [
-        "name": .text(maxLength: 200, required: true),
-        "latitude": .latitude,
-        "longitude": .longitude,
-        "address": .text(maxLength: 500, required: false),
-        "categories": .categories,
-        "priceLevel": .priceLevel,
-        "rating": .rating,
-        "notes": .text(maxLength: 10_000, required: false),
-        "url": .url,
-    ]
+    /// The fields a request may write to a place (`PlaceFields`).
+    public static var place: [String: FieldRule] { PlaceFields.schema.requestRules }
 
-    /// Itinerary fields as stored (lodging flattened to `lodging.*`).
-    public static let itinerary: [String: FieldRule] = [
-        "name": .text(maxLength: 200, required: true),
-        "startDate": .date,
-        "endDate": .date,
-        "transportation": .text(maxLength: 2_000, required: false),
-        "lodging.name": .text(maxLength: 200, required: false),
-        "lodging.address": .text(maxLength: 500, required: false),
-        "lodging.checkIn": .date,
-        "lodging.checkOut": .date,
-        "travelPrice": .money,
-        "lodgingPrice": .money,
-        "notes": .text(maxLength: 10_000, required: false),
-    ]
+    /// Itinerary fields as stored (lodging flattened to `lodging.*`; `ItineraryFields`).
+    public static var itinerary: [String: FieldRule] { ItineraryFields.schema.requestRules }
 
-    /// The fields of each entity kind an op may write (op-format §5), `deleted` included.
-    public static let fields: [EntityKind: [String: FieldRule]] = {
-        var out: [EntityKind: [String: FieldRule]] = [
-            .itinerary: itinerary,
-            .place: place,
-            .stop: [
-                "placeId": .entityID, "name": .text(maxLength: 200, required: true), "latitude": .latitude,
-                "longitude": .longitude, "address": .text(maxLength: 500, required: false), "position": .position,
-            ],
-            .favorite: ["placeId": .entityID, "position": .position],
-            .member: [
-                "role": .oneOf(["editor", "viewer", "removed", "left"]), "token": .token,
-                "name": .text(maxLength: 100, required: false),
-            ],
-            .link: [
-                "role": .oneOf(["editor", "viewer"]), "issuer": .key, "expiresAt": .timestamp, "uses": .count,
-                "audience": .key, "revoked": .bool,
-            ],
-            .view: ["viewedAt": .timestamp],
-            .profile: [
-                "name": .text(maxLength: 100, required: true), "username": .username,
-                "bio": .text(maxLength: 1_000, required: false),
-            ],
-        ]
-        for kind in EntityKind.allCases { out[kind, default: [:]]["deleted"] = .bool }
-        return out
-    }()
+    /// The fields of each entity kind an op may write (op-format §5), `deleted` included,
+    /// from `Schema.shipped`.
+    public static let fields: [EntityKind: [String: FieldRule]] = Schema.shipped.fieldRules
 
     public var isRequired: Bool {
         switch self {

@@ -11,12 +11,8 @@ public enum OpRules {
     public static let maxTimeMs: Int64 = 253_402_300_799_999
 
     /// The entity kinds a document of each kind holds (op-format §5), by the document kind's
-    /// raw name (`itinerary`, `library`, `profile`).
-    public static let kindsByDocument: [String: Set<EntityKind>] = [
-        "itinerary": [.itinerary, .stop, .member, .link, .view],
-        "library": [.place, .favorite],
-        "profile": [.profile],
-    ]
+    /// raw name (`itinerary`, `library`, `profile`), from `Schema.shipped`.
+    public static var kindsByDocument: [String: Set<EntityKind>] { Schema.shipped.kindsByDocument }
 
     /// Why an op body from a peer is refused, nil when it passes: `timeMs` in 0…`maxTimeMs`,
     /// and every change `refusal(of:in:documentKind:)` accepts.
@@ -31,45 +27,16 @@ public enum OpRules {
         return nil
     }
 
-    /// Why one change is refused, nil when it passes (op-format §5):
+    /// Why one change is refused, nil when it passes (op-format §5, `Schema.refusal`):
     ///
     /// - its kind is one the document's kind holds;
-    /// - its entity id has the shape of its kind: the root entity (id = the document id in
-    ///   hex) is the `itinerary` or `profile` and nothing else; `member` and `view` ids are 64
-    ///   lowercase hex (a public key), every other id 32 lowercase hex other than the root's;
+    /// - its entity id has the shape of its kind (`EntitySchema.IDShape`): the root entity
+    ///   (id = the document id in hex) is the `itinerary` or `profile` and nothing else;
+    ///   `member` and `view` ids are 64 lowercase hex (a public key), every other id 32
+    ///   lowercase hex other than the root's;
     /// - a `set` names a field of that kind, and its `value` (and `old` unless null) is exactly
     ///   what a local write of that field stores (`FieldRule`).
     public static func refusal(of change: Change, rootID: String, documentKind: String) -> String? {
-        let kind = change.kind, entity = change.entity
-        guard kindsByDocument[documentKind]?.contains(kind) == true else {
-            return "a \(documentKind) document holds no \(kind.rawValue) entities"
-        }
-        switch kind {
-        case .itinerary, .profile:
-            guard entity == rootID else { return "a \(kind.rawValue) entity must be the root (id = document id)" }
-        case .member, .view:
-            guard FieldRule.isLowerHex(entity, count: 64) else {
-                return "a \(kind.rawValue) entity id must be a public key in lowercase hex"
-            }
-        case .stop, .place, .favorite, .link:
-            guard FieldRule.isLowerHex(entity, count: 32), entity != rootID else {
-                return "a \(kind.rawValue) entity id must be 32 lowercase hex characters other than the document id"
-            }
-        }
-        guard case .set(_, _, let field, let value, let old) = change else { return nil }
-        guard let rule = FieldRule.fields[kind]?[field] else {
-            return "a \(kind.rawValue) has no field '\(field.prefix(64))'"
-        }
-        do throws(FieldError) {
-            guard try rule.validate(field, value) == value else {
-                return "'\(field)' is not written as a local write stores it"
-            }
-            if let old, !old.isNull, try rule.validate(field, old) != old {
-                return "the old value of '\(field)' is not written as a local write stores it"
-            }
-        } catch {
-            return error.message
-        }
-        return nil
+        Schema.shipped.refusal(of: change, rootID: rootID, documentKind: documentKind)
     }
 }

@@ -14,11 +14,8 @@ import PlacesModel
 enum Materializer {
     /// Fields copied into their own columns of `entity` as well as `data`, so that lists
     /// sort and join without parsing JSON: the tombstone, the list position, the referenced
-    /// place, and a place's name and coordinates.
-    static let promotedColumns: [String: String] = [
-        "deleted": "deleted", "position": "position", "placeId": "ref", "name": "name", "latitude": "latitude",
-        "longitude": "longitude",
-    ]
+    /// place, names and coordinates (`FieldSpec.column` in the declared schema).
+    static let promotedColumns: [String: String] = PlacesModel.Schema.shipped.promotedColumns
 
     struct Group: Sendable {
         var kind: EntityKind
@@ -294,35 +291,28 @@ enum Materializer {
             }
         }
         for (index, change) in body.changes.enumerated() {
-            let row: (action: String, field: String?, old: String?, new: String?)
+            let row: (action: ActivityAction, field: String?, old: String?, new: String?)
             switch change {
             case .create(let entity, let kind):
-                let action =
+                let action: ActivityAction =
                     switch kind {
-                    case .member: entity == authorKey || admitted.contains(entity) ? "joined" : "shared"
-                    case .link: "shared"
-                    default: "created"
+                    case .member: entity == authorKey || admitted.contains(entity) ? .joined : .shared
+                    case .link: .shared
+                    default: .created
                     }
                 row = (action, nil, nil, names[entity].map { JSONValue.string($0).jsonText })
             case .set(_, .view, _, _, _):
-                row = ("viewed", nil, nil, nil)
-            case .set(let entity, _, let field, let value, let old):
+                row = (.viewed, nil, nil, nil)
+            case .set(let entity, let kind, let field, let value, let old):
                 guard !createdInOp.contains(entity) else { continue }
-                let action: String =
-                    switch (change.kind, field, value) {
-                    case (.member, "role", .string("left")): "left"
-                    case (.member, "role", .string("removed")), (.link, "revoked", .bool(true)): "unshared"
-                    case (_, "deleted", .bool(true)): "deleted"
-                    case (_, "deleted", _): "restored"
-                    case (_, "position", _): "moved"
-                    default: "edited"
-                    }
-                row = (action, field, old?.jsonText, value.jsonText)
+                row = (
+                    ActivityAction.ofSet(kind: kind, field: field, value: value), field, old?.jsonText, value.jsonText
+                )
             }
             rows.append([
                 .blob(opID), .int(Int64(index)), .blob(header.doc.bytes), .int(body.timeMs),
                 .int(Int64(header.lamport)),
-                .text(authorKey), .text(row.action), .text(change.entity), .text(change.kind.rawValue),
+                .text(authorKey), .text(row.action.rawValue), .text(change.entity), .text(change.kind.rawValue),
                 SQLValue(row.field), SQLValue(row.old), SQLValue(row.new),
             ])
         }

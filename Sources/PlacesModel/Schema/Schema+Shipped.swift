@@ -1,0 +1,128 @@
+// The shipped schema: every document kind, entity kind and field placesd writes and accepts
+// from peers, declared once (`Protocol/op-format.md` §5 documents it; a test checks that
+// table against these declarations). Adding a kind: declare its `EntityKind` name, a
+// `…Fields` namespace like the ones below, and list its schema in a document.
+
+extension Schema {
+    /// What this build writes and accepts.
+    public static let shipped = Schema([
+        DocumentSchema(
+            "itinerary",
+            entities: [
+                ItineraryFields.schema, StopFields.schema, MemberFields.schema, LinkFields.schema, ViewFields.schema,
+            ]),
+        DocumentSchema("library", entities: [PlaceFields.schema, FavoriteFields.schema]),
+        DocumentSchema("profile", entities: [ProfileFields.schema]),
+    ])
+}
+
+/// A place in a person's library.
+public enum PlaceFields: EntityDeclaration {
+    public static let name = FieldKey<Self, String>("name", .text(maxLength: 200, required: true), column: "name")
+    public static let latitude = FieldKey<Self, Double>("latitude", .latitude, column: "latitude")
+    public static let longitude = FieldKey<Self, Double>("longitude", .longitude, column: "longitude")
+    public static let address = FieldKey<Self, String>("address", .text(maxLength: 500, required: false))
+    public static let categories = FieldKey<Self, [String]>("categories", .categories)
+    public static let priceLevel = FieldKey<Self, Int64>("priceLevel", .priceLevel)
+    public static let rating = FieldKey<Self, Double>("rating", .rating)
+    public static let notes = FieldKey<Self, String>("notes", .text(maxLength: 10_000, required: false))
+    public static let url = FieldKey<Self, String>("url", .url)
+
+    public static let schema = EntitySchema(
+        .place, id: .random,
+        fields: [name, latitude, longitude, address, categories, priceLevel, rating, notes, url])
+}
+
+/// A heart on a library place, ordered by `position`.
+public enum FavoriteFields: EntityDeclaration {
+    public static let placeID = FieldKey<Self, String>(FieldSpec.placeID)
+    public static let position = FieldKey<Self, String>(FieldSpec.position)
+
+    public static let schema = EntitySchema(.favorite, id: .random, fields: [placeID, position])
+}
+
+/// An itinerary: the root entity of an itinerary document. The API's `lodging` object is
+/// stored flattened into the `lodging.*` registers.
+public enum ItineraryFields: EntityDeclaration {
+    public static let name = FieldKey<Self, String>("name", .text(maxLength: 200, required: true), column: "name")
+    public static let startDate = FieldKey<Self, String>("startDate", .date)
+    public static let endDate = FieldKey<Self, String>("endDate", .date)
+    public static let transportation = FieldKey<Self, String>(
+        "transportation", .text(maxLength: 2_000, required: false))
+    public static let lodgingName = FieldKey<Self, String>("lodging.name", .text(maxLength: 200, required: false))
+    public static let lodgingAddress = FieldKey<Self, String>(
+        "lodging.address", .text(maxLength: 500, required: false))
+    public static let lodgingCheckIn = FieldKey<Self, String>("lodging.checkIn", .date)
+    public static let lodgingCheckOut = FieldKey<Self, String>("lodging.checkOut", .date)
+    public static let travelPrice = FieldKey<Self, Money>("travelPrice", .money)
+    public static let lodgingPrice = FieldKey<Self, Money>("lodgingPrice", .money)
+    public static let notes = FieldKey<Self, String>("notes", .text(maxLength: 10_000, required: false))
+
+    /// The fields of the API's `lodging` object, by their name inside it.
+    public static let lodging: [(key: String, field: FieldKey<Self, String>)] = [
+        ("name", lodgingName), ("address", lodgingAddress), ("checkIn", lodgingCheckIn), ("checkOut", lodgingCheckOut),
+    ]
+
+    public static let schema = EntitySchema(
+        .itinerary, id: .root,
+        fields: [
+            name, startDate, endDate, transportation, lodgingName, lodgingAddress, lodgingCheckIn, lodgingCheckOut,
+            travelPrice, lodgingPrice, notes,
+        ])
+}
+
+/// A place to go in an itinerary: a copy of a library place (with the place's rules), so
+/// every member can see and route it, ordered by `position`.
+public enum StopFields: EntityDeclaration {
+    public static let placeID = FieldKey<Self, String>(FieldSpec.placeID)
+    public static let name = FieldKey<Self, String>(PlaceFields.name.spec)
+    public static let latitude = FieldKey<Self, Double>(PlaceFields.latitude.spec)
+    public static let longitude = FieldKey<Self, Double>(PlaceFields.longitude.spec)
+    public static let address = FieldKey<Self, String>(PlaceFields.address.spec)
+    public static let position = FieldKey<Self, String>(FieldSpec.position)
+
+    /// The place fields a stop copies when it is added.
+    public static let copiedFromPlace: [FieldSpec] = [name.spec, latitude.spec, longitude.spec, address.spec]
+
+    public static let schema = EntitySchema(
+        .stop, id: .random, fields: [placeID, name, latitude, longitude, address, position])
+}
+
+/// A member of a shared itinerary (id = its public key). `token` and `name` are written
+/// for a join through a link.
+public enum MemberFields: EntityDeclaration {
+    public static let role = FieldKey<Self, Role>("role", .oneOf(Role.memberValues))
+    public static let token = FieldKey<Self, String>("token", .token)
+    public static let name = FieldKey<Self, String>("name", .text(maxLength: 100, required: false), column: "name")
+
+    public static let schema = EntitySchema(.member, id: .publicKey, fields: [role, token, name])
+}
+
+/// A share link of an itinerary (id = the token id).
+public enum LinkFields: EntityDeclaration {
+    public static let role = FieldKey<Self, Role>("role", .oneOf(Role.linkValues))
+    public static let issuer = FieldKey<Self, String>("issuer", .key)
+    public static let expiresAt = FieldKey<Self, String>("expiresAt", .timestamp)
+    public static let uses = FieldKey<Self, Int64>("uses", .count)
+    public static let audience = FieldKey<Self, String>("audience", .key)
+    public static let revoked = FieldKey<Self, Bool>("revoked", .bool)
+
+    public static let schema = EntitySchema(
+        .link, id: .random, fields: [role, issuer, expiresAt, uses, audience, revoked])
+}
+
+/// A member's record of having viewed an itinerary (id = the member's key).
+public enum ViewFields: EntityDeclaration {
+    public static let viewedAt = FieldKey<Self, String>("viewedAt", .timestamp)
+
+    public static let schema = EntitySchema(.view, id: .publicKey, fields: [viewedAt])
+}
+
+/// A person's public profile: the root entity of a profile document.
+public enum ProfileFields: EntityDeclaration {
+    public static let name = FieldKey<Self, String>("name", .text(maxLength: 100, required: true), column: "name")
+    public static let username = FieldKey<Self, String>("username", .username)
+    public static let bio = FieldKey<Self, String>("bio", .text(maxLength: 1_000, required: false))
+
+    public static let schema = EntitySchema(.profile, id: .root, fields: [name, username, bio])
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+@testable import PlacesModel
+
+/// The declared schema checked against itself and against `Protocol/op-format.md` §5, so a
+/// field declared in one place and not the other fails here.
+@Suite struct SchemaTests {
+    let schema = Schema.shipped
+
+    @Test func everyKindIsDeclaredOnceInOneDocument() {
+        let kinds = schema.documents.flatMap { $0.entities.map(\.kind) }
+        #expect(kinds.count == Set(kinds).count)
+        #expect(Set(kinds) == Set(EntityKind.allCases))
+        for kind in EntityKind.allCases {
+            #expect(EntityKind(rawValue: kind.rawValue) == kind)
+            #expect(schema.entity(kind)?.kind == kind)
+        }
+        #expect(EntityKind(rawValue: "lodging") == nil)
+    }
+
+    @Test func fieldsAreConsistentAcrossKinds() {
+        var columns = [String: String?]()
+        for entity in schema.entities {
+            let names = entity.fields.map(\.name)
+            #expect(names.count == Set(names).count, "\(entity.kind) declares a field twice")
+            #expect(entity.field("deleted")?.merge == .tombstone, "\(entity.kind) lacks the tombstone")
+            for field in entity.fields {
+                // The store promotes by field name: a name has one column in every kind.
+                if let seen = columns[field.name] {
+                    #expect(seen == field.column, "'\(field.name)' is promoted differently in \(entity.kind)")
+                }
+                columns[field.name] = field.column
+                #expect((field.merge == .position) == (field.rule == .position), "\(entity.kind).\(field.name)")
+                #expect((field.merge == .tombstone) == (field.name == "deleted"), "\(entity.kind).\(field.name)")
+            }
+        }
+        // Existing databases have exactly these columns filled: the schema must not move them.
+        #expect(
+            schema.promotedColumns == [
+                "deleted": "deleted", "position": "position", "placeId": "ref", "name": "name",
+                "latitude": "latitude", "longitude": "longitude",
+            ])
+    }
+
+    // MARK: Protocol/op-format.md §5
+
+    static func section5() throws -> String {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Protocol/op-format.md")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let start = try #require(text.range(of: "## 5. "))
+        let end = try #require(text.range(of: "## 6. "))
+        return String(text[start.upperBound..<end.lowerBound])
+    }
+
+    /// The backquoted words of `text`.
+    static func quoted(_ text: some StringProtocol) -> [String] {
+        text.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }
+            .map { String($0.element) }
+    }
+
+    /// Table rows (`| a | b |`) after the header line that starts with `header`.
+    static func rows(_ text: String, header: String) -> [[String]] {
+        let lines = text.split(separator: "\n").map(String.init)
+        guard let start = lines.firstIndex(where: { $0.hasPrefix(header) }) else { return [] }
+        return lines[(start + 2)...].prefix { $0.hasPrefix("|") }.map {
+            $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+    }
+
+    @Test func documentKindsMatchTheProtocol() throws {
+        let text = try Self.section5()
+        var documented = [String: Set<EntityKind>]()
+        for row in Self.rows(text, header: "| Document kind |") {
+            let document = try #require(Self.quoted(row[0]).first)
+            documented[document] = Set(Self.quoted(row[1]).compactMap { EntityKind(rawValue: $0) })
+        }
+        #expect(documented == schema.kindsByDocument)
+    }
+
+    @Test func idShapesMatchTheProtocol() throws {
+        var seen = Set<EntityKind>()
+        for row in Self.rows(try Self.section5(), header: "| Kind | Entity id |") {
+            let shape: EntitySchema.IDShape =
+                row[1].contains("root") ? .root : row[1].contains("64 lowercase hex") ? .publicKey : .random
+            for name in Self.quoted(row[0]) {
+                let kind = try #require(EntityKind(rawValue: name))
+                #expect(schema.entity(kind)?.id == shape, "\(name)")
+                seen.insert(kind)
+            }
+        }
+        #expect(seen == Set(EntityKind.allCases))
+    }
+
+    /// Each kind's table (after `**kind**`) names exactly its declared fields in its first
+    /// column, and every kind has one.
+    @Test func fieldsMatchTheProtocol() throws {
+        let text = try Self.section5()
+        #expect(text.contains("Every kind may also carry `deleted`"))
+        var seen = Set<EntityKind>()
+        for part in text.components(separatedBy: "\n**").dropFirst() {
+            guard let close = part.range(of: "**"), let kind = EntityKind(rawValue: String(part[..<close.lowerBound]))
+            else { continue }
+            let entity = try #require(schema.entity(kind))
+            seen.insert(kind)
+            let documented = Set(
+                Self.rows(String(part[close.upperBound...]), header: "| Field |").flatMap {
+                    Self.quoted($0[0])
+                })
+            let declared = Set(entity.fields.map(\.name)).subtracting(["deleted"])
+            #expect(documented == declared, "\(kind): op-format.md names \(documented.sorted())")
+        }
+        #expect(seen == Set(EntityKind.allCases))
+    }
+}
