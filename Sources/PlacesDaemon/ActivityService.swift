@@ -25,10 +25,7 @@ struct ActivityService {
     static func view(of doc: DocumentID, by me: PublicKey, nowMs: Int64) -> Edit {
         Edit(
             doc: doc,
-            changes: [
-                .set(
-                    entity: me.hex, kind: .view, field: "viewedAt", value: .string(RFC3339.string(ms: nowMs)), old: nil)
-            ],
+            changes: [.set(ViewFields.viewedAt, of: me.hex, to: RFC3339.string(ms: nowMs))],
             summary: "itinerary viewed")
     }
 

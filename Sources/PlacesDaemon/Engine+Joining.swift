@@ -36,8 +36,14 @@ extension Engine {
         }
         pendingJoins[token.doc] = PendingJoin(token: token)
         for hint in token.addressHints {
-            if let (host, port) = Engine.parseHostPort(hint), await sync?.addPeer(host: host, port: port) == true {
+            guard let (host, port) = Engine.parseHostPort(hint), let sync, await sync.addPeer(host: host, port: port)
+            else { continue }
+            // Read again after the await: a join that ended meanwhile (a quick refusal) has
+            // already forgotten its addresses, so this one is forgotten here.
+            if pendingJoins[token.doc]?.state.isOpen == true {
                 pendingJoins[token.doc]?.dialled.append((host, port))
+            } else {
+                await sync.forgetPeer(host: host, port: port)
             }
         }
         for peer in Set((await sync?.connectedPeers() ?? []).map(\.key)) { await presentToken(token, to: peer) }

@@ -45,10 +45,10 @@ public actor Engine {
     init(store: Store, paths: DataPaths, version: String, logger: Logger) {
         self.store = store
         self.paths = paths
+        self.account = AccountService(paths: paths)
         self.version = version
         self.logger = logger
         self.replicator = Replicator(logger: logger)
-        self.account = AccountService(paths: paths)
     }
 
     func attach(sync: SyncService, listenAddress: String, discovery: Bool) {

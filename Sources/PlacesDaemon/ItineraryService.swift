@@ -147,7 +147,7 @@ struct ItineraryService {
         Edit(
             doc: doc.id,
             changes: [
-                .set(entity: doc.id.hex, kind: .itinerary, field: "deleted", value: .bool(true), old: .bool(false))
+                .tombstone(entity: doc.id.hex, kind: .itinerary)
             ],
             summary: "itinerary deleted")
     }
@@ -165,7 +165,7 @@ struct ItineraryService {
         let record = try lookup.resolve(stop, in: doc.id, kind: .stop, alsoBy: "placeId", what: "place to go")
         return Edit(
             doc: doc.id,
-            changes: [.set(entity: record.id, kind: .stop, field: "deleted", value: .bool(true), old: .bool(false))],
+            changes: [.tombstone(entity: record.id, kind: .stop)],
             summary: "place to go removed")
     }
 
@@ -178,9 +178,7 @@ struct ItineraryService {
         return Edit(
             doc: doc.id,
             changes: [
-                .set(
-                    entity: record.id, kind: .stop, field: "position", value: .string(key),
-                    old: record.position.map(JSONValue.string))
+                .set(StopFields.position, of: record.id, to: key, old: record.position)
             ],
             summary: "place to go moved")
     }
@@ -196,7 +194,7 @@ struct ItineraryService {
         let changes: [Change] = zip(stopIDs, FractionalIndex.spread(stopIDs.count)).compactMap { id, key in
             let old = byID[id]?.position
             guard old != key else { return nil }
-            return .set(entity: id, kind: .stop, field: "position", value: .string(key), old: old.map(JSONValue.string))
+            return .set(StopFields.position, of: id, to: key, old: old)
         }
         guard !changes.isEmpty else { return nil }
         return Edit(doc: doc, changes: changes, summary: "places to go reordered by route")
@@ -206,18 +204,14 @@ struct ItineraryService {
 
     private func stopChanges(for place: Store.EntityRecord, position: String) -> [Change] {
         let f = Views.fields(place)
-        let id = EntityLookup.newID()
-        var changes: [Change] = [
-            .create(entity: id, kind: .stop),
-            .set(entity: id, kind: .stop, field: "placeId", value: .string(place.id), old: nil),
-            .set(entity: id, kind: .stop, field: "position", value: .string(position), old: nil),
-        ]
-        for field in ["name", "latitude", "longitude", "address"] {
-            if let v = f[field], !v.isNull {
-                changes.append(.set(entity: id, kind: .stop, field: field, value: v, old: nil))
-            }
+        var stop = EntityWrite<StopFields>.create(EntityLookup.newID())
+        stop.set(StopFields.placeID, to: place.id)
+        stop.set(StopFields.position, to: position)
+        // The stop keeps its own copy of the place's name, position on the map and address.
+        for spec in StopFields.copiedFromPlace {
+            if let v = f[spec.name], !v.isNull { stop.set(spec.name, to: v) }
         }
-        return changes
+        return stop.changes
     }
 
     private func placeReferences(_ value: JSONValue?) throws -> [String] {

@@ -58,14 +58,13 @@ struct LibraryService {
     func deletePlace(_ reference: String) throws -> Edit {
         let record = try placeRecord(reference)
         var changes: [Change] = [
-            .set(entity: record.id, kind: .place, field: "deleted", value: .bool(true), old: .bool(false))
+            .tombstone(entity: record.id, kind: .place)
         ]
         // Its heart goes with it; itineraries keep their own copy of the place.
         for fav in try ServiceError.storing({ () throws(StoreError) in
             try store.entities(in: doc, kind: .favorite, referencing: record.id)
         }) {
-            changes.append(
-                .set(entity: fav.id, kind: .favorite, field: "deleted", value: .bool(true), old: .bool(false)))
+            changes.append(.tombstone(entity: fav.id, kind: .favorite))
         }
         return Edit(
             doc: doc, changes: changes,
@@ -94,11 +93,10 @@ struct LibraryService {
         }
         let key = try EntityLookup.positionKey(at: request.position, among: existing)
         let id = EntityLookup.newID()
-        let changes: [Change] = [
-            .create(entity: id, kind: .favorite),
-            .set(entity: id, kind: .favorite, field: "placeId", value: .string(placeRecord.id), old: nil),
-            .set(entity: id, kind: .favorite, field: "position", value: .string(key), old: nil),
-        ]
+        var favorite = EntityWrite<FavoriteFields>.create(id)
+        favorite.set(FavoriteFields.placeID, to: placeRecord.id)
+        favorite.set(FavoriteFields.position, to: key)
+        let changes = favorite.changes
         let summary = "\(Views.fields(placeRecord)["name"]?.description ?? "place") hearted"
         return (Edit(doc: doc, changes: changes, summary: summary), id)
     }
@@ -110,9 +108,7 @@ struct LibraryService {
         return Edit(
             doc: doc,
             changes: [
-                .set(
-                    entity: record.id, kind: .favorite, field: "position", value: .string(key),
-                    old: record.position.map(JSONValue.string))
+                .set(FavoriteFields.position, of: record.id, to: key, old: record.position)
             ],
             summary: "favorite moved to \(position)")
     }
@@ -122,7 +118,7 @@ struct LibraryService {
         return Edit(
             doc: doc,
             changes: [
-                .set(entity: record.id, kind: .favorite, field: "deleted", value: .bool(true), old: .bool(false))
+                .tombstone(entity: record.id, kind: .favorite)
             ],
             summary: "favorite removed")
     }

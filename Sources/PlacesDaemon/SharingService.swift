@@ -228,7 +228,7 @@ struct SharingService {
         guard info.state != "revoked" else {
             throw ServiceError.conflict("already-revoked", "link \(id) is already revoked")
         }
-        var changes: [Change] = [.set(entity: id, kind: .link, field: "revoked", value: .bool(true), old: .bool(false))]
+        var changes: [Change] = [.set(LinkFields.revoked, of: id, to: true, old: false)]
         let current = Dictionary(
             try ServiceError.storing { () throws(StoreError) in try store.members(of: doc.id) }.map {
                 ($0.key, $0.role)
