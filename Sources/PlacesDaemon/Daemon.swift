@@ -56,10 +56,7 @@ public struct Daemon {
         try prepareDataDir()
         let lock = try acquireLock()
         defer { close(lock) }
-        let store: Store
-        do { store = try Store(path: paths.database) } catch { throw DaemonError(description: error.description) }
-        let engine = Engine(store: store, paths: paths, version: Daemon.version, logger: logger)
-        await engine.autoLogin()
+        let (store, engine, router) = try await InProcessDaemon.makeCore(paths: paths, logger: logger)
         guard let (host, port) = Engine.parseHostPort(syncOptions.listen, allowZero: true) else {
             throw DaemonError(description: "--listen '\(syncOptions.listen)' is not HOST:PORT")
         }
@@ -81,7 +78,7 @@ public struct Daemon {
             engine: engine, sync: sync, discovery: discovery, staticPeers: staticPeers, logger: logger)
         let control = ControlService(
             server: ControlServer(
-                socketPath: paths.socket, handler: Router(engine: engine),
+                socketPath: paths.socket, handler: router,
                 log: { [logger] line in logger.debug("\(line)") }),
             logger: logger, engine: engine)
         let group = ServiceGroup(
@@ -90,7 +87,9 @@ public struct Daemon {
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         try await group.run()
-        try? store.close()
+        do { try store.close() } catch {
+            logger.error("closing the database failed", metadata: ["error": "\(error)"])
+        }
         logger.info("placesd stopped", metadata: ["data.dir": "\(paths.dataDir)"])
     }
 

@@ -120,7 +120,6 @@ extension Engine {
     }
 
     func logout() async -> Status {
-        responseCache.removeAll()
         forgetDocumentState()
         account.lock()
         events.publish(Event(type: "logout", time: RFC3339.string(ms: RFC3339.nowMs()), summary: "logged out"))
@@ -138,7 +137,6 @@ extension Engine {
     /// Unlocks `pair`: every cache built for the previous identity (or none) goes.
     private func unlock(_ pair: SigningKeyPair) throws {
         try account.unlock(pair, store: store)
-        responseCache.removeAll()
         forgetDocumentState()
     }
 

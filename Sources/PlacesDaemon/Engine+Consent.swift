@@ -42,7 +42,6 @@ extension Engine {
             throw ServiceError.internal("Could not add the itinerary", "see the log")
         }
         try? store.deleteInvitation(invitation.doc)
-        responseCache.removeAll()
         var people = participants(of: record)
         if let via { people.insert(via) }
         offerToConnected(record, newcomers: people)

@@ -57,7 +57,6 @@ extension Engine {
                 "stored ops made concurrently with their author's removal; they are not applied",
                 metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)", "ops": "\(result.excluded)"])
         }
-        responseCache.removeAll()
         let name = entityName(in: docID, docID.hex) ?? "an itinerary"
         for author in Set(result.stored.map(\.header.author)) {
             guard let key = try? PublicKey(bytes: author) else { continue }

@@ -31,13 +31,16 @@ extension Engine {
 
     func deletePlace(_ reference: String) throws { try commit(try libraryService().deletePlace(reference)) }
 
-    /// The body of `GET /v1/favorites`, cached until the library next changes (every change
-    /// goes through `commit`, which drops the cache).
+    /// The body of `GET /v1/favorites`, cached while the store's commit generation stays
+    /// where it was when the body was read (any committed write moves it, whoever made it).
     func favoritesJSON() throws -> [UInt8] {
         let doc = try library()
-        if let cached = responseCache["favorites"], cached.doc == doc { return cached.bytes }
+        let generation = store.generations.current
+        if let cached = responseCache["favorites"], cached.doc == doc, cached.generation == generation {
+            return cached.bytes
+        }
         let bytes = try libraryService().favorites().jsonBytes()
-        responseCache["favorites"] = (doc, bytes)
+        responseCache["favorites"] = CachedResponse(doc: doc, generation: generation, bytes: bytes)
         return bytes
     }
 

@@ -113,7 +113,6 @@ extension Engine {
             throw ServiceError.crypto("Could not rotate the key", "\(error)", cause: error)
         }
         setKeyring(ring)
-        responseCache.removeAll()
         logger.info(
             "document key rotated",
             metadata: ["doc.id": "\(doc.id)", "epoch": "\(epoch)", "members": "\(remaining.count)"])

@@ -20,8 +20,9 @@ public actor Engine {
 
     /// The key file, the unlocked identity, its keyring and its own documents.
     var account: AccountService
-    /// Encoded responses of hot read routes, by route; any commit or key change empties it.
-    var responseCache: [String: (doc: DocumentID, bytes: [UInt8])] = [:]
+    /// Encoded responses of hot read routes, by route, each valid while the store's commit
+    /// generation has not moved (`Store.generations`: no write path empties it by hand).
+    var responseCache: [String: CachedResponse] = [:]
     /// Names connected peers gave in their Hello.
     var peerNames: [PublicKey: String] = [:]
     /// Version vectors and participants of documents, kept current by every store write
@@ -75,7 +76,6 @@ public actor Engine {
     @discardableResult
     func commit(_ doc: DocumentID, _ changes: [Change], summary: String? = nil) throws -> [SignedOp] {
         guard let identity else { throw ServiceError.loggedOut }
-        responseCache.removeAll()
         let started = ContinuousClock.now
         let ops: [SignedOp]
         do {
@@ -124,7 +124,6 @@ public actor Engine {
     func rebuild() throws -> RebuildResult {
         try requireLogin()
         let start = ContinuousClock.now
-        responseCache.removeAll()
         forgetDocumentState()
         try storeCall { () throws(StoreError) in try store.rebuildMaterialized(keyring: account.keyring) }
         let elapsed = ContinuousClock.now - start
@@ -137,4 +136,12 @@ public actor Engine {
     // MARK: Store access for the feature extensions
 
     func storeCall<T>(_ body: () throws(StoreError) -> T) throws -> T { try ServiceError.storing(body) }
+}
+
+/// An encoded response and what it was read from: the document and the store's commit
+/// generation before the read.
+struct CachedResponse {
+    var doc: DocumentID
+    var generation: UInt64
+    var bytes: [UInt8]
 }

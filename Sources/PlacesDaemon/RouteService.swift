@@ -95,8 +95,19 @@ enum RouteService {
 }
 
 extension Engine {
-    /// Plans the route through an itinerary's places to go.
-    func plan(_ reference: String, query: [String: String]) throws -> (DocumentID, RoutePlan, String) {
+    /// What to solve for the route through an itinerary's places to go: read on the engine,
+    /// solved by the caller off the engine (`RouteService.plan`), so that a long solve
+    /// never holds up sync or other requests.
+    struct RouteQuery: Sendable {
+        var doc: DocumentID
+        var request: RoutePlanRequest
+        var name: String
+        /// The places to go the request was built from, to check nothing changed before a
+        /// solved order is applied.
+        var stopIDs: [String]
+    }
+
+    func routeQuery(_ reference: String, query: [String: String]) throws -> RouteQuery {
         let doc = try itineraryDoc(reference)
         let it = try itinerary(doc.id.hex)
         guard let mode = TravelMode(rawValue: query["mode"] ?? "walking") else {
@@ -120,15 +131,35 @@ extension Engine {
                 RoutePlace(id: $0.id, name: $0.name, latitude: $0.latitude, longitude: $0.longitude)
             },
             mode: mode, criterion: by, roundTrip: roundTrip, startID: try stopID("start"), endID: try stopID("end"))
+        return RouteQuery(doc: doc.id, request: request, name: it.name, stopIDs: it.places.map(\.id))
+    }
+
+    /// Applies a solved order (`POST …/route/apply`) if the itinerary still has exactly the
+    /// places to go it was solved for; nil when they changed meanwhile (the caller solves
+    /// again).
+    func applyRoute(_ query: RouteQuery, order: [String]) throws -> Itinerary? {
+        if let record = try? store.document(query.doc) { try requireEditor(record) }
+        guard try itinerary(query.doc.hex).places.map(\.id) == query.stopIDs else { return nil }
+        try reorderStops(query.doc, order: order)
+        return try itinerary(query.doc.hex)
+    }
+}
+
+extension RouteService {
+    /// Solves a route query; runs on the caller's task, not on the engine.
+    static func plan(_ query: Engine.RouteQuery) throws -> RoutePlan {
         do throws(RouteError) {
-            return (doc.id, try RoutePlanner.plan(request), it.name)
+            return try RoutePlanner.plan(query.request)
         } catch {
             throw ServiceError.route(error)
         }
     }
 
-    func route(_ reference: String, query: [String: String]) throws -> ControlResponse {
-        let (_, plan, name) = try plan(reference, query: query)
+    /// `GET /v1/itineraries/{id}/route` in the format asked for.
+    static func route(_ engine: Engine, _ reference: String, query: [String: String]) async throws -> ControlResponse {
+        let routeQuery = try await engine.routeQuery(reference, query: query)
+        let plan = try plan(routeQuery)
+        let name = routeQuery.name
         switch query["format"] ?? "json" {
         case "json": return .encoding(plan)
         case "geojson": return .raw(status: 200, contentType: "application/geo+json", body: Array(plan.geoJSON().utf8))
@@ -140,10 +171,18 @@ extension Engine {
         }
     }
 
-    func applyRoute(_ reference: String, query: [String: String]) throws -> Itinerary {
-        let (doc, plan, _) = try plan(reference, query: query)
-        if let record = try? store.document(doc) { try requireEditor(record) }
-        try reorderStops(doc, order: plan.stops.map(\.place.id))
-        return try itinerary(doc.hex)
+    /// `POST /v1/itineraries/{id}/route/apply`: solves off the engine, then applies the order
+    /// if the places to go are still those it was solved for (else solves again, at most
+    /// three times, then answers 409).
+    static func apply(_ engine: Engine, _ reference: String, query: [String: String]) async throws -> Itinerary {
+        for _ in 0..<3 {
+            let routeQuery = try await engine.routeQuery(reference, query: query)
+            let plan = try plan(routeQuery)
+            if let itinerary = try await engine.applyRoute(routeQuery, order: plan.stops.map(\.place.id)) {
+                return itinerary
+            }
+        }
+        throw ServiceError.conflict(
+            "changed-meanwhile", "the itinerary's places to go kept changing while the route was solved; try again")
     }
 }

@@ -93,9 +93,9 @@ struct Router: ControlHandler {
         case ("GET", 1, "peers"): return .encoding(await engine.peersView())
         case ("POST", 1, "peers"): return .encoding(try await engine.addPeer(try r.decode(AddPeerRequest.self)))
         case ("GET", 3, "itineraries") where path[2] == "route":
-            return try await engine.route(path[1], query: r.query)
+            return try await RouteService.route(engine, path[1], query: r.query)
         case ("POST", 4, "itineraries") where path[2] == "route" && path[3] == "apply":
-            return .encoding(try await engine.applyRoute(path[1], query: r.query))
+            return .encoding(try await RouteService.apply(engine, path[1], query: r.query))
         case ("POST", 2, "maintenance") where path[1] == "rebuild":
             return .encoding(try await engine.rebuild())
         case ("POST", 2, "routes") where path[1] == "solve":
