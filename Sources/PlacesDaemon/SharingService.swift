@@ -1,6 +1,6 @@
 import Foundation
-import PlacesAccess
 import PlacesAPI
+import PlacesAccess
 import PlacesCrypto
 import PlacesModel
 import PlacesStore
