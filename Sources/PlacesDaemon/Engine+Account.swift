@@ -80,11 +80,10 @@ extension Engine {
             }
             try unlock(pair)
             var changes: [Change] = [.create(entity: profileID.hex, kind: .profile)]
-            changes.append(.set(entity: profileID.hex, kind: .profile, field: "name", value: .string(name), old: nil))
-            changes.append(
-                .set(entity: profileID.hex, kind: .profile, field: "username", value: .string(username), old: nil))
-            if let bio {
-                changes.append(.set(entity: profileID.hex, kind: .profile, field: "bio", value: bio, old: nil))
+            changes.append(.set(ProfileFields.name, of: profileID.hex, to: name))
+            changes.append(.set(ProfileFields.username, of: profileID.hex, to: username))
+            if let bio = bio?.stringValue {
+                changes.append(.set(ProfileFields.bio, of: profileID.hex, to: bio))
             }
             try commit(profileID, changes)
             try account.writeKeyFile(file)

@@ -303,7 +303,7 @@ extension Engine {
         }
         if let name = currentProfileName(), !name.isEmpty {
             _ = try? commit(
-                doc, [.set(entity: me.hex, kind: .member, field: "name", value: .string(name), old: nil)],
+                doc, [.set(MemberFields.name, of: me.hex, to: name)],
                 summary: "named itself")
         }
         // Redeeming the link was consent to this itinerary: its owner becomes a contact.

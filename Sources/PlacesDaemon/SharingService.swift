@@ -68,20 +68,16 @@ struct SharingService {
         var changes: [Change] = [
             .create(entity: token.id, kind: .link),
             .set(entity: token.id, kind: .link, field: "role", value: .string(terms.role.rawValue), old: nil),
-            .set(entity: token.id, kind: .link, field: "issuer", value: .string(me.hex), old: nil),
+            .set(LinkFields.issuer, of: token.id, to: me.hex),
         ]
         if let expiresMs = terms.expiresMs {
-            changes.append(
-                .set(
-                    entity: token.id, kind: .link, field: "expiresAt", value: .string(RFC3339.string(ms: expiresMs)),
-                    old: nil))
+            changes.append(.set(LinkFields.expiresAt, of: token.id, to: RFC3339.string(ms: expiresMs)))
         }
         if let uses = terms.uses {
-            changes.append(.set(entity: token.id, kind: .link, field: "uses", value: .number(Double(uses)), old: nil))
+            changes.append(.set(LinkFields.uses, of: token.id, to: Int64(uses)))
         }
         if let audience = terms.audience {
-            changes.append(
-                .set(entity: token.id, kind: .link, field: "audience", value: .string(audience.hex), old: nil))
+            changes.append(.set(LinkFields.audience, of: token.id, to: audience.hex))
         }
         return Edit(doc: doc, changes: changes, summary: "\(terms.role.rawValue) link shared")
     }
