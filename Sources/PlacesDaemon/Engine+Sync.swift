@@ -219,8 +219,20 @@ extension Engine: ReplicationHost {
     }
 
     /// After a local commit: the replicator pushes the new ops to the document's participants.
+    /// Who they go to and what this daemon held before are read here, in the commit's step
+    /// (from the caches), so that the replicator never waits on the engine to send them — a
+    /// long request (a 100,000-stop itinerary's answer) would otherwise hold the push up.
     func pushLocal(_ ops: [SignedOp], doc: DocumentID) {
-        replicator.committed(ops, in: doc)
+        guard let record = try? store.document(doc), record.kind == .itinerary, let me else { return }
+        let recipients = participants(of: record).filter { $0 != me }
+        guard !recipients.isEmpty else { return }
+        // What this daemon held before: its own ops of this commit taken out.
+        var before = currentVector(doc)?.seqs
+        if let first = ops.first(where: { $0.header.author == me.bytes }) {
+            before?[me.hex] = first.header.seq - 1
+        }
+        replicator.committed(
+            LocalCommit(ops: ops, doc: doc, recipients: Array(recipients), before: before.map { VersionVector($0) }))
     }
 
     /// A duration in milliseconds with two decimals, for debug logs.

@@ -153,7 +153,8 @@ struct ReplicatorTests {
         let delivered = Delivered()
         let pump = Task { await replicator.run { messages, to in delivered.record(messages, to: to) } }
         defer { pump.cancel() }
-        replicator.committed([op], in: doc)
+        replicator.committed(
+            LocalCommit(ops: [op], doc: doc, recipients: [peer.publicKey], before: VersionVector([:])))
         for _ in 0..<200 where delivered.to(peer.publicKey).isEmpty { try await Task.sleep(for: .milliseconds(10)) }
         let got = delivered.to(peer.publicKey)
         #expect(got.count == 1)

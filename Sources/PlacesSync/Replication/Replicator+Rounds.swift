@@ -61,21 +61,14 @@ extension Replicator {
     }
 
     /// After a local commit to a shared document: push the new ops to its participants.
-    func pushLocal(_ ops: [SignedOp], doc: DocumentID) async {
-        guard let host, let record = await host.document(doc), record.isShared,
-            let me = await host.replicaIdentity()?.publicKey
-        else { return }
-        let recipients = (await host.participants(in: doc)).filter { $0 != me }
+    func pushLocal(_ commit: LocalCommit) async {
         logger.debug(
             "pushing local ops",
-            metadata: ["doc.id": "\(doc)", "ops": "\(ops.count)", "recipients": "\(recipients.count)"])
-        guard !recipients.isEmpty else { return }
-        // What this daemon held before: its own ops of this commit taken out.
-        var before = await host.versionVector(of: doc)?.seqs
-        if let first = ops.first(where: { $0.header.author == me.bytes }) {
-            before?[me.hex] = first.header.seq - 1
-        }
-        await push(ops, doc: doc, to: Array(recipients), before: before.map { VersionVector($0) })
+            metadata: [
+                "doc.id": "\(commit.doc)", "ops": "\(commit.ops.count)", "recipients": "\(commit.recipients.count)",
+            ])
+        guard !commit.recipients.isEmpty else { return }
+        await push(commit.ops, doc: commit.doc, to: commit.recipients, before: commit.before)
     }
 
     /// Sends new ops (a local commit, or ops from one peer relayed to the others) to each of

@@ -34,7 +34,7 @@ public actor Replicator {
     /// messages in turn.
     enum Outbound: Sendable {
         case send(doc: DocumentID?, messages: [SyncMessage], recipients: [PublicKey])
-        case local(ops: [SignedOp], doc: DocumentID)
+        case local(LocalCommit)
         case direct(ops: [SignedOp], doc: DocumentID, recipients: [PublicKey])
         case offer(doc: DocumentID, peers: Set<PublicKey>)
         case present(JoinPresentation, peer: PublicKey)
@@ -72,8 +72,8 @@ public actor Replicator {
     // MARK: What the daemon hands over
 
     /// After a local commit: the new ops go to the document's connected participants.
-    public nonisolated func committed(_ ops: [SignedOp], in doc: DocumentID) {
-        outbox.yield(.local(ops: ops, doc: doc))
+    public nonisolated func committed(_ commit: LocalCommit) {
+        outbox.yield(.local(commit))
     }
 
     /// Ops sent as they are to `recipients` (a removal, to the members it removes).
@@ -121,7 +121,7 @@ public actor Replicator {
             switch item {
             case .send(_, let messages, let recipients):
                 for recipient in recipients { await send(messages, recipient) }
-            case .local(let ops, let doc): await pushLocal(ops, doc: doc)
+            case .local(let commit): await pushLocal(commit)
             case .direct(let ops, let doc, let recipients):
                 enqueue(batches(of: ops.map(\.encoded), doc: doc), doc: doc, to: recipients)
             case .offer(let doc, let peers): await offerToConnected(doc, newcomers: peers)
