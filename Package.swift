@@ -53,7 +53,7 @@ let package = Package(
         .target(
             name: "PlacesSync",
             dependencies: [
-                "PlacesCrypto", "PlacesModel",
+                "PlacesAccess", "PlacesCrypto", "PlacesModel",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -173,7 +173,7 @@ let package = Package(
         .testTarget(
             name: "PlacesSyncTests",
             dependencies: [
-                "PlacesSync", "PlacesCrypto", "PlacesModel",
+                "PlacesSync", "PlacesAccess", "PlacesCrypto", "PlacesModel",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

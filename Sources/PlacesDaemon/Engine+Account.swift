@@ -49,10 +49,11 @@ extension Engine {
         if let text = request.bio {
             bio = try FieldRule.text(maxLength: 1_000, required: false).check("bio", .string(text))
         }
-        let sealed: Bool
+        /// The passphrase to seal the key file with; nil for an unsealed (headless) key file.
+        let passphrase: String?
         switch (request.passphrase, request.noPassphrase ?? false) {
-        case (let p?, false) where !p.isEmpty: sealed = true
-        case (nil, true): sealed = false
+        case (let p?, false) where !p.isEmpty: passphrase = p
+        case (nil, true): passphrase = nil
         case (_, true): throw ServiceError.invalid("noPassphrase", "give either a passphrase or noPassphrase, not both")
         default:
             throw ServiceError.invalid(
@@ -62,7 +63,11 @@ extension Engine {
         let file: KeyFile
         do {
             pair = try SigningKeyPair()
-            file = sealed ? try KeyFile.sealed(pair, passphrase: request.passphrase!) : KeyFile.unsealed(pair)
+            if let passphrase {
+                file = try KeyFile.sealed(pair, passphrase: passphrase)
+            } else {
+                file = KeyFile.unsealed(pair)
+            }
         } catch {
             throw ServiceError.crypto("Key generation failed", error.message, cause: error)
         }

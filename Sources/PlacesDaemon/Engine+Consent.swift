@@ -96,7 +96,7 @@ extension Engine {
         let owner = offer.owner
         // `offer.grants` are those among the offer's first `Replicator.maxGrantsPerOffer`.
         guard
-            let grant = offer.grants.lazy.map(Engine.keyGrant).first(where: {
+            let grant = offer.grants.lazy.first(where: {
                 $0.doc == docID && $0.member == me.bytes && $0.issuer == owner && $0.isValid
             }), let ownerKey = try? PublicKey(bytes: owner), ownerKey != me
         else {

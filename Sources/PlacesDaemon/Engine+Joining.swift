@@ -191,12 +191,12 @@ extension Engine {
             }
         }
         provisional[token.doc, default: []].insert(peer)
-        var grants = [ReplicaGrant]()
+        var grants = [KeyGrant]()
         for (epoch, key) in keyringCopy().all(token.doc) {
             guard let grant = try? KeyGrant.issue(key: key, doc: token.doc, epoch: epoch, to: peer, by: identity) else {
                 continue
             }
-            grants.append(Engine.replicaGrant(grant))
+            grants.append(grant)
         }
         let proof =
             JoinProof.make(
@@ -264,7 +264,7 @@ extension Engine {
             try store.registerDocument(doc, kind: .itinerary, owner: offer.owner, timeMs: RFC3339.nowMs())
             var keys = [(token.epoch, token.documentKey)]
             // `offer.grants` are those among the offer's first `Replicator.maxGrantsPerOffer`.
-            for grant in offer.grants.map(Engine.keyGrant)
+            for grant in offer.grants
             where grant.doc == doc && grant.member == identity.publicKey.bytes && grant.issuer == peer.bytes
                 && grant.isValid
             {

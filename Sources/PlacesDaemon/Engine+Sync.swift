@@ -76,7 +76,7 @@ extension Engine: ReplicationHost {
         // "Offers"); a grant may arrive before the op that makes its member one.
         let gone = (try? store.formerMembers(of: doc)) ?? []
         let grants = ((try? store.grants(in: doc)) ?? []).filter { !gone.contains(HexCoding.encode($0.member)) }
-        var content = OfferContent(owner: record.owner, vector: vector, grants: grants.map(Engine.replicaGrant))
+        var content = OfferContent(owner: record.owner, vector: vector, grants: grants)
         if describe {
             content.fromName = currentProfileName() ?? ""
             content.name = entityName(in: doc, doc.hex)
@@ -101,10 +101,10 @@ extension Engine: ReplicationHost {
         Set(((try? store.grants(in: doc)) ?? []).map(\.signature))
     }
 
-    public func keepGrants(_ grants: [ReplicaGrant]) async -> Bool {
+    public func keepGrants(_ grants: [KeyGrant]) async -> Bool {
         guard let me else { return false }
         var kept = false
-        for grant in grants.map(Engine.keyGrant) {
+        for grant in grants {
             guard grant.isValid else { continue }
             try? store.saveGrant(grant)
             kept = true
@@ -261,17 +261,5 @@ extension Engine: ReplicationHost {
         // The name a member gave when it joined through a link (it may never have connected here).
         if let joined = try? store.memberName(key.hex), !joined.isEmpty { return joined }
         return String(key.humanID.prefix(7))
-    }
-
-    static func keyGrant(_ g: ReplicaGrant) -> KeyGrant {
-        KeyGrant(
-            doc: g.doc, epoch: g.epoch, member: g.member, sealedKey: g.sealedKey, issuer: g.issuer,
-            signature: g.signature)
-    }
-
-    static func replicaGrant(_ g: KeyGrant) -> ReplicaGrant {
-        ReplicaGrant(
-            doc: g.doc, epoch: g.epoch, member: g.member, sealedKey: g.sealedKey, issuer: g.issuer,
-            signature: g.signature)
     }
 }

@@ -104,7 +104,7 @@ struct SharingService {
             let f = Views.fields(record)
             let issuer = f["issuer"]?.stringValue.flatMap(SharingService.publicKey(hex:))
             let expiresAt = f["expiresAt"]?.stringValue
-            let uses = f["uses"]?.doubleValue.map { Int($0) }
+            let uses = f["uses"]?.doubleValue.flatMap { Int(exactly: $0) }
             let members = joins.filter { $0.token == record.id && $0.active }.count
             let redeemed = joins.filter { $0.token == record.id }.count
             let state =

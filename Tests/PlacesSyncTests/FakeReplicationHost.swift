@@ -1,4 +1,5 @@
 import Foundation
+import PlacesAccess
 import PlacesCrypto
 import PlacesModel
 import Synchronization
@@ -15,12 +16,12 @@ actor FakeReplicationHost: ReplicationHost {
     var participants: Set<PublicKey>
     /// The log: encoded op, author (hex) and seq, in causal order.
     var log: [(bytes: [UInt8], author: String, seq: UInt64)] = []
-    var grants: [ReplicaGrant] = []
+    var grants: [KeyGrant] = []
     /// What `ingest` answers, and the batches it was given.
     var nextIngest: IngestOutcome?
     var ingested: [[[UInt8]]] = []
     /// Grants the replicator asked the host to verify and keep.
-    var kept: [[ReplicaGrant]] = []
+    var kept: [[KeyGrant]] = []
     var connected: [PublicKey] = []
 
     init(identity: SigningKeyPair, doc: DocumentID, participants: Set<PublicKey>) {
@@ -30,7 +31,7 @@ actor FakeReplicationHost: ReplicationHost {
     }
 
     func append(_ bytes: [UInt8], author: String, seq: UInt64) { log.append((bytes, author, seq)) }
-    func setGrants(_ grants: [ReplicaGrant]) { self.grants = grants }
+    func setGrants(_ grants: [KeyGrant]) { self.grants = grants }
     func addParticipant(_ key: PublicKey) { participants.insert(key) }
     func setNextIngest(_ outcome: IngestOutcome) { nextIngest = outcome }
 
@@ -70,7 +71,7 @@ actor FakeReplicationHost: ReplicationHost {
         return round
     }
     func heldGrantSignatures(in doc: DocumentID) async -> Set<[UInt8]> { Set(grants.map(\.signature)) }
-    func keepGrants(_ grants: [ReplicaGrant]) async -> Bool {
+    func keepGrants(_ grants: [KeyGrant]) async -> Bool {
         kept.append(grants)
         return !grants.isEmpty
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PlacesAccess
 import PlacesCrypto
 import PlacesModel
 import Testing
@@ -32,7 +33,7 @@ struct ReplicatorTests {
         return await replicator.sessionOpened(with: who, hello: hello, address: "127.0.0.1")
     }
 
-    func offer(_ vector: [String: UInt64], reply: Bool, grants: [ReplicaGrant] = []) -> Places_Sync_V1_SyncMessage {
+    func offer(_ vector: [String: UInt64], reply: Bool, grants: [KeyGrant] = []) -> Places_Sync_V1_SyncMessage {
         var offer = Places_Sync_V1_DocOffer()
         offer.doc = Data(doc.bytes)
         offer.owner = Data(me.publicKey.bytes)
@@ -111,7 +112,7 @@ struct ReplicatorTests {
     func grantsAreBounded() async {
         await connect(peer.publicKey)
         let grants = (0..<100).map { index in
-            ReplicaGrant(
+            KeyGrant(
                 doc: doc, epoch: 1, member: peer.publicKey.bytes, sealedKey: [1], issuer: me.publicKey.bytes,
                 signature: [UInt8(index)])
         }

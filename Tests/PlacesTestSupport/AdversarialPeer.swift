@@ -147,17 +147,8 @@ enum Wire {
         return message
     }
 
-    /// A key grant in its wire form.
-    static func grant(_ grant: KeyGrant) -> Places_Sync_V1_KeyGrant {
-        var g = Places_Sync_V1_KeyGrant()
-        g.doc = Data(grant.doc.bytes)
-        g.epoch = grant.epoch
-        g.member = Data(grant.member)
-        g.sealedKey = Data(grant.sealedKey)
-        g.issuer = Data(grant.issuer)
-        g.signature = Data(grant.signature)
-        return g
-    }
+    /// A key grant in its wire form (the replicator's own conversion).
+    static func grant(_ grant: KeyGrant) -> Places_Sync_V1_KeyGrant { Replicator.wire(grant) }
 
     /// An op body (`op-format.md` §4) from changes written as JSON text, so that any value,
     /// valid or not, can be sent.

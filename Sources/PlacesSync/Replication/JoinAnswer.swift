@@ -1,3 +1,4 @@
+import PlacesAccess
 import PlacesModel
 
 /// A holder's answer to a presented share link (`Protocol/sync.md` §8.2), decided by the
@@ -7,5 +8,5 @@ public enum JoinAnswer: Sendable, Equatable {
     case refused(JoinRefusal)
     /// The peer is let in: an offer of `doc` whose grants are `grants` (every epoch key held,
     /// sealed to the peer), naming `role` and carrying the holder's proof.
-    case admitted(doc: DocumentID, grants: [ReplicaGrant], role: String, proof: [UInt8])
+    case admitted(doc: DocumentID, grants: [KeyGrant], role: String, proof: [UInt8])
 }

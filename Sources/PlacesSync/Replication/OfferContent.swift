@@ -1,3 +1,4 @@
+import PlacesAccess
 import PlacesModel
 
 /// What the host reads for an offer of one document to one peer (`Protocol/sync.md` §7,
@@ -8,7 +9,7 @@ public struct OfferContent: Sendable {
     public var vector: VersionVector
     /// The owner-signed grants held for the document, those of members removed (or gone) in
     /// this daemon's view left out, in the store's order.
-    public var grants: [ReplicaGrant]
+    public var grants: [KeyGrant]
     /// What an invitation shows (asked only while the peer has not shown it holds the
     /// document): the local profile name, the document's name and the peer's active role.
     public var fromName: String?
@@ -16,7 +17,7 @@ public struct OfferContent: Sendable {
     public var role: String?
 
     public init(
-        owner: [UInt8], vector: VersionVector, grants: [ReplicaGrant], fromName: String? = nil, name: String? = nil,
+        owner: [UInt8], vector: VersionVector, grants: [KeyGrant], fromName: String? = nil, name: String? = nil,
         role: String? = nil
     ) {
         self.owner = owner

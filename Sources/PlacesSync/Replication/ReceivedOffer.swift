@@ -1,3 +1,4 @@
+import PlacesAccess
 import PlacesModel
 
 /// An offer of a document this daemon does not hold, decoded and bounded by the replicator,
@@ -8,7 +9,7 @@ public struct ReceivedOffer: Sendable {
     public var owner: [UInt8]
     /// The offer's grants among its first `Replicator.maxGrantsPerOffer` entries that decode,
     /// in order, not verified.
-    public var grants: [ReplicaGrant]
+    public var grants: [KeyGrant]
     /// The document's name (at most 200 characters, "" when not given).
     public var name: String
     /// The sender's profile name (at most 100 characters, "" when not given).
@@ -19,7 +20,7 @@ public struct ReceivedOffer: Sendable {
     public var joinProof: [UInt8]
 
     public init(
-        doc: DocumentID, owner: [UInt8], grants: [ReplicaGrant], name: String = "", fromName: String = "",
+        doc: DocumentID, owner: [UInt8], grants: [KeyGrant], name: String = "", fromName: String = "",
         role: String = "", joinProof: [UInt8] = []
     ) {
         self.doc = doc

@@ -1,3 +1,4 @@
+import PlacesAccess
 import PlacesCrypto
 import PlacesModel
 
@@ -50,7 +51,7 @@ public protocol ReplicationHost: AnyObject, Sendable {
     func heldGrantSignatures(in doc: DocumentID) async -> Set<[UInt8]>
     /// Verifies and keeps `grants` (owner-signed, for documents held), opening one to this
     /// daemon; returns whether any was kept.
-    func keepGrants(_ grants: [ReplicaGrant]) async -> Bool
+    func keepGrants(_ grants: [KeyGrant]) async -> Bool
     /// Verifies and stores signed ops of `doc` received from `peer`, then tells the user
     /// (events). Nil when nothing could be stored (a storage failure).
     func ingest(_ ops: [[UInt8]], into doc: DocumentID, from peer: PublicKey) async -> IngestOutcome?

@@ -1,4 +1,5 @@
 import Foundation
+import PlacesAccess
 import PlacesCrypto
 import PlacesModel
 
@@ -97,7 +98,7 @@ extension Replicator {
     private func keepGrants(_ offer: Places_Sync_V1_DocOffer, record: ReplicaDocument) async -> Bool {
         guard let host else { return false }
         let held = await host.heldGrantSignatures(in: record.id)
-        var candidates = [ReplicaGrant]()
+        var candidates = [KeyGrant]()
         for grant in offer.grants.lazy.compactMap(Replicator.grant)
         where grant.doc == record.id && grant.issuer == record.owner && !held.contains(grant.signature) {
             guard candidates.count < Replicator.maxGrantsPerOffer else { break }

@@ -1,9 +1,10 @@
 import Foundation
+import PlacesAccess
 import PlacesModel
 
 /// Conversions between the generated wire types and the domain types the host sees.
 extension Replicator {
-    static func wire(_ grant: ReplicaGrant) -> Places_Sync_V1_KeyGrant {
+    static func wire(_ grant: KeyGrant) -> Places_Sync_V1_KeyGrant {
         var g = Places_Sync_V1_KeyGrant()
         g.doc = Data(grant.doc.bytes)
         g.epoch = grant.epoch
@@ -15,9 +16,9 @@ extension Replicator {
     }
 
     /// A received grant; nil when its document id is not 16 bytes.
-    static func grant(_ g: Places_Sync_V1_KeyGrant) -> ReplicaGrant? {
+    static func grant(_ g: Places_Sync_V1_KeyGrant) -> KeyGrant? {
         guard let doc = DocumentID(bytes: [UInt8](g.doc)) else { return nil }
-        return ReplicaGrant(
+        return KeyGrant(
             doc: doc, epoch: g.epoch, member: [UInt8](g.member), sealedKey: [UInt8](g.sealedKey),
             issuer: [UInt8](g.issuer), signature: [UInt8](g.signature))
     }
