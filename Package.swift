@@ -42,6 +42,10 @@ let package = Package(
         // The QR encoder for share links on a terminal: only the CLI uses it.
         .target(name: "PlacesQR"),
         .target(name: "PlacesRoutes"),
+        // Trip folders: days, warnings, costs and the calendar, computed from a trip's items.
+        .target(name: "PlacesTrips", dependencies: ["PlacesModel", "PlacesRoutes"]),
+        // Places in and out of other tools' files: GeoJSON (Google Takeout), KML, GPX.
+        .target(name: "PlacesInterchange"),
         .target(
             name: "PlacesStore",
             dependencies: [
@@ -79,7 +83,7 @@ let package = Package(
             name: "PlacesDaemon",
             dependencies: [
                 "PlacesCrypto", "PlacesModel", "PlacesAccess", "PlacesStore", "PlacesAPI", "PlacesControl",
-                "PlacesRoutes", "PlacesSync",
+                "PlacesRoutes", "PlacesSync", "PlacesTrips", "PlacesInterchange",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -160,6 +164,8 @@ let package = Package(
         ),
         .testTarget(name: "PlacesQRTests", dependencies: ["PlacesQR"], exclude: ["Fixtures"]),
         .testTarget(name: "PlacesRoutesTests", dependencies: ["PlacesRoutes"]),
+        .testTarget(name: "PlacesTripsTests", dependencies: ["PlacesTrips", "PlacesModel", "PlacesRoutes"]),
+        .testTarget(name: "PlacesInterchangeTests", dependencies: ["PlacesInterchange"], exclude: ["Samples"]),
         .testTarget(
             name: "PlacesControlTests",
             dependencies: ["PlacesAPI", "PlacesControl", "PlacesControlClient", "PlacesModel"]
