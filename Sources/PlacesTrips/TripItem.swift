@@ -67,11 +67,22 @@ public struct TripItem: Sendable, Hashable, Identifiable {
     public var mode: String?
     /// An activity's link to another item or place to go (may dangle).
     public var linkedItem: String?
+    /// The user's notes.
+    public var notes: String?
+    /// A link (booking page, menu).
+    public var url: String?
+    /// One line of what else the item says, for calendars and lists: an activity's
+    /// description, a food item's recommendation, a transport's carrier and number, a
+    /// lodging's confirmation code.
+    public var detail: String?
+    /// Whether an activity is booked.
+    public var booked: Bool
 
     public init(
         id: String, type: TripItemType, title: String, start: LocalDateTime? = nil, end: LocalDateTime? = nil,
         timeZone: String? = nil, endTimeZone: String? = nil, location: TripLocation? = nil, to: TripLocation? = nil,
-        price: Money? = nil, position: String? = nil, mode: String? = nil, linkedItem: String? = nil
+        price: Money? = nil, position: String? = nil, mode: String? = nil, linkedItem: String? = nil,
+        notes: String? = nil, url: String? = nil, detail: String? = nil, booked: Bool = false
     ) {
         self.id = id
         self.type = type
@@ -86,6 +97,10 @@ public struct TripItem: Sendable, Hashable, Identifiable {
         self.position = position
         self.mode = mode
         self.linkedItem = linkedItem
+        self.notes = notes
+        self.url = url
+        self.detail = detail
+        self.booked = booked
     }
 }
 
