@@ -48,6 +48,16 @@ public enum FieldRule: Sendable, Hashable {
     case token
     /// A profile username: 1–32 characters, each a letter, digit, `.`, `_` or `-`.
     case username
+    /// A local date (`YYYY-MM-DD`) or local date and time to the minute
+    /// (`YYYY-MM-DDTHH:MM`), in no zone: an item's `start` and `end`.
+    case localDateTime
+    /// An IANA time zone name (`Europe/Lisbon`, `UTC`): 1–64 characters of letters, digits,
+    /// `/ _ + -`, starting with a letter. Ops are checked for the shape only (tz databases
+    /// differ between devices, and every device must accept the same ops); a local write
+    /// must also name a zone this daemon knows (`ItemService`).
+    case timeZone
+    /// The inner rule, or null (a coordinate, flag or reference that may be absent).
+    indirect case optional(FieldRule)
 
     /// The largest amount in minor units a price may hold.
     public static let maxAmountMinor: Int64 = 1_000_000_000_000
@@ -66,6 +76,7 @@ public enum FieldRule: Sendable, Hashable {
         switch self {
         case .text(_, let required): required
         case .latitude, .longitude, .bool, .position, .entityID, .key, .oneOf, .token, .username: true
+        case .optional: false
         default: false
         }
     }
@@ -187,6 +198,18 @@ public enum FieldRule: Sendable, Hashable {
                 s.utf8.allSatisfy({ FieldRule.isBase64URL($0) })
             else { throw FieldError(field, "'\(field)' must be a capability token in base64url") }
             return value
+        case .localDateTime:
+            guard let s = value.stringValue, FieldRule.isLocalDateTime(s) else {
+                throw FieldError(field, "'\(field)' must be a date (YYYY-MM-DD) or a local date and time (YYYY-MM-DDTHH:MM)")
+            }
+            return value
+        case .timeZone:
+            guard let s = value.stringValue, FieldRule.isTimeZoneName(s) else {
+                throw FieldError(field, "'\(field)' must be an IANA time zone name such as Europe/Lisbon")
+            }
+            return value
+        case .optional(let inner):
+            return try inner.validate(field, value)
         case .username:
             guard let s = value.stringValue, s.utf8.count <= 64 * 32, (1...32).contains(s.count),
                 s.unicodeScalars.allSatisfy({
@@ -207,6 +230,30 @@ public enum FieldRule: Sendable, Hashable {
         let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
         let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]
         return (1...days).contains(d)
+    }
+
+    /// `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM` (hours 00–23, minutes 00–59).
+    public static func isLocalDateTime(_ s: String) -> Bool {
+        let u = Array(s.utf8)
+        guard u.count == 10 || u.count == 16, isDate(String(decoding: u[0..<10], as: UTF8.self)) else { return false }
+        if u.count == 10 { return true }
+        func digit(_ i: Int) -> Int? { (48...57).contains(u[i]) ? Int(u[i] - 48) : nil }
+        guard u[10] == UInt8(ascii: "T"), u[13] == UInt8(ascii: ":"), let h1 = digit(11), let h2 = digit(12),
+            let m1 = digit(14), let m2 = digit(15)
+        else { return false }
+        return h1 * 10 + h2 < 24 && m1 * 10 + m2 < 60
+    }
+
+    /// 1–64 characters of `A-Z a-z 0-9 / _ + -`, starting with a letter (the shape of every
+    /// IANA zone name, `Etc/GMT+5` included).
+    public static func isTimeZoneName(_ s: String) -> Bool {
+        let u = s.utf8
+        guard (1...64).contains(u.count), let first = u.first, (65...90).contains(first) || (97...122).contains(first)
+        else { return false }
+        return u.allSatisfy { b in
+            (65...90).contains(b) || (97...122).contains(b) || (48...57).contains(b) || b == UInt8(ascii: "/")
+                || b == UInt8(ascii: "_") || b == UInt8(ascii: "+") || b == UInt8(ascii: "-")
+        }
     }
 
     /// Whether `s` is exactly `count` lowercase hex digits.

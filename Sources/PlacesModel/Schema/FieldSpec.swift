@@ -60,7 +60,10 @@ extension FieldRule {
     /// The JSON shape of the values this rule stores.
     public var valueType: FieldValueType {
         switch self {
-        case .text, .url, .date, .position, .entityID, .key, .oneOf, .timestamp, .token, .username: .string
+        case .text, .url, .date, .position, .entityID, .key, .oneOf, .timestamp, .token, .username, .localDateTime,
+            .timeZone:
+            .string
+        case .optional(let inner): inner.valueType
         case .latitude, .longitude, .rating: .number
         case .priceLevel, .count: .integer
         case .bool: .bool

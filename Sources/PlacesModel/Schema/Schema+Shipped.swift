@@ -10,6 +10,8 @@ extension Schema {
             "itinerary",
             entities: [
                 ItineraryFields.schema, StopFields.schema, MemberFields.schema, LinkFields.schema, ViewFields.schema,
+                LodgingFields.schema, TransportFields.schema, FoodFields.schema, ActivityFields.schema,
+                ChecklistItemFields.schema,
             ]),
         DocumentSchema("library", entities: [PlaceFields.schema, FavoriteFields.schema]),
         DocumentSchema("profile", entities: [ProfileFields.schema]),
@@ -57,6 +59,11 @@ public enum ItineraryFields: EntityDeclaration {
     public static let travelPrice = FieldKey<Self, Money>("travelPrice", .money)
     public static let lodgingPrice = FieldKey<Self, Money>("lodgingPrice", .money)
     public static let notes = FieldKey<Self, String>("notes", .text(maxLength: 10_000, required: false))
+    /// The zone of the trip's items that name none.
+    public static let timeZone = FieldKey<Self, String>("timeZone", .timeZone, label: "time zone")
+    /// How the travellers get between the day's items (warnings, day routes).
+    public static let travelMode = FieldKey<Self, String>(
+        "travelMode", .optional(.oneOf(["walking", "cycling", "driving"])), label: "travel mode")
 
     /// The fields of the API's `lodging` object, by their name inside it.
     public static let lodging: [(key: String, field: FieldKey<Self, String>)] = [
@@ -67,7 +74,7 @@ public enum ItineraryFields: EntityDeclaration {
         .itinerary, id: .root,
         fields: [
             name, startDate, endDate, transportation, lodgingName, lodgingAddress, lodgingCheckIn, lodgingCheckOut,
-            travelPrice, lodgingPrice, notes,
+            travelPrice, lodgingPrice, notes, timeZone, travelMode,
         ])
 }
 
@@ -80,12 +87,14 @@ public enum StopFields: EntityDeclaration {
     public static let longitude = FieldKey<Self, Double>(PlaceFields.longitude.spec)
     public static let address = FieldKey<Self, String>(PlaceFields.address.spec)
     public static let position = FieldKey<Self, String>(FieldSpec.position)
+    /// The day of the trip it is planned for.
+    public static let day = FieldKey<Self, String>("day", .date)
 
     /// The place fields a stop copies when it is added.
     public static let copiedFromPlace: [FieldSpec] = [name.spec, latitude.spec, longitude.spec, address.spec]
 
     public static let schema = EntitySchema(
-        .stop, id: .random, fields: [placeID, name, latitude, longitude, address, position])
+        .stop, id: .random, fields: [placeID, name, latitude, longitude, address, position, day])
 }
 
 /// A member of a shared itinerary (id = its public key). `token` and `name` are written
