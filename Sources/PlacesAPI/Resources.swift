@@ -204,11 +204,14 @@ public struct Stop: Codable, Sendable, Equatable {
     public var address: String?
     /// 1-based position in the list.
     public var position: Int
+    /// The day of the trip it is planned for (`YYYY-MM-DD`).
+    public var day: String?
 
     public init(
         id: String, placeId: String? = nil, name: String, latitude: Double, longitude: Double, address: String? = nil,
-        position: Int
+        position: Int, day: String? = nil
     ) {
+        self.day = day
         self.id = id
         self.placeId = placeId
         self.name = name
@@ -231,7 +234,7 @@ public struct Itinerary: Codable, Sendable, Equatable {
     public var lodgingPrice: Money?
     public var notes: String?
     public var places: [Stop]
-    /// Travel plus lodging price, one entry per currency.
+    /// Everything's price summed per currency: travel and lodging prices and every item's.
     public var totalCost: [Money]
     /// Human id of the owner.
     public var owner: String
@@ -239,6 +242,15 @@ public struct Itinerary: Codable, Sendable, Equatable {
     public var role: String
     public var createdAt: String
     public var updatedAt: String?
+    /// The zone of items that name none (IANA).
+    public var timeZone: String?
+    /// How the travellers get around between the day's items (`walking`, `cycling`, `driving`).
+    public var travelMode: String?
+    /// How many items the trip folder holds (lodging, transport, food, activities).
+    public var itemCount: Int?
+    /// Prices per section (`lodging`, `transport`, `food`, `activity`), each summed per
+    /// currency; a section without prices is absent.
+    public var costs: [String: [Money]]?
 
     public init(
         id: String, name: String, startDate: String? = nil, endDate: String? = nil, transportation: String? = nil,

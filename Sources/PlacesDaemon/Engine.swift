@@ -42,6 +42,8 @@ public actor Engine {
     var provisional: [DocumentID: Set<PublicKey>] = [:]
     /// Views recorded of each itinerary (activity text is computed from the store).
     var activityLog = ActivityService()
+    /// The trip folders last read (`TripSnapshot`), each valid while the store is unchanged.
+    var tripCache = TripSnapshotCache()
 
     init(store: Store, paths: DataPaths, version: String, logger: Logger) {
         self.store = store

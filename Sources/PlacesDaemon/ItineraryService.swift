@@ -62,7 +62,11 @@ struct ItineraryService {
             throw ServiceError.notFound("no itinerary with id '\(reference)'")
         }
         let stops = try ServiceError.storing { () throws(StoreError) in try store.entities(in: doc.id, kind: .stop) }
-        return Views.itinerary(root: root, stops: stops, owner: doc.owner, role: role(in: doc))
+        var items = [Store.EntityRecord]()
+        for kind in EntityKind.tripItems {
+            items += try ServiceError.storing { () throws(StoreError) in try store.entities(in: doc.id, kind: kind) }
+        }
+        return Views.itinerary(root: root, stops: stops, items: items, owner: doc.owner, role: role(in: doc))
     }
 
     func list(scope: String?) throws -> ItineraryList {

@@ -70,6 +70,40 @@ struct Router: ControlHandler {
         case ("POST", 5, "itineraries") where path[2] == "places" && path[4] == "move":
             return .encoding(
                 try await engine.moveStop(path[1], stop: path[3], to: try r.decode(MoveRequest.self).position))
+        // Trip folder
+        case ("GET", 3, "itineraries") where path[2] == "items":
+            return .encoding(try await engine.items(path[1], type: r.query["type"]))
+        case ("POST", 3, "itineraries") where path[2] == "items":
+            return .encoding(try await engine.createItem(path[1], try object(r)), status: 201)
+        case ("GET", 4, "itineraries") where path[2] == "items":
+            return .encoding(try await engine.item(path[1], item: path[3]))
+        case ("PATCH", 4, "itineraries") where path[2] == "items":
+            return .encoding(try await engine.updateItem(path[1], item: path[3], try object(r)))
+        case ("DELETE", 4, "itineraries") where path[2] == "items":
+            try await engine.deleteItem(path[1], item: path[3])
+            return .json(status: 204, body: [])
+        case ("POST", 5, "itineraries") where path[2] == "items" && path[4] == "move":
+            return .encoding(try await engine.moveItem(path[1], item: path[3], try object(r)))
+        case ("GET", 3, "itineraries") where path[2] == "days":
+            return .encoding(try await engine.days(path[1]))
+        case ("GET", 4, "itineraries") where path[2] == "days":
+            return .encoding(try await engine.day(path[1], day: path[3]))
+        case ("GET", 3, "itineraries") where path[2] == "warnings":
+            return .encoding(try await engine.warnings(path[1]))
+        case ("GET", 3, "itineraries") where path[2] == "calendar":
+            return try await engine.calendar(path[1])
+        case ("GET", 3, "itineraries") where path[2] == "checklist":
+            return .encoding(try await engine.checklist(path[1]))
+        case ("POST", 3, "itineraries") where path[2] == "checklist":
+            return .encoding(try await engine.addChecklistItem(path[1], try object(r)), status: 201)
+        case ("PATCH", 4, "itineraries") where path[2] == "checklist":
+            return .encoding(try await engine.updateChecklistItem(path[1], item: path[3], try object(r)))
+        case ("DELETE", 4, "itineraries") where path[2] == "checklist":
+            try await engine.removeChecklistItem(path[1], item: path[3])
+            return .json(status: 204, body: [])
+        case ("POST", 5, "itineraries") where path[2] == "checklist" && path[4] == "move":
+            return .encoding(
+                try await engine.moveChecklistItem(path[1], item: path[3], to: try r.decode(MoveRequest.self).position))
         case ("POST", 3, "itineraries") where path[2] == "share":
             return .encoding(try await engine.share(path[1], try r.decode(ShareRequest.self)))
         case ("GET", 3, "itineraries") where path[2] == "members":

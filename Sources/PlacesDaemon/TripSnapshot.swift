@@ -1,0 +1,106 @@
+import PlacesModel
+import PlacesRoutes
+import PlacesStore
+import PlacesTrips
+
+/// Everything the trip folder's views read from one itinerary, loaded in one go: its root,
+/// its live items and places to go, their API objects and the planning code's `Trip`. The
+/// engine keeps the last few, each valid while the store's commit generation has not moved
+/// (`TripSnapshotCache`), so the day view and the warnings of a 500-item trip parse nothing
+/// twice.
+final class TripSnapshot: @unchecked Sendable {
+    let doc: DocumentID
+    let root: Store.EntityRecord
+    /// Live items of the four item kinds, in list order per kind.
+    let itemRecords: [Store.EntityRecord]
+    /// Live places to go, in list order.
+    let stops: [Store.EntityRecord]
+    /// The API object of every item, legacy item and place to go, by id.
+    let json: [String: JSONValue]
+    /// The items the planning code reads (legacy ones and places to go included).
+    let trip: Trip
+    /// The API objects of the items (not places to go), legacy ones first.
+    let itemList: [JSONValue]
+
+    // Computed on first use; a snapshot is only read inside the engine actor.
+    private var cachedSchedule: TripSchedule?
+    private var cachedWarnings: [TripWarning]?
+
+    init(doc: DocumentID, store: Store) throws(ServiceError) {
+        self.doc = doc
+        guard
+            let root = try ServiceError.storing({ () throws(StoreError) in try store.entity(in: doc, id: doc.hex) }),
+            !root.deleted
+        else { throw ServiceError.notFound("no itinerary with id '\(doc.hex)'") }
+        self.root = root
+        var records = [Store.EntityRecord]()
+        for kind in EntityKind.tripItems {
+            records += try ServiceError.storing { () throws(StoreError) in try store.entities(in: doc, kind: kind) }
+        }
+        self.itemRecords = records
+        self.stops = try ServiceError.storing { () throws(StoreError) in try store.entities(in: doc, kind: .stop) }
+        var json = [String: JSONValue]()
+        var items = [PlacesTrips.TripItem]()
+        var list = [JSONValue]()
+        for legacy in TripItemViews.legacyItems(root: root) {
+            json[legacy.item.id] = legacy.json
+            items.append(legacy.item)
+            list.append(legacy.json)
+        }
+        for record in records {
+            let object = TripItemViews.json(record)
+            json[record.id] = object
+            list.append(object)
+            if let item = TripItemViews.tripItem(record) { items.append(item) }
+        }
+        for stop in stops {
+            json[stop.id] = TripItemViews.stopJSON(stop)
+            items.append(TripItemViews.tripItem(stop: stop))
+        }
+        self.json = json
+        self.itemList = list
+        let f = Views.fields(root)
+        self.trip = Trip(
+            startDate: f[ItineraryFields.startDate].flatMap { LocalDate($0) },
+            endDate: f[ItineraryFields.endDate].flatMap { LocalDate($0) }, timeZone: f[ItineraryFields.timeZone],
+            travelMode: f[ItineraryFields.travelMode].flatMap { TravelMode(rawValue: $0) } ?? .walking, items: items)
+    }
+
+    /// The day-by-day plan.
+    var schedule: TripSchedule {
+        if let cachedSchedule { return cachedSchedule }
+        let s = TripDays.plan(trip)
+        cachedSchedule = s
+        return s
+    }
+
+    /// The trip's problems.
+    var warnings: [TripWarning] {
+        if let cachedWarnings { return cachedWarnings }
+        let w = TripWarnings.check(trip)
+        cachedWarnings = w
+        return w
+    }
+
+    /// The item (not a place to go) with id `id`, if live.
+    func itemRecord(_ id: String) -> Store.EntityRecord? { itemRecords.first { $0.id == id } }
+}
+
+/// The last few trip snapshots, each with the commit generation it was read at.
+struct TripSnapshotCache {
+    /// How many itineraries' snapshots are kept (a 500-item trip's is ~1 MB).
+    static let capacity = 8
+
+    private var entries: [(doc: DocumentID, generation: UInt64, snapshot: TripSnapshot)] = []
+
+    /// The snapshot of `doc`, read again when the store has changed since it was read.
+    mutating func snapshot(of doc: DocumentID, store: Store) throws(ServiceError) -> TripSnapshot {
+        let generation = store.generations.current
+        if let hit = entries.first(where: { $0.doc == doc && $0.generation == generation }) { return hit.snapshot }
+        let snapshot = try TripSnapshot(doc: doc, store: store)
+        entries.removeAll { $0.doc == doc || $0.generation != generation }
+        entries.append((doc, generation, snapshot))
+        if entries.count > Self.capacity { entries.removeFirst() }
+        return snapshot
+    }
+}
