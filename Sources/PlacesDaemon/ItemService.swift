@@ -22,24 +22,30 @@ struct ItemService {
         let kind = try Self.kind(typeValue)
         var flat = try Self.flatten(body)
         flat.removeValue(forKey: "type")
-        if kind == .transport, flat[TransportFields.mode.name] == nil { flat[TransportFields.mode.name] = .string("other") }
-        if kind == .activity, flat[ActivityFields.booked.name] == nil { flat[ActivityFields.booked.name] = .bool(false) }
+        let given = Set(flat.keys)
+        if kind == .transport, flat[TransportFields.mode.name] == nil {
+            flat[TransportFields.mode.name] = .string("other")
+        }
+        if kind == .activity, flat[ActivityFields.booked.name] == nil {
+            flat[ActivityFields.booked.name] = .bool(false)
+        }
         let fields = try validated(flat, kind: kind, creating: true)
         var after = [String: JSONValue]()
         for (k, v) in fields { after[k] = v }
         if after["timeZone"] == nil, Self.hasTime(after["start"]) || Self.hasTime(after["end"]) {
-            let zone = snapshot.trip.timeZone ?? localZone
-            after["timeZone"] = .string(zone)
+            after["timeZone"] = .string(defaultZone)
         }
         let id = EntityLookup.newID()
-        try check(after, kind: kind, id: id)
+        try check(after, kind: kind, id: id, given: given)
         var changes: [Change] = [.create(entity: id, kind: kind)]
         for (field, value) in after.sorted(by: { $0.key < $1.key }) where !value.isNull {
             changes.append(.set(entity: id, kind: kind, field: field, value: value, old: nil))
         }
         let last = snapshot.itemRecords.compactMap(\.position).max()
-        changes.append(.set(entity: id, kind: kind, field: FieldSpec.position.name,
-            value: .string(FractionalIndex.between(last, nil)), old: nil))
+        changes.append(
+            .set(
+                entity: id, kind: kind, field: FieldSpec.position.name,
+                value: .string(FractionalIndex.between(last, nil)), old: nil))
         return (Edit(doc: snapshot.doc, changes: changes, summary: "\(kind.rawValue) added"), id)
     }
 
@@ -56,7 +62,7 @@ struct ItemService {
         let current = Views.fields(record)
         var after = current
         for (k, v) in fields { after[k] = v }
-        try check(after, kind: record.kind, id: record.id)
+        try check(after, kind: record.kind, id: record.id, given: Set(flat.keys))
         let changes: [Change] = fields.compactMap { field, value in
             let old = current[field] ?? .null
             guard old != value else { return nil }
@@ -75,7 +81,8 @@ struct ItemService {
 
     /// Moves an item or a place to go to `date` (keeping its time; `end` shifts by as many
     /// days) and/or to 1-based `position` among that day's items without a time.
-    func move(_ reference: String, date requested: LocalDate?, position: Int?) throws -> (edit: Edit?, date: LocalDate?) {
+    func move(_ reference: String, date requested: LocalDate?, position: Int?) throws -> (edit: Edit?, date: LocalDate?)
+    {
         let record = try itemOrStop(reference)
         let f = Views.fields(record)
         var changes = [Change]()
@@ -93,13 +100,24 @@ struct ItemService {
                 let newStart = LocalDateTime(date: requested, minuteOfDay: start?.minuteOfDay)
                 if newStart != start {
                     changes.append(
-                        .set(entity: record.id, kind: record.kind, field: "start",
+                        .set(
+                            entity: record.id, kind: record.kind, field: "start",
                             value: .string(newStart.description), old: f["start"] ?? .null))
                 }
                 if shift != 0, let end = f["end"]?.stringValue.flatMap({ LocalDateTime($0) }) {
                     let moved = LocalDateTime(date: end.date.adding(days: shift), minuteOfDay: end.minuteOfDay)
+                    // Dates are years 1…9999 (op-format §5): an end pushed out of them would
+                    // be an op every peer refuses, and this daemon's later ops with it.
+                    guard (1...9999).contains(moved.date.year) else {
+                        throw ServiceError.invalid(
+                            "date",
+                            "moving it to \(requested) would move its end \(end) to "
+                                + (shift > 0 ? "after 9999-12-31" : "before 0001-01-01")
+                                + ": change its end first")
+                    }
                     changes.append(
-                        .set(entity: record.id, kind: record.kind, field: "end", value: .string(moved.description),
+                        .set(
+                            entity: record.id, kind: record.kind, field: "end", value: .string(moved.description),
                             old: f["end"] ?? .null))
                 }
             }
@@ -109,16 +127,20 @@ struct ItemService {
                 throw ServiceError.invalid("position", "give a 'date' or 'day' too: this item is not planned on a day")
             }
             let day = snapshot.schedule.days.first { $0.date == date }
-            let untimed = (day?.items ?? []).filter { id in
-                id != record.id && !(snapshot.trip.items.first { $0.id == id }?.start?.isTimed ?? false)
-            }
-            let neighbours = untimed.compactMap { id in
-                snapshot.itemRecords.first { $0.id == id } ?? snapshot.stops.first { $0.id == id }
+            // By id, once: a day may hold thousands of items (a peer's), and a scan per item
+            // would make a move quadratic.
+            let timed = Dictionary(
+                snapshot.trip.items.map { ($0.id, $0.start?.isTimed ?? false) }, uniquingKeysWith: { a, _ in a })
+            let records = Dictionary(
+                (snapshot.itemRecords + snapshot.stops).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            let neighbours = (day?.items ?? []).compactMap { id in
+                id != record.id && timed[id] != true ? records[id] : nil
             }
             let key = try EntityLookup.positionKey(at: position, among: neighbours)
             if key != record.position {
                 changes.append(
-                    .set(entity: record.id, kind: record.kind, field: FieldSpec.position.name, value: .string(key),
+                    .set(
+                        entity: record.id, kind: record.kind, field: FieldSpec.position.name, value: .string(key),
                         old: record.position.map(JSONValue.string) ?? .null))
             }
         }
@@ -133,7 +155,8 @@ struct ItemService {
         if reference == TripItemViews.legacyLodgingID || reference == TripItemViews.legacyTransportID {
             throw ServiceError.conflict(
                 "legacy-item",
-                "'\(reference)' is the itinerary's own \(reference == TripItemViews.legacyLodgingID ? "lodging" : "transportation") field: change it with PATCH /v1/itineraries/{id}, or add a \(reference == TripItemViews.legacyLodgingID ? "lodging" : "transport") item")
+                "'\(reference)' is the itinerary's own \(reference == TripItemViews.legacyLodgingID ? "lodging" : "transportation") field: change it with PATCH /v1/itineraries/{id}, or add a \(reference == TripItemViews.legacyLodgingID ? "lodging" : "transport") item"
+            )
         }
         return try Self.find(reference, in: snapshot.itemRecords, what: "item of this itinerary")
     }
@@ -148,9 +171,11 @@ struct ItemService {
         -> Store.EntityRecord
     {
         let ref = reference.lowercased()
-        guard ref.utf8.count >= 4, ref.utf8.count <= 32, ref.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
+        guard ref.utf8.count >= 4, ref.utf8.count <= 32,
+            ref.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
         else {
-            throw ServiceError.invalid("id", "'\(reference.prefix(64))' is not an item id: ids are hex, give at least 4 characters")
+            throw ServiceError.invalid(
+                "id", "'\(reference.prefix(64))' is not an item id: ids are hex, give at least 4 characters")
         }
         let matches = records.filter { $0.id.hasPrefix(ref) }
         guard !matches.isEmpty else { throw ServiceError.notFound("no \(what) with id '\(reference)'") }
@@ -184,7 +209,8 @@ struct ItemService {
                     guard ["name", "address", "latitude", "longitude"].contains(k) else {
                         throw ServiceError.invalid(
                             "\(group).\(k.prefix(64))",
-                            "unknown \(group) field '\(k.prefix(64))'; the fields are: name, address, latitude, longitude")
+                            "unknown \(group) field '\(k.prefix(64))'; the fields are: name, address, latitude, longitude"
+                        )
                     }
                     flat["\(group).\(k)"] = v
                 }
@@ -214,15 +240,28 @@ struct ItemService {
         }
     }
 
-    /// The rules across fields, on the values the item will have.
-    private func check(_ after: [String: JSONValue], kind: EntityKind, id: String) throws {
-        for field in ["timeZone", TransportFields.endTimeZone.name] {
+    /// The zone of a new timed item that names none: the itinerary's (which may be one only
+    /// a peer's tz database knows: items of a trip share its zone), else this daemon's, else UTC.
+    private var defaultZone: String {
+        if let zone = snapshot.trip.timeZone { return zone }
+        let shaped = (try? FieldRule.timeZone.validate("timeZone", .string(localZone))) != nil
+        return shaped && ZoneNames.isKnown(localZone) ? localZone : "UTC"
+    }
+
+    /// The rules across fields, on the values the item will have, for the fields the request
+    /// `given` names: a value already stored (a peer's zone this daemon does not know, an end
+    /// before its start from concurrent edits, a link to an item deleted since) does not block
+    /// an edit of another field.
+    private func check(_ after: [String: JSONValue], kind: EntityKind, id: String, given: Set<String>) throws {
+        for field in ["timeZone", TransportFields.endTimeZone.name] where given.contains(field) {
             if let zone = after[field]?.stringValue, !ZoneNames.isKnown(zone) {
                 throw ServiceError.invalid(
-                    field, "'\(field)' \(zone) is not a time zone this daemon knows: use an IANA name such as Europe/Lisbon")
+                    field,
+                    "'\(field)' \(zone) is not a time zone this daemon knows: use an IANA name such as Europe/Lisbon")
             }
         }
-        for group in ["location", "to"] {
+        for group in ["location", "to"]
+        where given.contains("\(group).latitude") || given.contains("\(group).longitude") {
             let lat = after["\(group).latitude"].flatMap { $0.isNull ? nil : $0 }
             let lon = after["\(group).longitude"].flatMap { $0.isNull ? nil : $0 }
             if (lat == nil) != (lon == nil) {
@@ -231,7 +270,9 @@ struct ItemService {
                     "\(group).\(missing)", "'\(group)' has only one coordinate: give both latitude and longitude")
             }
         }
-        if let startText = after["start"]?.stringValue, let endText = after["end"]?.stringValue,
+        let times: Set<String> = ["start", "end", "timeZone", TransportFields.endTimeZone.name]
+        if !given.isDisjoint(with: times), let startText = after["start"]?.stringValue,
+            let endText = after["end"]?.stringValue,
             let start = LocalDateTime(startText), let end = LocalDateTime(endText)
         {
             let startZone = after["timeZone"]?.stringValue ?? snapshot.trip.timeZone ?? localZone
@@ -245,13 +286,19 @@ struct ItemService {
                 before = end.date < start.date
             }
             if before {
-                let (a, b) = kind == .lodging ? ("check-out", "check-in") : kind == .transport ? ("arrival", "departure") : ("end", "start")
+                let (a, b) =
+                    kind == .lodging
+                    ? ("check-out", "check-in") : kind == .transport ? ("arrival", "departure") : ("end", "start")
                 throw ServiceError.invalid("end", "the \(a) \(endText) is before the \(b) \(startText)")
             }
         }
-        if let linked = after[ActivityFields.linkedItem.name]?.stringValue {
+        if given.contains(ActivityFields.linkedItem.name),
+            let linked = after[ActivityFields.linkedItem.name]?.stringValue
+        {
             guard linked != id else { throw ServiceError.invalid("linkedItem", "an item cannot link to itself") }
-            guard snapshot.itemRecords.contains(where: { $0.id == linked }) || snapshot.stops.contains(where: { $0.id == linked })
+            guard
+                snapshot.itemRecords.contains(where: { $0.id == linked })
+                    || snapshot.stops.contains(where: { $0.id == linked })
             else {
                 throw ServiceError.invalid(
                     "linkedItem", "'linkedItem' \(linked) is not an item or place to go of this itinerary")
@@ -268,7 +315,11 @@ struct ItemService {
 enum ZoneNames {
     private static let known: Set<String> = Set(TimeZone.knownTimeZoneIdentifiers).union(["UTC", "GMT"])
 
-    static func isKnown(_ name: String) -> Bool { known.contains(name) }
+    /// Foundation's list of known identifiers leaves out tzdata's links (`Etc/UTC`,
+    /// `Asia/Calcutta`, `US/Pacific`), which are as real: a name that opens as itself counts.
+    static func isKnown(_ name: String) -> Bool {
+        known.contains(name) || TimeZone(identifier: name)?.identifier == name
+    }
 
     /// Seconds since 1970 of a local date-time in zone `name`; nil for an unknown zone.
     static func instant(_ local: LocalDateTime, in name: String) -> Int64? {
