@@ -41,11 +41,8 @@ struct ItemService {
         for (field, value) in after.sorted(by: { $0.key < $1.key }) where !value.isNull {
             changes.append(.set(entity: id, kind: kind, field: field, value: value, old: nil))
         }
-        let last = snapshot.itemRecords.compactMap(\.position).max()
-        changes.append(
-            .set(
-                entity: id, kind: kind, field: FieldSpec.position.name,
-                value: .string(FractionalIndex.between(last, nil)), old: nil))
+        let key = try Self.keyAtEnd(of: snapshot.itemRecords.compactMap(\.position))
+        changes.append(.set(entity: id, kind: kind, field: FieldSpec.position.name, value: .string(key), old: nil))
         return (Edit(doc: snapshot.doc, changes: changes, summary: "\(kind.rawValue) added"), id)
     }
 
@@ -136,7 +133,7 @@ struct ItemService {
             let neighbours = (day?.items ?? []).compactMap { id in
                 id != record.id && timed[id] != true ? records[id] : nil
             }
-            let key = try EntityLookup.positionKey(at: position, among: neighbours)
+            let key = try Self.valid(try EntityLookup.positionKey(at: position, among: neighbours), at: position)
             if key != record.position {
                 changes.append(
                     .set(
@@ -146,6 +143,33 @@ struct ItemService {
         }
         guard !changes.isEmpty else { return (nil, date) }
         return (Edit(doc: snapshot.doc, changes: changes, summary: "\(record.kind.rawValue) moved"), date)
+    }
+
+    // MARK: Positions
+
+    /// A key after every key of `positions` (a new item goes last). A peer may hold the last
+    /// key there is (256 'z's, op-format §6.4): a key after it would be longer than a peer
+    /// accepts, and an op with it would be refused with every later op of this daemon in the
+    /// document. Then the new item goes just before it.
+    static func keyAtEnd(of positions: [String]) throws -> String {
+        var upper: String?
+        for lower in Set(positions).sorted().reversed() {
+            let key = FractionalIndex.between(lower, upper)
+            if FractionalIndex.isValid(key) { return key }
+            upper = lower
+        }
+        return try valid(FractionalIndex.between(nil, upper), at: nil)
+    }
+
+    /// `key` when a peer would accept it; a refusal naming `position` otherwise.
+    static func valid(_ key: String, at position: Int?) throws -> String {
+        guard FractionalIndex.isValid(key) else {
+            throw ServiceError.invalid(
+                "position",
+                "there is no room in the order \(position.map { "at position \($0)" } ?? "at the end"): "
+                    + "the neighbouring entries hold the last places there are; move one of them first")
+        }
+        return key
     }
 
     // MARK: Finding

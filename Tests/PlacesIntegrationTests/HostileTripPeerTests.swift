@@ -349,6 +349,44 @@ struct HostileTripPeerTests {
         s.owner.d.kill()
     }
 
+    @Test("an item and a checklist line at the very end of the key space do not make the owner write invalid positions")
+    func positionsAtTheEndOfTheKeySpace() async throws {
+        var s = try SharedWithAdversary(role: "editor")
+        let owner = s.owner, it = s.itinerary.id, mallory = s.mallory
+        let first = try owner.addItem(it, #"{"type":"food","title":"Tasca","start":"2027-05-02"}"#)
+        _ = try owner.addLine(it, #"{"text":"Hats"}"#)
+        try s.absorb()
+        // 256 'z's: the largest key op-format §6.4 allows, with no key after it.
+        let last = Wire.string(String(repeating: "z", count: FractionalIndex.maxLength))
+        let item = Self.newID(), line = Self.newID()
+        let stored = try s.attempt {
+            try mallory.nextOp(
+                in: $0,
+                body: Wire.body(
+                    Self.entity(item, "food", [("title", #""Last""#), ("start", #""2027-05-02""#), ("position", last)])
+                        + Self.entity(
+                            line, "checklistItem",
+                            [("text", #""Last line""#), ("checked", "false"), ("position", last)])
+                ))
+        }
+        #expect(stored, "a position of 256 'z's is well formed")
+        // The owner adds after it, and moves an item to the end of the day and a line to the
+        // end of the list: each must be an op a peer accepts (or a refusal), never a 257-char key.
+        for (method, path, body) in [
+            ("POST", "items", #"{"type":"food","title":"After","start":"2027-05-02"}"#),
+            ("POST", "checklist", #"{"text":"After"}"#),
+            ("POST", "items/\(first)/move", #"{"date":"2027-05-02","position":3}"#),
+            ("POST", "checklist/\(try owner.addLine(it, #"{"text":"Mover"}"#))/move", #"{"position":4}"#),
+        ] {
+            let r = try owner.d.send(method, "/v1/itineraries/\(it)/\(path)", json: body)
+            #expect([200, 201, 400].contains(r.status), "\(method) \(path): \(r.status) \(r.text)")
+        }
+        try s.absorb(for: 1)
+        let refused = Self.refusedLocalOps(in: s.mirror, author: try HumanID.decode(owner.id).bytes)
+        #expect(refused.isEmpty, "the owner wrote ops its peers refuse: \(refused)")
+        #expect(owner.titles(it).contains("After") && owner.checklist(it)?.count == 4)
+    }
+
     @Test("a viewer member's item and checklist ops are refused; the trip is unchanged")
     func viewerOpsRefused() async throws {
         var s = try SharedWithAdversary(role: "viewer")
