@@ -93,6 +93,13 @@ struct ItemService {
             let start = f["start"]?.stringValue.flatMap { LocalDateTime($0) }
             date = requested ?? start?.date
             if let requested {
+                // An item with an end and no start (a deadline) gets a start on the day: not
+                // after its end, which does not move.
+                if start == nil, let end = f["end"]?.stringValue.flatMap({ LocalDateTime($0) }), end.date < requested {
+                    throw ServiceError.invalid(
+                        "date",
+                        "it ends \(end), before \(requested): move it to \(end.date) or earlier, or change its end")
+                }
                 let shift = requested.dayNumber - (start?.date.dayNumber ?? requested.dayNumber)
                 let newStart = LocalDateTime(date: requested, minuteOfDay: start?.minuteOfDay)
                 if newStart != start {
@@ -177,6 +184,11 @@ struct ItemService {
     /// A live item (not a place to go) by id or unique prefix.
     func item(_ reference: String) throws -> Store.EntityRecord {
         if reference == TripItemViews.legacyLodgingID || reference == TripItemViews.legacyTransportID {
+            guard snapshot.json[reference] != nil else {
+                let field = reference == TripItemViews.legacyLodgingID ? "lodging" : "transportation"
+                throw ServiceError.notFound(
+                    "no item of this itinerary with id '\(reference)': the itinerary has no \(field) of its own")
+            }
             throw ServiceError.conflict(
                 "legacy-item",
                 "'\(reference)' is the itinerary's own \(reference == TripItemViews.legacyLodgingID ? "lodging" : "transportation") field: change it with PATCH /v1/itineraries/{id}, or add a \(reference == TripItemViews.legacyLodgingID ? "lodging" : "transport") item"

@@ -299,6 +299,33 @@ struct TripFolderBadInputTests {
         #expect(item.objectValue?["end"] == .string("9999-12-30"))
     }
 
+    @Test("an item with only an end cannot be moved past its end; a legacy item the trip does not have is not found")
+    func endOnlyMoveAndMissingLegacy() async throws {
+        let f = try await Fixture()
+        let deadline = try await Fixture.id(
+            f.t, "POST", "/v1/itineraries/\(f.trip)/items",
+            #"{"type":"activity","title":"Book the ferry","end":"2027-05-02"}"#)
+        let before = try await f.state()
+        let late = try await f.t.d.send(
+            "POST", "/v1/itineraries/\(f.trip)/items/\(deadline)/move", json: #"{"date":"2027-05-04"}"#)
+        #expect(late.status == 400, "a move that leaves the end before the start: \(late.text)")
+        #expect((try? JSONDecoder().decode(Problem.self, from: Data(late.body)))?.field == "date", "\(late.text)")
+        #expect(try await f.state() == before, "nothing changed")
+        let early = try await f.t.d.send(
+            "POST", "/v1/itineraries/\(f.trip)/items/\(deadline)/move", json: #"{"date":"2027-05-01"}"#)
+        #expect(early.status == 200, "\(early.text)")
+
+        // The other itinerary has no lodging or transportation of its own.
+        for (method, id) in [("GET", "legacy-lodging"), ("GET", "legacy-transport"), ("PATCH", "legacy-lodging")] {
+            let r = try await f.t.d.send(
+                method, "/v1/itineraries/\(f.other)/items/\(id)", json: method == "PATCH" ? "{}" : nil)
+            #expect(r.status == 404, "\(method) \(id) of a trip without one: \(r.status) \(r.text)")
+        }
+        // The trip that has them shows them.
+        let legacy = try await f.t.d.send("GET", "/v1/itineraries/\(f.trip)/items/legacy-lodging")
+        #expect(legacy.status == 200 && legacy.text.contains("Casa"), "\(legacy.text)")
+    }
+
     @Test("an activity whose linked item was deleted can still be edited; a new link to the deleted item is refused")
     func danglingLinkAfterDelete() async throws {
         let f = try await Fixture()
