@@ -140,10 +140,12 @@ struct TripFolderSyncTests {
         let dinner = try a.addItem(it, #"{"type":"food","title":"Cervejaria Ramiro","rating":4}"#)
         let train = try b.addItem(
             it, #"{"type":"transport","title":"Lisbon → Porto","mode":"train","start":"2027-05-04T09:00"}"#)
-        let line =
-            try a.addLine(it, #"{"text":"Passports","list":"Packing"}"#)
+        let market = try a.addItem(it, #"{"type":"food","title":"Time Out Market"}"#)
+        let sintra = try b.addItem(
+            it, #"{"type":"activity","title":"Sintra","start":"2027-05-03T09:00","end":"2027-05-03T18:00"}"#)
+        let line = try a.addLine(it, #"{"text":"Passports","list":"Packing"}"#)
         try await eventually("Bruno sees Ana's items and checklist line") {
-            b.items(it)?.count == 3 && b.checklist(it)?.count == 1
+            b.items(it)?.count == 5 && b.checklist(it)?.count == 1
         }
 
         // Live: Bruno edits an item Ana made, Ana deletes the one Bruno made, Bruno assigns
@@ -170,24 +172,33 @@ struct TripFolderSyncTests {
 
         // Offline, concurrently: both edit the same fields of one item and tick/untick the
         // same line; Ana gives the museum visit an end at 11:00 while Bruno moves its start to
-        // 12:00 (each valid alone). Then they meet again.
+        // 12:00 (each valid alone); Ana deletes the market while Bruno renames it; each moves
+        // the Sintra day to another day. Then they meet again.
         b.stop()
+        #expect(try a.d.send("DELETE", "/v1/itineraries/\(it)/items/\(market)").status == 204)
         for (path, body) in [
+            ("items/\(sintra)/move", #"{"date":"2027-05-02"}"#),
             ("items/\(dinner)", #"{"notes":"Ana: book for 20:00","rating":5}"#),
             ("items/\(museum)", #"{"end":"2027-05-02T11:00"}"#),
             ("checklist/\(line)", #"{"checked":true}"#),
         ] {
-            #expect(try a.d.send("PATCH", "/v1/itineraries/\(it)/\(path)", json: body).status == 200)
+            let method = path.hasSuffix("/move") ? "POST" : "PATCH"
+            let r = try a.d.send(method, "/v1/itineraries/\(it)/\(path)", json: body)
+            #expect(r.status == 200, "\(method) \(path): \(r.text)")
         }
         a.stop()
         try b.start()
         for (path, body) in [
+            ("items/\(market)", #"{"title":"Mercado da Ribeira"}"#),
+            ("items/\(sintra)/move", #"{"date":"2027-05-04"}"#),
             ("items/\(dinner)", #"{"notes":"Bruno: walk in, no booking","rating":3}"#),
             ("items/\(museum)", #"{"start":"2027-05-02T12:00"}"#),
             ("checklist/\(line)", #"{"checked":true}"#),
             ("checklist/\(line)", #"{"checked":false,"text":"Passports and ID cards"}"#),
         ] {
-            #expect(try b.d.send("PATCH", "/v1/itineraries/\(it)/\(path)", json: body).status == 200)
+            let method = path.hasSuffix("/move") ? "POST" : "PATCH"
+            let r = try b.d.send(method, "/v1/itineraries/\(it)/\(path)", json: body)
+            #expect(r.status == 200, "\(method) \(path): \(r.text)")
         }
         try a.start()
         do {
@@ -212,7 +223,15 @@ struct TripFolderSyncTests {
         let ticked = try #require(a.checklist(it)?.first)
         #expect(ticked["checked"] == .bool(true) || ticked["checked"] == .bool(false))
         #expect(ticked["text"] == .string("Passports and ID cards"), "only Bruno changed the text")
-        #expect(a.items(it)?.count == 2)
+        // A delete and a concurrent rename: the item stays deleted on both sides (the rename
+        // does not bring it back), and the whole move of one side won, start and end together.
+        #expect(a.item(it, market) == nil && b.item(it, market) == nil, "\(a.titles(it))")
+        #expect(a.items(it)?.count == 3, "\(a.titles(it))")
+        let day = try #require(a.item(it, sintra))
+        #expect(
+            (day["start"] == .string("2027-05-02T09:00") && day["end"] == .string("2027-05-02T18:00"))
+                || (day["start"] == .string("2027-05-04T09:00") && day["end"] == .string("2027-05-04T18:00")),
+            "a mix of two moves: \(day)")
 
         // The merged visit ends before it starts (no one wrote that; concurrent writes did).
         // Both can still rename it, and fix it.
