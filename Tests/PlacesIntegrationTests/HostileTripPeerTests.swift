@@ -228,6 +228,16 @@ struct HostileTripPeerTests {
             let r = try owner.d.send("GET", "/v1/itineraries/\(it)/days/\(day)")
             #expect([200, 404].contains(r.status), "GET …/days/\(day) → \(r.status) \(r.text.prefix(200))")
         }
+        // Day routes read the same items (half a location, a lodging of 10,000 years): an answer
+        // or a refusal, never a failure, and at once.
+        for query in ["", "?day=1", "?day=2027-05-03", "?day=9999-12-31", "?day=all&format=geojson", "?format=gpx"] {
+            let started = ContinuousClock.now
+            let r = try owner.d.send("GET", "/v1/itineraries/\(it)/route\(query)")
+            let ms = milliseconds(ContinuousClock.now - started)
+            #expect(
+                r.status < 500 && ms < 1000, "GET …/route\(query) → \(r.status) in \(Int(ms)) ms: \(r.text.prefix(200))"
+            )
+        }
         // Each lying item reads back as stored.
         #expect(owner.item(it, mars)?["timeZone"] == .string("Mars/Olympus"))
         #expect(owner.item(it, halfTo)?["to"] == .object(["latitude": .number(41.15)]))
