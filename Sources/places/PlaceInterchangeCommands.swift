@@ -38,8 +38,8 @@ extension PlaceGroup {
                 Reads GeoJSON (also a Google Takeout "Saved Places" file), KML (Google My Maps, \
                 Organic Maps; unzip a .kmz first) and GPX waypoints, up to 32 MiB. The format \
                 comes from the extension (.geojson/.json, .kml, .gpx) unless --format is given. \
-                Places already in your library (same name, within 50 m) are skipped, so \
-                importing the same file twice adds nothing.
+                Places already in your library (the same name nearby, or the same spot) \
+                are skipped, so importing the same file twice adds nothing.
                 """)
 
         @OptionGroup var global: GlobalOptions
