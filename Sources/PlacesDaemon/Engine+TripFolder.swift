@@ -27,7 +27,8 @@ extension Engine {
     func items(_ reference: String, type: String?) throws -> JSONValue {
         let (_, service) = try itemService(reference, editing: false)
         if let type, TripItemViews.kind(ofType: type) == nil {
-            throw ServiceError.invalid("type", "unknown item type '\(type.prefix(40))': use lodging, transport, food or activity")
+            throw ServiceError.invalid(
+                "type", "unknown item type '\(type.prefix(40))': use lodging, transport, food or activity")
         }
         let snapshot = service.snapshot
         let byID = Dictionary(snapshot.trip.items.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
@@ -153,7 +154,7 @@ extension Engine {
         return Self.dayJSON(day, snapshot: snapshot)
     }
 
-    static func dayJSON(_ day: TripDay, snapshot: TripSnapshot) -> JSONValue {
+    static func dayJSON(_ day: PlacesTrips.TripDay, snapshot: TripSnapshot) -> JSONValue {
         var o: [String: JSONValue] = [
             "date": .string(day.date.description), "number": .int(Int64(day.number)),
             "items": .array(day.items.compactMap { snapshot.json[$0] }),

@@ -22,8 +22,12 @@ struct ItemService {
         let kind = try Self.kind(typeValue)
         var flat = try Self.flatten(body)
         flat.removeValue(forKey: "type")
-        if kind == .transport, flat[TransportFields.mode.name] == nil { flat[TransportFields.mode.name] = .string("other") }
-        if kind == .activity, flat[ActivityFields.booked.name] == nil { flat[ActivityFields.booked.name] = .bool(false) }
+        if kind == .transport, flat[TransportFields.mode.name] == nil {
+            flat[TransportFields.mode.name] = .string("other")
+        }
+        if kind == .activity, flat[ActivityFields.booked.name] == nil {
+            flat[ActivityFields.booked.name] = .bool(false)
+        }
         let fields = try validated(flat, kind: kind, creating: true)
         var after = [String: JSONValue]()
         for (k, v) in fields { after[k] = v }
@@ -38,8 +42,10 @@ struct ItemService {
             changes.append(.set(entity: id, kind: kind, field: field, value: value, old: nil))
         }
         let last = snapshot.itemRecords.compactMap(\.position).max()
-        changes.append(.set(entity: id, kind: kind, field: FieldSpec.position.name,
-            value: .string(FractionalIndex.between(last, nil)), old: nil))
+        changes.append(
+            .set(
+                entity: id, kind: kind, field: FieldSpec.position.name,
+                value: .string(FractionalIndex.between(last, nil)), old: nil))
         return (Edit(doc: snapshot.doc, changes: changes, summary: "\(kind.rawValue) added"), id)
     }
 
@@ -75,7 +81,8 @@ struct ItemService {
 
     /// Moves an item or a place to go to `date` (keeping its time; `end` shifts by as many
     /// days) and/or to 1-based `position` among that day's items without a time.
-    func move(_ reference: String, date requested: LocalDate?, position: Int?) throws -> (edit: Edit?, date: LocalDate?) {
+    func move(_ reference: String, date requested: LocalDate?, position: Int?) throws -> (edit: Edit?, date: LocalDate?)
+    {
         let record = try itemOrStop(reference)
         let f = Views.fields(record)
         var changes = [Change]()
@@ -93,13 +100,15 @@ struct ItemService {
                 let newStart = LocalDateTime(date: requested, minuteOfDay: start?.minuteOfDay)
                 if newStart != start {
                     changes.append(
-                        .set(entity: record.id, kind: record.kind, field: "start",
+                        .set(
+                            entity: record.id, kind: record.kind, field: "start",
                             value: .string(newStart.description), old: f["start"] ?? .null))
                 }
                 if shift != 0, let end = f["end"]?.stringValue.flatMap({ LocalDateTime($0) }) {
                     let moved = LocalDateTime(date: end.date.adding(days: shift), minuteOfDay: end.minuteOfDay)
                     changes.append(
-                        .set(entity: record.id, kind: record.kind, field: "end", value: .string(moved.description),
+                        .set(
+                            entity: record.id, kind: record.kind, field: "end", value: .string(moved.description),
                             old: f["end"] ?? .null))
                 }
             }
@@ -118,7 +127,8 @@ struct ItemService {
             let key = try EntityLookup.positionKey(at: position, among: neighbours)
             if key != record.position {
                 changes.append(
-                    .set(entity: record.id, kind: record.kind, field: FieldSpec.position.name, value: .string(key),
+                    .set(
+                        entity: record.id, kind: record.kind, field: FieldSpec.position.name, value: .string(key),
                         old: record.position.map(JSONValue.string) ?? .null))
             }
         }
@@ -133,7 +143,8 @@ struct ItemService {
         if reference == TripItemViews.legacyLodgingID || reference == TripItemViews.legacyTransportID {
             throw ServiceError.conflict(
                 "legacy-item",
-                "'\(reference)' is the itinerary's own \(reference == TripItemViews.legacyLodgingID ? "lodging" : "transportation") field: change it with PATCH /v1/itineraries/{id}, or add a \(reference == TripItemViews.legacyLodgingID ? "lodging" : "transport") item")
+                "'\(reference)' is the itinerary's own \(reference == TripItemViews.legacyLodgingID ? "lodging" : "transportation") field: change it with PATCH /v1/itineraries/{id}, or add a \(reference == TripItemViews.legacyLodgingID ? "lodging" : "transport") item"
+            )
         }
         return try Self.find(reference, in: snapshot.itemRecords, what: "item of this itinerary")
     }
@@ -148,9 +159,11 @@ struct ItemService {
         -> Store.EntityRecord
     {
         let ref = reference.lowercased()
-        guard ref.utf8.count >= 4, ref.utf8.count <= 32, ref.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
+        guard ref.utf8.count >= 4, ref.utf8.count <= 32,
+            ref.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
         else {
-            throw ServiceError.invalid("id", "'\(reference.prefix(64))' is not an item id: ids are hex, give at least 4 characters")
+            throw ServiceError.invalid(
+                "id", "'\(reference.prefix(64))' is not an item id: ids are hex, give at least 4 characters")
         }
         let matches = records.filter { $0.id.hasPrefix(ref) }
         guard !matches.isEmpty else { throw ServiceError.notFound("no \(what) with id '\(reference)'") }
@@ -184,7 +197,8 @@ struct ItemService {
                     guard ["name", "address", "latitude", "longitude"].contains(k) else {
                         throw ServiceError.invalid(
                             "\(group).\(k.prefix(64))",
-                            "unknown \(group) field '\(k.prefix(64))'; the fields are: name, address, latitude, longitude")
+                            "unknown \(group) field '\(k.prefix(64))'; the fields are: name, address, latitude, longitude"
+                        )
                     }
                     flat["\(group).\(k)"] = v
                 }
@@ -219,7 +233,8 @@ struct ItemService {
         for field in ["timeZone", TransportFields.endTimeZone.name] {
             if let zone = after[field]?.stringValue, !ZoneNames.isKnown(zone) {
                 throw ServiceError.invalid(
-                    field, "'\(field)' \(zone) is not a time zone this daemon knows: use an IANA name such as Europe/Lisbon")
+                    field,
+                    "'\(field)' \(zone) is not a time zone this daemon knows: use an IANA name such as Europe/Lisbon")
             }
         }
         for group in ["location", "to"] {
@@ -245,13 +260,17 @@ struct ItemService {
                 before = end.date < start.date
             }
             if before {
-                let (a, b) = kind == .lodging ? ("check-out", "check-in") : kind == .transport ? ("arrival", "departure") : ("end", "start")
+                let (a, b) =
+                    kind == .lodging
+                    ? ("check-out", "check-in") : kind == .transport ? ("arrival", "departure") : ("end", "start")
                 throw ServiceError.invalid("end", "the \(a) \(endText) is before the \(b) \(startText)")
             }
         }
         if let linked = after[ActivityFields.linkedItem.name]?.stringValue {
             guard linked != id else { throw ServiceError.invalid("linkedItem", "an item cannot link to itself") }
-            guard snapshot.itemRecords.contains(where: { $0.id == linked }) || snapshot.stops.contains(where: { $0.id == linked })
+            guard
+                snapshot.itemRecords.contains(where: { $0.id == linked })
+                    || snapshot.stops.contains(where: { $0.id == linked })
             else {
                 throw ServiceError.invalid(
                     "linkedItem", "'linkedItem' \(linked) is not an item or place to go of this itinerary")

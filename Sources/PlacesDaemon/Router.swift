@@ -38,6 +38,10 @@ struct Router: ControlHandler {
         // Places
         case ("GET", 1, "places"): return .encoding(try await engine.places())
         case ("POST", 1, "places"): return .encoding(try await engine.createPlace(try object(r)), status: 201)
+        case ("POST", 2, "places") where path[1] == "import":
+            return .encoding(try await engine.importPlaces(r.body, mediaType: r.contentType))
+        case ("GET", 2, "places") where path[1] == "export":
+            return try await engine.exportPlaces(format: r.query["format"])
         case ("GET", 2, "places"): return .encoding(try await engine.place(path[1]))
         case ("PATCH", 2, "places"): return .encoding(try await engine.updatePlace(path[1], try object(r)))
         case ("DELETE", 2, "places"):
