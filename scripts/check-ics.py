@@ -35,7 +35,10 @@ except ImportError as error:  # pragma: no cover - the message is the point
 
 
 def iso_utc(moment):
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    try:
+        return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    except OverflowError:  # years 1 and 9999 at the edge of Python's datetime
+        return "out of range"
 
 
 def when(component, name, vtimezones):

@@ -2,13 +2,17 @@
 /// offsets, geographic floats and URIs. Inputs are bounded by the callers (years 1…9999,
 /// offsets under a day, coordinates within the globe), so nothing here can overflow.
 enum CalendarFormat {
-    /// `YYYYMMDD`.
+    /// `YYYYMMDD`; a day after 9999-12-31 (the end of a stay that starts then) is written
+    /// as that day, the last one a DATE can hold.
     static func date(_ date: LocalDate) -> String {
-        LocalDate.pad(date.year, 4) + LocalDate.pad(date.month, 2) + LocalDate.pad(date.day, 2)
+        guard date.year <= 9999 else { return "99991231" }
+        return LocalDate.pad(date.year, 4) + LocalDate.pad(date.month, 2) + LocalDate.pad(date.day, 2)
     }
 
-    /// `YYYYMMDDTHHMMSS` of a wall-clock time given as seconds since 1970-01-01T00:00.
-    static func dateTime(local seconds: Int) -> String {
+    /// `YYYYMMDDTHHMMSS` of a wall-clock time given as seconds since 1970-01-01T00:00,
+    /// clamped to years 1…9999 (an hour after 9999-12-31T23:30 can't be written).
+    static func dateTime(local unclamped: Int) -> String {
+        let seconds = min(max(unclamped, firstSecond), lastSecond)
         let day = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let second = seconds - day * 86_400
         return date(LocalDate(dayNumber: day)) + "T" + LocalDate.pad(second / 3600, 2)
@@ -20,6 +24,10 @@ enum CalendarFormat {
         let day = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         return LocalDateTime(date: LocalDate(dayNumber: day), minuteOfDay: (seconds - day * 86_400) / 60)
     }
+
+    /// 0001-01-01T00:00:00 and 9999-12-31T23:59:59, as seconds since 1970-01-01T00:00.
+    static let firstSecond = LocalDate(year: 1, month: 1, day: 1).dayNumber * 86_400
+    static let lastSecond = LocalDate(year: 9999, month: 12, day: 31).dayNumber * 86_400 + 86_399
 
     /// Seconds since 1970-01-01T00:00 on the wall clock of a local date and time.
     static func localSeconds(_ date: LocalDate, minuteOfDay: Int) -> Int {

@@ -45,7 +45,6 @@ public enum TripCalendar {
 
     /// Seconds since 1970 of `milliseconds`, within what a DATE-TIME can write.
     static func stampSeconds(_ milliseconds: Int64) -> Int {
-        let latest = Int64(LocalDate(year: 9999, month: 12, day: 31).dayNumber) * 86_400 + 86_399
-        return Int(min(max(milliseconds / 1000, 0), latest))
+        Int(min(max(milliseconds / 1000, 0), Int64(CalendarFormat.lastSecond)))
     }
 }

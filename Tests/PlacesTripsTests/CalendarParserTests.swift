@@ -142,6 +142,32 @@ import Testing
         }
     }
 
+    /// Hostile items (years 1 and 9999, unknown zones, ends before starts, NaN coordinates,
+    /// control characters) still give a calendar the parser reads whole.
+    @Test func aHostileTripStillParses() throws {
+        var items: [TripItem] = []
+        let zones = ["Asia/Tokyo", "America/New_York", "Nowhere/Else", "bad zone;x", ""]
+        for n in 0..<60 {
+            let date = LocalDate(["0001-01-01", "2027-06-15", "9999-12-31"][n % 3])
+            items.append(
+                TripItem(
+                    id: "h\(n)", type: [.lodging, .transport, .food, .activity, .place][n % 5],
+                    title: "x\u{0}\u{7F}\r\n;,\\ \(n)",
+                    start: date.map { LocalDateTime(date: $0, minuteOfDay: n % 2 == 0 ? (n * 97) % 1440 : nil) },
+                    end: date.map { LocalDateTime(date: $0.adding(days: n % 4 == 0 ? -1 : 0), minuteOfDay: 1439) },
+                    timeZone: zones[n % zones.count], endTimeZone: n % 7 == 0 ? "Pacific/Kiritimati" : nil,
+                    location: TripLocation(name: "\u{1}", latitude: .infinity, longitude: -0.0)))
+        }
+        let ics = TripCalendar.ics(
+            name: "hostile", itineraryID: "i", trip: Trip(timeZone: "Pacific/Apia", items: items),
+            stampMilliseconds: .min)
+        let parsed = try Self.parse(ics)
+        #expect(parsed.errors.isEmpty)
+        #expect(parsed.events.count == 60)
+        #expect(parsed.events.allSatisfy { $0.errors.isEmpty && $0.start != nil && $0.end != nil })
+        #expect(parsed.events.contains { $0.summary == "x\n;,\\ 2" })
+    }
+
     /// Writes `ics` to a temporary file and runs scripts/check-ics.py on it; fails (never
     /// skips) when python3 or icalendar is missing.
     static func parse(_ ics: String) throws -> Parsed {

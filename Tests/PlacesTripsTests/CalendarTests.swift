@@ -32,6 +32,19 @@ import Testing
         #expect(place.contains("SUMMARY:" + F.longTitle))
     }
 
+    /// Two-, three- and four-octet characters at every position around the 75th octet.
+    @Test(arguments: 60..<72)
+    func foldsNeverSplitACharacter(padding: Int) {
+        let title = String(repeating: "x", count: padding) + String(repeating: "é→🏨", count: 12)
+        let item = TripItem(id: "a", type: .food, title: title, start: LocalDateTime("2027-05-01"))
+        let ics = TripCalendar.ics(name: "n", itineraryID: "i", trip: Trip(items: [item]), stampMilliseconds: 0)
+        for line in ics.utf8.split(separator: 10) {
+            #expect(line.count <= 76, "\(line.count - 1) octets before CRLF")
+            #expect(String(validating: line, as: UTF8.self) != nil, "a fold splits a character: \(Array(line))")
+        }
+        #expect(F.unfolded(ics).contains("SUMMARY:" + title))
+    }
+
     @Test func textValuesAreEscaped() {
         let lines = F.unfolded(F.lisbonTokyoICS)
         #expect(lines.contains(#"X-WR-CALNAME:Lisbon\, Tokyo\; spring"#))
@@ -167,6 +180,11 @@ import Testing
         let lines = F.unfolded(ics)
         #expect(lines.filter { $0 == "BEGIN:VEVENT" }.count == 600)
         #expect(lines.contains("DTSTAMP:99991231T235959Z"))
+        // Every time has a four-digit year, even an hour after 9999-12-31T23:30.
+        for line in lines where line.hasPrefix("DTSTART") || line.hasPrefix("DTEND") {
+            let value = line.split(separator: ":").last ?? ""
+            #expect([8, 15, 16].contains(value.count), "\(line)")
+        }
         #expect(!lines.contains { $0.hasPrefix("GEO") })
         #expect(!lines.contains { $0.hasPrefix("TZID:bad") || $0.contains("TZID=bad") })
         let observances = lines.filter { $0 == "BEGIN:STANDARD" || $0 == "BEGIN:DAYLIGHT" }.count
