@@ -65,7 +65,9 @@ struct CalendarZones {
         // Years 1…9999 are all an iCalendar DATE-TIME can write; keep a day for the offset.
         let earliest = LocalDate(year: 1, month: 1, day: 2).dayNumber * 86_400
         let latest = LocalDate(year: 9999, month: 12, day: 30).dayNumber * 86_400
-        return (max(earliest, from - marginSeconds), min(latest, to + marginSeconds))
+        // Whole UTC days, so that the first observance starts at a midnight, not at 07:05.
+        let start = (from - marginSeconds) - ((from - marginSeconds) % 86_400 + 86_400) % 86_400
+        return (max(earliest, start), min(latest, to + marginSeconds))
     }
 
     /// One VTIMEZONE from Foundation's rules: each transition from `from` to `to` as its own
