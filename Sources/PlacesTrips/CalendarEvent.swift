@@ -131,8 +131,8 @@ struct CalendarEvent {
             if let from = item.location?.name, let to = item.to?.name, !from.isEmpty, !to.isEmpty {
                 parts.append(from + " → " + to)
                 if !item.title.isEmpty, item.title != from + " → " + to { lines.append(item.title) }
-            } else {
-                parts.append(title)
+            } else if !item.title.isEmpty {
+                parts.append(item.title)
             }
             summary = parts.joined(separator: " ")
             if let to = CalendarEvent.place(item.to) { lines.append("To: " + to) }
