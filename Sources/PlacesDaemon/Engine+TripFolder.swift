@@ -136,13 +136,15 @@ extension Engine {
 
     // MARK: Days and warnings
 
-    func days(_ reference: String) throws -> JSONValue {
-        let snapshot = try tripSnapshot(try itineraryDoc(reference))
-        let schedule = snapshot.schedule
-        return .object([
-            "days": .array(schedule.days.map { Self.dayJSON($0, snapshot: snapshot) }),
-            "unscheduled": .array(schedule.unscheduled.compactMap { snapshot.json[$0] }),
-        ])
+    /// `GET …/days`, encoded once per change of the store.
+    func days(_ reference: String) throws -> [UInt8] {
+        try tripSnapshot(try itineraryDoc(reference)).body("days") { snapshot in
+            let schedule = snapshot.schedule
+            return .object([
+                "days": .array(schedule.days.map { Self.dayJSON($0, snapshot: snapshot) }),
+                "unscheduled": .array(schedule.unscheduled.compactMap { snapshot.json[$0] }),
+            ])
+        }
     }
 
     func day(_ reference: String, day dayReference: String) throws -> JSONValue {
@@ -163,9 +165,10 @@ extension Engine {
         return .object(o)
     }
 
-    func warnings(_ reference: String) throws -> JSONValue {
-        let snapshot = try tripSnapshot(try itineraryDoc(reference))
-        return .object([
+    /// `GET …/warnings`, encoded once per change of the store.
+    func warnings(_ reference: String) throws -> [UInt8] {
+        try tripSnapshot(try itineraryDoc(reference)).body("warnings") { snapshot in
+            .object([
             "warnings": .array(
                 snapshot.warnings.map { w in
                     .object([
@@ -174,7 +177,8 @@ extension Engine {
                     ])
                 }),
             "count": .int(Int64(snapshot.warnings.count)),
-        ])
+            ])
+        }
     }
 
     // MARK: Checklist
@@ -231,7 +235,8 @@ extension Engine {
         let doc = try itineraryDoc(reference)
         let snapshot = try tripSnapshot(doc)
         let name = Views.fields(snapshot.root)[ItineraryFields.name] ?? "Trip"
-        let text = TripCalendar.ics(name: name, itineraryID: doc.id.hex, trip: snapshot.trip, stamp: RFC3339.nowMs())
-        return .raw(status: 200, contentType: "text/calendar; charset=utf-8", body: Array(text.utf8))
+        let text = TripCalendar.ics(
+            name: name, itineraryID: doc.id.hex, trip: snapshot.trip, stampMilliseconds: RFC3339.nowMs())
+        return .raw(status: 200, contentType: TripCalendar.mediaType, body: Array(text.utf8))
     }
 }

@@ -43,9 +43,3 @@ public struct TripCosts: Sendable {
     public var total: [Money]
     public static func of(_ trip: Trip) -> TripCosts { TripCosts(sections: [], total: []) }
 }
-
-public enum TripCalendar {
-    public static func ics(name: String, itineraryID: String, trip: Trip, stamp: Int64) -> String {
-        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Places//placesd//EN\r\nEND:VCALENDAR\r\n"
-    }
-}
