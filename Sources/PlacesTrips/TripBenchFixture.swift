@@ -19,21 +19,24 @@ public enum TripBenchFixture {
         builder.stay(cities[1].name, city: cities[1], from: 11, to: 19)
         builder.stay(cities[2].name, city: cities[2], from: 20, to: 25)
         builder.stay(cities[3].name, city: cities[3], from: 25, to: 30)
-        builder.leg("Train Lisbon → Porto", from: cities[0], to: cities[1], day: 11, departs: 10 * 60, arrivalDay: 11,
+        builder.leg(
+            "Train Lisbon → Porto", from: cities[0], to: cities[1], day: 11, departs: 10 * 60, arrivalDay: 11,
             arrives: 13 * 60, mode: "train")
-        builder.leg("Flight Porto → Tokyo", from: cities[1], to: cities[2], day: 19, departs: 11 * 60, arrivalDay: 20,
+        builder.leg(
+            "Flight Porto → Tokyo", from: cities[1], to: cities[2], day: 19, departs: 11 * 60, arrivalDay: 20,
             arrives: 8 * 60, mode: "flight")
-        builder.leg("Shinkansen Tokyo → Kyoto", from: cities[2], to: cities[3], day: 25, departs: 10 * 60,
+        builder.leg(
+            "Shinkansen Tokyo → Kyoto", from: cities[2], to: cities[3], day: 25, departs: 10 * 60,
             arrivalDay: 25, arrives: 12 * 60 + 15, mode: "train")
-        var day = 1
-        while builder.items.count < 500 {
-            let here = cities[city(onDay: day)]
-            builder.dayPlan(day: day, city: here)
-            day = day % 30 + 1
+        // 7 + 30 × 16 + 13 = 500. On the flight day, nothing is timed after check-in at the airport.
+        for day in 1...30 {
+            builder.dayPlan(
+                day: day, city: cities[city(onDay: day)], places: day <= 13 ? 9 : 8,
+                timedUntil: day == 19 ? 9 * 60 : 1_440)
         }
         return Trip(
             startDate: LocalDate(year: 2027, month: 5, day: 1), endDate: LocalDate(year: 2027, month: 5, day: 30),
-            timeZone: "Europe/Lisbon", travelMode: .walking, items: Array(builder.items.prefix(500)))
+            timeZone: "Europe/Lisbon", travelMode: .walking, items: builder.items)
     }
 
     private struct Builder {
@@ -62,7 +65,8 @@ public enum TripBenchFixture {
             _ name: String, city: (name: String, latitude: Double, longitude: Double, zone: String, currency: String),
             from: Int, to: Int
         ) {
-            let price = Money(amountMinor: Int64(to - from) * (city.currency == "JPY" ? 18_000 : 12_000), currency: city.currency)
+            let price = Money(
+                amountMinor: Int64(to - from) * (city.currency == "JPY" ? 18_000 : 12_000), currency: city.currency)
             items.append(
                 TripItem(
                     id: nextID(), type: .lodging, title: "Hotel in \(name)",
@@ -78,18 +82,24 @@ public enum TripBenchFixture {
         ) {
             items.append(
                 TripItem(
-                    id: nextID(), type: .transport, title: title, start: LocalDateTime(date: date(day), minuteOfDay: departs),
+                    id: nextID(), type: .transport, title: title,
+                    start: LocalDateTime(date: date(day), minuteOfDay: departs),
                     end: LocalDateTime(date: date(arrivalDay), minuteOfDay: arrives), timeZone: from.zone,
                     endTimeZone: to.zone, location: near(from), to: near(to),
                     price: Money(amountMinor: 9_500, currency: "EUR"), mode: mode))
         }
 
-        /// Six places to go, four meals and four activities.
+        /// `places` places to go, four meals and four activities; those starting at or after
+        /// `timedUntil` (minutes) have their date alone.
         mutating func dayPlan(
-            day: Int, city: (name: String, latitude: Double, longitude: Double, zone: String, currency: String)
+            day: Int, city: (name: String, latitude: Double, longitude: Double, zone: String, currency: String),
+            places: Int, timedUntil: Int
         ) {
             let yen = city.currency == "JPY"
-            for n in 0..<6 {
+            func at(_ minute: Int) -> LocalDateTime {
+                LocalDateTime(date: date(day), minuteOfDay: minute < timedUntil ? minute : nil)
+            }
+            for n in 0..<places {
                 items.append(
                     TripItem(
                         id: nextID(), type: .place, title: "\(city.name) sight \(day).\(n)",
@@ -99,17 +109,18 @@ public enum TripBenchFixture {
                 items.append(
                     TripItem(
                         id: nextID(), type: .food, title: "\(city.name) meal \(day).\(n)",
-                        start: LocalDateTime(date: date(day), minuteOfDay: minute), timeZone: city.zone,
+                        start: at(minute), timeZone: city.zone,
                         location: near(city), price: Money(amountMinor: yen ? 2_500 : 1_800, currency: city.currency)))
             }
-            for (n, (from, to)) in [(10 * 60, 12 * 60), (14 * 60, 16 * 60), (17 * 60 + 30, 19 * 60), (21 * 60, 23 * 60)]
-                .enumerated()
-            {
+            for (n, (from, to)) in [
+                (10 * 60, 12 * 60), (14 * 60, 16 * 60), (17 * 60 + 30, 19 * 60), (21 * 60, 23 * 60),
+            ]
+            .enumerated() {
                 items.append(
                     TripItem(
                         id: nextID(), type: .activity, title: "\(city.name) activity \(day).\(n)",
-                        start: LocalDateTime(date: date(day), minuteOfDay: from),
-                        end: LocalDateTime(date: date(day), minuteOfDay: to), timeZone: city.zone, location: near(city),
+                        start: at(from), end: from < timedUntil ? at(to) : nil, timeZone: city.zone,
+                        location: near(city),
                         price: Money(amountMinor: yen ? 3_000 : 2_000, currency: city.currency), booked: n % 2 == 0))
             }
         }

@@ -72,7 +72,9 @@ public struct TripCosts: Sendable, Hashable {
         }
 
         var amounts: [Money] {
-            byCurrency.keys.sorted().compactMap { code in byCurrency[code].map { Money(amountMinor: $0, currency: code) } }
+            byCurrency.keys.sorted().compactMap { code in
+                byCurrency[code].map { Money(amountMinor: $0, currency: code) }
+            }
         }
     }
 }

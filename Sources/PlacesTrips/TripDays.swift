@@ -66,7 +66,8 @@ public enum TripDays {
             let ordered = dayPlacements.sorted { precedes($0, $1, timeline) }
             days.append(
                 TripDay(
-                    number: offset + 1, date: span.date(at: offset), lodging: beds[offset].map { timeline.entries[$0].id },
+                    number: offset + 1, date: span.date(at: offset),
+                    lodging: beds[offset].map { timeline.entries[$0].id },
                     items: ordered.map { timeline.entries[$0.entry].id }))
         }
         undated.sort { userOrderPrecedes(timeline.entries[$0].item, timeline.entries[$1].item) }

@@ -59,7 +59,7 @@ struct TripText {
 
     /// The item's title, cut to 60 characters; "an untitled activity" when it has none.
     static func name(_ item: TripItem) -> String {
-        let title = String(item.title.trimmingSpaces)
+        let title = item.title.trimmingSpaces
         guard !title.isEmpty else { return "an untitled \(item.type.rawValue)" }
         return title.count > 60 ? String(title.prefix(59)) + "…" : title
     }
@@ -77,11 +77,15 @@ struct TripText {
 }
 
 extension String {
-    fileprivate var trimmingSpaces: Substring {
+    fileprivate var trimmingSpaces: String {
+        // Most titles start and end with a visible ASCII character: no Unicode tables needed.
+        if let first = utf8.first, let last = utf8.last, (0x21..<0x7F).contains(first), (0x21..<0x7F).contains(last) {
+            return self
+        }
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
             let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
         else { return "" }
-        return Substring(scalars[first...last])
+        return String(scalars[first...last])
     }
 }

@@ -4,8 +4,9 @@ import PlacesRoutes
 /// invalid dates dropped, each timed start and end turned into an instant in its zone.
 /// Internal: the rules share it so that they agree on what an item's times mean.
 struct TripTimeline {
-    /// One item as the rules see it.
-    struct Entry {
+    /// One item as the rules see it. A class: the rules sort and scan entries many times,
+    /// and copying a struct of a dozen strings each time was most of their cost.
+    final class Entry {
         /// The item, with an end before its start removed (the rules then read it as having
         /// no end) and dates outside years 1…9999 removed.
         var item: TripItem
@@ -17,6 +18,13 @@ struct TripTimeline {
         var start: Int64?
         /// The instant of a timed end that is not before the start.
         var end: Int64?
+
+        init(item: TripItem, order: Int, startZone: String, endZone: String) {
+            self.item = item
+            self.order = order
+            self.startZone = startZone
+            self.endZone = endZone
+        }
 
         var id: String { item.id }
         /// The last instant the item takes (its start when it has no end).
@@ -68,7 +76,7 @@ struct TripTimeline {
             item.end = item.end?.validated
             let zone = item.timeZone ?? tripZone
             let endZone = item.type == .transport ? (item.endTimeZone ?? zone) : zone
-            var entry = Entry(item: item, order: order, startZone: zone, endZone: endZone)
+            let entry = Entry(item: item, order: order, startZone: zone, endZone: endZone)
             if let start = item.start, start.isTimed, let instant = clock.instant(of: start, in: zone) {
                 entry.start = instant.secondsSince1970
             }

@@ -50,7 +50,9 @@ struct WarningList {
     func finished() -> [TripWarning] {
         let sorted = pending.sorted { a, b in
             if a.day != b.day { return a.day < b.day }
-            if a.warning.code != b.warning.code { return a.warning.code.utf8.lexicographicallyPrecedes(b.warning.code.utf8) }
+            if a.warning.code != b.warning.code {
+                return a.warning.code.utf8.lexicographicallyPrecedes(b.warning.code.utf8)
+            }
             if a.warning.items != b.warning.items {
                 return a.warning.items.lexicographicallyPrecedes(b.warning.items) {
                     $0.utf8.lexicographicallyPrecedes($1.utf8)

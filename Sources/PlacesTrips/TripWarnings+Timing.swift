@@ -48,7 +48,9 @@ extension TripWarnings {
     ) {
         let (x, y) = (timeline.entries[a].item, timeline.entries[b].item)
         guard let starts = y.start else { return }
-        if x.type == .transport, y.type != .transport, let arrives = x.end, timeline.entries[a].start != timeline.entries[b].start {
+        if x.type == .transport, y.type != .transport, let arrives = x.end,
+            timeline.entries[a].start != timeline.entries[b].start
+        {
             list.add(
                 WarningCode.transportLate, on: starts.date, [x.id, y.id],
                 "\(TripText.name(x)) arrives (\(text.dateTime(arrives))) after \(TripText.name(y)) starts "

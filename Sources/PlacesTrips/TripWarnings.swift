@@ -111,7 +111,8 @@ public enum TripWarnings {
                     "\(name) (\(text.range(start, last))) is \(trip): move it into the trip or change the trip's dates")
                 continue
             }
-            let shown = span.index(of: start) != nil
+            let shown =
+                span.index(of: start) != nil
                 || ((entry.item.type == .transport || entry.item.type == .lodging) && span.index(of: last) != nil)
             if !shown {
                 list.add(

@@ -22,6 +22,8 @@ public struct ZonedInstant: Sendable, Hashable {
 ///   the first of the two, in summer time.
 public struct ZonedClock: Sendable {
     private var zones: [String: TimeZone?] = [:]
+    /// The last zone looked up: most items share one or two zones.
+    private var last: (name: String, zone: TimeZone?)?
 
     /// A clock with an empty zone cache.
     public init() {}
@@ -68,9 +70,15 @@ public struct ZonedClock: Sendable {
     }
 
     private mutating func lookUp(_ zone: String) -> TimeZone? {
-        if let cached = zones[zone] { return cached }
-        let found = TripTime.timeZone(zone)
-        if zones.count < 1_024 { zones[zone] = found }
+        if let last, last.name == zone { return last.zone }
+        let found: TimeZone?
+        if let cached = zones[zone] {
+            found = cached
+        } else {
+            found = TripTime.timeZone(zone)
+            if zones.count < 1_024 { zones[zone] = found }
+        }
+        last = (zone, found)
         return found
     }
 }

@@ -22,7 +22,10 @@ import Testing
             ])
         let costs = TripCosts.of(trip)
         #expect(costs.sections.map(\.type) == [.lodging, .transport, .food, .activity, .place])
-        #expect(costs.sections.map(\.amounts) == [[eur(48_000), jpy(36_000)], [eur(95_000)], [eur(4_550), jpy(1_200)], [eur(-1_000)], []])
+        #expect(
+            costs.sections.map(\.amounts) == [
+                [eur(48_000), jpy(36_000)], [eur(95_000)], [eur(4_550), jpy(1_200)], [eur(-1_000)], [],
+            ])
         #expect(costs.total == [eur(146_550), jpy(37_200)])
         #expect(costs.cappedCurrencies.isEmpty)
     }
@@ -46,7 +49,8 @@ import Testing
 
     @Test func aDuplicateIDCountsOnce() {
         let trip = F.trip(
-            nil, nil, [F.item("x", .food, "Lunch", price: eur(1_000)), F.item("x", .food, "Lunch again", price: eur(1_000))])
+            nil, nil,
+            [F.item("x", .food, "Lunch", price: eur(1_000)), F.item("x", .food, "Lunch again", price: eur(1_000))])
         #expect(TripCosts.of(trip).total == [eur(1_000)])
     }
 

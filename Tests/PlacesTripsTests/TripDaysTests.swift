@@ -133,7 +133,8 @@ import Testing
             [
                 F.item("lisbon", .lodging, "Lisbon hotel", "2027-05-01T15:00", "2027-05-03T11:00", at: F.baixa),
                 F.item("porto", .lodging, "Porto hotel", "2027-05-03T15:00", "2027-05-04T11:00", at: F.ribeira),
-                F.item("train", .transport, "Train", "2027-05-03T12:00", "2027-05-03T15:00", at: F.baixa, to: F.saoBento),
+                F.item(
+                    "train", .transport, "Train", "2027-05-03T12:00", "2027-05-03T15:00", at: F.baixa, to: F.saoBento),
                 F.item("lunch", .food, "Lunch", "2027-05-03T16:00", at: F.saoBento),
                 F.item("walk", .place, "Ribeira walk", "2027-05-03", at: F.ribeira),
                 F.item("idea", .place, "Somewhere", "2027-05-03"),
@@ -141,7 +142,8 @@ import Testing
             ])
         let transfer = TripDays.route(for: F.date("2027-05-03"), in: trip)
         #expect(transfer == TripDayRoute(start: "lisbon", end: "porto", stops: ["lunch", "walk"]))
-        #expect(TripDays.route(for: F.date("2027-05-01"), in: trip) == TripDayRoute(start: nil, end: "lisbon", stops: []))
+        #expect(
+            TripDays.route(for: F.date("2027-05-01"), in: trip) == TripDayRoute(start: nil, end: "lisbon", stops: []))
         // A bed without coordinates cannot end a route.
         #expect(TripDays.route(for: F.date("2027-05-04"), in: trip).end == nil)
         #expect(TripDays.route(for: F.date("2027-05-04"), in: trip).start == "porto")

@@ -32,9 +32,11 @@ import Testing
         #expect(bare.map(\.code) == ["night-without-lodging"])
         #expect(bare.first?.message == "No lodging for the nights of 4–6 May: add a stay or an overnight transport")
         items.append(
-            F.item("sleeper", .transport, "Night train", "2027-05-06T22:00", "2027-05-07T07:00", at: F.baixa, to: F.baixa))
+            F.item(
+                "sleeper", .transport, "Night train", "2027-05-06T22:00", "2027-05-07T07:00", at: F.baixa, to: F.baixa))
         let withTrain = TripWarnings.check(F.trip("2027-05-01", "2027-05-10", items))
-        #expect(withTrain.map(\.message) == ["No lodging for the nights of 4–5 May: add a stay or an overnight transport"])
+        #expect(
+            withTrain.map(\.message) == ["No lodging for the nights of 4–5 May: add a stay or an overnight transport"])
         // No dates, no nights to check.
         #expect(codes(F.trip(nil, nil, [items[0]])).isEmpty)
     }
@@ -101,7 +103,8 @@ import Testing
                 + "takes about 1 h 34 min (7.8 km): leave earlier, move Lunch in Baixa later or change the travel mode")
         var driving = trip
         driving.travelMode = .driving
-        #expect(TripWarnings.check(driving).first?.message.contains("driving there takes about 14 min (8.7 km)") == true)
+        #expect(
+            TripWarnings.check(driving).first?.message.contains("driving there takes about 14 min (8.7 km)") == true)
         var later = trip
         later.items[1].start = F.time("2027-05-01T14:00")
         #expect(codes(later).isEmpty)
@@ -111,7 +114,8 @@ import Testing
         let trip = F.trip(
             "2027-05-01", "2027-05-01",
             [
-                F.item("train", .transport, "Train to Porto", "2027-05-01T10:00", "2027-05-01T13:00", at: F.baixa,
+                F.item(
+                    "train", .transport, "Train to Porto", "2027-05-01T10:00", "2027-05-01T13:00", at: F.baixa,
                     to: F.saoBento),
                 F.item("lunch", .food, "Lunch by the station", "2027-05-01T13:10", at: F.saoBento),
                 F.item("far", .food, "Lunch in Lisbon", "2027-05-01T13:20", at: F.chiado),
@@ -132,7 +136,8 @@ import Testing
         #expect(warnings.map(\.items) == [["late"], ["boat"]])
         #expect(
             warnings.last?.message
-                == "Boat tour (12 May) is outside the trip (1–10 May): move it into the trip or change the trip's dates")
+                == "Boat tour (12 May) is outside the trip (1–10 May): move it into the trip or change the trip's dates"
+        )
     }
 
     @Test func anEndBeforeItsStartIsNamedAndReadAsNoEnd() {
@@ -156,7 +161,10 @@ import Testing
             TripWarnings.check(backwards).last?.message
                 == "Flight home arrives (1 May 20:00 Europe/Lisbon) before it departs (2 May 07:00 Asia/Tokyo): "
                 + "fix the arrival or its time zone")
-        #expect(codes(Trip(startDate: F.date("2027-05-10"), endDate: F.date("2027-05-01"), items: [])) == ["end-before-start"])
+        #expect(
+            codes(Trip(startDate: F.date("2027-05-10"), endDate: F.date("2027-05-01"), items: [])) == [
+                "end-before-start"
+            ])
     }
 
     @Test func anUnknownZoneIsNamedOnce() {
@@ -204,10 +212,14 @@ import Testing
     }
 
     @Test func tenThousandClashingItemsMakeABoundedList() {
-        let items = (0..<10_000).map { F.item("i\($0)", .activity, "Item \($0)", "2027-05-01T10:00", "2027-05-01T12:00") }
+        let items = (0..<10_000).map {
+            F.item("i\($0)", .activity, "Item \($0)", "2027-05-01T10:00", "2027-05-01T12:00")
+        }
         let warnings = TripWarnings.check(F.trip("2027-05-01", "2027-05-01", items))
         #expect(warnings.count == 101)
-        #expect(warnings.last?.message == "…and 9899 more time-overlap warnings not listed: fix the ones above, then check again")
+        #expect(
+            warnings.last?.message
+                == "…and 9899 more time-overlap warnings not listed: fix the ones above, then check again")
     }
 
     @Test func warningsAreOrderedByDateThenCode() {
@@ -219,7 +231,11 @@ import Testing
                 F.item("c", .activity, "C", "2027-05-01T12:00", "2027-05-01T10:00"),
             ])
         #expect(codes(trip) == ["end-before-start", "night-without-lodging", "dangling-link", "time-overlap"])
-        #expect(TripWarnings.check(trip) == TripWarnings.check(Trip(
-            startDate: trip.startDate, endDate: trip.endDate, timeZone: trip.timeZone, items: trip.items.reversed())))
+        #expect(
+            TripWarnings.check(trip)
+                == TripWarnings.check(
+                    Trip(
+                        startDate: trip.startDate, endDate: trip.endDate, timeZone: trip.timeZone,
+                        items: trip.items.reversed())))
     }
 }
