@@ -110,6 +110,45 @@ import Testing
         #expect(codes(later).isEmpty)
     }
 
+    @Test func theClocksChangingIsCountedInTheTimeBetweenItems() {
+        // Lisbon, 28 March 2027: 01:00 becomes 02:00. 00:55 to 02:10 on the clock is 15 minutes.
+        let spring = F.trip(
+            "2027-03-28", "2027-03-28",
+            [
+                F.item("party", .activity, "Party in Belém", "2027-03-28T00:00", "2027-03-28T00:55", at: F.belem),
+                F.item("bar", .food, "Bar in Baixa", "2027-03-28T02:10", at: F.baixa),
+            ])
+        #expect(
+            TripWarnings.check(spring).map(\.message) == [
+                "Only 15 min between Party in Belém (ends 00:55) and Bar in Baixa (starts 02:10), but walking there "
+                    + "takes about 1 h 34 min (7.8 km): leave earlier, move Bar in Baixa later or change the travel mode"
+            ])
+        // 31 October 2027: 02:00 becomes 01:00 again; 01:20 is the first 01:20, during a tour
+        // that runs 01:00–01:50 the first time round.
+        let autumn = F.trip(
+            "2027-10-31", "2027-10-31",
+            [
+                F.item("tour", .activity, "Ghost tour", "2027-10-31T01:00", "2027-10-31T01:50"),
+                F.item("drink", .food, "Drink", "2027-10-31T01:20"),
+            ])
+        #expect(codes(autumn) == ["time-overlap"])
+    }
+
+    @Test func namesAreReadableWhateverTheTitle() {
+        let trip = F.trip(
+            "2027-05-01", "2027-05-01",
+            [
+                F.item("blank", .activity, "  ", "2027-05-01T12:00", "2027-05-01T10:00"),
+                F.item(
+                    "long", .activity, String(repeating: "Very long title ", count: 1_000), "2027-05-01T12:00",
+                    "2027-05-01T10:00"),
+            ])
+        let messages = TripWarnings.check(trip).map(\.message)
+        #expect(
+            messages.contains("an untitled activity ends (1 May 10:00) before it starts (1 May 12:00): fix its end"))
+        #expect(messages.allSatisfy { $0.count < 200 })
+    }
+
     @Test func aTransportEndsWhereItArrives() {
         let trip = F.trip(
             "2027-05-01", "2027-05-01",
