@@ -39,7 +39,7 @@ public struct TripCosts: Sendable, Hashable {
     public static func of(_ trip: Trip) -> TripCosts {
         var sections = [Sums](repeating: Sums(), count: order.count)
         var total = Sums()
-        var seen = Set<String>()
+        var seen = Set<String>(minimumCapacity: trip.items.count)
         for item in trip.items {
             guard seen.insert(item.id).inserted, let price = item.price,
                 let section = order.firstIndex(of: item.type)

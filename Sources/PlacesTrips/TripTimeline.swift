@@ -66,6 +66,7 @@ struct TripTimeline {
         var clock = ZonedClock()
         var zoneUses: [String: Int] = [:]
         entries.reserveCapacity(trip.items.count)
+        byID.reserveCapacity(trip.items.count)
         for (order, original) in trip.items.enumerated() {
             guard byID[original.id] == nil else {
                 duplicates.append(original)
