@@ -94,7 +94,7 @@ extension TripWarnings {
         let endWord = a.item.type == .transport ? "arrives" : (a.end == nil ? "at" : "ends")
         let startWord = b.item.type == .transport ? "departs" : "starts"
         // Times alone when both are on the same local date, dates too otherwise.
-        let (left, right) = (a.item.end ?? a.item.start, b.item.start)
+        let (left, right) = (a.end != nil ? a.item.end : a.item.start, b.item.start)
         func when(_ time: LocalDateTime?) -> String {
             guard let time else { return "" }
             guard left?.date == right?.date, let minute = time.minuteOfDay else { return text.dateTime(time) }
