@@ -1,0 +1,437 @@
+import Foundation
+import PlacesAPI
+import PlacesCrypto
+import PlacesModel
+import PlacesStore
+import Testing
+
+@testable import PlacesSync
+@testable import PlacesTestSupport
+
+/// Issue 13 against the issue #11 adversary: a member's peer signs trip-folder ops that are
+/// well formed but lie (20,000 items in a day, an end before its start, a zone no one knows,
+/// the years 1 and 9999, dangling links), or are malformed. Malformed ones are refused with
+/// the reason op-format §5 gives; lies are stored (a receiver checks fields one by one), and
+/// then every view of the trip must still answer, quickly, and local edits must stay valid.
+@Suite("Hostile trip-folder peers (issue 13)", .serialized)
+struct HostileTripPeerTests {
+    /// The changes creating an entity of `kind` with `fields` (name → JSON text).
+    static func entity(_ id: String, _ kind: String, _ fields: [(String, String)]) -> [String] {
+        [Wire.create(id, kind: kind)] + fields.map { Wire.set(id, kind: kind, field: $0.0, value: $0.1) }
+    }
+
+    static func newID() -> String { HexCoding.encode(SecureRandom.bytes(16)) }
+
+    /// The view routes of a trip folder, and the itinerary itself.
+    static func viewPaths(_ it: String) -> [String] {
+        [
+            "/v1/itineraries/\(it)", "/v1/itineraries/\(it)/items", "/v1/itineraries/\(it)/days",
+            "/v1/itineraries/\(it)/warnings", "/v1/itineraries/\(it)/calendar", "/v1/itineraries/\(it)/checklist",
+            "/v1/itineraries/\(it)/activity",
+        ]
+    }
+
+    /// Times one GET of each view route (ms); records an issue for any answer but 200.
+    static func timeViews(_ node: SyncNode, _ it: String, sourceLocation: SourceLocation = #_sourceLocation)
+        -> [(path: String, ms: Double)]
+    {
+        viewPaths(it).map { path in
+            let started = ContinuousClock.now
+            let r = try? node.d.send("GET", path)
+            let ms = milliseconds(ContinuousClock.now - started)
+            if r?.status != 200 {
+                Issue.record(
+                    "GET \(path) → \(r.map { "\($0.status) \($0.text.prefix(300))" } ?? "no answer")",
+                    sourceLocation: sourceLocation)
+            }
+            return (String(path.dropFirst("/v1/itineraries/".count + it.count)), ms)
+        }
+    }
+
+    /// Every op the daemon wrote itself (`author` = its key) that a peer would refuse by
+    /// op-format §5, with the reason: a local write a peer refuses splits the replicas for good.
+    static func refusedLocalOps(in mirror: DocumentMirror, author: [UInt8]) -> [String] {
+        mirror.ops.filter { $0.header.author == author }.compactMap { op in
+            guard let text = mirror.body(of: op),
+                let body = try? JSONDecoder().decode(OpBody.self, from: Data(text.utf8))
+            else { return "an op of seq \(op.header.seq) does not decode" }
+            return OpRules.refusal(of: body, in: mirror.doc, documentKind: "itinerary").map {
+                "seq \(op.header.seq): \($0)"
+            }
+        }
+    }
+
+    @Test("an editor's malformed item ops are refused with op-format §5's reasons, and change nothing")
+    func malformedOpsRefused() async throws {
+        var s = try SharedWithAdversary(role: "editor")
+        let owner = s.owner, it = s.itinerary.id, mallory = s.mallory
+        _ = try owner.addItem(it, #"{"type":"food","title":"Tasca"}"#)
+        try s.absorb()
+        let id = Self.newID()
+        let attacks: [(what: String, reason: String, changes: [String])] = [
+            (
+                "a lodging with a food's field", "a lodging has no field 'rating'",
+                Self.entity(id, "lodging", [("title", #""Hotel""#), ("rating", "4")])
+            ),
+            (
+                "a rating of 5.5", "'rating' must be a number from 0 to 5",
+                Self.entity(id, "food", [("title", #""Tasca""#), ("rating", "5.5")])
+            ),
+            (
+                "a start in month 13", "'start' must be a date",
+                Self.entity(id, "activity", [("title", #""Tour""#), ("start", #""2027-13-01""#)])
+            ),
+            (
+                "the kind “lodgings”", "lodgings",
+                Self.entity(id, "lodgings", [("title", #""Hotel""#)])
+            ),
+            (
+                "a transport mode that does not exist", "'mode' must be one of",
+                Self.entity(id, "transport", [("title", #""Zeppelin""#), ("mode", #""airship""#)])
+            ),
+            (
+                "a zone name with a path in it", "'timeZone' must be an IANA time zone name",
+                Self.entity(id, "activity", [("title", #""Tour""#), ("timeZone", #""../../etc/localtime""#)])
+            ),
+            (
+                "a checklist line assigned to a name, not a key", "'assignee' must be a public key",
+                Self.entity(id, "checklistItem", [("text", #""Passports""#), ("assignee", #""Bruno""#)])
+            ),
+            (
+                "a title of 201 characters", "'title' is 201 characters",
+                Self.entity(id, "activity", [("title", Wire.string(String(repeating: "t", count: 201)))])
+            ),
+        ]
+        for attack in attacks {
+            let shown = owner.items(it)
+            let checklist = owner.checklist(it)
+            let stored = try s.attempt { try mallory.nextOp(in: $0, body: Wire.body(attack.changes)) }
+            guard owner.serving("an op with \(attack.what)") else { return }
+            #expect(!stored, "an op with \(attack.what) was stored")
+            #expect(owner.items(it) == shown && owner.checklist(it) == checklist, "\(attack.what) changed the trip")
+        }
+        let refusals = owner.d.log.split(separator: "\n").filter { $0.contains("rejected an op from a peer") }
+        for attack in attacks {
+            let logged = refusals.contains { $0.contains(attack.reason) }
+            let why =
+                "no refusal logged saying “\(attack.reason)” for \(attack.what):\n\(refusals.joined(separator: "\n"))"
+            guard attack.reason == "lodgings" else {
+                #expect(logged, "\(why)")
+                continue
+            }
+            // The store reads a body it can open but not decode as one it cannot decrypt
+            // (Store+Ingest.swift, `c.body = try? decodeBody(plaintext)`): the log says "the
+            // body cannot be decrypted" instead of naming the unknown kind.
+            withKnownIssue("an unknown kind is logged as an undecryptable body") { #expect(logged, "\(why)") }
+        }
+        // The same member's valid item goes through afterwards: the refusals were for the values.
+        let valid = try s.attempt {
+            try mallory.nextOp(in: $0, body: Wire.body(Self.entity(Self.newID(), "food", [("title", #""Fine""#)])))
+        }
+        #expect(valid && owner.titles(it).contains("Fine"))
+    }
+
+    @Test("an editor's well-formed lies are stored; every view answers 200 at once and local edits stay valid")
+    func wellFormedLies() async throws {
+        var s = try SharedWithAdversary(role: "editor")
+        let owner = s.owner, it = s.itinerary.id, mallory = s.mallory
+        let mine = try owner.addItem(it, #"{"type":"activity","title":"Tram 28","start":"2027-05-02T10:00"}"#)
+        let line = try owner.addLine(it, #"{"text":"Hats"}"#)
+        try s.absorb()
+        let backwards = Self.newID(), mars = Self.newID(), forever = Self.newID(), dangling = Self.newID()
+        let stranger = Self.newID(), halfTo = Self.newID(), flight = Self.newID()
+        let strangerKey = try SigningKeyPair().publicKey.hex
+        let lies: [(what: String, changes: [String])] = [
+            (
+                "an activity ending the day before it starts",
+                Self.entity(
+                    backwards, "activity",
+                    [("title", #""Backwards""#), ("start", #""2027-05-03T10:00""#), ("end", #""2027-05-02T09:00""#)])
+            ),
+            (
+                "an activity in the zone Mars/Olympus",
+                Self.entity(
+                    mars, "activity",
+                    [
+                        ("title", #""Olympus Mons""#), ("start", #""2027-05-03T12:00""#),
+                        ("timeZone", #""Mars/Olympus""#),
+                    ])
+            ),
+            (
+                "a flight from Mars/Olympus arriving before it leaves",
+                Self.entity(
+                    flight, "transport",
+                    [
+                        ("title", #""Red-eye""#), ("mode", #""flight""#), ("start", #""2027-05-04T10:00""#),
+                        ("timeZone", #""Mars/Olympus""#), ("end", #""2027-05-04T09:00""#),
+                        ("endTimeZone", #""Europe/Lisbon""#),
+                    ])
+            ),
+            (
+                "a lodging from 0001-01-01 to 9999-12-31",
+                Self.entity(
+                    forever, "lodging",
+                    [("title", #""Forever Inn""#), ("start", #""0001-01-01""#), ("end", #""9999-12-31T23:59""#)])
+            ),
+            (
+                "an activity linked to an item that does not exist",
+                Self.entity(
+                    dangling, "activity",
+                    [("title", #""Linked""#), ("linkedItem", Wire.string(Self.newID())), ("booked", "true")])
+            ),
+            (
+                "a checklist line assigned to someone who is not a member",
+                Self.entity(
+                    stranger, "checklistItem",
+                    [("text", #""Stranger's job""#), ("checked", "false"), ("assignee", Wire.string(strangerKey))])
+            ),
+            (
+                "a transport with a destination latitude and no longitude",
+                Self.entity(
+                    halfTo, "transport",
+                    [
+                        ("title", #""Half a train""#), ("mode", #""train""#), ("start", #""2027-05-02""#),
+                        ("to.latitude", "41.15"),
+                    ])
+            ),
+            (
+                "trip dates from 0001-01-01 to 9999-12-31",
+                [
+                    Wire.set(it, kind: "itinerary", field: "startDate", value: #""0001-01-01""#),
+                    Wire.set(it, kind: "itinerary", field: "endDate", value: #""9999-12-31""#),
+                    Wire.set(it, kind: "itinerary", field: "timeZone", value: #""Mars/Olympus""#),
+                ]
+            ),
+            (
+                "my item moved to 9999-12-31 at 23:59 and the checklist line assigned to a stranger",
+                [
+                    Wire.set(mine, kind: "activity", field: "start", value: #""9999-12-31T23:59""#),
+                    Wire.set(line, kind: "checklistItem", field: "assignee", value: Wire.string(strangerKey)),
+                ]
+            ),
+        ]
+        for lie in lies {
+            let stored = try s.attempt { try mallory.nextOp(in: $0, body: Wire.body(lie.changes)) }
+            guard owner.serving("an op with \(lie.what)") else { return }
+            #expect(stored, "an op with \(lie.what) was refused: it is well formed")
+        }
+        #expect(owner.items(it)?.count == 8, "\(owner.titles(it))")
+
+        // Every view answers 200, quickly (a lodging of 10,000 years must not be walked night
+        // by night, nor a trip of 3.6 million days day by day).
+        for round in 1...2 {
+            let times = Self.timeViews(owner, it)
+            print("lies, views round \(round): \(times.map { "\($0.path) \(Int($0.ms)) ms" }.joined(separator: ", "))")
+            for (path, ms) in times { #expect(ms < 1000, "GET \(path) took \(Int(ms)) ms") }
+        }
+        for day in ["1", "0001-01-01", "2027-05-03", "9999-12-31"] {
+            let r = try owner.d.send("GET", "/v1/itineraries/\(it)/days/\(day)")
+            #expect([200, 404].contains(r.status), "GET …/days/\(day) → \(r.status) \(r.text.prefix(200))")
+        }
+        // Each lying item reads back as stored.
+        #expect(owner.item(it, mars)?["timeZone"] == .string("Mars/Olympus"))
+        #expect(owner.item(it, halfTo)?["to"] == .object(["latitude": .number(41.15)]))
+        #expect(owner.item(it, backwards)?["end"] == .string("2027-05-02T09:00"))
+
+        // The owner can still work with these items: rename them, move them, tick the line.
+        for (item, title) in [
+            (mars, "Olympus Mons at noon"), (backwards, "Backwards tour"), (flight, "Red-eye flight"),
+        ] {
+            let r = try owner.d.send("PATCH", "/v1/itineraries/\(it)/items/\(item)", json: #"{"title":"\#(title)"}"#)
+            #expect(r.status == 200, "renaming \(title): \(r.status) \(r.text)")
+        }
+        let moved = try owner.d.send(
+            "POST", "/v1/itineraries/\(it)/items/\(mars)/move", json: #"{"date":"2027-05-04"}"#)
+        #expect(moved.status == 200, "\(moved.text)")
+        // A timed item added now takes the trip's zone, which only the peer's tz database knows.
+        let dinner = try owner.d.send(
+            "POST", "/v1/itineraries/\(it)/items", json: #"{"type":"food","title":"Dinner","start":"2027-05-03T20:00"}"#
+        )
+        #expect(dinner.status == 201, "\(dinner.text)")
+        let ticked = try owner.d.send(
+            "PATCH", "/v1/itineraries/\(it)/checklist/\(stranger)", json: #"{"checked":true}"#)
+        #expect(ticked.status == 200, "\(ticked.text)")
+        // A move that would push an end past 9999-12-31 is refused, not written.
+        let farther = try owner.d.send(
+            "POST", "/v1/itineraries/\(it)/items/\(forever)/move", json: #"{"date":"0001-01-02"}"#)
+        #expect(farther.status == 400, "\(farther.text)")
+        let mineFarther = try owner.d.send(
+            "POST", "/v1/itineraries/\(it)/items/\(mine)/move", json: #"{"date":"2027-05-01"}"#)
+        #expect(mineFarther.status == 200, "\(mineFarther.text)")
+        _ = try owner.d.call(Itinerary.self, "PATCH", "/v1/itineraries/\(it)", json: #"{"notes":"after the lies"}"#)
+
+        // Everything the owner wrote is what a peer accepts (a refused local op would stop
+        // this member's sync of the trip for good), and it reached the adversary.
+        try s.absorb(for: 1)
+        let refused = Self.refusedLocalOps(in: s.mirror, author: try HumanID.decode(owner.id).bytes)
+        #expect(refused.isEmpty, "the owner wrote ops its peers refuse: \(refused)")
+        #expect(owner.serving("the lies and the owner's edits"))
+    }
+
+    @Test("20,000 items in one day from an editor: stored, every view answers, the daemon serves others meanwhile")
+    func twentyThousandItemsInADay() async throws {
+        var s = try SharedWithAdversary(role: "editor")
+        let owner = s.owner, it = s.itinerary.id
+        _ = try owner.d.call(
+            Itinerary.self, "PATCH", "/v1/itineraries/\(it)",
+            json: #"{"startDate":"2027-05-01","endDate":"2027-05-05","timeZone":"Europe/Lisbon"}"#)
+        let mine = try owner.addItem(it, #"{"type":"food","title":"Pastéis de Belém"}"#)
+        try s.absorb()
+        // Another member, connected and in sync, who must keep getting the owner's edits.
+        let good = try AdversarialPeer()
+        try owner.share(it, with: good.humanID, role: "viewer")
+        let goodSession = try good.connect(to: owner.address)
+        var goodMirror = try goodSession.fetch(s.doc)
+        try s.absorb()
+
+        // 10 ops of 2,000 items each on 3 May, half of them timed, all at once.
+        let perOp = 2_000, opCount = 10
+        var ops = [SignedOp]()
+        for n in 0..<opCount {
+            var changes = [String]()
+            changes.reserveCapacity(perOp * 3)
+            for i in 0..<perOp {
+                let id = Self.newID()
+                let minute = (n * perOp + i) % (24 * 60)
+                let start =
+                    i.isMultiple(of: 2)
+                    ? "2027-05-03" : String(format: "2027-05-03T%02d:%02d", minute / 60, minute % 60)
+                changes += Self.entity(
+                    id, "activity", [("title", #""Item \#(n * perOp + i)""#), ("start", #""\#(start)""#)])
+            }
+            let op = try s.mallory.nextOp(in: s.mirror, body: Wire.body(changes))
+            s.mirror.add(op)
+            ops.append(op)
+        }
+        print("20,000 items: \(ops.map(\.encoded.count).reduce(0, +) / 1024) KiB of ops")
+
+        // Meanwhile another client asks for the status and the itinerary list, over and over.
+        let poller = LatencyPoller(owner.d)
+        poller.start()
+        let before = owner.opCount
+        let sent = ContinuousClock.now
+        try s.session.send(ops.map { Wire.ops([$0.encoded], doc: s.doc) })
+        try await eventually("the owner stored the 10 ops", timeout: .seconds(20)) {
+            owner.opCount >= before + opCount
+        }
+        let ingest = ContinuousClock.now - sent
+        let views = Self.timeViews(owner, it)
+        poller.stop()
+        print(
+            "20,000 items: stored in \(ingest); views \(views.map { "\($0.path) \(Int($0.ms)) ms" }.joined(separator: ", ")); "
+                + "another client meanwhile: \(poller.summary)")
+        guard owner.serving("20,000 items in one day") else { return }
+        #expect(owner.items(it)?.count == 20_001)
+        #expect(poller.failures == 0, "another client was refused or not answered: \(poller.summary)")
+        #expect(poller.maxMs < 5_000, "another client waited \(poller.maxMs) ms: \(poller.summary)")
+        // Debug build figures: a view that walked the items pairwise would take minutes.
+        for (path, ms) in views {
+            #expect(ms < 10_000, "GET \(path) of a 20,000-item trip took \(Int(ms)) ms")
+        }
+
+        // The owner plans the day: moves an item to it and to the top; the day still answers.
+        let started = ContinuousClock.now
+        let moved = try owner.d.send(
+            "POST", "/v1/itineraries/\(it)/items/\(mine)/move", json: #"{"date":"2027-05-03","position":1}"#)
+        let moveTime = ContinuousClock.now - started
+        print("20,000 items: a move into the day took \(moveTime)")
+        #expect(moved.status == 200, "\(moved.text.prefix(300))")
+        #expect(moveTime < .seconds(3), "a move into a 20,000-item day took \(moveTime)")
+        let added = try owner.addItem(it, #"{"type":"activity","title":"One more","start":"2027-05-03"}"#)
+        #expect(!added.isEmpty)
+
+        // The other member got the owner's edits live.
+        try await eventually("the viewer peer got the owner's move and new item", timeout: .seconds(15)) {
+            try goodSession.absorb(for: 0.2, into: &goodMirror)
+            let author = try HumanID.decode(owner.id).bytes
+            return goodMirror.seq(of: author) >= s.mirror.seq(of: author) + 2
+        }
+        s.owner.d.kill()
+    }
+
+    @Test("a viewer member's item and checklist ops are refused; the trip is unchanged")
+    func viewerOpsRefused() async throws {
+        var s = try SharedWithAdversary(role: "viewer")
+        let owner = s.owner, it = s.itinerary.id, mallory = s.mallory
+        let item = try owner.addItem(it, #"{"type":"activity","title":"Belém tour","start":"2027-05-02"}"#)
+        let line = try owner.addLine(it, #"{"text":"Hats"}"#)
+        try s.absorb()
+        let shown = owner.items(it), checklist = owner.checklist(it)
+        let attempts: [(String, [String])] = [
+            ("a new item", Self.entity(Self.newID(), "food", [("title", #""Viewer's pick""#)])),
+            ("a rename of the owner's item", [Wire.set(item, kind: "activity", field: "title", value: #""Mine""#)]),
+            ("a delete of the owner's item", [Wire.set(item, kind: "activity", field: "deleted", value: "true")]),
+            (
+                "a tick of the owner's checklist line",
+                [Wire.set(line, kind: "checklistItem", field: "checked", value: "true")]
+            ),
+            (
+                "a new checklist line",
+                Self.entity(Self.newID(), "checklistItem", [("text", #""Viewer's line""#), ("checked", "false")])
+            ),
+        ]
+        for (what, changes) in attempts {
+            let stored = try s.attempt { try mallory.nextOp(in: $0, body: Wire.body(changes)) }
+            guard owner.serving("a viewer's op: \(what)") else { return }
+            #expect(!stored, "a viewer's op was stored: \(what)")
+        }
+        #expect(owner.items(it) == shown, "a viewer's ops changed the items")
+        #expect(owner.checklist(it) == checklist, "a viewer's ops changed the checklist")
+        let refusals = owner.d.log.split(separator: "\n").filter {
+            $0.contains("rejected an op from a peer") && $0.contains("peer.id=\(mallory.humanID.prefix(7))")
+        }
+        #expect(refusals.count >= attempts.count, "\(refusals.count) refusals logged for \(attempts.count) ops")
+    }
+}
+
+/// Another control client asking `GET /v1/status` and `GET /v1/itineraries` in a loop on a
+/// thread of its own: the slowest answer and how many failed.
+final class LatencyPoller: @unchecked Sendable {
+    private let daemon: DaemonProcess
+    private let lock = NSLock()
+    private var running = true
+    private var samples = [Double]()
+    private var failed = 0
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ daemon: DaemonProcess) { self.daemon = daemon }
+
+    func start() {
+        Thread { [self] in
+            var n = 0
+            while lock.withLock({ running }) {
+                let started = ContinuousClock.now
+                let r = try? daemon.send("GET", n.isMultiple(of: 2) ? "/v1/status" : "/v1/itineraries")
+                let ms = milliseconds(ContinuousClock.now - started)
+                lock.withLock {
+                    samples.append(ms)
+                    if r?.status != 200 { failed += 1 }
+                }
+                n += 1
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            done.signal()
+        }.start()
+    }
+
+    func stop() {
+        lock.withLock { running = false }
+        done.wait()
+    }
+
+    var maxMs: Double { lock.withLock { samples.max() ?? 0 } }
+    var failures: Int { lock.withLock { failed } }
+
+    var summary: String {
+        lock.withLock {
+            let sorted = samples.sorted()
+            let p50 = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+            return "\(samples.count) requests, p50 \(Int(p50)) ms, max \(Int(sorted.last ?? 0)) ms, \(failed) failed"
+        }
+    }
+}
+
+/// A duration in milliseconds.
+func milliseconds(_ d: Duration) -> Double {
+    Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+}

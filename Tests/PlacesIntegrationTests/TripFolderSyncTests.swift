@@ -1,0 +1,313 @@
+import Foundation
+import PlacesAPI
+import PlacesModel
+import PlacesTestSupport
+import Testing
+
+/// The trip folder's items and checklist as a user reads them on one daemon.
+extension SyncNode {
+    /// `GET …/items` (nil when it does not answer 200).
+    func items(_ itinerary: String) -> [JSONValue]? {
+        guard let r = try? d.send("GET", "/v1/itineraries/\(itinerary)/items"), r.status == 200,
+            let list = try? JSONDecoder().decode(JSONValue.self, from: Data(r.body)).objectValue?["items"],
+            case .array(let items) = list
+        else { return nil }
+        return items
+    }
+
+    /// The items' titles, in the order listed.
+    func titles(_ itinerary: String) -> [String] {
+        (items(itinerary) ?? []).compactMap { $0.objectValue?["title"]?.stringValue }
+    }
+
+    /// One item by id (nil when it does not answer 200).
+    func item(_ itinerary: String, _ id: String) -> [String: JSONValue]? {
+        guard let r = try? d.send("GET", "/v1/itineraries/\(itinerary)/items/\(id)"), r.status == 200 else {
+            return nil
+        }
+        return try? JSONDecoder().decode(JSONValue.self, from: Data(r.body)).objectValue
+    }
+
+    /// Adds an item; returns its id.
+    func addItem(_ itinerary: String, _ body: String) throws -> String {
+        let r = try d.send("POST", "/v1/itineraries/\(itinerary)/items", json: body)
+        guard r.status == 201,
+            let id = try JSONDecoder().decode(JSONValue.self, from: Data(r.body)).objectValue?["id"]?.stringValue
+        else { throw HarnessError("\(name) could not add an item: \(r.status) \(r.text)") }
+        return id
+    }
+
+    /// Adds a checklist line; returns its id.
+    func addLine(_ itinerary: String, _ body: String) throws -> String {
+        let r = try d.send("POST", "/v1/itineraries/\(itinerary)/checklist", json: body)
+        guard r.status == 201,
+            let id = try JSONDecoder().decode(JSONValue.self, from: Data(r.body)).objectValue?["id"]?.stringValue
+        else { throw HarnessError("\(name) could not add a checklist line: \(r.status) \(r.text)") }
+        return id
+    }
+
+    /// `GET …/checklist` lines (nil when it does not answer 200).
+    func checklist(_ itinerary: String) -> [[String: JSONValue]]? {
+        guard let r = try? d.send("GET", "/v1/itineraries/\(itinerary)/checklist"), r.status == 200,
+            let list = try? JSONDecoder().decode(JSONValue.self, from: Data(r.body)).objectValue?["items"],
+            case .array(let lines) = list
+        else { return nil }
+        return lines.compactMap(\.objectValue)
+    }
+
+    /// The summaries of the itinerary's activity.
+    func activitySummaries(_ itinerary: String) -> [String] {
+        ((try? d.call(ActivityList.self, "GET", "/v1/itineraries/\(itinerary)/activity"))?.activity ?? []).map(
+            \.summary)
+    }
+}
+
+/// Issue 13, item 9 ("Everything syncs"): two real daemons editing one trip folder.
+@Suite("Trip folder between real daemons", .serialized)
+struct TripFolderSyncTests {
+    /// Ana's 5-day Lisbon trip, shared with Bruno as editor; both connected both ways.
+    static func sharedTrip() async throws -> (a: SyncNode, b: SyncNode, it: String) {
+        let a = try SyncNode("Ana"), b = try SyncNode("Bruno")
+        try a.addPeer(b)
+        try b.addPeer(a)
+        try b.trust(a)
+        let it = try a.d.call(
+            Itinerary.self, "POST", "/v1/itineraries",
+            json: #"{"name":"Lisbon","startDate":"2027-05-01","endDate":"2027-05-05","timeZone":"Europe/Lisbon"}"#
+        ).id
+        try a.share(it, with: b.id, role: "editor")
+        try await eventually("Bruno holds the shared trip") { try b.itinerary(it).role == "editor" }
+        return (a, b, it)
+    }
+
+    /// Both daemons list the same items, field for field (nil when one does not answer).
+    static func sameItems(_ a: SyncNode, _ b: SyncNode, _ it: String) -> Bool {
+        guard let x = a.items(it), let y = b.items(it) else { return false }
+        return x == y
+    }
+
+    @Test("two editors add items to the same day at once: both daemons list every item, identically")
+    func concurrentAddsToOneDay() async throws {
+        let (a, b, it) = try await Self.sharedTrip()
+        // Six items each on 3 May, added at the same time from both sides while they sync:
+        // timed and untimed, of every type.
+        @Sendable func bodies(_ who: String) -> [String] {
+            [
+                #"{"type":"activity","title":"\#(who): Tram 28","start":"2027-05-03T09:00","end":"2027-05-03T10:00"}"#,
+                #"{"type":"food","title":"\#(who): Pastéis","start":"2027-05-03","rating":5}"#,
+                #"{"type":"activity","title":"\#(who): Alfama walk","start":"2027-05-03"}"#,
+                #"{"type":"transport","title":"\#(who): Train to Sintra","mode":"train","start":"2027-05-03T14:00","end":"2027-05-03T14:40","to":{"name":"Sintra","latitude":38.8,"longitude":-9.38}}"#,
+                #"{"type":"food","title":"\#(who): Tasca do Chico","start":"2027-05-03T21:00"}"#,
+                #"{"type":"lodging","title":"\#(who): Casa","start":"2027-05-03T15:00","end":"2027-05-04T11:00"}"#,
+            ]
+        }
+        let daemons = [(a.d, a.name), (b.d, b.name)]
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: 2) { n in
+            let (daemon, name) = daemons[n]
+            for body in bodies(name) {
+                let r = try? daemon.send("POST", "/v1/itineraries/\(it)/items", json: body)
+                if r?.status != 201 { failures.add("\(name): \(r.map { "\($0.status) \($0.text)" } ?? "no answer")") }
+            }
+        }
+        #expect(failures.all.isEmpty, "\(failures.all)")
+        do {
+            try await eventually("both daemons list all 12 items, identically") {
+                a.items(it)?.count == 12 && Self.sameItems(a, b, it)
+            }
+        } catch {
+            Issue.record("Ana: \(a.titles(it))\nBruno: \(b.titles(it))")
+            throw error
+        }
+        let titles = Set(a.titles(it))
+        for who in ["Ana", "Bruno"] {
+            for body in bodies(who) {
+                let title = try #require(
+                    try JSONDecoder().decode(JSONValue.self, from: Data(body.utf8)).objectValue?["title"]?.stringValue)
+                #expect(titles.contains(title), "\(title) is missing")
+            }
+        }
+        // Every item says who made it the same way on both sides, and the timed ones took
+        // the trip's zone.
+        let tram = try #require(a.items(it)?.first { $0.objectValue?["title"] == .string("Bruno: Tram 28") })
+        #expect(tram.objectValue?["timeZone"] == .string("Europe/Lisbon"))
+    }
+
+    @Test("edits of each other's items, a delete and same-field conflicts converge on both daemons")
+    func editsAndConflictsConverge() async throws {
+        let (a, b, it) = try await Self.sharedTrip()
+        let museum = try a.addItem(it, #"{"type":"activity","title":"Gulbenkian","start":"2027-05-02T10:00"}"#)
+        let dinner = try a.addItem(it, #"{"type":"food","title":"Cervejaria Ramiro","rating":4}"#)
+        let train = try b.addItem(
+            it, #"{"type":"transport","title":"Lisbon → Porto","mode":"train","start":"2027-05-04T09:00"}"#)
+        let line =
+            try a.addLine(it, #"{"text":"Passports","list":"Packing"}"#)
+        try await eventually("Bruno sees Ana's items and checklist line") {
+            b.items(it)?.count == 3 && b.checklist(it)?.count == 1
+        }
+
+        // Live: Bruno edits an item Ana made, Ana deletes the one Bruno made, Bruno assigns
+        // the checklist line to himself.
+        let renamed = try b.d.send(
+            "PATCH", "/v1/itineraries/\(it)/items/\(museum)",
+            json:
+                #"{"title":"Gulbenkian Museum","booked":true,"location":{"name":"Av. de Berna","latitude":38.737,"longitude":-9.154}}"#
+        )
+        #expect(renamed.status == 200, "\(renamed.text)")
+        let deleted = try a.d.send("DELETE", "/v1/itineraries/\(it)/items/\(train)")
+        #expect(deleted.status == 204, "\(deleted.text)")
+        let assigned = try b.d.send(
+            "PATCH", "/v1/itineraries/\(it)/checklist/\(line)", json: #"{"assignee":"\#(b.id)"}"#)
+        #expect(assigned.status == 200, "\(assigned.text)")
+        try await eventually("both see the rename, the delete and the assignment") {
+            let shown = a.item(it, museum)
+            return shown?["title"] == .string("Gulbenkian Museum") && shown?["booked"] == .bool(true)
+                && b.item(it, train) == nil && a.checklist(it)?.first?["assignee"] == .string(b.id)
+                && Self.sameItems(a, b, it)
+        }
+        #expect(try b.d.send("GET", "/v1/itineraries/\(it)/items/\(train)").status == 404)
+        #expect(a.checklist(it)?.first?["assigneeName"] == .string("Bruno"))
+
+        // Offline, concurrently: both edit the same fields of one item and tick/untick the
+        // same line; Ana gives the museum visit an end at 11:00 while Bruno moves its start to
+        // 12:00 (each valid alone). Then they meet again.
+        b.stop()
+        for (path, body) in [
+            ("items/\(dinner)", #"{"notes":"Ana: book for 20:00","rating":5}"#),
+            ("items/\(museum)", #"{"end":"2027-05-02T11:00"}"#),
+            ("checklist/\(line)", #"{"checked":true}"#),
+        ] {
+            #expect(try a.d.send("PATCH", "/v1/itineraries/\(it)/\(path)", json: body).status == 200)
+        }
+        a.stop()
+        try b.start()
+        for (path, body) in [
+            ("items/\(dinner)", #"{"notes":"Bruno: walk in, no booking","rating":3}"#),
+            ("items/\(museum)", #"{"start":"2027-05-02T12:00"}"#),
+            ("checklist/\(line)", #"{"checked":true}"#),
+            ("checklist/\(line)", #"{"checked":false,"text":"Passports and ID cards"}"#),
+        ] {
+            #expect(try b.d.send("PATCH", "/v1/itineraries/\(it)/\(path)", json: body).status == 200)
+        }
+        try a.start()
+        do {
+            try await eventually("the two daemons agree on every item and the checklist") {
+                let sameItinerary = try a.itineraryJSON(it) == b.itineraryJSON(it)
+                return sameItinerary && Self.sameItems(a, b, it) && a.checklist(it) != nil
+                    && a.checklist(it) == b.checklist(it)
+                    && a.item(it, dinner)?["notes"] == b.item(it, dinner)?["notes"]
+            }
+        } catch {
+            Issue.record("Ana: \(a.items(it) ?? [])\n\(a.checklist(it) ?? [])")
+            Issue.record("Bruno: \(b.items(it) ?? [])\n\(b.checklist(it) ?? [])")
+            throw error
+        }
+        // One writer won each register, the same on both sides: never a mix of the two edits.
+        let merged = try #require(a.item(it, dinner))
+        let notes = merged["notes"]?.stringValue ?? ""
+        #expect(
+            (notes.hasPrefix("Ana") && merged["rating"] == .int(5))
+                || (notes.hasPrefix("Bruno") && merged["rating"] == .int(3)),
+            "notes and rating of one edit should win together: \(merged)")
+        let ticked = try #require(a.checklist(it)?.first)
+        #expect(ticked["checked"] == .bool(true) || ticked["checked"] == .bool(false))
+        #expect(ticked["text"] == .string("Passports and ID cards"), "only Bruno changed the text")
+        #expect(a.items(it)?.count == 2)
+
+        // The merged visit ends before it starts (no one wrote that; concurrent writes did).
+        // Both can still rename it, and fix it.
+        let visit = try #require(a.item(it, museum))
+        #expect(visit["start"] == .string("2027-05-02T12:00") && visit["end"] == .string("2027-05-02T11:00"))
+        for node in [a, b] {
+            let r = try node.d.send(
+                "PATCH", "/v1/itineraries/\(it)/items/\(museum)", json: #"{"notes":"\#(node.name) was here"}"#)
+            #expect(r.status == 200, "\(node.name) renaming a merged item: \(r.text)")
+        }
+        let fixed = try a.d.send("PATCH", "/v1/itineraries/\(it)/items/\(museum)", json: #"{"end":"2027-05-02T13:30"}"#)
+        #expect(fixed.status == 200, "\(fixed.text)")
+        let worse = try a.d.send("PATCH", "/v1/itineraries/\(it)/items/\(museum)", json: #"{"end":"2027-05-02T11:30"}"#)
+        #expect(worse.status == 400 && b.problemCode(worse.text) == "invalid-field", "\(worse.text)")
+    }
+
+    @Test("the activity of a trip folder reads in words naming the items, on both daemons")
+    func activityInWords() async throws {
+        let (a, b, it) = try await Self.sharedTrip()
+        let train = try b.addItem(
+            it,
+            #"{"type":"transport","title":"Lisbon → Porto","mode":"train","start":"2027-05-03T09:00","location":{"name":"Santa Apolónia"},"to":{"name":"Porto Campanhã"}}"#
+        )
+        let tasca = try a.addItem(it, #"{"type":"food","title":"Tasca do Chico"}"#)
+        _ = try a.d.call(JSONValue.self, "PATCH", "/v1/itineraries/\(it)/items/\(train)", json: #"{"number":"IC 521"}"#)
+        #expect(try b.d.send("DELETE", "/v1/itineraries/\(it)/items/\(tasca)").status == 204)
+        _ = try a.addLine(it, #"{"text":"Sunscreen"}"#)
+        try await eventually("both daemons hold the same items") {
+            a.items(it)?.count == 1 && Self.sameItems(a, b, it) && b.checklist(it)?.count == 1
+        }
+        try await eventually("both daemons' activity has the same lines") {
+            a.activitySummaries(it).count >= 5 && a.activitySummaries(it) == b.activitySummaries(it)
+        }
+        let lines = a.activitySummaries(it)
+        // What a user reads: who did what to which item — never a place to go, never “”.
+        #expect(lines.contains { $0.hasPrefix("Bruno") && $0.contains("Lisbon → Porto") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("Ana") && $0.contains("Tasca do Chico") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("Bruno") && $0.contains("removed") && $0.contains("Tasca") }, "\(lines)")
+        #expect(lines.contains { $0.contains("Sunscreen") }, "\(lines)")
+        #expect(!lines.contains { $0.contains("“”") }, "an item named by nothing: \(lines)")
+        #expect(!lines.contains { $0.contains("places to go") }, "items are not places to go: \(lines)")
+    }
+
+    @Test("a viewer is refused every item and checklist change with 403 read-only, and still sees the items")
+    func viewerIsReadOnly() async throws {
+        let (a, b, it) = try await Self.sharedTrip()
+        let c = try SyncNode("Carla")
+        try a.addPeer(c)
+        try c.addPeer(a)
+        try c.trust(a)
+        let tour = try a.addItem(it, #"{"type":"activity","title":"Belém tour","start":"2027-05-02T10:00"}"#)
+        _ = try a.addItem(it, #"{"type":"lodging","title":"Casa","start":"2027-05-01","end":"2027-05-05"}"#)
+        let line = try a.addLine(it, #"{"text":"Adapters"}"#)
+        try a.share(it, with: c.id, role: "viewer")
+        try await eventually("Carla holds the trip with its items and checklist") {
+            c.items(it)?.count == 2 && c.checklist(it)?.count == 1
+        }
+        // Bruno was an editor; Ana makes him a viewer too.
+        try a.share(it, with: b.id, role: "viewer")
+        try await eventually("Bruno is a viewer now") { try b.itinerary(it).role == "viewer" }
+
+        let attempts: [(String, String, String?)] = [
+            ("POST", "items", #"{"type":"food","title":"Carla's pick"}"#),
+            ("PATCH", "items/\(tour)", #"{"title":"Carla's tour"}"#),
+            ("DELETE", "items/\(tour)", nil),
+            ("POST", "items/\(tour)/move", #"{"date":"2027-05-03"}"#),
+            ("POST", "checklist", #"{"text":"Carla's line"}"#),
+            ("PATCH", "checklist/\(line)", #"{"checked":true}"#),
+            ("DELETE", "checklist/\(line)", nil),
+            ("POST", "checklist/\(line)/move", #"{"position":1}"#),
+        ]
+        for viewer in [c, b] {
+            for (method, path, body) in attempts {
+                let r = try viewer.d.send(method, "/v1/itineraries/\(it)/\(path)", json: body)
+                #expect(r.status == 403, "\(viewer.name): \(method) \(path) → \(r.status) \(r.text)")
+                #expect(viewer.problemCode(r.text) == "read-only", "\(viewer.name): \(method) \(path): \(r.text)")
+            }
+        }
+        // Nothing changed anywhere, and the viewers still show what the owner shows.
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(a.titles(it).sorted() == ["Belém tour", "Casa"])
+        #expect(a.checklist(it)?.first?["checked"] == .bool(false))
+        for viewer in [c, b] {
+            #expect(Self.sameItems(a, viewer, it), "\(viewer.name) shows \(viewer.titles(it))")
+            #expect(viewer.checklist(it) == a.checklist(it))
+            #expect(try viewer.d.send("GET", "/v1/itineraries/\(it)/days").status == 200)
+        }
+    }
+}
+
+/// Errors collected from several threads.
+final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list = [String]()
+
+    func add(_ text: String) { lock.withLock { list.append(text) } }
+    var all: [String] { lock.withLock { list } }
+}
