@@ -169,14 +169,14 @@ extension Engine {
     func warnings(_ reference: String) throws -> [UInt8] {
         try tripSnapshot(try itineraryDoc(reference)).body("warnings") { snapshot in
             .object([
-            "warnings": .array(
-                snapshot.warnings.map { w in
-                    .object([
-                        "code": .string(w.code), "items": .array(w.items.map(JSONValue.string)),
-                        "message": .string(w.message),
-                    ])
-                }),
-            "count": .int(Int64(snapshot.warnings.count)),
+                "warnings": .array(
+                    snapshot.warnings.map { w in
+                        .object([
+                            "code": .string(w.code), "items": .array(w.items.map(JSONValue.string)),
+                            "message": .string(w.message),
+                        ])
+                    }),
+                "count": .int(Int64(snapshot.warnings.count)),
             ])
         }
     }

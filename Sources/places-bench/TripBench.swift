@@ -13,7 +13,8 @@ enum TripBench {
             body: Array(
                 #"{"name":"Bench trip","startDate":"2027-05-01","endDate":"2027-05-30","timeZone":"Europe/Lisbon"}"#
                     .utf8))
-        guard created.status == 201, let id = try JSONSerialization.jsonObject(with: Data(created.body)) as? [String: Any],
+        guard created.status == 201,
+            let id = try JSONSerialization.jsonObject(with: Data(created.body)) as? [String: Any],
             let itinerary = id["id"] as? String
         else { throw BenchError("could not create the itinerary: \(created.status)") }
         let items = "/v1/itineraries/\(itinerary)/items"
@@ -52,12 +53,14 @@ enum TripBench {
             "POST", "/v1/places/import", body: file, headers: ["Content-Type": "application/geo+json"])
         let elapsed = PlacesBench.seconds(clock.now - start)
         guard imported.status == 200 else {
-            throw BenchError("import answered \(imported.status): \(String(decoding: imported.body.prefix(300), as: UTF8.self))")
+            throw BenchError(
+                "import answered \(imported.status): \(String(decoding: imported.body.prefix(300), as: UTF8.self))")
         }
         let answer = (try? JSONSerialization.jsonObject(with: Data(imported.body))) as? [String: Any]
         print(
             String(
-                format: "POST /v1/places/import (Takeout GeoJSON, 10,000 places, %.1f MB): %.2f s, %d imported (target <= 2 s)",
+                format:
+                    "POST /v1/places/import (Takeout GeoJSON, 10,000 places, %.1f MB): %.2f s, %d imported (target <= 2 s)",
                 Double(file.count) / 1_048_576, elapsed, answer?["imported"] as? Int ?? -1))
     }
 
@@ -83,7 +86,9 @@ enum TripBench {
         var out = [String]()
         func day(_ n: Int) -> String { String(format: "2027-05-%02d", n) }
         func spot(_ i: Int) -> String {
-            String(format: #""latitude":%.5f,"longitude":%.5f"#, 38.7 + Double(i % 37) * 0.003, -9.15 + Double(i % 41) * 0.003)
+            String(
+                format: #""latitude":%.5f,"longitude":%.5f"#, 38.7 + Double(i % 37) * 0.003,
+                -9.15 + Double(i % 41) * 0.003)
         }
         for s in 0..<6 {
             out.append(
@@ -106,7 +111,10 @@ enum TripBench {
             let d = 1 + a % 30
             let hour = 9 + (a / 30) % 11
             let timed = a % 8 != 0
-            let when = timed ? #""start":"\#(day(d))T\#(String(format: "%02d", hour)):30","end":"\#(day(d))T\#(String(format: "%02d", hour + 1)):15""# : #""start":"\#(day(d))""#
+            let when =
+                timed
+                ? #""start":"\#(day(d))T\#(String(format: "%02d", hour)):30","end":"\#(day(d))T\#(String(format: "%02d", hour + 1)):15""#
+                : #""start":"\#(day(d))""#
             out.append(
                 #"{"type":"activity","title":"Visit \#(a)",\#(when),"location":{"name":"S",\#(spot(a * 3))},"booked":\#(a % 3 == 0)}"#
             )
@@ -120,7 +128,8 @@ enum TripBench {
         for i in 0..<places {
             if i > 0 { s += "," }
             let lat = 38.6 + Double(i % 100) * 0.002, lon = -9.3 + Double(i / 100) * 0.002
-            s += #"{"geometry":{"coordinates":[\#(lon),\#(lat)],"type":"Point"},"properties":{"date":"2024-03-01T10:00:00Z","google_maps_url":"http://maps.google.com/?cid=\#(1_000_000 + i)","location":{"address":"Rua \#(i), 1100-000 Lisboa, Portugal","country_code":"PT","name":"Saved place \#(i)"}},"type":"Feature"}"#
+            s +=
+                #"{"geometry":{"coordinates":[\#(lon),\#(lat)],"type":"Point"},"properties":{"date":"2024-03-01T10:00:00Z","google_maps_url":"http://maps.google.com/?cid=\#(1_000_000 + i)","location":{"address":"Rua \#(i), 1100-000 Lisboa, Portugal","country_code":"PT","name":"Saved place \#(i)"}},"type":"Feature"}"#
         }
         return Array((s + "]}").utf8)
     }

@@ -209,3 +209,61 @@ struct TripFolderAPITests {
         #expect(try await t.d.call(PlaceList.self, "GET", "/v1/places").count == 2, "a refused file adds nothing")
     }
 }
+
+extension TripFolderAPITests {
+    @Test("a day's route starts and ends at that night's lodging, keeps timed stops in order, in every format")
+    func dayRoutes() async throws {
+        let t = try await LoggedInDaemon.start()
+        let it = try await itinerary(t)
+        let base = "/v1/itineraries/\(it.id)/items"
+        func add(_ json: String) async throws -> String {
+            let r = try await t.d.send("POST", base, json: json)
+            return try Self.json(r)["id"]?.stringValue ?? ""
+        }
+        let hotel = try await add(
+            #"{"type":"lodging","title":"Casa Porto","start":"2027-05-02T15:00","end":"2027-05-05T11:00","location":{"latitude":41.1437,"longitude":-8.6131}}"#
+        )
+        let late = try await add(
+            #"{"type":"activity","title":"Cellar","start":"2027-05-03T17:00","location":{"latitude":41.1375,"longitude":-8.6139}}"#
+        )
+        let early = try await add(
+            #"{"type":"activity","title":"Lello","start":"2027-05-03T10:00","location":{"latitude":41.1469,"longitude":-8.6148}}"#
+        )
+        let lunch = try await add(
+            #"{"type":"food","title":"Lunch","start":"2027-05-03","location":{"latitude":41.1413,"longitude":-8.6110}}"#
+        )
+        let r = try await t.d.send("GET", "/v1/itineraries/\(it.id)/route?day=2027-05-03")
+        #expect(r.status == 200)
+        let plan = try Self.json(r)
+        let ids = plan["stops"]?.arrayValue?.compactMap { $0.objectValue?["place"]?.objectValue?["id"]?.stringValue }
+        #expect(ids?.first == hotel)
+        #expect(Set(ids ?? []) == [hotel, early, late, lunch])
+        let order = ids ?? []
+        #expect((order.firstIndex(of: early) ?? 9) < (order.firstIndex(of: late) ?? 0), "timed stops in time order")
+        #expect(plan["roundTrip"] == .bool(true) && plan["date"] == .string("2027-05-03"))
+        let byNumber = try await t.d.send("GET", "/v1/itineraries/\(it.id)/route?day=3")
+        #expect(try Self.json(byNumber)["stops"] == plan["stops"], "day 3 is 3 May")
+        for format in ["gpx", "svg", "geojson", "gmaps"] {
+            #expect(try await t.d.send("GET", "/v1/itineraries/\(it.id)/route?day=3&format=\(format)").status == 200)
+        }
+        let all = try await t.d.send("GET", "/v1/itineraries/\(it.id)/route?day=all&format=geojson")
+        #expect(all.status == 200 && all.text.contains("\"2027-05-03\""))
+        #expect(try await t.d.send("GET", "/v1/itineraries/\(it.id)/route?day=all").status == 400)
+        #expect(try await t.d.send("GET", "/v1/itineraries/\(it.id)/route?day=2028-01-01").status == 404)
+    }
+
+    @Test("the calendar is text/calendar with each timed item in its own zone")
+    func calendar() async throws {
+        let t = try await LoggedInDaemon.start()
+        let it = try await itinerary(t)
+        _ = try await t.d.send(
+            "POST", "/v1/itineraries/\(it.id)/items",
+            json:
+                #"{"type":"transport","title":"Lisbon → Tokyo","mode":"flight","start":"2027-05-01T10:00","end":"2027-05-02T07:05","timeZone":"Europe/Lisbon","endTimeZone":"Asia/Tokyo"}"#
+        )
+        let r = try await t.d.send("GET", "/v1/itineraries/\(it.id)/calendar")
+        #expect(r.status == 200 && r.contentType.hasPrefix("text/calendar"))
+        #expect(r.text.contains("DTSTART;TZID=Europe/Lisbon:20270501T100000\r\n"))
+        #expect(r.text.contains("DTEND;TZID=Asia/Tokyo:20270502T070500\r\n"))
+    }
+}
