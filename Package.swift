@@ -135,7 +135,7 @@ let package = Package(
             name: "PlacesFuzz",
             dependencies: [
                 "CSodium", "PlacesAccess", "PlacesAPI", "PlacesControl", "PlacesCrypto", "PlacesDaemon",
-                "PlacesModel", "PlacesStore", "PlacesSync",
+                "PlacesModel", "PlacesStore", "PlacesSync", "PlacesInterchange", "PlacesTrips",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

@@ -1,14 +1,33 @@
 #!/usr/bin/env bash
 # Installs the system libraries Places builds against (libsodium, SQLite headers),
-# skipping the install when pkg-config already finds them. Uses sudo when not root.
+# skipping the install when pkg-config already finds them, and the Python package the
+# calendar tests parse their output with (icalendar, pinned), skipping it when Python
+# already has that version. Uses sudo when not root.
 set -euo pipefail
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+apt_install() {
+    echo "bootstrap: installing $*" >&2
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 update -qq
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq "$@" >/dev/null
+}
+
+# The calendar tests (Tests/PlacesTripsTests/CalendarParserTests.swift) read the calendar
+# back with scripts/check-ics.py: Python's icalendar, its VTIMEZONE reader (dateutil) and
+# zoneinfo are the independent parser.
+ICALENDAR_PINS=(icalendar==7.3.0 python-dateutil==2.9.0.post0)
+if ! python3 -c 'import icalendar, sys; sys.exit(icalendar.__version__ != "7.3.0")' 2>/dev/null; then
+    command -v python3 >/dev/null 2>&1 || apt_install python3
+    python3 -m pip --version >/dev/null 2>&1 || apt_install python3-pip
+    echo "bootstrap: installing ${ICALENDAR_PINS[*]} for python3" >&2
+    # A Debian Python refuses pip outside a virtualenv (PEP 668): only then break the seal.
+    python3 -m pip install -q "${ICALENDAR_PINS[@]}" \
+        || python3 -m pip install -q --break-system-packages "${ICALENDAR_PINS[@]}"
+fi
+
 need=()
 pkg-config --exists libsodium 2>/dev/null || need+=(libsodium-dev)
 pkg-config --exists sqlite3 2>/dev/null || need+=(libsqlite3-dev)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 if [ ${#need[@]} -eq 0 ]; then exit 0; fi
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-echo "bootstrap: installing ${need[*]}" >&2
-$SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 update -qq
-$SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq "${need[@]}" >/dev/null
+apt_install "${need[@]}"

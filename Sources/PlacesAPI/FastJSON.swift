@@ -90,9 +90,27 @@ extension Itinerary {
         var w = FastJSONWriter(capacity: 512 + places.count * 160)
         w.raw(#"{"createdAt":"#)
         w.string(createdAt)
+        if let costs {
+            w.raw(#","costs":{"#)
+            for (i, section) in costs.keys.sorted().enumerated() {
+                if i > 0 { w.raw(",") }
+                w.string(section)
+                w.raw(":[")
+                for (j, m) in (costs[section] ?? []).enumerated() {
+                    if j > 0 { w.raw(",") }
+                    w.money(m)
+                }
+                w.raw("]")
+            }
+            w.raw("}")
+        }
         w.optional(#","endDate":"#, endDate)
         w.raw(#","id":"#)
         w.string(id)
+        if let itemCount {
+            w.raw(#","itemCount":"#)
+            w.int(itemCount)
+        }
         if let lodging {
             w.raw(#","lodging":{"#)
             var first = true
@@ -127,6 +145,11 @@ extension Itinerary {
                 w.string(address)
                 w.raw(",")
             }
+            if let day = stop.day {
+                w.raw(#""day":"#)
+                w.string(day)
+                w.raw(",")
+            }
             w.raw(#""id":"#)
             w.string(stop.id)
             w.raw(#","latitude":"#)
@@ -143,6 +166,7 @@ extension Itinerary {
         w.raw(#"],"role":"#)
         w.string(role)
         w.optional(#","startDate":"#, startDate)
+        w.optional(#","timeZone":"#, timeZone)
         w.raw(#","totalCost":["#)
         for (i, m) in totalCost.enumerated() {
             if i > 0 { w.raw(",") }
@@ -150,6 +174,7 @@ extension Itinerary {
         }
         w.raw("]")
         w.optional(#","transportation":"#, transportation)
+        w.optional(#","travelMode":"#, travelMode)
         if let travelPrice {
             w.raw(#","travelPrice":"#)
             w.money(travelPrice)

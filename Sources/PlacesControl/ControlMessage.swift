@@ -11,12 +11,24 @@ public struct ControlRequest: Sendable {
     public var query: [String: String]
     /// The request body.
     public var body: [UInt8]
+    /// The body's media type (`Content-Type` without parameters, lowercased), if given.
+    public var contentType: String?
 
-    public init(method: String, path: String, query: [String: String] = [:], body: [UInt8] = []) {
+    public init(
+        method: String, path: String, query: [String: String] = [:], body: [UInt8] = [], contentType: String? = nil
+    ) {
         self.method = method
         self.path = path
         self.query = query
         self.body = body
+        self.contentType = contentType
+    }
+
+    /// The media type of a `Content-Type` header value: before any `;`, trimmed, lowercased.
+    public static func mediaType(_ header: String?) -> String? {
+        guard let header, let type = header.split(separator: ";").first else { return nil }
+        let trimmed = type.trimmingCharacters(in: .whitespaces).lowercased()
+        return trimmed.isEmpty ? nil : trimmed
     }
 
     /// Path segments after the leading slash.

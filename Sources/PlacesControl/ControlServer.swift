@@ -15,6 +15,19 @@ import PlacesAPI
 public struct ControlServer: Sendable {
     /// Largest accepted request body.
     public static let maxBodyBytes = 1 << 20
+    /// The limit of a file uploaded to `POST /v1/places/import` (a Google Takeout export
+    /// of thousands of saved places is several MiB).
+    public static let maxImportBodyBytes = 32 << 20
+
+    /// The body limit of a request: imports take files, everything else JSON objects.
+    static func bodyLimit(_ head: HTTPRequestHead) -> Int {
+        head.method == .POST
+            && head.uri.split(separator: "?").first.map { path in
+                path.split(separator: "/").map { $0.removingPercentEncoding ?? String($0) } == [
+                    "v1", "places", "import",
+                ]
+            } == true ? maxImportBodyBytes : maxBodyBytes
+    }
     /// Largest accepted request target (path and query).
     public static let maxURIBytes = 8 << 10
 
@@ -74,14 +87,16 @@ public struct ControlServer: Sendable {
                 var head: HTTPRequestHead?
                 var body = [UInt8]()
                 var tooLarge = false
+                var limit = ControlServer.maxBodyBytes
                 for try await part in inbound {
                     switch part {
                     case .head(let h):
                         head = h
                         body.removeAll(keepingCapacity: true)
                         tooLarge = false
+                        limit = ControlServer.bodyLimit(h)
                     case .body(var buffer):
-                        if body.count + buffer.readableBytes > ControlServer.maxBodyBytes {
+                        if body.count + buffer.readableBytes > limit {
                             tooLarge = true
                         } else if let bytes = buffer.readBytes(length: buffer.readableBytes) {
                             body += bytes
@@ -93,7 +108,7 @@ public struct ControlServer: Sendable {
                             response = .problem(
                                 Problem(
                                     status: 413, code: "body-too-large", title: "Request body too large",
-                                    detail: "the request body is over \(ControlServer.maxBodyBytes) bytes"))
+                                    detail: "the request body is over \(limit) bytes"))
                         } else {
                             response = await route(h, body: body)
                         }
@@ -151,7 +166,9 @@ public struct ControlServer: Sendable {
                     status: 414, code: "uri-too-long", title: "URI too long", detail: "the request path is too long"))
         }
         let (path, query) = ControlServer.split(uri: head.uri)
-        let request = ControlRequest(method: head.method.rawValue, path: path, query: query, body: body)
+        let request = ControlRequest(
+            method: head.method.rawValue, path: path, query: query, body: body,
+            contentType: ControlRequest.mediaType(head.headers.first(name: "content-type")))
         return await handler.handle(request)
     }
 

@@ -45,7 +45,8 @@ public struct ControlClient: Sendable {
         public var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    /// Sends one request and reads the whole response.
+    /// Sends one request and reads the whole response. A body is sent as
+    /// `application/json` unless `headers` has a `Content-Type`.
     public func send(
         _ method: String, _ target: String, body: [UInt8]? = nil, headers: [String: String] = [:]
     ) throws(ControlClientError) -> Response {
@@ -54,7 +55,11 @@ public struct ControlClient: Sendable {
         var request = "\(method) \(target) HTTP/1.1\r\nHost: places\r\nConnection: close\r\n"
         for (k, v) in headers { request += "\(k): \(v)\r\n" }
         if let body {
-            request += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n"
+            // JSON unless the caller names the media type (a place import sends KML or GPX).
+            if !headers.keys.contains(where: { $0.lowercased() == "content-type" }) {
+                request += "Content-Type: application/json\r\n"
+            }
+            request += "Content-Length: \(body.count)\r\n"
         }
         request += "\r\n"
         try writeAll(fd, Array(request.utf8) + (body ?? []))

@@ -37,7 +37,11 @@ struct ActivityService {
         let records = try ServiceError.storing { () throws(StoreError) in try store.activity(of: doc) }
         func nameOf(_ entity: String) -> String? {
             guard let record = try? store.entity(in: doc, id: entity) else { return nil }
-            return Views.fields(record)["name"]?.stringValue
+            let fields = Views.fields(record)
+            if ActivityWording.isTripFolderKind(record.kind.rawValue) {
+                return ActivityWording.itemPhrase(kind: record.kind.rawValue, fields: fields)
+            }
+            return fields["name"]?.stringValue
         }
         var names = [String: String]()
         var people = [String: String]()
@@ -58,38 +62,8 @@ struct ActivityService {
                 names[r.entity] = n
                 return n
             }()
-            let summary: String
-            switch (r.action, r.kind) {
-            case ("joined", _) where r.entity == r.author:
-                summary = "\(who) joined through a link as \(new?.stringValue ?? "member")"
-            case ("joined", _):
-                summary = "\(subject) joined through a link as \(new?.stringValue ?? "member") (let in by \(who))"
-            case ("shared", "link"):
-                let role = new?.stringValue ?? "share"
-                summary = "\(who) made \(role == "editor" ? "an" : "a") \(role) link (\(r.entity.prefix(8)))"
-            case ("shared", _):
-                summary = "\(who) shared the itinerary with \(subject) as \(new?.stringValue ?? "member")"
-            case ("unshared", "link"): summary = "\(who) revoked link \(r.entity.prefix(8))"
-            case ("unshared", _): summary = "\(who) removed \(subject) from the itinerary"
-            case ("left", _): summary = "\(who) left the itinerary"
-            case ("viewed", _): summary = "\(who) viewed the itinerary"
-            case ("edited", "member") where r.field == "role":
-                summary = "\(who) made \(subject) \(new?.stringValue ?? "a member")"
-            case ("created", "itinerary"): summary = "\(who) created the itinerary “\(new?.stringValue ?? entityName)”"
-            case ("created", _): summary = "\(who) added “\(new?.stringValue ?? entityName)” to the places to go"
-            case ("deleted", "itinerary"): summary = "\(who) deleted the itinerary"
-            case ("deleted", _): summary = "\(who) removed “\(entityName)” from the places to go"
-            case ("moved", _): summary = "\(who) moved “\(entityName)” in the places to go"
-            case ("restored", _): summary = "\(who) restored “\(entityName)”"
-            default:
-                let field = r.field ?? "a field"
-                switch (old, new) {
-                case (let o?, let n?) where !o.isNull && !n.isNull:
-                    summary = "\(who) changed \(field) from “\(o)” to “\(n)”"
-                case (_, let n?) where !n.isNull: summary = "\(who) set \(field) to “\(n)”"
-                default: summary = "\(who) cleared \(field)"
-                }
-            }
+            let summary = ActivityWording.summary(
+                r.wordingRow(old: old, new: new), who: who, subject: subject, entityName: entityName)
             return ActivityEntry(
                 time: RFC3339.string(ms: r.timeMs), author: author, authorName: authorName, action: r.action,
                 kind: r.kind,

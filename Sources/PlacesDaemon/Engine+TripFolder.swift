@@ -27,7 +27,8 @@ extension Engine {
     func items(_ reference: String, type: String?) throws -> JSONValue {
         let (_, service) = try itemService(reference, editing: false)
         if let type, TripItemViews.kind(ofType: type) == nil {
-            throw ServiceError.invalid("type", "unknown item type '\(type.prefix(40))': use lodging, transport, food or activity")
+            throw ServiceError.invalid(
+                "type", "unknown item type '\(type.prefix(40))': use lodging, transport, food or activity")
         }
         let snapshot = service.snapshot
         let byID = Dictionary(snapshot.trip.items.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
@@ -135,13 +136,15 @@ extension Engine {
 
     // MARK: Days and warnings
 
-    func days(_ reference: String) throws -> JSONValue {
-        let snapshot = try tripSnapshot(try itineraryDoc(reference))
-        let schedule = snapshot.schedule
-        return .object([
-            "days": .array(schedule.days.map { Self.dayJSON($0, snapshot: snapshot) }),
-            "unscheduled": .array(schedule.unscheduled.compactMap { snapshot.json[$0] }),
-        ])
+    /// `GET …/days`, encoded once per change of the store.
+    func days(_ reference: String) throws -> [UInt8] {
+        try tripSnapshot(try itineraryDoc(reference)).body("days") { snapshot in
+            let schedule = snapshot.schedule
+            return .object([
+                "days": .array(schedule.days.map { Self.dayJSON($0, snapshot: snapshot) }),
+                "unscheduled": .array(schedule.unscheduled.compactMap { snapshot.json[$0] }),
+            ])
+        }
     }
 
     func day(_ reference: String, day dayReference: String) throws -> JSONValue {
@@ -153,7 +156,7 @@ extension Engine {
         return Self.dayJSON(day, snapshot: snapshot)
     }
 
-    static func dayJSON(_ day: TripDay, snapshot: TripSnapshot) -> JSONValue {
+    static func dayJSON(_ day: PlacesTrips.TripDay, snapshot: TripSnapshot) -> JSONValue {
         var o: [String: JSONValue] = [
             "date": .string(day.date.description), "number": .int(Int64(day.number)),
             "items": .array(day.items.compactMap { snapshot.json[$0] }),
@@ -162,18 +165,20 @@ extension Engine {
         return .object(o)
     }
 
-    func warnings(_ reference: String) throws -> JSONValue {
-        let snapshot = try tripSnapshot(try itineraryDoc(reference))
-        return .object([
-            "warnings": .array(
-                snapshot.warnings.map { w in
-                    .object([
-                        "code": .string(w.code), "items": .array(w.items.map(JSONValue.string)),
-                        "message": .string(w.message),
-                    ])
-                }),
-            "count": .int(Int64(snapshot.warnings.count)),
-        ])
+    /// `GET …/warnings`, encoded once per change of the store.
+    func warnings(_ reference: String) throws -> [UInt8] {
+        try tripSnapshot(try itineraryDoc(reference)).body("warnings") { snapshot in
+            .object([
+                "warnings": .array(
+                    snapshot.warnings.map { w in
+                        .object([
+                            "code": .string(w.code), "items": .array(w.items.map(JSONValue.string)),
+                            "message": .string(w.message),
+                        ])
+                    }),
+                "count": .int(Int64(snapshot.warnings.count)),
+            ])
+        }
     }
 
     // MARK: Checklist
@@ -230,7 +235,8 @@ extension Engine {
         let doc = try itineraryDoc(reference)
         let snapshot = try tripSnapshot(doc)
         let name = Views.fields(snapshot.root)[ItineraryFields.name] ?? "Trip"
-        let text = TripCalendar.ics(name: name, itineraryID: doc.id.hex, trip: snapshot.trip, stamp: RFC3339.nowMs())
-        return .raw(status: 200, contentType: "text/calendar; charset=utf-8", body: Array(text.utf8))
+        let text = TripCalendar.ics(
+            name: name, itineraryID: doc.id.hex, trip: snapshot.trip, stampMilliseconds: RFC3339.nowMs())
+        return .raw(status: 200, contentType: TripCalendar.mediaType, body: Array(text.utf8))
     }
 }

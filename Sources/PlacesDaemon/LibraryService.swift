@@ -13,6 +13,11 @@ struct LibraryService {
 
     // MARK: Places
 
+    /// Every live place of the library, in store order.
+    func placeRecords() throws -> [Store.EntityRecord] {
+        try ServiceError.storing { () throws(StoreError) in try store.entities(in: doc, kind: .place) }
+    }
+
     func places() throws -> PlaceList {
         let favorites = try favoritedPlaceIDs()
         let list = try ServiceError.storing { () throws(StoreError) in try store.entities(in: doc, kind: .place) }

@@ -110,7 +110,7 @@ extension Engine {
     func routeQuery(_ reference: String, query: [String: String]) throws -> RouteQuery {
         let doc = try itineraryDoc(reference)
         let it = try itinerary(doc.id.hex)
-        guard let mode = TravelMode(rawValue: query["mode"] ?? "walking") else {
+        guard let mode = TravelMode(rawValue: query["mode"] ?? it.travelMode ?? "walking") else {
             throw ServiceError.invalid("mode", "mode must be walking, cycling or driving")
         }
         guard let by = RouteCriterion(rawValue: query["by"] ?? "duration") else {
@@ -157,6 +157,9 @@ extension RouteService {
 
     /// `GET /v1/itineraries/{id}/route` in the format asked for.
     static func route(_ engine: Engine, _ reference: String, query: [String: String]) async throws -> ControlResponse {
+        if let day = query["day"], !day.isEmpty {
+            return try await DayRouteService.route(engine, reference, day: day, query: query)
+        }
         let routeQuery = try await engine.routeQuery(reference, query: query)
         let plan = try plan(routeQuery)
         let name = routeQuery.name

@@ -38,6 +38,10 @@ struct Router: ControlHandler {
         // Places
         case ("GET", 1, "places"): return .encoding(try await engine.places())
         case ("POST", 1, "places"): return .encoding(try await engine.createPlace(try object(r)), status: 201)
+        case ("POST", 2, "places") where path[1] == "import":
+            return .encoding(try await engine.importPlaces(r.body, mediaType: r.contentType))
+        case ("GET", 2, "places") where path[1] == "export":
+            return try await engine.exportPlaces(format: r.query["format"])
         case ("GET", 2, "places"): return .encoding(try await engine.place(path[1]))
         case ("PATCH", 2, "places"): return .encoding(try await engine.updatePlace(path[1], try object(r)))
         case ("DELETE", 2, "places"):
@@ -85,11 +89,11 @@ struct Router: ControlHandler {
         case ("POST", 5, "itineraries") where path[2] == "items" && path[4] == "move":
             return .encoding(try await engine.moveItem(path[1], item: path[3], try object(r)))
         case ("GET", 3, "itineraries") where path[2] == "days":
-            return .encoding(try await engine.days(path[1]))
+            return .json(status: 200, body: try await engine.days(path[1]))
         case ("GET", 4, "itineraries") where path[2] == "days":
             return .encoding(try await engine.day(path[1], day: path[3]))
         case ("GET", 3, "itineraries") where path[2] == "warnings":
-            return .encoding(try await engine.warnings(path[1]))
+            return .json(status: 200, body: try await engine.warnings(path[1]))
         case ("GET", 3, "itineraries") where path[2] == "calendar":
             return try await engine.calendar(path[1])
         case ("GET", 3, "itineraries") where path[2] == "checklist":

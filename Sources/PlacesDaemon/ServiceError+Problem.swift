@@ -32,6 +32,7 @@ extension Problem {
             case .notAdmitted: (502, "not-admitted", "Not admitted")
             case .noMemberReachable: (504, "no-member-reachable", "No member reachable")
             case .invalidRoute: (400, "invalid-route", "Invalid route request")
+            case .unsupportedMediaType: (415, "unsupported-media-type", "Unsupported media type")
             case .failure(let code, let title): (500, code, title)
             }
         self.init(status: status, code: code, title: title, detail: error.message, field: error.field)

@@ -44,6 +44,8 @@ struct ServiceError: Error, Sendable, CustomStringConvertible {
         case noMemberReachable
         /// A route request the solver refuses.
         case invalidRoute
+        /// A body in a media type the route does not take (an import file).
+        case unsupportedMediaType
         /// The daemon failed (storage, keys, files): the string is the problem code
         /// (`store`, `crypto`, `io`, `internal`, `no-key`), `title` says what failed.
         case failure(String, title: String)

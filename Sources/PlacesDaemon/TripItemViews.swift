@@ -34,7 +34,8 @@ enum TripItemViews {
         ]
         if let updated = record.updatedMs { object["updatedAt"] = .string(RFC3339.string(ms: updated)) }
         var nested = [String: [String: JSONValue]]()
-        for (name, value) in f where !value.isNull && name != FieldSpec.deleted.name && name != FieldSpec.position.name {
+        for (name, value) in f where !value.isNull && name != FieldSpec.deleted.name && name != FieldSpec.position.name
+        {
             if let dot = name.firstIndex(of: "."), groups.contains(String(name[..<dot])) {
                 nested[String(name[..<dot]), default: [:]][String(name[name.index(after: dot)...])] = value
             } else {
@@ -132,7 +133,8 @@ enum TripItemViews {
             case .place: nil
             }
         return PlacesTrips.TripItem(
-            id: record.id, type: type, title: string("title") ?? "", start: string("start").flatMap { LocalDateTime($0) },
+            id: record.id, type: type, title: string("title") ?? "",
+            start: string("start").flatMap { LocalDateTime($0) },
             end: string("end").flatMap { LocalDateTime($0) }, timeZone: string("timeZone"),
             endTimeZone: string(TransportFields.endTimeZone.name), location: location("location"), to: location("to"),
             price: f["price"].flatMap { Money($0) }, position: record.position, mode: string(TransportFields.mode.name),

@@ -25,6 +25,17 @@ final class TripSnapshot: @unchecked Sendable {
     // Computed on first use; a snapshot is only read inside the engine actor.
     private var cachedSchedule: TripSchedule?
     private var cachedWarnings: [TripWarning]?
+    /// Encoded answers of `GET …/days` and `…/warnings`, by route.
+    private var cachedBodies: [String: [UInt8]] = [:]
+
+    /// The encoded answer of a read route, made once per snapshot.
+    func body(_ route: String, _ make: (TripSnapshot) -> JSONValue) -> [UInt8] {
+        if let cached = cachedBodies[route] { return cached }
+        var out = [UInt8]()
+        make(self).write(to: &out)
+        cachedBodies[route] = out
+        return out
+    }
 
     init(doc: DocumentID, store: Store) throws(ServiceError) {
         self.doc = doc

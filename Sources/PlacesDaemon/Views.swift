@@ -73,7 +73,8 @@ enum Views {
         view.timeZone = f[I.timeZone]
         view.travelMode = f[I.travelMode]
         // The itinerary's own lodging and transportation show as items too (`TripItemViews`).
-        let legacy = (lodging != nil || lodgingPrice != nil ? 1 : 0) + (f[I.transportation] != nil || travel != nil ? 1 : 0)
+        let legacy =
+            (lodging != nil || lodgingPrice != nil ? 1 : 0) + (f[I.transportation] != nil || travel != nil ? 1 : 0)
         view.itemCount = items.count + legacy
         view.costs = sections.isEmpty ? nil : sections.mapValues { totalCost($0) }
         return view

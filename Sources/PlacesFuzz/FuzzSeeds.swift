@@ -22,6 +22,7 @@ public enum FuzzSeeds {
             (.frames, frames()), (.syncSession, try session(ops)), (.ingest, try ingest(ops)),
             (.tokens, try tokens()), (.beacons, beacons()), (.control, control()),
         ]
+        // The import target's seeds are hand-written files in Fuzz/corpus/import (kept as they are).
         for (target, files) in seeds {
             let dir = target.corpusDirectory
             try? FileManager.default.removeItem(at: dir)

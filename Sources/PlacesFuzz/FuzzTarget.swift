@@ -1,4 +1,5 @@
 import Foundation
+import PlacesInterchange
 
 /// The fuzz targets (`docs/fuzzing.md`). Each takes any bytes, never throws, and crashes
 /// only on a bug: an invariant it checks broken, a trap in the code under test, or a
@@ -16,6 +17,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case beacons
     /// The control API's HTTP request parsing and request-body decoding.
     case control
+    /// `PlaceImport.read` of a file in every format (GeoJSON, KML, GPX), its export read
+    /// back, and the import plan (`PlaceImport.fuzz`).
+    case placeImport = "import"
 
     /// Runs one input. `sync-session` drives an actor: here it waits for it on a
     /// semaphore, so call this from a thread outside Swift's cooperative pool (libFuzzer's,
@@ -28,6 +32,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .tokens: FuzzTokens.run(input)
         case .beacons: FuzzBeacons.run(input)
         case .control: FuzzControl.run(input)
+        case .placeImport: PlaceImport.fuzz(input)
         }
     }
 

@@ -200,7 +200,8 @@ public enum FieldRule: Sendable, Hashable {
             return value
         case .localDateTime:
             guard let s = value.stringValue, FieldRule.isLocalDateTime(s) else {
-                throw FieldError(field, "'\(field)' must be a date (YYYY-MM-DD) or a local date and time (YYYY-MM-DDTHH:MM)")
+                throw FieldError(
+                    field, "'\(field)' must be a date (YYYY-MM-DD) or a local date and time (YYYY-MM-DDTHH:MM)")
             }
             return value
         case .timeZone:

@@ -51,6 +51,8 @@ public enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// The string payload, if this is a string.
     public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    /// The elements, if this is an array.
+    public var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
     /// The members, if this is an object.
     public var objectValue: [String: JSONValue]? { if case .object(let o) = self { o } else { nil } }
     /// The numeric payload as a Double, for ints and doubles.

@@ -36,7 +36,7 @@ final class LocalSearch {
         precondition(m >= 8 && initialTour.count == m)
         self.m = m
         self.symmetric = symmetric
-        self.k = min(10, m - 1)
+        self.k = min(12, m - 1)
         w = .allocate(capacity: m * m)
         tour = .allocate(capacity: m)
         pos = .allocate(capacity: m)
@@ -94,27 +94,10 @@ final class LocalSearch {
     }
 
     private func buildNeighbours() {
-        // Symmetric: nearest by cost. Asymmetric: nearest by round-trip cost, a good proxy
-        // for "close in either direction".
-        var keys = [Int](repeating: 0, count: k)
-        var ids = [Int](repeating: 0, count: k)
-        for v in 0..<m {
-            var filled = 0
-            for x in 0..<m where x != v {
-                let key = symmetric ? d(v, x) : d(v, x) &+ d(x, v)
-                if filled == k && key >= keys[k - 1] { continue }
-                var slot = filled == k ? k - 1 : filled
-                if filled < k { filled += 1 }
-                while slot > 0 && keys[slot - 1] > key {
-                    keys[slot] = keys[slot - 1]
-                    ids[slot] = ids[slot - 1]
-                    slot -= 1
-                }
-                keys[slot] = key
-                ids[slot] = x
-            }
-            for i in 0..<k { neighbours[v * k + i] = ids[i] }
-        }
+        // Nearest by cost plus α-nearest (see CandidateSet); asymmetric matrices rank by
+        // round-trip cost, a good proxy for "close in either direction".
+        let lists = CandidateSet.build(m: m, k: k) { a, b in symmetric ? d(a, b) : d(a, b) &+ d(b, a) }
+        for (index, node) in lists.enumerated() { neighbours[index] = node }
     }
 
     /// Reverses tour positions `i...j` (forward, cyclic) exactly.
@@ -360,9 +343,57 @@ final class LocalSearch {
         push(before); push(b1); push(b2); push(c1); push(c2); push(after)
     }
 
-    /// Iterated local search until `deadline` or `maxStagnantKicks` kicks in a row
-    /// without a strictly better tour. Accepts equal-cost tours (plateau moves).
-    func iterate(until deadline: ContinuousClock.Instant, maxStagnantKicks: Int, rng: inout SplitMix64) {
+    /// Spatial segment exchange: cuts the tour after a random node and after two nodes
+    /// near it in space (a neighbour and a neighbour's neighbour), then swaps the two
+    /// middle blocks (A B C D → A C B D). The three new edges join nodes that are close
+    /// together but may be far apart along the tour: the moves that change how clusters
+    /// are linked, which 2-opt and short Or-opt moves cannot make.
+    private func spatialKick(_ rng: inout SplitMix64) -> Bool {
+        let v = tour[rng.below(m)]
+        let x = neighbours[v &* k &+ rng.below(k)]
+        let y = neighbours[x &* k &+ rng.below(k)]
+        var p1 = pos[v]
+        var p2 = pos[x]
+        var p3 = pos[y]
+        if p1 > p2 { swap(&p1, &p2) }
+        if p2 > p3 { swap(&p2, &p3) }
+        if p1 > p2 { swap(&p1, &p2) }
+        // Three distinct cuts leaving non-empty blocks B = p1+1…p2 and C = p2+1…p3.
+        if p1 == p2 || p2 == p3 { return false }
+        let lengthB = p2 &- p1
+        let lengthC = p3 &- p2
+        let lengthDA = m &- lengthB &- lengthC
+        let a1 = tour[p1]
+        let b1 = tour[p1 &+ 1]
+        let b2 = tour[p2]
+        let c1 = tour[p2 &+ 1]
+        let c2 = tour[p3]
+        let d1 = tour[p3 &+ 1 == m ? 0 : p3 &+ 1]
+        cost &+= d(a1, c1) &+ d(c2, b1) &+ d(b2, d1) &- d(a1, b1) &- d(b2, c1) &- d(c2, d1)
+        // Swapping any two cyclically adjacent blocks of (B, C, DA) gives the same cycle;
+        // swap the cheapest pair.
+        if lengthB &+ lengthC <= lengthC &+ lengthDA && lengthB &+ lengthC <= lengthDA &+ lengthB {
+            rotateBlocks(p1 &+ 1, lengthB, lengthC)
+        } else if lengthC &+ lengthDA <= lengthDA &+ lengthB {
+            rotateBlocks(p2 &+ 1, lengthC, lengthDA)
+        } else {
+            rotateBlocks(p3 &+ 1 == m ? 0 : p3 &+ 1, lengthDA, lengthB)
+        }
+        push(a1); push(b1); push(b2); push(c1); push(c2); push(d1)
+        return true
+    }
+
+    /// Iterated local search until `deadline` or until the search stagnates.
+    ///
+    /// Stagnation: `maxStagnantKicks` kicks in a row without a strictly better tour. With
+    /// `restarts` > 0 a stagnant search is not over: it goes back to the best tour, shakes
+    /// it with a burst of spatial kicks (a restart far enough away to leave the basin) and
+    /// searches again with half the stagnation limit; it stops after `restarts` restarts in
+    /// a row that found nothing better, or at the deadline. Accepts equal-cost tours
+    /// (plateau moves).
+    func iterate(
+        until deadline: ContinuousClock.Instant, maxStagnantKicks: Int, restarts: Int = 0, rng: inout SplitMix64
+    ) {
         let clock = ContinuousClock()
         var best = cost
         var bestTour = [Int](repeating: 0, count: m)
@@ -370,18 +401,37 @@ final class LocalSearch {
         var accepted = cost
         var stagnant = 0
         var kicks = 0
+        var limit = maxStagnantKicks
+        var fruitlessRestarts = 0
         let slack = Self.acceptanceSlack(cost: cost, nodes: m)
         journaling = true
-        while stagnant < maxStagnantKicks {
+        while true {
             if kicks & 7 == 0 && clock.now >= deadline { break }
+            if stagnant >= limit {
+                if fruitlessRestarts >= restarts { break }
+                fruitlessRestarts &+= 1
+                limit = max(1, maxStagnantKicks / 2)
+                journaling = false
+                restore(bestTour, cost: best)
+                for _ in 0..<max(3, m / 16) where !spatialKick(&rng) { kick(&rng) }
+                descend()
+                journaling = true
+                accepted = cost
+                stagnant = 0
+                if cost < best {
+                    best = cost
+                    for i in 0..<m { bestTour[i] = tour[i] }
+                }
+            }
             kicks &+= 1
             journal.removeAll(keepingCapacity: true)
-            kick(&rng)
+            if rng.below(2) == 0 || !spatialKick(&rng) { kick(&rng) }
             descend()
             if cost < best {
                 best = cost
                 accepted = cost
                 stagnant = 0
+                fruitlessRestarts = 0
                 for i in 0..<m { bestTour[i] = tour[i] }
                 continue
             }
@@ -396,13 +446,15 @@ final class LocalSearch {
             }
         }
         journaling = false
-        if cost != best {
-            for i in 0..<m {
-                tour[i] = bestTour[i]
-                pos[bestTour[i]] = i
-            }
-            cost = best
+        if cost != best { restore(bestTour, cost: best) }
+    }
+
+    private func restore(_ saved: [Int], cost savedCost: Int) {
+        for i in 0..<m {
+            tour[i] = saved[i]
+            pos[saved[i]] = i
         }
+        cost = savedCost
     }
 
     /// How much worse than the accepted tour a kicked tour may be and still be accepted

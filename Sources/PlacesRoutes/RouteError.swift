@@ -22,6 +22,9 @@ public struct RouteError: Error, Sendable, Equatable, CustomStringConvertible {
         case duplicatePlaceID
         /// The time budget is negative.
         case invalidTimeBudget
+        /// A day route's time is outside 0…2879 minutes, a timed stop ends before it starts,
+        /// a stop is timed twice, or the day's start or end is timed.
+        case invalidTime
         /// An external ``TravelMatrixProvider`` failed or returned matrices of the wrong shape.
         case providerFailed
     }

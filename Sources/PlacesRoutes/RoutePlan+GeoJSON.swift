@@ -24,6 +24,21 @@ extension RoutePlan {
         return "{\"type\":\"FeatureCollection\",\"features\":[" + features.joined(separator: ",") + "]}\n"
     }
 
+    /// A whole trip's routes, one GeoJSON `FeatureCollection` per day:
+    /// `{"days":[{"date":"2027-05-01","route":{"type":"FeatureCollection",…}},…]}`.
+    ///
+    /// Not one merged collection: each day stays a valid RFC 7946 document a map can load
+    /// on its own, and the day it belongs to is said outside it. Days appear in the given
+    /// order; `date` is written as given (the caller's `YYYY-MM-DD`).
+    public static func tripGeoJSON(days: [(date: String, plan: RoutePlan)]) -> String {
+        let entries = days.map { day in
+            var route = day.plan.geoJSON()
+            if route.hasSuffix("\n") { route.removeLast() }
+            return "{\"date\":" + Formatting.jsonString(day.date) + ",\"route\":" + route + "}"
+        }
+        return "{\"days\":[" + entries.joined(separator: ",") + "]}\n"
+    }
+
     private func position(_ place: RoutePlace) -> String {
         "[\(Formatting.coordinate(place.longitude)),\(Formatting.coordinate(place.latitude))]"
     }

@@ -49,11 +49,19 @@ public enum RoutePlanner {
             roundTrip: request.roundTrip, start: request.startID.flatMap { indexByID[$0] },
             end: request.endID.flatMap { indexByID[$0] }, timeBudget: timeBudget, seed: seed)
         let solution = try RouteSolver.solve(matrices.matrix(for: request.criterion), options: options)
-        let stops = solution.order.enumerated().map { RouteStop(order: $0 + 1, place: places[$1]) }
-        var legIndices = zip(solution.order, solution.order.dropFirst()).map { ($0, $1) }
-        if request.roundTrip, solution.order.count > 1, let first = solution.order.first,
-            let last = solution.order.last
-        {
+        return makePlan(
+            places: places, mode: request.mode, criterion: request.criterion, roundTrip: request.roundTrip,
+            order: solution.order, matrices: matrices, optimal: solution.optimal)
+    }
+
+    /// Stops, legs and totals for `order` (indices into `places` and the matrices).
+    static func makePlan(
+        places: [RoutePlace], mode: TravelMode, criterion: RouteCriterion, roundTrip: Bool, order: [Int],
+        matrices: TravelMatrices, optimal: Bool
+    ) -> RoutePlan {
+        let stops = order.enumerated().map { RouteStop(order: $0 + 1, place: places[$1]) }
+        var legIndices = zip(order, order.dropFirst()).map { ($0, $1) }
+        if roundTrip, order.count > 1, let first = order.first, let last = order.last {
             legIndices.append((last, first))
         }
         let legs = legIndices.map { from, to in
@@ -66,8 +74,8 @@ public enum RoutePlanner {
             distanceMeters: roundedToTenth(legs.reduce(0) { $0 + $1.distanceMeters }),
             durationSeconds: roundedToTenth(legs.reduce(0) { $0 + $1.durationSeconds }))
         return RoutePlan(
-            mode: request.mode, criterion: request.criterion, roundTrip: request.roundTrip, stops: stops, legs: legs,
-            totals: totals, optimal: solution.optimal)
+            mode: mode, criterion: criterion, roundTrip: roundTrip, stops: stops, legs: legs, totals: totals,
+            optimal: optimal)
     }
 
     /// Checks everything that does not need the matrices.

@@ -88,7 +88,9 @@ public enum RouteSolver {
             search.descend()
             var rng = SplitMix64(seed: options.seed)
             let stagnation = options.maxStagnantKicks ?? defaultStagnantKicks(nodes: problem.m)
-            search.iterate(until: deadline, maxStagnantKicks: stagnation, rng: &rng)
+            search.iterate(
+                until: deadline, maxStagnantKicks: stagnation,
+                restarts: options.maxStagnantKicks == nil ? defaultRestarts : 0, rng: &rng)
             cycle = search.currentTour
             optimal = false
         }
@@ -106,6 +108,10 @@ public enum RouteSolver {
     /// Default stagnation limit: enough kicks that small itineraries converge to the best
     /// tour the search can find (typically optimal) while answering in milliseconds.
     static func defaultStagnantKicks(nodes m: Int) -> Int { 500 + 10 * m }
+
+    /// Default number of fruitless restarts before the search stops (see
+    /// ``LocalSearch/iterate(until:maxStagnantKicks:restarts:rng:)``).
+    static let defaultRestarts = 10
 
     /// The construction heuristic's order (nearest neighbour, respecting fixed ends); the
     /// solver never returns anything costlier.

@@ -20,6 +20,7 @@ struct PlacesBench {
         switch ProcessInfo.processInfo.environment["PLACES_BENCH_PROFILE"] {
         case "append": return print(String(format: "append: %.0f ops/s", try measureAppendRate()))
         case "ingest": return print(String(format: "ingest: %.0f ops/s", try SyncBench.measureIngestRate()))
+        case "trips": return try TripBench.run()
         default: break
         }
         let signRate = try measureSignRate()
@@ -42,6 +43,7 @@ struct PlacesBench {
             return
         }
         if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_DAEMON"] == nil { try measureDaemon() }
+        if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_TRIPS"] == nil { try TripBench.run() }
         if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_SYNC"] == nil { try SyncBench.run() }
     }
 
@@ -109,7 +111,10 @@ struct PlacesBench {
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
         let process = Process()
         process.executableURL = binDir.appendingPathComponent("placesd")
-        process.arguments = ["--data-dir", dataDir, "--log-level", "warning"]
+        // Loopback only, as every daemon a bench or test starts (no beacons on the network).
+        process.arguments = [
+            "--data-dir", dataDir, "--log-level", "warning", "--no-discovery", "--listen", "127.0.0.1:0",
+        ]
         try process.run()
         defer {
             process.terminate()

@@ -58,9 +58,16 @@ struct APIClient {
                 throw CLIExit.fail("cannot encode the request: \(error)", CLIExit.usage)
             }
         }
+        return try send(method, target, bytes: bytes)
+    }
+
+    /// Sends one request with a body of raw bytes (`contentType`, JSON when nil); 2xx comes
+    /// back, anything else exits with the mapped code.
+    func send(_ method: String, _ target: String, bytes: [UInt8]?, contentType: String? = nil) throws -> Reply {
         let response: ControlClient.Response
         do {
-            response = try control.send(method, target, body: bytes)
+            response = try control.send(
+                method, target, body: bytes, headers: contentType.map { ["Content-Type": $0] } ?? [:])
         } catch {
             throw Self.exit(for: error)
         }
@@ -161,4 +168,20 @@ func printRaw(_ reply: APIClient.Reply) {
     let text = reply.text
     if text.isEmpty { return }
     print(text.hasSuffix("\n") ? String(text.dropLast()) : text)
+}
+
+/// Writes a file body (`--output`) or prints it; a write failure exits 1.
+func emit(_ content: [UInt8], output: String?) throws {
+    if let output {
+        do {
+            try Data(content).write(to: URL(fileURLWithPath: output))
+        } catch {
+            throw CLIExit.fail("cannot write \(output): \(error.localizedDescription)", CLIExit.refused)
+        }
+        return print("wrote \(output) (\(content.count) bytes)")
+    }
+    // Byte for byte (a calendar's CRLF lines stay CRLF), ending with a newline.
+    var bytes = content
+    if bytes.last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
+    FileHandle.standardOutput.write(Data(bytes))
 }

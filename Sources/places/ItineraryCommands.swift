@@ -1,6 +1,7 @@
 import ArgumentParser
 import PlacesAPI
 import PlacesModel
+import PlacesRoutes
 
 /// `places itinerary …`: trips and their places to go.
 struct ItineraryGroup: ParsableCommand {
@@ -8,12 +9,13 @@ struct ItineraryGroup: ParsableCommand {
         commandName: "itinerary",
         abstract: "Create, show, edit and delete itineraries and their places to go.",
         discussion: """
-            An itinerary is a trip folder: dates, transportation, lodging, prices, notes and an \
-            ordered list of places to go. Without a subcommand, lists itineraries; \
+            An itinerary is a trip folder: dates, transportation, lodging, prices, notes, an \
+            ordered list of places to go, and items (`places item`) and a checklist \
+            (`places checklist`). `days` and `show --day N` show it day by day. Without a subcommand, lists itineraries; \
             `places itineraries` and `places trip` work too.
             """,
         subcommands: [
-            Create.self, List.self, Show.self, Edit.self, Delete.self,
+            Create.self, List.self, Show.self, Days.self, Check.self, Export.self, Edit.self, Delete.self,
             AddPlace.self, RemovePlace.self, MovePlace.self, Share.self, MembersCommand.self,
         ],
         defaultSubcommand: List.self,
@@ -55,6 +57,12 @@ struct ItineraryFields: ParsableArguments {
     @Option(help: "Free-form notes.")
     var notes: String?
 
+    @Option(help: ArgumentHelp("The trip's IANA time zone, the default of its items' times.", valueName: "zone"))
+    var tz: String?
+
+    @Option(help: "How you get around on day routes: walking, cycling or driving.")
+    var travelMode: TravelMode?
+
     func validate() throws {
         try validateDate(start, option: "--start")
         try validateDate(end, option: "--end")
@@ -94,43 +102,9 @@ struct ItineraryFields: ParsableArguments {
         if let travel { body["travelPrice"] = travel.jsonValue }
         if let lodgingCost { body["lodgingPrice"] = lodgingCost.jsonValue }
         if let notes { body["notes"] = .string(notes) }
+        if let tz { body["timeZone"] = .string(tz) }
+        if let travelMode { body["travelMode"] = .string(travelMode.rawValue) }
     }
-}
-
-/// Prints every field of an itinerary, its numbered places to go and its total cost.
-func printItinerary(_ itinerary: Itinerary) {
-    var fields = Fields()
-    fields["id"] = itinerary.id
-    fields["name"] = itinerary.name
-    fields["dates"] = Format.dateRange(itinerary.startDate, itinerary.endDate)
-    fields["transportation"] = itinerary.transportation
-    if let lodging = itinerary.lodging {
-        fields["lodging"] = [lodging.name, lodging.address].compactMap { $0 }.joined(separator: ", ")
-        if lodging.checkIn != nil || lodging.checkOut != nil {
-            fields["check-in/out"] = "\(lodging.checkIn ?? "?") → \(lodging.checkOut ?? "?")"
-        }
-    }
-    fields["travel price"] = itinerary.travelPrice?.description
-    fields["lodging price"] = itinerary.lodgingPrice?.description
-    fields["total cost"] = Format.money(itinerary.totalCost)
-    fields["owner"] = itinerary.owner
-    fields["role"] = itinerary.role
-    fields["created"] = Format.time(itinerary.createdAt)
-    fields["updated"] = itinerary.updatedAt.map(Format.time)
-    fields["notes"] = itinerary.notes
-    fields.print()
-    print("")
-    guard !itinerary.places.isEmpty else {
-        return print("no places to go yet: `places itinerary add-place \(Format.shortID(itinerary.id)) PLACE`")
-    }
-    print("Places to go:")
-    var table = Table("#", "STOP", "NAME", "LOCATION", "ADDRESS", alignments: [.right])
-    for stop in itinerary.places.sorted(by: { $0.position < $1.position }) {
-        table.append(
-            "\(stop.position).", Format.shortID(stop.id), stop.name, Format.coordinates(stop.latitude, stop.longitude),
-            stop.address ?? "")
-    }
-    table.print()
 }
 
 extension ItineraryGroup {
@@ -211,17 +185,31 @@ extension ItineraryGroup {
     /// `places itinerary show`.
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show an itinerary: every field, places to go in order, total cost.")
+            abstract: "Show an itinerary: every field, places to go in order, costs; or one day (--day).")
 
         @OptionGroup var global: GlobalOptions
 
         @Argument(help: "The itinerary id (or a unique prefix of 4+ hex digits).")
         var id: String
 
+        @Option(help: ArgumentHelp("Only this day: its number (1 = first) or its date.", valueName: "N|YYYY-MM-DD"))
+        var day: String?
+
+        @OptionGroup var style: TripStyle
+
+        func validate() throws {
+            if let day { _ = try dayReference(day) }
+        }
+
         func run() throws {
+            if let day {
+                let reply = try global.api.get(Target.v1("itineraries", id, "days", day))
+                if global.json { return printRaw(reply) }
+                return print(TripFormat.day(try reply.decode(TripDay.self), plain: style.plain))
+            }
             let reply = try global.api.get(Target.v1("itineraries", id))
             if global.json { return printRaw(reply) }
-            printItinerary(try reply.decode(Itinerary.self))
+            printItinerary(try reply.decode(Itinerary.self), trip: ItineraryTripFields(reply))
         }
     }
 
@@ -231,7 +219,7 @@ extension ItineraryGroup {
         enum ClearableField: String, ExpressibleByArgument, CaseIterable {
             case start, end, transport, lodging, lodgingName = "lodging-name", lodgingAddress = "lodging-address"
             case checkIn = "check-in", checkOut = "check-out", travelPrice = "travel-price"
-            case lodgingPrice = "lodging-price", notes
+            case lodgingPrice = "lodging-price", notes, tz, travelMode = "travel-mode"
         }
 
         static let configuration = CommandConfiguration(
@@ -239,7 +227,8 @@ extension ItineraryGroup {
             discussion: """
                 Only the options given are sent. Lodging sub-fields merge one by one. --clear \
                 empties a field: start, end, transport, lodging (all of it), lodging-name, \
-                lodging-address, check-in, check-out, travel-price, lodging-price, notes. \
+                lodging-address, check-in, check-out, travel-price, lodging-price, notes, tz, \
+                travel-mode. \
                 Manage places to go with add-place, remove-place and move-place.
                 """)
 
@@ -269,6 +258,8 @@ extension ItineraryGroup {
                 case .travelPrice: try set(&body, "travelPrice", .null)
                 case .lodgingPrice: try set(&body, "lodgingPrice", .null)
                 case .notes: try set(&body, "notes", .null)
+                case .tz: try set(&body, "timeZone", .null)
+                case .travelMode: try set(&body, "travelMode", .null)
                 case .lodgingName, .lodgingAddress, .checkIn, .checkOut:
                     let key =
                         [
@@ -290,7 +281,7 @@ extension ItineraryGroup {
             }
             let reply = try global.api.patch(Target.v1("itineraries", id), body)
             if global.json { return printRaw(reply) }
-            printItinerary(try reply.decode(Itinerary.self))
+            printItinerary(try reply.decode(Itinerary.self), trip: ItineraryTripFields(reply))
         }
 
         private func set(_ body: inout JSONBody, _ key: String, _ value: JSONValue) throws {

@@ -6,9 +6,9 @@ import PlacesModel
 struct PlaceGroup: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "place",
-        abstract: "Add, list, show, edit and remove places in your library.",
+        abstract: "Add, list, show, edit, remove, import and export places in your library.",
         discussion: "Without a subcommand, lists places. `places places` is the same as `places place list`.",
-        subcommands: [Add.self, List.self, Show.self, Edit.self, Remove.self],
+        subcommands: [Add.self, List.self, Show.self, Edit.self, Remove.self, Import.self, Export.self],
         defaultSubcommand: List.self,
         aliases: ["places"])
 }

@@ -28,7 +28,7 @@ struct PlacesCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             Init.self, Login.self, Logout.self, Whoami.self, Status.self,
-            PlaceGroup.self, FavoriteGroup.self, ItineraryGroup.self,
+            PlaceGroup.self, FavoriteGroup.self, ItineraryGroup.self, ItemGroup.self, ChecklistGroup.self,
             Activity.self, Events.self, Route.self, PeersGroup.self, InvitationsGroup.self, ContactsGroup.self,
             ShareCommand.self, JoinCommand.self, MembersCommand.self, UnshareCommand.self,
         ]

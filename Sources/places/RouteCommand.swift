@@ -23,7 +23,9 @@ extension PlacesCommand {
                 and/or --end stop. The plan is printed as a numbered list of stops with legs \
                 and totals; --format geojson|gpx|svg gives a file (use --output), gmaps the \
                 Google Maps directions link(s), one per line. --apply reorders the itinerary's places to go to \
-                the planned order.
+                the planned order. --day N (or a date) plans one day: its places to go and \
+                located items, from that night's lodging and back (or from the previous \
+                night's lodging to the next on a transfer day), timed items in time order.
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -31,8 +33,15 @@ extension PlacesCommand {
         @Argument(help: "The itinerary id (or a unique prefix of 4+ hex digits).")
         var itinerary: String
 
-        @Option(help: "How you travel: walking, cycling or driving.")
-        var mode: TravelMode = .walking
+        @Option(
+            help: "How you travel: walking, cycling or driving (default: the itinerary's travel mode, else walking).")
+        var mode: TravelMode?
+
+        @Option(
+            help: ArgumentHelp(
+                "Only one day: its number, its date, or `all` (with --format geojson) for every day.",
+                valueName: "N|YYYY-MM-DD|all"))
+        var day: String?
 
         @Option(help: ArgumentHelp("What to minimise: duration or distance.", valueName: "criterion"))
         var by: RouteCriterion = .duration
@@ -59,6 +68,13 @@ extension PlacesCommand {
             if roundTrip && start != nil {
                 throw ValidationError("--round-trip and --start exclude each other: a round trip has no fixed start")
             }
+            if let day, day != "all" { _ = try dayReference(day) }
+            if day == "all" && format != .geojson {
+                throw ValidationError("--day all gives the whole trip as GeoJSON: add --format geojson")
+            }
+            if apply && day != nil {
+                throw ValidationError("--apply reorders the places to go of the whole itinerary; drop --day")
+            }
             if apply && (format != .json || output != nil) {
                 throw ValidationError("--apply prints the reordered itinerary; drop --format and --output")
             }
@@ -66,7 +82,8 @@ extension PlacesCommand {
 
         private var query: [(String, String?)] {
             [
-                ("mode", mode.rawValue), ("by", by.rawValue), ("roundTrip", roundTrip ? "true" : "false"),
+                ("day", day), ("mode", mode?.rawValue), ("by", by.rawValue),
+                ("roundTrip", roundTrip ? "true" : "false"),
                 ("start", start), ("end", end), ("format", apply ? nil : format.rawValue),
             ]
         }
@@ -87,19 +104,10 @@ extension PlacesCommand {
                 if let note = directions.note { printError("note: \(note)") }
                 content = Array(directions.urls.map { $0 + "\n" }.joined().utf8)
             }
-            if let output {
-                do {
-                    try Data(content).write(to: URL(fileURLWithPath: output))
-                } catch {
-                    throw CLIExit.fail("cannot write \(output): \(error.localizedDescription)", CLIExit.refused)
-                }
-                return print("wrote \(output) (\(content.count) bytes)")
-            }
-            if format == .json && !global.json {
+            if format == .json && !global.json && output == nil {
                 return printPlan(try reply.decode([String: JSONValue].self))
             }
-            let text = String(decoding: content, as: UTF8.self)
-            print(text.hasSuffix("\n") ? String(text.dropLast()) : text)
+            try emit(content, output: output)
         }
 
         /// Prints a route plan decoded loosely: its exact JSON shape is owned by PlacesRoutes.
@@ -133,7 +141,8 @@ extension PlacesCommand {
             let distance = (totals?["distanceMeters"] ?? plan["totalDistanceMeters"])?.doubleValue
             let duration = (totals?["durationSeconds"] ?? plan["totalDurationSeconds"])?.doubleValue
             var fields = Fields()
-            fields["mode"] = plan["mode"]?.stringValue ?? mode.rawValue
+            fields["day"] = plan["date"]?.stringValue
+            fields["mode"] = plan["mode"]?.stringValue ?? mode?.rawValue
             fields["minimising"] = plan["criterion"]?.stringValue ?? by.rawValue
             fields["round trip"] =
                 (plan["roundTrip"].flatMap { if case .bool(let b) = $0 { b } else { nil } } ?? roundTrip)

@@ -1,6 +1,7 @@
 // route-bench: solver quality and speed on TSPLIB instances and on city-sized itineraries.
 //
 //   swift run -c release route-bench [--tsplib DIR] [--budget-ms MS] [--only NAME]
+//       [--skip-tsplib] [--clustered DIR] [--seeds 1,2,3] [--skip-clustered]
 //
 // DIR defaults to $PLACES_TSPLIB, else ../shared/bench/tsplib relative to the current
 // directory (the package root under `swift run`).
@@ -151,6 +152,9 @@ let directory =
 let budgetMilliseconds = Int(option("--budget-ms") ?? "") ?? 1000
 let only = option("--only")
 let skipTSPLIB = arguments.contains("--skip-tsplib")
+let skipClustered = arguments.contains("--skip-clustered")
+let clusteredDirectory = option("--clustered") ?? "bench/clustered"
+let clusteredSeeds = (option("--seeds") ?? "1,2,3").split(separator: ",").compactMap { UInt64($0) }
 
 if let svgPath = option("--svg") {
     // Writes a sample picture (a day in Paris) for eyeballing the SVG export.
@@ -228,6 +232,12 @@ if !skipTSPLIB {
         let mean = gaps.reduce(0, +) / Double(gaps.count)
         print("mean gap \(fixed(mean, 3)) %, optimal \(optimalCount)/\(gaps.count)")
     }
+}
+
+// MARK: - Clustered cities
+
+if !skipClustered {
+    runClustered(URL(fileURLWithPath: clusteredDirectory), only: only, seeds: clusteredSeeds)
 }
 
 // MARK: - Exact solver

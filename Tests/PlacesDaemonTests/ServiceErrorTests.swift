@@ -32,6 +32,7 @@ struct ServiceErrorTests {
         (.notAdmitted, 502, "not-admitted", "Not admitted"),
         (.noMemberReachable, 504, "no-member-reachable", "No member reachable"),
         (.invalidRoute, 400, "invalid-route", "Invalid route request"),
+        (.unsupportedMediaType, 415, "unsupported-media-type", "Unsupported media type"),
         (.failure("store", title: "Could not save"), 500, "store", "Could not save"),
     ]
 

@@ -110,8 +110,10 @@ import Testing
             for kind in kinds {
                 let entity = try #require(schema.entity(kind))
                 seen.insert(kind)
-                let own = Self.rows(body, header: "| Kind | Field |").filter { Self.quoted($0[0]).contains(kind.rawValue) }
-                    .flatMap { Self.quoted($0[1]) }
+                let own = Self.rows(body, header: "| Kind | Field |").filter {
+                    Self.quoted($0[0]).contains(kind.rawValue)
+                }
+                .flatMap { Self.quoted($0[1]) }
                 let documented = common.union(own)
                 let declared = Set(entity.fields.map(\.name)).subtracting(["deleted"])
                 #expect(documented == declared, "\(kind): op-format.md names \(documented.sorted())")

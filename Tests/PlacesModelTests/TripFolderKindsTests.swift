@@ -88,12 +88,42 @@ import Testing
             action: "edited", kind: "lodging", entity: hotel, author: "aa", field: "start",
             old: .string("2027-05-01"), new: .string("2027-05-02"))
         #expect(
-            ActivityWording.summary(row, who: "Ana", subject: "", entityName: "Casa")
-                == "Ana changed check-in from “2027-05-01” to “2027-05-02”")
+            ActivityWording.summary(row, who: "Ana", subject: "", entityName: "the stay at Casa")
+                == "Ana changed the check-in of the stay at Casa from “2027-05-01” to “2027-05-02”")
         var cleared = row
         (cleared.kind, cleared.field, cleared.new) = ("transport", "bookingReference", .null)
         #expect(
-            ActivityWording.summary(cleared, who: "Ana", subject: "", entityName: "Train")
-                == "Ana cleared booking reference")
+            ActivityWording.summary(cleared, who: "Ana", subject: "", entityName: "the train Porto")
+                == "Ana cleared the booking reference of the train Porto")
+    }
+}
+
+@Suite struct TripFolderActivityWordsTests {
+    func line(
+        _ action: String, _ kind: String, field: String? = nil, old: JSONValue? = nil, new: JSONValue? = nil,
+        fields: [String: JSONValue]
+    ) -> String {
+        ActivityWording.summary(
+            .init(action: action, kind: kind, entity: "e1", author: "aa", field: field, old: old, new: new),
+            who: "Bruno", subject: "", entityName: ActivityWording.itemPhrase(kind: kind, fields: fields))
+    }
+
+    @Test func itemsAreNamedByWhatTheyAre() {
+        let train: [String: JSONValue] = [
+            "title": .string("Lisbon → Porto"), "mode": .string("train"), "start": .string("2027-05-03T09:10"),
+        ]
+        #expect(line("created", "transport", fields: train) == "Bruno added the train Lisbon → Porto on 3 May")
+        #expect(line("deleted", "transport", fields: train) == "Bruno removed the train Lisbon → Porto on 3 May")
+        let stay: [String: JSONValue] = ["title": .string("Casa Porto"), "start": .string("2027-05-01")]
+        #expect(
+            line(
+                "edited", "lodging", field: "end", old: .string("2027-05-04"), new: .string("2027-05-05"), fields: stay)
+                == "Bruno changed the check-out of the stay at Casa Porto from 1 May from “2027-05-04” to “2027-05-05”")
+        #expect(line("moved", "activity", fields: ["title": .string("Fado")]) == "Bruno moved Fado")
+        let sunscreen: [String: JSONValue] = ["text": .string("Sunscreen")]
+        #expect(
+            line("edited", "checklistItem", field: "checked", new: .bool(true), fields: sunscreen)
+                == "Bruno ticked “Sunscreen” on the checklist")
+        #expect(line("created", "checklistItem", fields: sunscreen) == "Bruno added “Sunscreen” on the checklist")
     }
 }

@@ -64,6 +64,23 @@ public final class InProcessClient: Sendable {
         return r
     }
 
+    /// Sends a file as the body (an import) with its media type; checked like `send`.
+    public func upload(
+        _ method: String, _ path: String, body: [UInt8], contentType: String?,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
+    ) async throws -> Response {
+        guard let d = daemon.withLock({ $0 }) else { throw HarnessError("the in-process daemon is not running") }
+        let (decodedPath, query) = InProcessClient.split(target: path)
+        let request = ControlRequest(
+            method: method, path: decodedPath, query: query, body: body,
+            contentType: ControlRequest.mediaType(contentType))
+        let r = await InProcessClient.response(await d.handle(request))
+        ResponseChecker.record(
+            method: method, target: path, status: r.status, contentType: r.contentType, body: r.body,
+            fileID: fileID, filePath: filePath, line: line)
+        return r
+    }
+
     /// Sends and decodes a 2xx JSON response, failing with the body otherwise.
     public func call<T: Decodable>(
         _ type: T.Type, _ method: String, _ path: String, json: String? = nil,

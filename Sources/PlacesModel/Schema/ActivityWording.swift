@@ -33,10 +33,16 @@ public enum ActivityWording {
     }
 
     /// The summary of `row`: `who` is the author's display name, `subject` the member an
-    /// entity id names (for sharing rows), `entityName` the entity's current name.
+    /// entity id names (for sharing rows), `entityName` the entity's current name (for an
+    /// item or checklist line, its `itemPhrase`).
     public static func summary(
         _ row: Row, who: String, subject: String, entityName: String, schema: Schema = .shipped
     ) -> String {
+        if isTripFolderKind(row.kind),
+            let line = tripFolderSummary(row, who: who, phrase: entityName, schema: schema)
+        {
+            return line
+        }
         let new = row.new
         let action = ActivityAction(rawValue: row.action)
         let isItinerary = row.kind == EntityKind.itinerary.rawValue

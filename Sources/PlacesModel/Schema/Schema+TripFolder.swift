@@ -63,7 +63,9 @@ public enum LodgingFields: TripItemDeclaration {
 
     public static let schema = EntitySchema(
         .lodging, id: .random,
-        fields: TripItemSpecs.common(start: "check-in", end: "check-out") + [confirmationCode, contact, FieldSpec.position])
+        fields: TripItemSpecs.common(start: "check-in", end: "check-out") + [
+            confirmationCode, contact, FieldSpec.position,
+        ])
 }
 
 /// A leg of the journey.
@@ -73,10 +75,12 @@ public enum TransportFields: TripItemDeclaration {
 
     public static let mode = FieldKey<Self, String>("mode", .oneOf(modes))
     public static let endTimeZone = FieldKey<Self, String>("endTimeZone", .timeZone, label: "arrival time zone")
-    public static let toName = FieldKey<Self, String>("to.name", .text(maxLength: 200, required: false), label: "destination")
+    public static let toName = FieldKey<Self, String>(
+        "to.name", .text(maxLength: 200, required: false), label: "destination")
     public static let toAddress = FieldKey<Self, String>(
         "to.address", .text(maxLength: 500, required: false), label: "destination address")
-    public static let toLatitude = FieldKey<Self, Double>("to.latitude", .optional(.latitude), label: "destination latitude")
+    public static let toLatitude = FieldKey<Self, Double>(
+        "to.latitude", .optional(.latitude), label: "destination latitude")
     public static let toLongitude = FieldKey<Self, Double>(
         "to.longitude", .optional(.longitude), label: "destination longitude")
     public static let carrier = FieldKey<Self, String>("carrier", .text(maxLength: 100, required: false))
@@ -112,7 +116,9 @@ public enum ActivityFields: TripItemDeclaration {
 
     public static let schema = EntitySchema(
         .activity, id: .random,
-        fields: TripItemSpecs.common(start: "start", end: "end") + [description, booked, linkedItem, FieldSpec.position])
+        fields: TripItemSpecs.common(start: "start", end: "end") + [
+            description, booked, linkedItem, FieldSpec.position,
+        ])
 }
 
 /// A line of the shared checklist.
