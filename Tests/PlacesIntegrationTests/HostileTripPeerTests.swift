@@ -31,14 +31,17 @@ struct HostileTripPeerTests {
         ]
     }
 
-    /// Times one GET of each view route (ms); records an issue for any answer but 200.
-    static func timeViews(_ node: SyncNode, _ it: String, sourceLocation: SourceLocation = #_sourceLocation)
-        -> [(path: String, ms: Double)]
-    {
+    /// Times one GET of each view route (ms, the daemon's answer read in full); records an issue
+    /// for any answer but 200. `checked`: each answer is also checked against the spec, which
+    /// costs the test about 0.5 ms per item (not counted), so a 20,000-item trip is not checked.
+    static func timeViews(
+        _ node: SyncNode, _ it: String, checked: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> [(path: String, ms: Double)] {
         viewPaths(it).map { path in
             let started = ContinuousClock.now
-            let r = try? node.d.send("GET", path)
+            let raw = try? node.d.client.send("GET", path)
             let ms = milliseconds(ContinuousClock.now - started)
+            let r = checked ? try? node.d.send("GET", path) : raw
             if r?.status != 200 {
                 Issue.record(
                     "GET \(path) → \(r.map { "\($0.status) \($0.text.prefix(300))" } ?? "no answer")",
@@ -295,7 +298,7 @@ struct HostileTripPeerTests {
         try s.absorb()
 
         // 10 ops of 2,000 items each on 3 May, half of them timed, all at once.
-        let perOp = 2_000, opCount = 10
+        let perOp = Int(ProcessInfo.processInfo.environment["TRIP_ATTACK_PER_OP"] ?? "") ?? 2_000, opCount = 10
         var ops = [SignedOp]()
         for n in 0..<opCount {
             var changes = [String]()
@@ -325,27 +328,28 @@ struct HostileTripPeerTests {
             owner.opCount >= before + opCount
         }
         let ingest = ContinuousClock.now - sent
-        let views = Self.timeViews(owner, it)
+        let views = Self.timeViews(owner, it, checked: false)
         poller.stop()
         print(
             "20,000 items: stored in \(ingest); views \(views.map { "\($0.path) \(Int($0.ms)) ms" }.joined(separator: ", ")); "
                 + "another client meanwhile: \(poller.summary)")
         guard owner.serving("20,000 items in one day") else { return }
-        #expect(try owner.itinerary(it).itemCount == 20_001)
+        #expect(try owner.itinerary(it).itemCount == perOp * opCount + 1)
         #expect(poller.failures == 0, "another client was refused or not answered: \(poller.summary)")
         #expect(poller.maxMs < 5_000, "another client waited \(poller.maxMs) ms: \(poller.summary)")
         // Debug build figures: a view that walked the items pairwise would take minutes.
         for (path, ms) in views {
-            #expect(ms < 10_000, "GET \(path) of a 20,000-item trip took \(Int(ms)) ms")
+            #expect(ms < 5_000, "GET \(path) of a 20,000-item trip took \(Int(ms)) ms")
         }
 
         // The owner plans the day: moves an item to it and to the top; the day still answers.
         let started = ContinuousClock.now
-        let moved = try owner.d.send(
-            "POST", "/v1/itineraries/\(it)/items/\(mine)/move", json: #"{"date":"2027-05-03","position":1}"#)
+        let moved = try owner.d.client.send(
+            "POST", "/v1/itineraries/\(it)/items/\(mine)/move", body: Array(#"{"date":"2027-05-03","position":1}"#.utf8)
+        )
         let moveTime = ContinuousClock.now - started
         print("20,000 items: a move into the day took \(moveTime)")
-        #expect(moved.status == 200, "\(moved.text.prefix(300))")
+        #expect(moved.status == 200, "\(String(decoding: moved.body.prefix(300), as: UTF8.self))")
         #expect(moveTime < .seconds(3), "a move into a 20,000-item day took \(moveTime)")
         let added = try owner.addItem(it, #"{"type":"activity","title":"One more","start":"2027-05-03"}"#)
         #expect(!added.isEmpty)
