@@ -298,7 +298,7 @@ struct HostileTripPeerTests {
         try s.absorb()
 
         // 10 ops of 2,000 items each on 3 May, half of them timed, all at once.
-        let perOp = Int(ProcessInfo.processInfo.environment["TRIP_ATTACK_PER_OP"] ?? "") ?? 2_000, opCount = 10
+        let perOp = 2_000, opCount = 10
         var ops = [SignedOp]()
         for n in 0..<opCount {
             var changes = [String]()
