@@ -326,6 +326,42 @@ struct TripFolderBadInputTests {
         #expect(legacy.status == 200 && legacy.text.contains("Casa"), "\(legacy.text)")
     }
 
+    @Test("moves put an untimed item where the user said among the day's untimed items, after the timed ones")
+    func movesKeepTheUsersOrder() async throws {
+        let f = try await Fixture()
+        var ids = [String: String]()
+        for title in ["A", "B", "C"] {
+            ids[title] = try await Fixture.id(
+                f.t, "POST", "/v1/itineraries/\(f.trip)/items",
+                #"{"type":"food","title":"\#(title)","start":"2027-05-03"}"#)
+        }
+        _ = try await Fixture.id(
+            f.t, "POST", "/v1/itineraries/\(f.trip)/items",
+            #"{"type":"activity","title":"T","start":"2027-05-03T10:00","end":"2027-05-03T11:00"}"#)
+        func order(_ date: String) async throws -> [String] {
+            let day = try await f.t.d.call(JSONValue.self, "GET", "/v1/itineraries/\(f.trip)/days/\(date)")
+            guard case .array(let items)? = day.objectValue?["items"] else { return [] }
+            return items.compactMap { $0.objectValue?["title"]?.stringValue }.filter { $0.count == 1 }
+        }
+        #expect(try await order("2027-05-03") == ["T", "A", "B", "C"])
+        let c = try #require(ids["C"]), a = try #require(ids["A"])
+        let moved = try await f.t.d.call(
+            JSONValue.self, "POST", "/v1/itineraries/\(f.trip)/items/\(c)/move", json: #"{"position":1}"#)
+        #expect(moved.objectValue?["date"] == .string("2027-05-03"), "the move answers the day: \(moved)")
+        #expect(try await order("2027-05-03") == ["T", "C", "A", "B"])
+        _ = try await f.t.d.call(
+            JSONValue.self, "POST", "/v1/itineraries/\(f.trip)/items/\(a)/move", json: #"{"position":3}"#)
+        #expect(try await order("2027-05-03") == ["T", "C", "B", "A"])
+        // To another day by its number, first there; the timed item keeps its time.
+        _ = try await f.t.d.call(
+            JSONValue.self, "POST", "/v1/itineraries/\(f.trip)/items/\(a)/move", json: #"{"day":4,"position":1}"#)
+        #expect(try await order("2027-05-04") == ["A"])
+        #expect(try await order("2027-05-03") == ["T", "C", "B"])
+        let tooFar = try await f.t.d.send(
+            "POST", "/v1/itineraries/\(f.trip)/items/\(c)/move", json: #"{"position":4}"#)
+        #expect(tooFar.status == 400 && tooFar.text.contains("position"), "\(tooFar.text)")
+    }
+
     @Test("an activity whose linked item was deleted can still be edited; a new link to the deleted item is refused")
     func danglingLinkAfterDelete() async throws {
         let f = try await Fixture()
