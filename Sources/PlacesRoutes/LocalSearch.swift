@@ -7,8 +7,9 @@
 /// - Or-opt / Or-3opt segment insertion: a segment of 1–3 nodes moved next to a
 ///   neighbour of one of its ends, in either orientation (orientation-preserving block
 ///   rotation, so it is exact on asymmetric matrices too).
-/// Between descents a segment-local double bridge (swap of two adjacent short blocks)
-/// perturbs the tour; only the six touched nodes are queued. A kick that ends worse than
+/// Between descents a segment-local double bridge (swap of two adjacent short blocks) or a
+/// spatial segment exchange (three cuts near each other in space) perturbs the tour; only
+/// the six touched nodes are queued. A kick that ends worse than
 /// the accepted tour (beyond a small, randomly applied slack) is undone from a journal of
 /// the reversals it made, so rejected kicks cost no tour copies.
 final class LocalSearch {
@@ -16,6 +17,14 @@ final class LocalSearch {
     let symmetric: Bool
     /// Neighbour-list length.
     let k: Int
+    /// Whether kicks may be spatial segment exchanges (see ``clusteredLimit``).
+    let useSpatialKicks: Bool
+
+    /// Tours up to this size use α-nearest candidates and spatial kicks, which find the
+    /// links between clusters; larger ones keep 10 nearest neighbours and segment-local
+    /// kicks only: there the time budget, not a deep basin, limits the answer, and cheap
+    /// local kicks over short lists measured better (TSPLIB 318–1,002 nodes).
+    static let clusteredLimit = 250
     private let w: UnsafeMutablePointer<Int>
     private let tour: UnsafeMutablePointer<Int>
     private let pos: UnsafeMutablePointer<Int>
@@ -29,6 +38,9 @@ final class LocalSearch {
     /// Current tour cost, kept in step with every applied move.
     private(set) var cost = 0
 
+    /// Most positions a spatial kick may move (larger ones fall back to a local kick).
+    private static let spatialKickLimit = 150
+
     /// Longest segment whose reversal is evaluated on asymmetric matrices (cost O(length)).
     private static let asymmetricReversalLimit = 50
 
@@ -36,7 +48,8 @@ final class LocalSearch {
         precondition(m >= 8 && initialTour.count == m)
         self.m = m
         self.symmetric = symmetric
-        self.k = min(12, m - 1)
+        self.k = min(m <= Self.clusteredLimit ? 12 : 10, m - 1)
+        self.useSpatialKicks = m <= Self.clusteredLimit
         w = .allocate(capacity: m * m)
         tour = .allocate(capacity: m)
         pos = .allocate(capacity: m)
@@ -96,7 +109,9 @@ final class LocalSearch {
     private func buildNeighbours() {
         // Nearest by cost plus α-nearest (see CandidateSet); asymmetric matrices rank by
         // round-trip cost, a good proxy for "close in either direction".
-        let lists = CandidateSet.build(m: m, k: k) { a, b in symmetric ? d(a, b) : d(a, b) &+ d(b, a) }
+        let lists = CandidateSet.build(m: m, k: k, alphaCount: useSpatialKicks ? CandidateSet.alphaCount : 0) {
+            a, b in symmetric ? d(a, b) : d(a, b) &+ d(b, a)
+        }
         for (index, node) in lists.enumerated() { neighbours[index] = node }
     }
 
@@ -363,6 +378,9 @@ final class LocalSearch {
         let lengthB = p2 &- p1
         let lengthC = p3 &- p2
         let lengthDA = m &- lengthB &- lengthC
+        // Swapping any two cyclically adjacent blocks of (B, C, DA) gives the same cycle;
+        // the cheapest pair costs up to 2m/3 swaps: on large tours keep kicks cheap.
+        if min(lengthB &+ lengthC, lengthC &+ lengthDA, lengthDA &+ lengthB) > Self.spatialKickLimit { return false }
         let a1 = tour[p1]
         let b1 = tour[p1 &+ 1]
         let b2 = tour[p2]
@@ -370,8 +388,6 @@ final class LocalSearch {
         let c2 = tour[p3]
         let d1 = tour[p3 &+ 1 == m ? 0 : p3 &+ 1]
         cost &+= d(a1, c1) &+ d(c2, b1) &+ d(b2, d1) &- d(a1, b1) &- d(b2, c1) &- d(c2, d1)
-        // Swapping any two cyclically adjacent blocks of (B, C, DA) gives the same cycle;
-        // swap the cheapest pair.
         if lengthB &+ lengthC <= lengthC &+ lengthDA && lengthB &+ lengthC <= lengthDA &+ lengthB {
             rotateBlocks(p1 &+ 1, lengthB, lengthC)
         } else if lengthC &+ lengthDA <= lengthDA &+ lengthB {
@@ -413,7 +429,7 @@ final class LocalSearch {
                 limit = max(1, maxStagnantKicks / 2)
                 journaling = false
                 restore(bestTour, cost: best)
-                for _ in 0..<max(3, m / 16) where !spatialKick(&rng) { kick(&rng) }
+                for _ in 0..<max(3, m / 8) where !(useSpatialKicks && spatialKick(&rng)) { kick(&rng) }
                 descend()
                 journaling = true
                 accepted = cost
@@ -425,7 +441,7 @@ final class LocalSearch {
             }
             kicks &+= 1
             journal.removeAll(keepingCapacity: true)
-            if rng.below(2) == 0 || !spatialKick(&rng) { kick(&rng) }
+            if !useSpatialKicks || rng.below(2) == 0 || !spatialKick(&rng) { kick(&rng) }
             descend()
             if cost < best {
                 best = cost
@@ -447,6 +463,15 @@ final class LocalSearch {
         }
         journaling = false
         if cost != best { restore(bestTour, cost: best) }
+    }
+
+    /// Starts over from `initialTour` (a permutation of 0..<m), for an independent run.
+    func reset(to initialTour: [Int]) {
+        for (index, node) in initialTour.enumerated() {
+            tour[index] = node
+            pos[node] = index
+        }
+        cost = tourCost()
     }
 
     private func restore(_ saved: [Int], cost savedCost: Int) {
