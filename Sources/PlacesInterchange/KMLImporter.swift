@@ -58,7 +58,7 @@ enum KMLImporter {
     ) throws(ImportError) {
         let extended = placemark.child("ExtendedData")
         var data: [(name: String, value: String)] = []
-        var mwm: [Substring: XMLElement] = [:]
+        var mwm: [String: XMLElement] = [:]
         for element in extended?.children ?? [] {
             if element.localName == "Data", let name = element.attribute("name") {
                 data.append((name.lowercased(), element.childText("value") ?? element.allText))
@@ -87,8 +87,9 @@ enum KMLImporter {
         }
         for type in mwm["featureTypes"]?.children ?? [] where type.localName == "value" {
             // Organic Maps' classifier names: "historic-castle" → "castle", "amenity-fast_food" → "fast food".
-            let last = type.text.trimmed.split(separator: "-").last.map(String.init) ?? ""
-            draft.categories.append(last.replacingUnderscores)
+            let utf8 = type.text.utf8
+            let last = utf8.lastIndex(of: UInt8(ascii: "-")).map { utf8.index(after: $0) } ?? utf8.startIndex
+            draft.categories.append(String(decoding: utf8[last...].map { $0 == UInt8(ascii: "_") ? 0x20 : $0 }, as: UTF8.self))
         }
         draft.categories += folders
         let label = draft.name.map { " \"\(TextCleaning.line($0).prefix(60))\"" } ?? ""
@@ -105,7 +106,7 @@ enum KMLImporter {
         guard let coordinates = point.child("coordinates") else {
             throw reader.error("Placemark \(index + 1)\(label): a <Point> without <coordinates>", at: point.offset)
         }
-        let tuple = coordinates.text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).first ?? ""
+        let tuple = firstTuple(coordinates.text)
         let parts = tuple.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2 || parts.count == 3, let lon = Double(parts[0]), let lat = Double(parts[1]),
             parts.count == 2 || Double(parts[2]) != nil
@@ -127,6 +128,15 @@ enum KMLImporter {
         result.places.append(draft.place())
     }
 
+    /// The first whitespace-separated tuple of a `<coordinates>` text (a Point has one).
+    private static func firstTuple(_ text: String) -> Substring {
+        let utf8 = text.utf8
+        let isSpace = { (b: UInt8) in b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D }
+        guard let start = utf8.firstIndex(where: { !isSpace($0) }) else { return "" }
+        let end = utf8[start...].firstIndex(where: isSpace) ?? utf8.endIndex
+        return Substring(utf8[start..<end])
+    }
+
     /// The `default` language of an Organic Maps `<mwm:name>`-style element, else its first.
     private static func lang(_ element: XMLElement?) -> String? {
         guard let langs = element?.children.filter({ $0.localName == "lang" }), !langs.isEmpty else { return nil }
@@ -137,8 +147,4 @@ enum KMLImporter {
         guard let s, !s.trimmed.isEmpty else { return nil }
         return s
     }
-}
-
-extension String {
-    var replacingUnderscores: String { String(map { $0 == "_" ? " " : $0 }) }
 }

@@ -2,6 +2,8 @@
 /// `ImportLimits.maxDepth` deep because the reader refuses deeper files.
 struct XMLElement {
     var name: String
+    /// The name without its namespace prefix (`mwm:name` → `name`).
+    var localName: String
     var attributes: [(name: String, value: String)]
     var children: [XMLElement] = []
     /// The element's own character data (text and CDATA), concatenated.
@@ -9,12 +11,17 @@ struct XMLElement {
     /// Where its start tag is, for errors.
     var offset: Int
 
-    /// The name without its namespace prefix (`mwm:name` → `name`).
-    var localName: Substring { XMLElement.localName(name) }
+    init(name: String, attributes: [(name: String, value: String)], offset: Int) {
+        self.name = name
+        localName = XMLElement.localName(name)
+        self.attributes = attributes
+        self.offset = offset
+    }
 
-    static func localName(_ name: String) -> Substring {
-        guard let colon = name.lastIndex(of: ":") else { return Substring(name) }
-        return name[name.index(after: colon)...]
+    static func localName(_ name: String) -> String {
+        let utf8 = name.utf8
+        guard let colon = utf8.lastIndex(of: UInt8(ascii: ":")) else { return name }
+        return String(Substring(utf8[utf8.index(after: colon)...]))
     }
 
     /// The value of the attribute `name` (compared without prefix), or nil.
