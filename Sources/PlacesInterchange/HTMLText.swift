@@ -19,7 +19,9 @@ enum HTMLText {
         var nextClose = -1
         while i < n {
             let b = bytes[i]
-            if b == UInt8(ascii: "<") && nextClose < i { nextClose = bytes[i...].firstIndex(of: UInt8(ascii: ">")) ?? n }
+            if b == UInt8(ascii: "<") && nextClose < i {
+                nextClose = bytes[i...].firstIndex(of: UInt8(ascii: ">")) ?? n
+            }
             if b == UInt8(ascii: "<"), nextClose < n, i + 1 < n, opensTag(bytes[i + 1]) {
                 var nameStart = i + 1
                 if bytes[nameStart] == UInt8(ascii: "/") { nameStart += 1 }
@@ -28,7 +30,8 @@ enum HTMLText {
                 let tag = String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self).lowercased()
                 if breaking.contains(tag) { out.append(0x0A) }
                 i = nextClose + 1
-            } else if b == UInt8(ascii: "&"), let semicolon = bytes[i..<min(n, i + 10)].firstIndex(of: UInt8(ascii: ";")),
+            } else if b == UInt8(ascii: "&"),
+                let semicolon = bytes[i..<min(n, i + 10)].firstIndex(of: UInt8(ascii: ";")),
                 let decoded = decode(String(decoding: bytes[(i + 1)..<semicolon], as: UTF8.self))
             {
                 out.append(contentsOf: decoded.utf8)
@@ -42,12 +45,14 @@ enum HTMLText {
     }
 
     private static func isASCIILetterOrDigit(_ b: UInt8) -> Bool {
-        (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+        (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z"))
+            || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
     }
 
     /// What may follow `<` for it to start a tag: a letter, `/` or `!`.
     private static func opensTag(_ b: UInt8) -> Bool {
-        (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z")) || b == UInt8(ascii: "/") || b == UInt8(ascii: "!")
+        (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z")) || b == UInt8(ascii: "/")
+            || b == UInt8(ascii: "!")
     }
 
     private static func decode(_ entity: String) -> String? {

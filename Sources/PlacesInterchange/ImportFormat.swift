@@ -52,7 +52,8 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
             case "kml": return .kml
             case "gpx": return .gpx
             default:
-                throw reader.error("the root element is <\(name.prefix(60))>; an XML file to import is KML or GPX", at: offset)
+                throw reader.error(
+                    "the root element is <\(name.prefix(60))>; an XML file to import is KML or GPX", at: offset)
             }
         }
         throw reader.error("the file holds no XML element", at: text.start)

@@ -20,7 +20,8 @@ enum KMLImporter {
                 if !sawRoot {
                     sawRoot = true
                     guard local == "kml" else {
-                        throw reader.error("the root element is <\(name)>, not <kml>: this is not a KML file", at: offset)
+                        throw reader.error(
+                            "the root element is <\(name)>, not <kml>: this is not a KML file", at: offset)
                     }
                     continue
                 }
@@ -72,12 +73,15 @@ enum KMLImporter {
             data.first { names.contains($0.name) && !$0.value.trimmed.isEmpty }?.value
         }
         var draft = PlaceDraft(latitude: 0, longitude: 0)
-        draft.name = nonEmpty(placemark.childText("name"))
+        draft.name =
+            nonEmpty(placemark.childText("name"))
             ?? lang(mwm["customName"]) ?? lang(mwm["name"]) ?? value("name", "title")
-        draft.notes = nonEmpty(placemark.child("description").map { HTMLText.plain($0.text) })
+        draft.notes =
+            nonEmpty(placemark.child("description").map { HTMLText.plain($0.text) })
             ?? lang(mwm["description"]).map(HTMLText.plain) ?? value("notes", "description")
         draft.address = nonEmpty(placemark.childText("address")) ?? value("address")
-        draft.url = value("url", "website", "link", "google maps url")
+        draft.url =
+            value("url", "website", "link", "google maps url")
             ?? placemark.children.first { $0.name == "atom:link" || $0.localName == "link" }?.attribute("href")
         draft.sourceID = value("id") ?? placemark.attribute("id")
         // One category per <Data name="category"> (what the exporter writes); a
@@ -89,7 +93,8 @@ enum KMLImporter {
             // Organic Maps' classifier names: "historic-castle" → "castle", "amenity-fast_food" → "fast food".
             let utf8 = type.text.utf8
             let last = utf8.lastIndex(of: UInt8(ascii: "-")).map { utf8.index(after: $0) } ?? utf8.startIndex
-            draft.categories.append(String(decoding: utf8[last...].map { $0 == UInt8(ascii: "_") ? 0x20 : $0 }, as: UTF8.self))
+            draft.categories.append(
+                String(decoding: utf8[last...].map { $0 == UInt8(ascii: "_") ? 0x20 : $0 }, as: UTF8.self))
         }
         draft.categories += folders
         let label = draft.name.map { " \"\(TextCleaning.line($0).prefix(60))\"" } ?? ""

@@ -142,7 +142,8 @@ public enum PlaceExport {
         // "-1.2345e-05": move the point of the mantissa's digits by the exponent.
         let negative = s.hasPrefix("-")
         let mantissa = s[..<e].filter { $0 != "-" }
-        let point = mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) }
+        let point =
+            mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) }
             ?? mantissa.count
         let digits = mantissa.filter { $0 != "." }
         let position = point + exponent

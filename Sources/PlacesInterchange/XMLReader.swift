@@ -55,7 +55,8 @@ struct XMLReader {
                 guard open.isEmpty else { return .text(try characterData()) }
                 skipSpace()
                 if pos < bytes.count && bytes[pos] != UInt8(ascii: "<") {
-                    throw error(sawRoot ? "text after the root element" : "text before the root element: is this XML?", at: pos)
+                    throw error(
+                        sawRoot ? "text after the root element" : "text before the root element: is this XML?", at: pos)
                 }
                 continue
             }
@@ -170,7 +171,9 @@ struct XMLReader {
         let selfClosing = bytes[pos] == UInt8(ascii: "/")
         if selfClosing {
             pos += 1
-            guard pos < bytes.count, bytes[pos] == UInt8(ascii: ">") else { throw error("expected '>' after '/'", at: pos) }
+            guard pos < bytes.count, bytes[pos] == UInt8(ascii: ">") else {
+                throw error("expected '>' after '/'", at: pos)
+            }
         }
         pos += 1
         guard open.count < ImportLimits.maxDepth else {

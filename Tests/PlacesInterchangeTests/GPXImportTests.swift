@@ -27,10 +27,12 @@ import Testing
             </gpx>
             """
         let result = try PlaceImport.read(Array(file.utf8), mediaType: Samples.gpx)
-        #expect(result.places == [
-            ImportedPlace(name: "Opera House", latitude: -33.8568, longitude: 151.2153,
-                url: "https://www.sydneyoperahouse.com", categories: ["Theatre"])
-        ])
+        #expect(
+            result.places == [
+                ImportedPlace(
+                    name: "Opera House", latitude: -33.8568, longitude: 151.2153,
+                    url: "https://www.sydneyoperahouse.com", categories: ["Theatre"])
+            ])
         #expect(result.ignored == [ImportIgnored(index: 1, reason: "a route is not a place")])
     }
 

@@ -4,7 +4,10 @@ import Testing
 @Suite struct GeoJSONImportTests {
     @Test func takeoutSavedPlacesCurrentShape() throws {
         let result = try Samples.read("Saved Places.json", "application/json")
-        #expect(result.places.map(\.name) == ["Torre de Belém", "Pastéis de Belém", "Time Out Market Lisboa", "浅草寺 Sensō-ji"])
+        #expect(
+            result.places.map(\.name) == [
+                "Torre de Belém", "Pastéis de Belém", "Time Out Market Lisboa", "浅草寺 Sensō-ji",
+            ])
         let tower = result.places[0]
         #expect(tower.latitude == 38.6915837 && tower.longitude == -9.2159723)
         #expect(tower.address == "Av. Brasília, 1400-038 Lisboa, Portugal")
@@ -49,10 +52,12 @@ import Testing
         #expect(result.ignored.map(\.index) == [1, 2])
         #expect(result.ignored[0].reason == "feature \"Spree walk\" is a LineString, not a point")
 
-        let point = try PlaceImport.read(Array(#"{"type":"Point","coordinates":[-0.1276,51.5072]}"#.utf8), mediaType: Samples.geoJSON)
+        let point = try PlaceImport.read(
+            Array(#"{"type":"Point","coordinates":[-0.1276,51.5072]}"#.utf8), mediaType: Samples.geoJSON)
         #expect(point.places.map(\.latitude) == [51.5072])
         let feature = try PlaceImport.read(
-            Array(#"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"name":"x"}}"#.utf8),
+            Array(
+                #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"name":"x"}}"#.utf8),
             mediaType: Samples.geoJSON)
         #expect(feature.places.map(\.name) == ["x"])
     }
@@ -71,9 +76,11 @@ import Testing
     }
 
     @Test func numbersThatAreNotFiniteAreRefused() {
-        #expect(Samples.refusal(#"{"type":"Point","coordinates":[1e999,0]}"#, Samples.geoJSON)?.message
-            == "the number 1e999 is too large")
-        #expect(Samples.refusal(#"{"type":"Point","coordinates":[NaN,0]}"#, Samples.geoJSON)?.field == "line 1, column 32")
+        #expect(
+            Samples.refusal(#"{"type":"Point","coordinates":[1e999,0]}"#, Samples.geoJSON)?.message
+                == "the number 1e999 is too large")
+        #expect(
+            Samples.refusal(#"{"type":"Point","coordinates":[NaN,0]}"#, Samples.geoJSON)?.field == "line 1, column 32")
         #expect(Samples.refusal(#"{"type":"Point","coordinates":["1","2"]}"#, Samples.geoJSON)?.field == "coordinates")
     }
 
@@ -81,7 +88,9 @@ import Testing
         let truncated = "{\"type\": \"FeatureCollection\",\n \"features\": [\n  {\"type\": \"Feature\""
         let error = Samples.refusal(truncated, Samples.geoJSON)
         #expect(error?.description == "line 3, column 21: the file ends inside an object (missing '}')")
-        #expect(Samples.refusal("{\"type\": \"Point\",}", Samples.geoJSON)?.message == "expected a member name in double quotes")
+        #expect(
+            Samples.refusal("{\"type\": \"Point\",}", Samples.geoJSON)?.message
+                == "expected a member name in double quotes")
         #expect(Samples.refusal("[1, 2]", Samples.geoJSON)?.message == "a GeoJSON file holds an object")
         #expect(Samples.refusal(#"{"type":"Topology"}"#, Samples.geoJSON)?.field == "type")
     }

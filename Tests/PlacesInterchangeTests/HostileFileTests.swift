@@ -6,7 +6,8 @@ import Testing
 @Suite struct HostileFileTests {
     @Test func billionLaughsIsRefusedBeforeAnyExpansion() throws {
         let error = Samples.refusal(try Samples.bytes("billion-laughs.kml"), Samples.kml)
-        #expect(error?.description == "line 3, column 3: the DOCTYPE declares entities; entity declarations are refused")
+        #expect(
+            error?.description == "line 3, column 3: the DOCTYPE declares entities; entity declarations are refused")
     }
 
     @Test func externalEntityIsRefusedAndNothingIsFetched() throws {
@@ -17,16 +18,20 @@ import Testing
         #expect(undeclared?.message == "undefined entity &secret; (only &lt; &gt; &amp; &quot; &apos; are defined)")
         // A DOCTYPE that declares nothing is harmless and read past.
         let plain = try PlaceImport.read(
-            Array("<!DOCTYPE gpx SYSTEM \"gpx.dtd\"><gpx><wpt lat=\"1\" lon=\"2\"/></gpx>".utf8), mediaType: Samples.gpx)
+            Array("<!DOCTYPE gpx SYSTEM \"gpx.dtd\"><gpx><wpt lat=\"1\" lon=\"2\"/></gpx>".utf8), mediaType: Samples.gpx
+        )
         #expect(plain.places.count == 1)
     }
 
     @Test func deepNestingIsRefused() {
-        let xml = "<kml>" + String(repeating: "<Folder>", count: 10_000) + String(repeating: "</Folder>", count: 10_000) + "</kml>"
+        let xml =
+            "<kml>" + String(repeating: "<Folder>", count: 10_000) + String(repeating: "</Folder>", count: 10_000)
+            + "</kml>"
         let error = Samples.refusal(xml, Samples.kml)
         #expect(error?.description == "line 1, column 510: elements are nested deeper than 64 levels")
         let json = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
-        #expect(Samples.refusal(json, Samples.geoJSON)?.message == "arrays and objects are nested deeper than 64 levels")
+        #expect(
+            Samples.refusal(json, Samples.geoJSON)?.message == "arrays and objects are nested deeper than 64 levels")
         let object = "{\"type\":\"Point\",\"x\":" + String(repeating: "{\"a\":", count: 10_000)
         #expect(Samples.refusal(object, Samples.geoJSON)?.field == "line 1, column 336")
     }
@@ -42,7 +47,8 @@ import Testing
         let placemark = Samples.refusal("<kml>\n<Document>\n  <Placemark><name>A</name>", Samples.kml)
         #expect(placemark?.description == "line 3, column 3: unclosed <Placemark>: the file ends before its end tag")
         let mismatched = Samples.refusal("<kml>\n<Placemark>\n</Folder></kml>", Samples.kml)
-        #expect(mismatched?.description == "line 3, column 1: </Folder> where <Placemark> (line 2, column 1) is still open")
+        #expect(
+            mismatched?.description == "line 3, column 1: </Folder> where <Placemark> (line 2, column 1) is still open")
         #expect(Samples.refusal("", Samples.kml)?.message == "the file holds no XML element")
         #expect(Samples.refusal("", Samples.geoJSON)?.message == "the file ends where a value was expected")
     }
@@ -50,8 +56,10 @@ import Testing
     @Test func wrongMediaTypeNamesTheSupportedOnes() throws {
         let error = Samples.refusal(try Samples.bytes("Saved Places.json"), "text/csv")
         #expect(error?.field == "Content-Type")
-        #expect(error?.message == "text/csv is not a format places import from; send one of application/geo+json, "
-            + "application/json, application/vnd.google-earth.kml+xml, application/gpx+xml, application/xml, text/xml")
+        #expect(
+            error?.message == "text/csv is not a format places import from; send one of application/geo+json, "
+                + "application/json, application/vnd.google-earth.kml+xml, application/gpx+xml, application/xml, text/xml"
+        )
         #expect(Samples.refusal([], "application/vnd.google-earth.kmz")?.message.hasPrefix("KMZ") == true)
         #expect(
             Samples.refusal(try Samples.bytes("Saved Places.json"), Samples.kml)?.description
@@ -70,7 +78,8 @@ import Testing
         bytes += Array("</name></wpt></gpx>".utf8)
         let error = Samples.refusal(bytes, Samples.gpx)
         #expect(error?.description == "line 2, column 31: byte 0xE9 is not valid UTF-8; save the file as UTF-8")
-        #expect(Samples.refusal([0xFF, 0xFE, 0x3C, 0x00], Samples.gpx)?.message == "the file is UTF-16; save it as UTF-8")
+        #expect(
+            Samples.refusal([0xFF, 0xFE, 0x3C, 0x00], Samples.gpx)?.message == "the file is UTF-16; save it as UTF-8")
         let latin1 = Samples.refusal("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><gpx/>", Samples.gpx)
         #expect(latin1?.message == "the file declares the encoding iso-8859-1; save it as UTF-8")
         // Surrogates written in UTF-8 (CESU) are not UTF-8 either.
@@ -100,10 +109,12 @@ import Testing
 
     @Test func tooManyFeaturesAreRefused() {
         let feature = #"{"type":"Feature","geometry":null,"properties":{}}"#
-        let json = #"{"type":"FeatureCollection","features":["#
+        let json =
+            #"{"type":"FeatureCollection","features":["#
             + Array(repeating: feature, count: 20_001).joined(separator: ",") + "]}"
-        #expect(Samples.refusal(json, Samples.geoJSON)?.message
-            == "20001 features; at most 20000 are accepted in one file")
+        #expect(
+            Samples.refusal(json, Samples.geoJSON)?.message
+                == "20001 features; at most 20000 are accepted in one file")
         let gpx = "<gpx>" + String(repeating: "<wpt lat=\"1\" lon=\"1\"/>", count: 20_001) + "</gpx>"
         #expect(Samples.refusal(gpx, Samples.gpx)?.message.hasPrefix("more than 20000 waypoints") == true)
     }

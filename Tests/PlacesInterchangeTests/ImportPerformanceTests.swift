@@ -58,7 +58,9 @@ import Testing
         var fromJSON = ImportResult(places: [], ignored: [])
         var fromKML = ImportResult(places: [], ignored: [])
         let jsonMs = try Self.milliseconds { fromJSON = try PlaceImport.read(json, mediaType: "application/geo+json") }
-        let kmlMs = try Self.milliseconds { fromKML = try PlaceImport.read(kml, mediaType: "application/vnd.google-earth.kml+xml") }
+        let kmlMs = try Self.milliseconds {
+            fromKML = try PlaceImport.read(kml, mediaType: "application/vnd.google-earth.kml+xml")
+        }
         #expect(fromJSON.places.count == n && fromKML.places.count == n)
         #expect(fromKML.places[1234].categories == ["cafe", "List 1"])
         var plan: (add: [ImportedPlace], skipped: Int) = ([], 0)

@@ -4,7 +4,8 @@ import Testing
 @Suite struct KMLImportTests {
     @Test func organicMapsBookmarksWithFoldersAndExtendedData() throws {
         let result = try Samples.read("Organic Maps.kml", Samples.kml)
-        #expect(result.places.map(\.name) == ["Café Majestic", "Avillez (book!)", "Quinta do Crasto", "Livraria Lello"])
+        #expect(
+            result.places.map(\.name) == ["Café Majestic", "Avillez (book!)", "Quinta do Crasto", "Livraria Lello"])
         let majestic = result.places[0]
         #expect(majestic.latitude == 41.1469553 && majestic.longitude == -8.6068877)
         #expect(majestic.notes == "Belle Époque café, 1921.\n\nTry the rabanadas & a galão.")
@@ -15,7 +16,10 @@ import Testing
         #expect(result.places[2].notes == "Wine tasting at 11:00 — book ahead <3 & lunch")
         #expect(result.places[3].categories == ["books", "attraction", "See"])
         #expect(result.places[3].longitude == -8.6148529)
-        #expect(result.ignored == [ImportIgnored(index: 4, reason: "Placemark 5 \"Walk along the Ribeira\" is a LineString, not a point")])
+        #expect(
+            result.ignored == [
+                ImportIgnored(index: 4, reason: "Placemark 5 \"Walk along the Ribeira\" is a LineString, not a point")
+            ])
     }
 
     @Test func googleMyMapsLayers() throws {
@@ -37,7 +41,8 @@ import Testing
         let gpx = try Samples.read("eTrex 32x.gpx", "text/xml; charset=UTF-8")
         #expect(gpx.places.count == 3)
         let other = Samples.refusal("<?xml version=\"1.0\"?>\n<svg/>", "application/xml")
-        #expect(other?.description == "line 2, column 1: the root element is <svg>; an XML file to import is KML or GPX")
+        #expect(
+            other?.description == "line 2, column 1: the root element is <svg>; an XML file to import is KML or GPX")
         let mislabelled = Samples.refusal(try Samples.bytes("eTrex 32x.gpx"), Samples.kml)
         #expect(mislabelled?.message == "the root element is <gpx>, not <kml>: this is not a KML file")
     }
@@ -52,11 +57,13 @@ import Testing
             """
         let error = Samples.refusal(file, Samples.kml)
         #expect(error?.field == "line 4, column 10")
-        #expect(error?.message == "Placemark 2 \"Off the map\": latitude 95 is out of range: it must be between -90 and 90")
+        #expect(
+            error?.message == "Placemark 2 \"Off the map\": latitude 95 is out of range: it must be between -90 and 90")
         let garbage = Samples.refusal(
             "<kml><Placemark><Point><coordinates>east,north</coordinates></Point></Placemark></kml>", Samples.kml)
         #expect(garbage?.message == "Placemark 1: coordinates \"east,north\" are not longitude,latitude[,altitude]")
-        let nan = Samples.refusal("<kml><Placemark><Point><coordinates>nan,1</coordinates></Point></Placemark></kml>", Samples.kml)
+        let nan = Samples.refusal(
+            "<kml><Placemark><Point><coordinates>nan,1</coordinates></Point></Placemark></kml>", Samples.kml)
         #expect(nan?.message == "Placemark 1: longitude nan is not a number of degrees")
     }
 }

@@ -5,14 +5,17 @@ import Testing
 /// the file held.
 @Suite struct NormalizationTests {
     private func place(_ properties: String) throws -> ImportedPlace? {
-        let json = #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":"# + properties + "}"
+        let json =
+            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":"# + properties + "}"
         return try PlaceImport.read(Array(json.utf8), mediaType: Samples.geoJSON).places.first
     }
 
     @Test func longFieldsAreCutWithAnEllipsis() throws {
         let long = String(repeating: "é", count: 250)
-        let p = try #require(try place(#"{"name":"\#(long)","address":"\#(String(repeating: "a", count: 600))","#
-            + #""notes":"\#(String(repeating: "n", count: 12_000))"}"#))
+        let p = try #require(
+            try place(
+                #"{"name":"\#(long)","address":"\#(String(repeating: "a", count: 600))","#
+                    + #""notes":"\#(String(repeating: "n", count: 12_000))"}"#))
         #expect(p.name.count == 200 && p.name.hasSuffix("…"))
         #expect(p.address?.count == 500)
         #expect(p.notes?.count == 10_000)
