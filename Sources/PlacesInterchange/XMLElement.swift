@@ -46,7 +46,14 @@ struct XMLElement {
 
     /// The text of this element and of all its descendants, in document order.
     var allText: String {
-        children.isEmpty ? text : children.reduce(text) { $0 + $1.allText }
+        var out = ""
+        appendText(to: &out)
+        return out
+    }
+
+    private func appendText(to out: inout String) {
+        out += text
+        for child in children { child.appendText(to: &out) }
     }
 
     /// Reads the rest of the element whose start event the reader just returned.

@@ -55,6 +55,22 @@ import Testing
         #expect(plan.skipped == 250)
     }
 
+    @Test func aFileOfPlacesCrowdedOnOneStreetIsNotQuadratic() {
+        // 20,000 differently named places 1.1 m apart on a 142 m square: every one is within
+        // 100 m of thousands of others, yet each is compared with a handful.
+        let side = 142
+        let step = 1.1 / 111_195
+        let crowd = (0..<20_000).map {
+            p("Stall \($0)", 41.0 + Double($0 / side) * step, 2.0 + Double($0 % side) * step * 1.33)
+        }
+        let start = ContinuousClock.now
+        let plan = ImportPlan.plan(importing: crowd, existing: [])
+        #expect(plan.add.count == 20_000)
+        #expect(ContinuousClock.now - start < .seconds(10))
+        // Punctuation-only names are not "equal names".
+        #expect(ImportPlan.plan(importing: [p("!!!", 1, 1), p("???", 1, 1.0001)], existing: []).add.count == 2)
+    }
+
     @Test func invalidCoordinatesFromACallerDoNotTrap() {
         let plan = ImportPlan.plan(importing: [p("x", .nan, 0), p("y", 100, 500)], existing: [p("z", .infinity, 0)])
         #expect(plan.add.count == 2)
