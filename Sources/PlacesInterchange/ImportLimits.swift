@@ -11,7 +11,10 @@ public enum ImportLimits {
     public static let maxFeatures = 20_000
     /// The most JSON values (numbers, strings, arrays, objects…) in one file: bounds the
     /// memory a file of tiny values could take (a real 20,000-place Takeout file has ~400,000).
-    public static let maxJSONValues = 4_000_000
+    public static let maxJSONValues = 2_000_000
+    /// The most XML elements in one KML placemark or GPX waypoint (each is read whole; a
+    /// real one has a few dozen): bounds the memory a placemark of 8 million `<a/>` could take.
+    public static let maxXMLElementsPerFeature = 10_000
     /// The longest XML element or attribute name, in bytes.
     public static let maxXMLNameBytes = 256
     /// The most attributes on one XML element.

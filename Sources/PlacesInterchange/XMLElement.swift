@@ -61,10 +61,16 @@ struct XMLElement {
         _ reader: inout XMLReader, name: String, attributes: [(name: String, value: String)], offset: Int
     ) throws(ImportError) -> XMLElement {
         var stack = [XMLElement(name: name, attributes: attributes, offset: offset)]
+        var elements = 1
         while let event = try reader.next() {
             switch event {
-            case .start(let name, let attributes, let offset):
-                stack.append(XMLElement(name: name, attributes: attributes, offset: offset))
+            case .start(let child, let attributes, let childOffset):
+                elements += 1
+                guard elements <= ImportLimits.maxXMLElementsPerFeature else {
+                    throw reader.error(
+                        "<\(name)> holds more than \(ImportLimits.maxXMLElementsPerFeature) elements", at: offset)
+                }
+                stack.append(XMLElement(name: child, attributes: attributes, offset: childOffset))
             case .text(let s):
                 stack[stack.count - 1].text += s
             case .end:

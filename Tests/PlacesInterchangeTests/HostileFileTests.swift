@@ -107,6 +107,15 @@ import Testing
         #expect(Samples.refusal("<gpx \(attributes)/>", Samples.gpx)?.message == "more than 64 attributes in <gpx>")
     }
 
+    @Test func hugeFeaturesAreRefusedBeforeTheyTakeMemory() {
+        let wide = "<kml><Placemark>" + String(repeating: "<a/>", count: 10_001) + "</Placemark></kml>"
+        #expect(
+            Samples.refusal(wide, Samples.kml)?.description
+                == "line 1, column 6: <Placemark> holds more than 10000 elements")
+        let values = "{\"type\":\"Point\",\"x\":[" + String(repeating: "0,", count: 2_000_000) + "0]}"
+        #expect(Samples.refusal(values, Samples.geoJSON)?.message == "the file holds more than 2000000 JSON values")
+    }
+
     @Test func tooManyFeaturesAreRefused() {
         let feature = #"{"type":"Feature","geometry":null,"properties":{}}"#
         let json =
