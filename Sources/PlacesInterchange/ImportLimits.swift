@@ -22,12 +22,19 @@ public enum ImportLimits {
     /// The longest XML attribute value, in bytes.
     public static let maxXMLAttributeBytes = 65_536
 
-    /// The library's bounds on a place (Protocol/op-format.md §5), which imported places
-    /// are brought within.
+    // The library's bounds on a place (Protocol/op-format.md §5), which imported places
+    // are brought within (characters are grapheme clusters, as the library counts them).
+
+    /// A name's length; longer ones are cut with "…".
     public static let maxNameCharacters = 200
+    /// An address's length; longer ones are cut with "…".
     public static let maxAddressCharacters = 500
+    /// The notes' length; longer ones are cut with "…".
     public static let maxNotesCharacters = 10_000
+    /// A url's length; longer ones are dropped.
     public static let maxURLCharacters = 2_000
+    /// How many categories a place keeps (the first ones).
     public static let maxCategories = 20
+    /// A category's length; longer ones are cut with "…".
     public static let maxCategoryCharacters = 50
 }
