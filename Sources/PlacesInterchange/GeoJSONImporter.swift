@@ -69,7 +69,9 @@ enum GeoJSONImporter {
         case .number(let d): draft.sourceID = PlaceDraft.format(d)
         default: break
         }
-        let label = draft.name.map { " \"\(TextCleaning.line($0).prefix(60))\"" } ?? ""
+        // An ignored Takeout place without a name is named by its Google Maps search.
+        let label =
+            (draft.name ?? PlaceDraft.mapsQuery(draft.url)).map { " \"\(TextCleaning.line($0).prefix(60))\"" } ?? ""
 
         let geometry = feature["geometry"] ?? .null
         var coordinates: (Double, Double)?

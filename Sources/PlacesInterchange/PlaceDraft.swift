@@ -67,6 +67,17 @@ struct PlaceDraft {
         return cleaned.isEmpty ? nil : TextCleaning.truncated(cleaned, to: limit)
     }
 
+    /// The place a Google Maps search link names (`?q=Tasca+do+Chico,+R.+do+Diário…` →
+    /// "Tasca do Chico"), for the reason a Takeout place without coordinates is ignored.
+    static func mapsQuery(_ url: String?) -> String? {
+        guard let url, url.utf8.count <= 4_096,
+            let query = URLComponents(string: url)?.queryItems?.first(where: { $0.name == "q" })?.value,
+            let name = query.split(separator: ",").first.map({ String($0.map { $0 == "+" ? " " : $0 }).trimmed }),
+            !name.isEmpty
+        else { return nil }
+        return name
+    }
+
     /// `s` trimmed when it is an `http` or `https` URL with a host of at most 2,000
     /// characters (what the library accepts) and no space or control character inside
     /// (which Foundation would accept, and XML cannot always carry), else nil.
