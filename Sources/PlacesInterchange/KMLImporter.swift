@@ -133,13 +133,21 @@ enum KMLImporter {
         result.places.append(draft.place())
     }
 
-    /// The first whitespace-separated tuple of a `<coordinates>` text (a Point has one).
-    private static func firstTuple(_ text: String) -> Substring {
-        let utf8 = text.utf8
-        let isSpace = { (b: UInt8) in b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D }
-        guard let start = utf8.firstIndex(where: { !isSpace($0) }) else { return "" }
-        let end = utf8[start...].firstIndex(where: isSpace) ?? utf8.endIndex
-        return Substring(utf8[start..<end])
+    /// The first whitespace-separated tuple of a `<coordinates>` text (a Point has one),
+    /// spaces after its commas dropped ("-9.14, 38.71" written by hand reads).
+    private static func firstTuple(_ text: String) -> String {
+        var out: [UInt8] = []
+        var afterComma = false
+        for b in text.utf8 {
+            if b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D {
+                if out.isEmpty || afterComma { continue }
+                break
+            }
+            afterComma = b == UInt8(ascii: ",")
+            out.append(b)
+            if out.count > 200 { break }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The `default` language of an Organic Maps `<mwm:name>`-style element, else its first.

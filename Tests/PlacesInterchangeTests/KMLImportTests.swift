@@ -47,6 +47,13 @@ import Testing
         #expect(mislabelled?.message == "the root element is <gpx>, not <kml>: this is not a KML file")
     }
 
+    @Test func coordinatesWrittenByHandWithSpacesAfterCommasRead() throws {
+        let file =
+            "<kml><Placemark><name>A</name><Point><coordinates>\n -9.14,  38.71 , 5\n</coordinates></Point></Placemark></kml>"
+        let places = try PlaceImport.read(Array(file.utf8), mediaType: Samples.kml).places
+        #expect(places.map(\.latitude) == [38.71] && places.map(\.longitude) == [-9.14])
+    }
+
     @Test func placemarkErrorsNameThePlacemarkAndLine() {
         let file = """
             <kml xmlns="http://www.opengis.net/kml/2.2"><Document>
