@@ -3,6 +3,7 @@ import PlacesAPI
 import PlacesCrypto
 import PlacesModel
 import PlacesStore
+import PlacesTrips
 
 /// Turns materialized entities into the control API's resources.
 enum Views {
@@ -52,44 +53,26 @@ enum Views {
             )
         let travel = f[I.travelPrice]
         let lodgingPrice = f[I.lodgingPrice]
-        // Prices per section: the itinerary's own travel and lodging prices count in the
-        // transport and lodging sections.
-        var sections: [String: [Money]] = [:]
-        if let travel { sections[EntityKind.transport.rawValue, default: []].append(travel) }
-        if let lodgingPrice { sections[EntityKind.lodging.rawValue, default: []].append(lodgingPrice) }
-        for item in items {
-            if let price = fields(item)[TripItemSpecs.price.name].flatMap({ Money($0) }) {
-                sections[item.kind.rawValue, default: []].append(price)
-            }
-        }
+        // Prices per section (`TripCosts`): every item's, and the itinerary's own travel and
+        // lodging prices as its legacy items'.
+        let legacy = TripItemViews.legacyItems(root: root).map(\.item)
+        let costs = TripCosts.of(Trip(items: legacy + items.compactMap(TripItemViews.tripItem)))
         var view = Itinerary(
             id: root.id, name: f[I.name] ?? "", startDate: f[I.startDate], endDate: f[I.endDate],
             transportation: f[I.transportation], lodging: lodging, travelPrice: travel, lodgingPrice: lodgingPrice,
             notes: f[I.notes], places: stops.enumerated().map { stop($1, position: $0 + 1) },
-            totalCost: totalCost(sections.values.flatMap { $0 }),
+            totalCost: costs.total,
             owner: ownerID(owner), role: role,
             createdAt: RFC3339.string(ms: root.createdMs ?? 0), updatedAt: root.updatedMs.map { RFC3339.string(ms: $0) }
         )
         view.timeZone = f[I.timeZone]
         view.travelMode = f[I.travelMode]
         // The itinerary's own lodging and transportation show as items too (`TripItemViews`).
-        let legacy =
-            (lodging != nil || lodgingPrice != nil ? 1 : 0) + (f[I.transportation] != nil || travel != nil ? 1 : 0)
-        view.itemCount = items.count + legacy
-        view.costs = sections.isEmpty ? nil : sections.mapValues { totalCost($0) }
+        view.itemCount = items.count + legacy.count
+        let sections = costs.sections.filter { !$0.amounts.isEmpty }
+        view.costs =
+            sections.isEmpty ? nil : Dictionary(uniqueKeysWithValues: sections.map { ($0.type.rawValue, $0.amounts) })
         return view
-    }
-
-    /// Sums amounts per currency (never converting), in currency order.
-    /// (Each amount is at most 10^12, so a sum of up to 9 million prices fits an Int64; the
-    /// sum saturates rather than trap beyond.)
-    static func totalCost(_ amounts: [Money]) -> [Money] {
-        var sums = [String: Int64]()
-        for m in amounts {
-            let (sum, overflow) = sums[m.currency, default: 0].addingReportingOverflow(m.amountMinor)
-            sums[m.currency] = overflow ? Int64.max : sum
-        }
-        return sums.sorted { $0.key < $1.key }.map { Money(amountMinor: $0.value, currency: $0.key) }
     }
 
     static func ownerID(_ owner: [UInt8]) -> String {

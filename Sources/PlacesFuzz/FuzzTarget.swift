@@ -20,6 +20,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// `PlaceImport.read` of a file in every format (GeoJSON, KML, GPX), its export read
     /// back, and the import plan (`PlaceImport.fuzz`).
     case placeImport = "import"
+    /// A trip folder of peer-shaped items through days, warnings, costs, day-route ends and
+    /// the calendar (`FuzzTrips`).
+    case trips
 
     /// Runs one input. `sync-session` drives an actor: here it waits for it on a
     /// semaphore, so call this from a thread outside Swift's cooperative pool (libFuzzer's,
@@ -33,6 +36,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .beacons: FuzzBeacons.run(input)
         case .control: FuzzControl.run(input)
         case .placeImport: PlaceImport.fuzz(input)
+        case .trips: FuzzTrips.run(input)
         }
     }
 

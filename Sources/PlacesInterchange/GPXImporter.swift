@@ -66,9 +66,12 @@ enum GPXImporter {
         let desc = wpt.childText("desc")?.trimmed ?? ""
         let cmt = wpt.childText("cmt")?.trimmed ?? ""
         // GPS units often write the same text in both.
-        draft.notes = [desc, cmt].filter { !$0.isEmpty }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-            .joined(separator: "\n\n")
-        draft.url = wpt.children.first { $0.localName == "link" && $0.attribute("href") != nil }?.attribute("href")
+        draft.notes = [desc, cmt].filter { !$0.isEmpty }.reduce(into: [String]()) {
+            if !$0.contains($1) { $0.append($1) }
+        }
+        .joined(separator: "\n\n")
+        draft.url =
+            wpt.children.first { $0.localName == "link" && $0.attribute("href") != nil }?.attribute("href")
             ?? wpt.childText("url")
         let extensions = wpt.child("extensions")
         var extensionCategories: [String] = []
@@ -83,7 +86,9 @@ enum GPXImporter {
                     draft.address = garmin.children.map { $0.allText.trimmed }.filter { !$0.isEmpty }
                         .joined(separator: ", ")
                 }
-                for category in element.child("Categories")?.children ?? [] { extensionCategories.append(category.text) }
+                for category in element.child("Categories")?.children ?? [] {
+                    extensionCategories.append(category.text)
+                }
             default: break
             }
         }

@@ -34,7 +34,8 @@ enum GeoJSONImporter {
             result.ignored.append(ImportIgnored(index: 0, reason: "a \(type) is not a place"))
         default:
             throw ImportError(
-                field: "type", message: "\"\(type.prefix(50))\" is not a GeoJSON type this importer reads "
+                field: "type",
+                message: "\"\(type.prefix(50))\" is not a GeoJSON type this importer reads "
                     + "(FeatureCollection, Feature or Point)")
         }
         return result
@@ -57,7 +58,8 @@ enum GeoJSONImporter {
         // "Geo Coordinates": {Latitude, Longitude}}}.
         let location = properties.first("location", "Location") ?? .null
         var draft = PlaceDraft(latitude: 0, longitude: 0)
-        draft.name = text(properties.first("name", "title", "Title", "Name")) ?? text(location.first("name", "Business Name"))
+        draft.name =
+            text(properties.first("name", "title", "Title", "Name")) ?? text(location.first("name", "Business Name"))
         draft.address = text(properties.first("address", "Address")) ?? text(location.first("address", "Address"))
         draft.notes = text(properties.first("notes", "description", "Comment", "comment", "Description"))
         draft.url = text(properties.first("url", "google_maps_url", "Google Maps URL", "website"))
@@ -67,7 +69,9 @@ enum GeoJSONImporter {
         case .number(let d): draft.sourceID = PlaceDraft.format(d)
         default: break
         }
-        let label = draft.name.map { " \"\(TextCleaning.line($0).prefix(60))\"" } ?? ""
+        // An ignored Takeout place without a name is named by its Google Maps search.
+        let label =
+            (draft.name ?? PlaceDraft.mapsQuery(draft.url)).map { " \"\(TextCleaning.line($0).prefix(60))\"" } ?? ""
 
         let geometry = feature["geometry"] ?? .null
         var coordinates: (Double, Double)?

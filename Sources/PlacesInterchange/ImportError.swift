@@ -9,6 +9,7 @@ public struct ImportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, and what would be accepted.
     public var message: String
 
+    /// An error at `field` saying `message`.
     public init(field: String, message: String) {
         self.field = field
         self.message = message

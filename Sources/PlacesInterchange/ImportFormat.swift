@@ -1,7 +1,10 @@
 /// The file formats places are imported from and exported to.
 public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
+    /// GeoJSON (RFC 7946), Google Takeout's "Saved Places.json" among them.
     case geoJSON = "geojson"
+    /// KML 2.2 (Organic Maps, Google My Maps, Google Earth).
     case kml
+    /// GPX 1.0 and 1.1 waypoints.
     case gpx
 
     /// The media types `POST /v1/places/import` accepts, as an error message lists them.
@@ -52,7 +55,8 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
             case "kml": return .kml
             case "gpx": return .gpx
             default:
-                throw reader.error("the root element is <\(name.prefix(60))>; an XML file to import is KML or GPX", at: offset)
+                throw reader.error(
+                    "the root element is <\(name.prefix(60))>; an XML file to import is KML or GPX", at: offset)
             }
         }
         throw reader.error("the file holds no XML element", at: text.start)

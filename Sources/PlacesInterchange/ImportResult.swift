@@ -6,6 +6,7 @@ public struct ImportResult: Sendable, Hashable {
     /// The features passed over, in file order.
     public var ignored: [ImportIgnored]
 
+    /// A result of `places` and `ignored` features.
     public init(places: [ImportedPlace], ignored: [ImportIgnored]) {
         self.places = places
         self.ignored = ignored
@@ -22,6 +23,7 @@ public struct ImportIgnored: Sendable, Hashable {
     /// Why it is not imported, naming the feature when it has a name.
     public var reason: String
 
+    /// The feature at `index` passed over for `reason`.
     public init(index: Int, reason: String) {
         self.index = index
         self.reason = reason

@@ -4,12 +4,20 @@
 ///
 /// `PlaceExport` writes the same type: there `sourceID` carries the library place's id.
 public struct ImportedPlace: Sendable, Hashable {
+    /// 1–200 characters, one trimmed line.
     public var name: String
+    /// Decimal degrees, −90…90.
     public var latitude: Double
+    /// Decimal degrees, −180…180.
     public var longitude: Double
+    /// At most 500 characters, one line; nil when the file gave none.
     public var address: String?
+    /// At most 10,000 characters, line breaks kept; nil when the file gave none.
     public var notes: String?
+    /// An http(s) URL with a host, at most 2,000 characters; nil when the file gave none
+    /// the library would accept.
     public var url: String?
+    /// At most 20 distinct categories of 1–50 characters.
     public var categories: [String]
     /// The identifier the file gave the feature (a GeoJSON `id`, a KML `id` or
     /// `<Data name="id">`, a GPX `places:id` extension), at most 200 characters; `nil` when
@@ -17,6 +25,7 @@ public struct ImportedPlace: Sendable, Hashable {
     /// the library place's id and the writers put it where the importer reads it back.
     public var sourceID: String?
 
+    /// A place with the given fields (the importer fills them within the bounds above).
     public init(
         name: String, latitude: Double, longitude: Double, address: String? = nil, notes: String? = nil,
         url: String? = nil, categories: [String] = [], sourceID: String? = nil

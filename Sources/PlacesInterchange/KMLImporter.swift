@@ -20,7 +20,8 @@ enum KMLImporter {
                 if !sawRoot {
                     sawRoot = true
                     guard local == "kml" else {
-                        throw reader.error("the root element is <\(name)>, not <kml>: this is not a KML file", at: offset)
+                        throw reader.error(
+                            "the root element is <\(name)>, not <kml>: this is not a KML file", at: offset)
                     }
                     continue
                 }
@@ -58,7 +59,7 @@ enum KMLImporter {
     ) throws(ImportError) {
         let extended = placemark.child("ExtendedData")
         var data: [(name: String, value: String)] = []
-        var mwm: [Substring: XMLElement] = [:]
+        var mwm: [String: XMLElement] = [:]
         for element in extended?.children ?? [] {
             if element.localName == "Data", let name = element.attribute("name") {
                 data.append((name.lowercased(), element.childText("value") ?? element.allText))
@@ -72,12 +73,15 @@ enum KMLImporter {
             data.first { names.contains($0.name) && !$0.value.trimmed.isEmpty }?.value
         }
         var draft = PlaceDraft(latitude: 0, longitude: 0)
-        draft.name = nonEmpty(placemark.childText("name"))
+        draft.name =
+            nonEmpty(placemark.childText("name"))
             ?? lang(mwm["customName"]) ?? lang(mwm["name"]) ?? value("name", "title")
-        draft.notes = nonEmpty(placemark.child("description").map { HTMLText.plain($0.text) })
+        draft.notes =
+            nonEmpty(placemark.child("description").map { HTMLText.plain($0.text) })
             ?? lang(mwm["description"]).map(HTMLText.plain) ?? value("notes", "description")
         draft.address = nonEmpty(placemark.childText("address")) ?? value("address")
-        draft.url = value("url", "website", "link", "google maps url")
+        draft.url =
+            value("url", "website", "link", "google maps url")
             ?? placemark.children.first { $0.name == "atom:link" || $0.localName == "link" }?.attribute("href")
         draft.sourceID = value("id") ?? placemark.attribute("id")
         // One category per <Data name="category"> (what the exporter writes); a
@@ -87,8 +91,10 @@ enum KMLImporter {
         }
         for type in mwm["featureTypes"]?.children ?? [] where type.localName == "value" {
             // Organic Maps' classifier names: "historic-castle" → "castle", "amenity-fast_food" → "fast food".
-            let last = type.text.trimmed.split(separator: "-").last.map(String.init) ?? ""
-            draft.categories.append(last.replacingUnderscores)
+            let utf8 = type.text.utf8
+            let last = utf8.lastIndex(of: UInt8(ascii: "-")).map { utf8.index(after: $0) } ?? utf8.startIndex
+            draft.categories.append(
+                String(decoding: utf8[last...].map { $0 == UInt8(ascii: "_") ? 0x20 : $0 }, as: UTF8.self))
         }
         draft.categories += folders
         let label = draft.name.map { " \"\(TextCleaning.line($0).prefix(60))\"" } ?? ""
@@ -105,7 +111,7 @@ enum KMLImporter {
         guard let coordinates = point.child("coordinates") else {
             throw reader.error("Placemark \(index + 1)\(label): a <Point> without <coordinates>", at: point.offset)
         }
-        let tuple = coordinates.text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).first ?? ""
+        let tuple = firstTuple(coordinates.text)
         let parts = tuple.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2 || parts.count == 3, let lon = Double(parts[0]), let lat = Double(parts[1]),
             parts.count == 2 || Double(parts[2]) != nil
@@ -127,6 +133,23 @@ enum KMLImporter {
         result.places.append(draft.place())
     }
 
+    /// The first whitespace-separated tuple of a `<coordinates>` text (a Point has one),
+    /// spaces after its commas dropped ("-9.14, 38.71" written by hand reads).
+    private static func firstTuple(_ text: String) -> String {
+        var out: [UInt8] = []
+        var afterComma = false
+        for b in text.utf8 {
+            if b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D {
+                if out.isEmpty || afterComma { continue }
+                break
+            }
+            afterComma = b == UInt8(ascii: ",")
+            out.append(b)
+            if out.count > 200 { break }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// The `default` language of an Organic Maps `<mwm:name>`-style element, else its first.
     private static func lang(_ element: XMLElement?) -> String? {
         guard let langs = element?.children.filter({ $0.localName == "lang" }), !langs.isEmpty else { return nil }
@@ -137,8 +160,4 @@ enum KMLImporter {
         guard let s, !s.trimmed.isEmpty else { return nil }
         return s
     }
-}
-
-extension String {
-    var replacingUnderscores: String { String(map { $0 == "_" ? " " : $0 }) }
 }

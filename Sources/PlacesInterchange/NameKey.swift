@@ -20,26 +20,37 @@ enum NameKey {
     }()
 
     static func of(_ name: String) -> String {
-        var out = String.UnicodeScalarView()
+        var out: [UInt8] = []
+        out.reserveCapacity(name.utf8.count)
         var pendingSpace = false
-        for u in name.unicodeScalars {
-            let properties = u.properties
-            // Accents written as combining marks, and apostrophes ("Joe's" = "Joes").
-            if properties.generalCategory == .nonspacingMark || u == "'" || u == "\u{2019}" { continue }
-            if !properties.isAlphabetic && properties.numericType == nil {
-                pendingSpace = !out.isEmpty
-                continue
-            }
-            if pendingSpace { out.append(" ") }
+        func keep(_ bytes: some Sequence<UInt8>) {
+            if pendingSpace { out.append(0x20) }
             pendingSpace = false
-            if (0xC0...0x17F).contains(u.value) {
-                out.append(contentsOf: latin[Int(u.value) - 0xC0].unicodeScalars)
-            } else if u.isASCII {
-                out.append(Unicode.Scalar(UInt8(u.value) | (u.value >= 0x41 && u.value <= 0x5A ? 0x20 : 0)))
+            out.append(contentsOf: bytes)
+        }
+        for u in name.unicodeScalars {
+            let v = u.value
+            if v < 0x80 {
+                switch v {
+                case 0x41...0x5A: keep(CollectionOfOne(UInt8(v) | 0x20))
+                case 0x61...0x7A, 0x30...0x39: keep(CollectionOfOne(UInt8(v)))
+                case 0x27: continue  // apostrophes: "Joe's" = "Joes"
+                default: pendingSpace = !out.isEmpty
+                }
+            } else if (0xC0...0x17F).contains(v) {
+                let base = latin[Int(v) - 0xC0]
+                if base.isEmpty { pendingSpace = !out.isEmpty } else { keep(base.utf8) }
             } else {
-                out.append(contentsOf: properties.lowercaseMapping.unicodeScalars)
+                let properties = u.properties
+                // Accents written as combining marks, and typographic apostrophes.
+                if properties.generalCategory == .nonspacingMark || v == 0x2019 { continue }
+                if properties.isAlphabetic || properties.numericType != nil {
+                    keep(properties.lowercaseMapping.utf8)
+                } else {
+                    pendingSpace = !out.isEmpty
+                }
             }
         }
-        return String(out)
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -67,11 +67,25 @@ struct PlaceDraft {
         return cleaned.isEmpty ? nil : TextCleaning.truncated(cleaned, to: limit)
     }
 
+    /// The place a Google Maps search link names (`?q=Tasca+do+Chico,+R.+do+Diário…` →
+    /// "Tasca do Chico"), for the reason a Takeout place without coordinates is ignored.
+    static func mapsQuery(_ url: String?) -> String? {
+        guard let url, url.utf8.count <= 4_096,
+            let query = URLComponents(string: url)?.queryItems?.first(where: { $0.name == "q" })?.value,
+            let name = query.split(separator: ",").first.map({ String($0.map { $0 == "+" ? " " : $0 }).trimmed }),
+            !name.isEmpty
+        else { return nil }
+        return name
+    }
+
     /// `s` trimmed when it is an `http` or `https` URL with a host of at most 2,000
-    /// characters (what the library accepts), else nil.
+    /// characters (what the library accepts) and no space or control character inside
+    /// (which Foundation would accept, and XML cannot always carry), else nil.
     static func webURL(_ s: String?) -> String? {
         guard let s = s?.trimmed, !s.isEmpty, s.utf8.count <= 4 * ImportLimits.maxURLCharacters,
-            s.count <= ImportLimits.maxURLCharacters, let u = URL(string: s),
+            s.count <= ImportLimits.maxURLCharacters,
+            s.unicodeScalars.allSatisfy({ !TextCleaning.isWhitespace($0) && !TextCleaning.isControl($0) }),
+            let u = URL(string: s),
             let scheme = u.scheme?.lowercased(), scheme == "http" || scheme == "https", u.host != nil
         else { return nil }
         return s

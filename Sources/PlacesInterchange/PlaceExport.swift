@@ -20,81 +20,116 @@ public enum PlaceExport {
     /// A GeoJSON FeatureCollection (`application/geo+json`): one Point feature per place,
     /// with `name`, `address`, `notes`, `url` and `categories` properties.
     public static func geoJSON(_ places: [ImportedPlace]) -> [UInt8] {
-        var out = "{\"type\":\"FeatureCollection\",\"features\":["
+        var out = ExportBuffer(capacity: 256 * places.count + 64)
+        out.raw("{\"type\":\"FeatureCollection\",\"features\":[")
         for (i, place) in places.enumerated() {
-            if i > 0 { out += "," }
-            out += "\n{\"type\":\"Feature\""
-            if let id = place.sourceID { out += ",\"id\":" + json(id) }
-            out += ",\"geometry\":{\"type\":\"Point\",\"coordinates\":["
-            out += number(place.longitude) + "," + number(place.latitude) + "]}"
-            out += ",\"properties\":{\"name\":" + json(place.name)
-            if let address = place.address { out += ",\"address\":" + json(address) }
-            if let notes = place.notes { out += ",\"notes\":" + json(notes) }
-            if let url = place.url { out += ",\"url\":" + json(url) }
-            out += ",\"categories\":[" + place.categories.map(json).joined(separator: ",") + "]}}"
+            out.raw(i > 0 ? ",\n{\"type\":\"Feature\"" : "\n{\"type\":\"Feature\"")
+            if let id = place.sourceID {
+                out.raw(",\"id\":")
+                out.json(id)
+            }
+            out.raw(",\"geometry\":{\"type\":\"Point\",\"coordinates\":[")
+            out.raw(number(place.longitude) + "," + number(place.latitude) + "]},\"properties\":{\"name\":")
+            out.json(place.name)
+            for (key, value) in [("address", place.address), ("notes", place.notes), ("url", place.url)] {
+                guard let value else { continue }
+                out.raw(",\"\(key)\":")
+                out.json(value)
+            }
+            out.raw(",\"categories\":[")
+            for (j, category) in place.categories.enumerated() {
+                if j > 0 { out.raw(",") }
+                out.json(category)
+            }
+            out.raw("]}}")
         }
-        out += "\n]}\n"
-        return Array(out.utf8)
+        out.raw("\n]}\n")
+        return out.bytes
     }
 
     /// A KML 2.2 document (`application/vnd.google-earth.kml+xml`): one Placemark per
     /// place, the notes as its description (HTML-escaped, as KML readers expect HTML there),
     /// url, id and categories as ExtendedData.
     public static func kml(_ places: [ImportedPlace]) -> [UInt8] {
-        var out = """
+        var out = ExportBuffer(capacity: 320 * places.count + 256)
+        out.raw(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <kml xmlns="http://www.opengis.net/kml/2.2">
             <Document>
             <name>Places</name>
 
-            """
+            """)
+        func element(_ name: String, _ value: String?) {
+            guard let value else { return }
+            out.raw("<\(name)>")
+            out.xml(value)
+            out.raw("</\(name)>\n")
+        }
         for place in places {
-            out += "<Placemark>\n<name>\(xml(place.name))</name>\n"
-            if let address = place.address { out += "<address>\(xml(address))</address>\n" }
-            if let notes = place.notes { out += "<description>\(xml(HTMLText.escaped(notes)))</description>\n" }
+            out.raw("<Placemark>\n")
+            element("name", place.name)
+            element("address", place.address)
+            element("description", place.notes.map(HTMLText.escaped))
             var data: [(String, String)] = []
             if let id = place.sourceID { data.append(("id", id)) }
             if let url = place.url { data.append(("url", url)) }
             for category in place.categories { data.append(("category", category)) }
             if !data.isEmpty {
-                out += "<ExtendedData>\n"
-                for (name, value) in data { out += "<Data name=\"\(name)\"><value>\(xml(value))</value></Data>\n" }
-                out += "</ExtendedData>\n"
+                out.raw("<ExtendedData>\n")
+                for (name, value) in data {
+                    out.raw("<Data name=\"\(name)\"><value>")
+                    out.xml(value)
+                    out.raw("</value></Data>\n")
+                }
+                out.raw("</ExtendedData>\n")
             }
-            out += "<Point><coordinates>\(number(place.longitude)),\(number(place.latitude))</coordinates></Point>\n"
-            out += "</Placemark>\n"
+            out.raw("<Point><coordinates>\(number(place.longitude)),\(number(place.latitude))</coordinates></Point>\n")
+            out.raw("</Placemark>\n")
         }
-        out += "</Document>\n</kml>\n"
-        return Array(out.utf8)
+        out.raw("</Document>\n</kml>\n")
+        return out.bytes
     }
 
     /// A GPX 1.1 file (`application/gpx+xml`): one waypoint per place, the notes as its
     /// `desc`, the url as its `link`, the first category as its `type`; id, address and
     /// every category in `places:` extensions.
     public static func gpx(_ places: [ImportedPlace]) -> [UInt8] {
-        var out = """
+        var out = ExportBuffer(capacity: 320 * places.count + 256)
+        out.raw(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <gpx version="1.1" creator="Places" xmlns="http://www.topografix.com/GPX/1/1" \
             xmlns:places="\(gpxExtensionNamespace)">
 
-            """
-        for place in places {
-            out += "<wpt lat=\"\(number(place.latitude))\" lon=\"\(number(place.longitude))\">\n"
-            out += "<name>\(xml(place.name))</name>\n"
-            if let notes = place.notes { out += "<desc>\(xml(notes))</desc>\n" }
-            if let url = place.url { out += "<link href=\"\(xml(url))\"/>\n" }
-            if let first = place.categories.first { out += "<type>\(xml(first))</type>\n" }
-            if place.sourceID != nil || place.address != nil || !place.categories.isEmpty {
-                out += "<extensions>\n"
-                if let id = place.sourceID { out += "<places:id>\(xml(id))</places:id>\n" }
-                if let address = place.address { out += "<places:address>\(xml(address))</places:address>\n" }
-                for category in place.categories { out += "<places:category>\(xml(category))</places:category>\n" }
-                out += "</extensions>\n"
-            }
-            out += "</wpt>\n"
+            """)
+        func element(_ name: String, _ value: String?) {
+            guard let value else { return }
+            out.raw("<\(name)>")
+            out.xml(value)
+            out.raw("</\(name)>\n")
         }
-        out += "</gpx>\n"
-        return Array(out.utf8)
+        for place in places {
+            out.raw("<wpt lat=\"\(number(place.latitude))\" lon=\"\(number(place.longitude))\">\n")
+            element("name", place.name)
+            element("desc", place.notes)
+            if let url = place.url {
+                out.raw("<link href=\"")
+                out.xml(url)
+                out.raw("\"/>\n")
+            }
+            element("type", place.categories.first)
+            if place.sourceID != nil || place.address != nil || !place.categories.isEmpty {
+                out.raw("<extensions>\n")
+                element("places:id", place.sourceID)
+                element("places:address", place.address)
+                for category in place.categories { element("places:category", category) }
+                out.raw("</extensions>\n")
+            }
+            out.raw("</wpt>\n")
+        }
+        out.raw("</gpx>\n")
+        return out.bytes
     }
 
     /// The shortest decimal that reads back to the same Double, never with an exponent
@@ -107,7 +142,8 @@ public enum PlaceExport {
         // "-1.2345e-05": move the point of the mantissa's digits by the exponent.
         let negative = s.hasPrefix("-")
         let mantissa = s[..<e].filter { $0 != "-" }
-        let point = mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) }
+        let point =
+            mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) }
             ?? mantissa.count
         let digits = mantissa.filter { $0 != "." }
         let position = point + exponent
@@ -124,47 +160,5 @@ public enum PlaceExport {
             if out.hasSuffix(".") { out.removeLast() }
         }
         return (negative ? "-" : "") + out
-    }
-
-    /// A JSON string literal: `"` `\` and control characters escaped, the rest as UTF-8.
-    static func json(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out + "\""
-    }
-
-    /// XML character data or attribute value: `& < > " '` escaped, CR as a reference (so
-    /// that it survives line-end normalization), characters XML cannot carry dropped.
-    static func xml(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for u in TextCleaning.xmlSafe(s).unicodeScalars {
-            switch u {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\r": out += "&#13;"
-            case "\n", "\t": out.unicodeScalars.append(u)
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out
     }
 }

@@ -1,6 +1,8 @@
 extension PlaceImport {
     /// The media types the fuzz harness reads every input as.
-    static let fuzzMediaTypes = ["application/geo+json", "application/vnd.google-earth.kml+xml", "application/gpx+xml", "text/xml"]
+    static let fuzzMediaTypes = [
+        "application/geo+json", "application/vnd.google-earth.kml+xml", "application/gpx+xml", "text/xml",
+    ]
 
     /// A fuzz harness for the lead's `places-fuzz` target: reads `bytes` in every format and,
     /// for what reads, checks the invariants with `precondition` (a crash is a bug): every
@@ -42,7 +44,8 @@ extension PlaceImport {
         precondition(Set(place.categories).count == place.categories.count, "repeated categories")
         for category in place.categories {
             precondition(
-                !category.isEmpty && category == category.trimmed && category.count <= ImportLimits.maxCategoryCharacters,
+                !category.isEmpty && category == category.trimmed
+                    && category.count <= ImportLimits.maxCategoryCharacters,
                 "a category the library refuses")
         }
         precondition(place.sourceID.map { !$0.isEmpty && $0.utf8.count <= 200 } ?? true, "an oversized source id")

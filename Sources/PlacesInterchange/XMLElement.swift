@@ -2,6 +2,8 @@
 /// `ImportLimits.maxDepth` deep because the reader refuses deeper files.
 struct XMLElement {
     var name: String
+    /// The name without its namespace prefix (`mwm:name` → `name`).
+    var localName: String
     var attributes: [(name: String, value: String)]
     var children: [XMLElement] = []
     /// The element's own character data (text and CDATA), concatenated.
@@ -9,12 +11,17 @@ struct XMLElement {
     /// Where its start tag is, for errors.
     var offset: Int
 
-    /// The name without its namespace prefix (`mwm:name` → `name`).
-    var localName: Substring { XMLElement.localName(name) }
+    init(name: String, attributes: [(name: String, value: String)], offset: Int) {
+        self.name = name
+        localName = XMLElement.localName(name)
+        self.attributes = attributes
+        self.offset = offset
+    }
 
-    static func localName(_ name: String) -> Substring {
-        guard let colon = name.lastIndex(of: ":") else { return Substring(name) }
-        return name[name.index(after: colon)...]
+    static func localName(_ name: String) -> String {
+        let utf8 = name.utf8
+        guard let colon = utf8.lastIndex(of: UInt8(ascii: ":")) else { return name }
+        return String(Substring(utf8[utf8.index(after: colon)...]))
     }
 
     /// The value of the attribute `name` (compared without prefix), or nil.
@@ -39,7 +46,14 @@ struct XMLElement {
 
     /// The text of this element and of all its descendants, in document order.
     var allText: String {
-        children.isEmpty ? text : children.reduce(text) { $0 + $1.allText }
+        var out = ""
+        appendText(to: &out)
+        return out
+    }
+
+    private func appendText(to out: inout String) {
+        out += text
+        for child in children { child.appendText(to: &out) }
     }
 
     /// Reads the rest of the element whose start event the reader just returned.
@@ -47,10 +61,16 @@ struct XMLElement {
         _ reader: inout XMLReader, name: String, attributes: [(name: String, value: String)], offset: Int
     ) throws(ImportError) -> XMLElement {
         var stack = [XMLElement(name: name, attributes: attributes, offset: offset)]
+        var elements = 1
         while let event = try reader.next() {
             switch event {
-            case .start(let name, let attributes, let offset):
-                stack.append(XMLElement(name: name, attributes: attributes, offset: offset))
+            case .start(let child, let attributes, let childOffset):
+                elements += 1
+                guard elements <= ImportLimits.maxXMLElementsPerFeature else {
+                    throw reader.error(
+                        "<\(name)> holds more than \(ImportLimits.maxXMLElementsPerFeature) elements", at: offset)
+                }
+                stack.append(XMLElement(name: child, attributes: attributes, offset: childOffset))
             case .text(let s):
                 stack[stack.count - 1].text += s
             case .end:

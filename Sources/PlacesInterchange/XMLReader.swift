@@ -52,15 +52,13 @@ struct XMLReader {
                 return nil
             }
             if bytes[pos] != UInt8(ascii: "<") {
-                let start = pos
-                let s = try characterData()
-                if open.isEmpty {
-                    guard s.unicodeScalars.allSatisfy({ $0 == " " || $0 == "\n" || $0 == "\t" }) else {
-                        throw error("text outside the root element", at: start)
-                    }
-                    continue
+                guard open.isEmpty else { return .text(try characterData()) }
+                skipSpace()
+                if pos < bytes.count && bytes[pos] != UInt8(ascii: "<") {
+                    throw error(
+                        sawRoot ? "text after the root element" : "text before the root element: is this XML?", at: pos)
                 }
-                return .text(s)
+                continue
             }
             let start = pos
             guard pos + 1 < bytes.count else { throw error("the file ends inside a tag", at: start) }
@@ -129,7 +127,8 @@ struct XMLReader {
 
     private mutating func name() throws(ImportError) -> String {
         let start = pos
-        guard pos < bytes.count, XMLReader.isNameStart(bytes[pos]) else { throw error("expected a name", at: pos) }
+        guard pos < bytes.count else { throw error("the file ends inside a tag", at: pos) }
+        guard XMLReader.isNameStart(bytes[pos]) else { throw error("expected a name", at: pos) }
         while pos < bytes.count && XMLReader.isNameByte(bytes[pos]) {
             pos += 1
             guard pos - start <= ImportLimits.maxXMLNameBytes else {
@@ -172,7 +171,9 @@ struct XMLReader {
         let selfClosing = bytes[pos] == UInt8(ascii: "/")
         if selfClosing {
             pos += 1
-            guard pos < bytes.count, bytes[pos] == UInt8(ascii: ">") else { throw error("expected '>' after '/'", at: pos) }
+            guard pos < bytes.count, bytes[pos] == UInt8(ascii: ">") else {
+                throw error("expected '>' after '/'", at: pos)
+            }
         }
         pos += 1
         guard open.count < ImportLimits.maxDepth else {
@@ -189,7 +190,8 @@ struct XMLReader {
         pos += 2
         let tag = try name()
         skipSpace()
-        guard pos < bytes.count, bytes[pos] == UInt8(ascii: ">") else { throw error("expected '>' in </\(tag)>", at: pos) }
+        guard pos < bytes.count else { throw error("the file ends inside the end tag </\(tag)", at: start) }
+        guard bytes[pos] == UInt8(ascii: ">") else { throw error("expected '>' in </\(tag)>", at: pos) }
         pos += 1
         guard let current = open.last else { throw error("</\(tag)> closes no element", at: start) }
         guard current.name == tag else {
@@ -225,7 +227,7 @@ struct XMLReader {
                 throw error("an attribute value longer than \(ImportLimits.maxXMLAttributeBytes) bytes", at: start)
             }
         }
-        guard pos < bytes.count else { throw error("unclosed attribute value: the file ends first", at: start) }
+        guard pos < bytes.count else { throw error("the file ends inside an attribute value", at: start) }
         pos += 1
         return String(decoding: out, as: UTF8.self)
     }
@@ -329,8 +331,16 @@ struct XMLReader {
         if let bad = content.firstIndex(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) {
             throw error("control character U+00\(hex2(bytes[bad])) in XML", at: bad)
         }
-        let s = String(decoding: content, as: UTF8.self)
-        return s.contains("\r") ? TextCleaning.text(s) : s
+        guard content.contains(0x0D) else { return String(decoding: content, as: UTF8.self) }
+        // Line ends as in text: CR LF and CR alone become LF.
+        var normalized: [UInt8] = []
+        normalized.reserveCapacity(content.count)
+        var previous: UInt8 = 0
+        for b in content {
+            if !(b == 0x0A && previous == 0x0D) { normalized.append(b == 0x0D ? 0x0A : b) }
+            previous = b
+        }
+        return String(decoding: normalized, as: UTF8.self)
     }
 
     private mutating func processingInstruction() throws(ImportError) {

@@ -13,7 +13,16 @@ enum CandidateSet {
 
     /// A flat `m × k` array: row `v` holds `k` distinct nodes ≠ `v`, ascending by key.
     /// O(m²) time and O(m) extra memory besides the result.
-    static func build(m: Int, k: Int, key: (Int, Int) -> Int) -> [Int] {
+    static func build(m: Int, k: Int, alphaCount: Int = alphaCount, key: (Int, Int) -> Int) -> [Int] {
+        if alphaCount == 0 {
+            var result = [Int](repeating: 0, count: m * k)
+            for v in 0..<m {
+                for (slot, x) in smallest(k, of: m, excluding: v, rank: { (key(v, $0), $0) }).enumerated() {
+                    result[v * k + slot] = x
+                }
+            }
+            return result
+        }
         let tree = spanningTree(m: m, key: key)
         var adjacency = [[Int]](repeating: [], count: m)
         for v in 1..<m where tree[v] >= 0 {

@@ -68,7 +68,8 @@ public enum DayRoutePlanner {
         let timetable = DayTimetable(request: request, places: places, durations: matrices.durationSeconds)
         var finalOrder = order
         var finalOptimal = optimal
-        if timed.count >= 1, let repaired = timetable.repairLateness(order: order, start: start, end: end, roundTrip: roundTrip)
+        if timed.count >= 1,
+            let repaired = timetable.repairLateness(order: order, start: start, end: end, roundTrip: roundTrip)
         {
             // Moving untimed stops after a late timed stop trades travel for punctuality.
             finalOrder = repaired

@@ -7,8 +7,9 @@
 /// - Or-opt / Or-3opt segment insertion: a segment of 1–3 nodes moved next to a
 ///   neighbour of one of its ends, in either orientation (orientation-preserving block
 ///   rotation, so it is exact on asymmetric matrices too).
-/// Between descents a segment-local double bridge (swap of two adjacent short blocks)
-/// perturbs the tour; only the six touched nodes are queued. A kick that ends worse than
+/// Between descents a segment-local double bridge (swap of two adjacent short blocks) or a
+/// spatial segment exchange (three cuts near each other in space) perturbs the tour; only
+/// the six touched nodes are queued. A kick that ends worse than
 /// the accepted tour (beyond a small, randomly applied slack) is undone from a journal of
 /// the reversals it made, so rejected kicks cost no tour copies.
 final class LocalSearch {
@@ -16,18 +17,29 @@ final class LocalSearch {
     let symmetric: Bool
     /// Neighbour-list length.
     let k: Int
-    private let w: UnsafeMutablePointer<Int>
-    private let tour: UnsafeMutablePointer<Int>
-    private let pos: UnsafeMutablePointer<Int>
-    private let neighbours: UnsafeMutablePointer<Int>
+    /// Whether kicks may be spatial segment exchanges (see ``clusteredLimit``).
+    let useSpatialKicks: Bool
+
+    /// Tours up to this size use α-nearest candidates and spatial kicks, which find the
+    /// links between clusters; larger ones keep 10 nearest neighbours and segment-local
+    /// kicks only: there the time budget, not a deep basin, limits the answer, and cheap
+    /// local kicks over short lists measured better (TSPLIB 318–1,002 nodes).
+    static let clusteredLimit = 250
+    let w: UnsafeMutablePointer<Int>
+    let tour: UnsafeMutablePointer<Int>
+    let pos: UnsafeMutablePointer<Int>
+    let neighbours: UnsafeMutablePointer<Int>
     private let queue: UnsafeMutablePointer<Int>
     private let queued: UnsafeMutablePointer<Bool>
     private var queueHead = 0
     private var queueCount = 0
-    private var journal: [(Int, Int)] = []
-    private var journaling = false
+    var journal: [(Int, Int)] = []
+    var journaling = false
     /// Current tour cost, kept in step with every applied move.
-    private(set) var cost = 0
+    var cost = 0
+
+    /// Most positions a spatial kick may move (larger ones fall back to a local kick).
+    static let spatialKickLimit = 150
 
     /// Longest segment whose reversal is evaluated on asymmetric matrices (cost O(length)).
     private static let asymmetricReversalLimit = 50
@@ -36,7 +48,8 @@ final class LocalSearch {
         precondition(m >= 8 && initialTour.count == m)
         self.m = m
         self.symmetric = symmetric
-        self.k = min(12, m - 1)
+        self.k = min(m <= Self.clusteredLimit ? 12 : 10, m - 1)
+        self.useSpatialKicks = m <= Self.clusteredLimit
         w = .allocate(capacity: m * m)
         tour = .allocate(capacity: m)
         pos = .allocate(capacity: m)
@@ -78,7 +91,7 @@ final class LocalSearch {
 
     // MARK: - Primitives
 
-    @inline(__always) private func d(_ a: Int, _ b: Int) -> Int { w[a &* m &+ b] }
+    @inline(__always) func d(_ a: Int, _ b: Int) -> Int { w[a &* m &+ b] }
     @inline(__always) private func succ(_ a: Int) -> Int {
         let p = pos[a] &+ 1
         return tour[p == m ? 0 : p]
@@ -96,12 +109,14 @@ final class LocalSearch {
     private func buildNeighbours() {
         // Nearest by cost plus α-nearest (see CandidateSet); asymmetric matrices rank by
         // round-trip cost, a good proxy for "close in either direction".
-        let lists = CandidateSet.build(m: m, k: k) { a, b in symmetric ? d(a, b) : d(a, b) &+ d(b, a) }
+        let lists = CandidateSet.build(m: m, k: k, alphaCount: useSpatialKicks ? CandidateSet.alphaCount : 0) {
+            a, b in symmetric ? d(a, b) : d(a, b) &+ d(b, a)
+        }
         for (index, node) in lists.enumerated() { neighbours[index] = node }
     }
 
     /// Reverses tour positions `i...j` (forward, cyclic) exactly.
-    private func reverseExact(_ i: Int, _ j: Int) {
+    func reverseExact(_ i: Int, _ j: Int) {
         var a = i
         var b = j
         var steps = ((j &- i &+ m) % m &+ 1) / 2
@@ -133,14 +148,14 @@ final class LocalSearch {
     }
 
     /// Swaps two adjacent blocks starting at position `start`: X(l1) Y(l2) → Y X.
-    private func rotateBlocks(_ start: Int, _ l1: Int, _ l2: Int) {
+    func rotateBlocks(_ start: Int, _ l1: Int, _ l2: Int) {
         let mid = (start &+ l1) % m
         reverseExact(start, (start &+ l1 &- 1) % m)
         reverseExact(mid, (mid &+ l2 &- 1) % m)
         reverseExact(start, (start &+ l1 &+ l2 &- 1) % m)
     }
 
-    @inline(__always) private func push(_ v: Int) {
+    @inline(__always) func push(_ v: Int) {
         if queued[v] { return }
         queued[v] = true
         var tail = queueHead &+ queueCount
@@ -323,144 +338,5 @@ final class LocalSearch {
     /// Queues every node (used before the first descent).
     func queueAll() {
         for v in 0..<m { push(tour[v]) }
-    }
-
-    /// Segment-local double bridge: swaps two adjacent blocks of 1…`maxBlock` nodes
-    /// starting at a random position (A B C D → A C B D) and queues the touched nodes.
-    private func kick(_ rng: inout SplitMix64) {
-        let maxBlock = max(1, min(30, (m - 2) / 2))
-        let l1 = 1 &+ rng.below(maxBlock)
-        let l2 = 1 &+ rng.below(maxBlock)
-        let start = rng.below(m)
-        let before = tour[(start &- 1 &+ m) % m]
-        let b1 = tour[start]
-        let b2 = tour[(start &+ l1 &- 1) % m]
-        let c1 = tour[(start &+ l1) % m]
-        let c2 = tour[(start &+ l1 &+ l2 &- 1) % m]
-        let after = tour[(start &+ l1 &+ l2) % m]
-        cost &+= d(before, c1) &+ d(c2, b1) &+ d(b2, after) &- d(before, b1) &- d(b2, c1) &- d(c2, after)
-        rotateBlocks(start, l1, l2)
-        push(before); push(b1); push(b2); push(c1); push(c2); push(after)
-    }
-
-    /// Spatial segment exchange: cuts the tour after a random node and after two nodes
-    /// near it in space (a neighbour and a neighbour's neighbour), then swaps the two
-    /// middle blocks (A B C D → A C B D). The three new edges join nodes that are close
-    /// together but may be far apart along the tour: the moves that change how clusters
-    /// are linked, which 2-opt and short Or-opt moves cannot make.
-    private func spatialKick(_ rng: inout SplitMix64) -> Bool {
-        let v = tour[rng.below(m)]
-        let x = neighbours[v &* k &+ rng.below(k)]
-        let y = neighbours[x &* k &+ rng.below(k)]
-        var p1 = pos[v]
-        var p2 = pos[x]
-        var p3 = pos[y]
-        if p1 > p2 { swap(&p1, &p2) }
-        if p2 > p3 { swap(&p2, &p3) }
-        if p1 > p2 { swap(&p1, &p2) }
-        // Three distinct cuts leaving non-empty blocks B = p1+1…p2 and C = p2+1…p3.
-        if p1 == p2 || p2 == p3 { return false }
-        let lengthB = p2 &- p1
-        let lengthC = p3 &- p2
-        let lengthDA = m &- lengthB &- lengthC
-        let a1 = tour[p1]
-        let b1 = tour[p1 &+ 1]
-        let b2 = tour[p2]
-        let c1 = tour[p2 &+ 1]
-        let c2 = tour[p3]
-        let d1 = tour[p3 &+ 1 == m ? 0 : p3 &+ 1]
-        cost &+= d(a1, c1) &+ d(c2, b1) &+ d(b2, d1) &- d(a1, b1) &- d(b2, c1) &- d(c2, d1)
-        // Swapping any two cyclically adjacent blocks of (B, C, DA) gives the same cycle;
-        // swap the cheapest pair.
-        if lengthB &+ lengthC <= lengthC &+ lengthDA && lengthB &+ lengthC <= lengthDA &+ lengthB {
-            rotateBlocks(p1 &+ 1, lengthB, lengthC)
-        } else if lengthC &+ lengthDA <= lengthDA &+ lengthB {
-            rotateBlocks(p2 &+ 1, lengthC, lengthDA)
-        } else {
-            rotateBlocks(p3 &+ 1 == m ? 0 : p3 &+ 1, lengthDA, lengthB)
-        }
-        push(a1); push(b1); push(b2); push(c1); push(c2); push(d1)
-        return true
-    }
-
-    /// Iterated local search until `deadline` or until the search stagnates.
-    ///
-    /// Stagnation: `maxStagnantKicks` kicks in a row without a strictly better tour. With
-    /// `restarts` > 0 a stagnant search is not over: it goes back to the best tour, shakes
-    /// it with a burst of spatial kicks (a restart far enough away to leave the basin) and
-    /// searches again with half the stagnation limit; it stops after `restarts` restarts in
-    /// a row that found nothing better, or at the deadline. Accepts equal-cost tours
-    /// (plateau moves).
-    func iterate(
-        until deadline: ContinuousClock.Instant, maxStagnantKicks: Int, restarts: Int = 0, rng: inout SplitMix64
-    ) {
-        let clock = ContinuousClock()
-        var best = cost
-        var bestTour = [Int](repeating: 0, count: m)
-        for i in 0..<m { bestTour[i] = tour[i] }
-        var accepted = cost
-        var stagnant = 0
-        var kicks = 0
-        var limit = maxStagnantKicks
-        var fruitlessRestarts = 0
-        let slack = Self.acceptanceSlack(cost: cost, nodes: m)
-        journaling = true
-        while true {
-            if kicks & 7 == 0 && clock.now >= deadline { break }
-            if stagnant >= limit {
-                if fruitlessRestarts >= restarts { break }
-                fruitlessRestarts &+= 1
-                limit = max(1, maxStagnantKicks / 2)
-                journaling = false
-                restore(bestTour, cost: best)
-                for _ in 0..<max(3, m / 16) where !spatialKick(&rng) { kick(&rng) }
-                descend()
-                journaling = true
-                accepted = cost
-                stagnant = 0
-                if cost < best {
-                    best = cost
-                    for i in 0..<m { bestTour[i] = tour[i] }
-                }
-            }
-            kicks &+= 1
-            journal.removeAll(keepingCapacity: true)
-            if rng.below(2) == 0 || !spatialKick(&rng) { kick(&rng) }
-            descend()
-            if cost < best {
-                best = cost
-                accepted = cost
-                stagnant = 0
-                fruitlessRestarts = 0
-                for i in 0..<m { bestTour[i] = tour[i] }
-                continue
-            }
-            stagnant &+= 1
-            if cost <= accepted || (cost < accepted &+ slack && rng.below(16) == 0) {
-                accepted = cost
-            } else {
-                journaling = false
-                for (i, j) in journal.reversed() { reverseExact(i, j) }
-                journaling = true
-                cost = accepted
-            }
-        }
-        journaling = false
-        if cost != best { restore(bestTour, cost: best) }
-    }
-
-    private func restore(_ saved: [Int], cost savedCost: Int) {
-        for i in 0..<m {
-            tour[i] = saved[i]
-            pos[saved[i]] = i
-        }
-        cost = savedCost
-    }
-
-    /// How much worse than the accepted tour a kicked tour may be and still be accepted
-    /// (with probability 1/16): a fifth of an average edge, enough to leave plateaus and
-    /// shallow basins; the best tour seen is kept separately and returned.
-    static func acceptanceSlack(cost: Int, nodes m: Int) -> Int {
-        max(1, cost / m / 5)
     }
 }

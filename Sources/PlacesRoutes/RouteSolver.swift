@@ -15,8 +15,9 @@ public struct SolveOptions: Sendable, Equatable {
     /// Seed of the search's random source; same input and seed give the same order
     /// unless the time budget cuts the search short.
     public var seed: UInt64
-    /// Stop after this many perturbations in a row without improvement; `nil` picks a
-    /// value scaled by the node count (see docs/routes.md).
+    /// Stop after this many perturbations in a row without improvement (one run; `Int.max`
+    /// uses the whole budget); `nil` is the default stop: restarts and repeated runs until
+    /// two runs agree on the best cost or the budget ends (see docs/routes.md).
     public var maxStagnantKicks: Int?
     /// Problems with at most this many nodes (plus one internal node for open paths or
     /// fixed ends) are solved exactly and reported as `optimal`. Capped at 20.
@@ -57,8 +58,9 @@ public struct RouteSolution: Sendable, Codable, Equatable {
 }
 
 /// Finds a cheapest visiting order for a cost matrix: exact (Held-Karp) for small inputs,
-/// iterated local search (2-opt + Or-opt with neighbour lists, don't-look bits and
-/// segment-local double-bridge kicks) within a time budget beyond.
+/// iterated local search (2-opt + Or-opt over nearest and α-nearest candidates, don't-look
+/// bits, segment-local double-bridge and spatial segment-exchange kicks, restarts) within
+/// a time budget beyond.
 public enum RouteSolver {
     /// Solves the visiting-order problem for `matrix` under `options`.
     ///
@@ -81,17 +83,34 @@ public enum RouteSolver {
             cycle = HeldKarp.solveCycle(problem.w, count: problem.m)
             optimal = true
         } else {
+            let construction = problem.constructionCycle()
             let search = LocalSearch(
-                matrix: problem.w, count: problem.m, symmetric: problem.symmetric,
-                initialTour: problem.constructionCycle())
-            search.queueAll()
-            search.descend()
+                matrix: problem.w, count: problem.m, symmetric: problem.symmetric, initialTour: construction)
             var rng = SplitMix64(seed: options.seed)
             let stagnation = options.maxStagnantKicks ?? defaultStagnantKicks(nodes: problem.m)
-            search.iterate(
-                until: deadline, maxStagnantKicks: stagnation,
-                restarts: options.maxStagnantKicks == nil ? defaultRestarts : 0, rng: &rng)
-            cycle = search.currentTour
+            let confirming = options.maxStagnantKicks == nil
+            // Default stop: independent runs (same start, fresh random stream) until two of
+            // them end on the same best cost, or the budget ends. One run can stall in a
+            // deep basin; two agreeing runs rarely both do.
+            var bestCycle: [Int] = []
+            var bestCost = Int.max
+            var hits = 0
+            repeat {
+                if !bestCycle.isEmpty { search.reset(to: construction) }
+                search.queueAll()
+                search.descend()
+                search.iterate(
+                    until: deadline, maxStagnantKicks: stagnation, restarts: confirming ? defaultRestarts : 0,
+                    rng: &rng)
+                if search.cost < bestCost {
+                    bestCost = search.cost
+                    bestCycle = search.currentTour
+                    hits = 1
+                } else if search.cost == bestCost {
+                    hits += 1
+                }
+            } while confirming && hits < 2 && clock.now < deadline
+            cycle = bestCycle
             optimal = false
         }
         var order = problem.order(fromCycle: cycle)
@@ -111,7 +130,7 @@ public enum RouteSolver {
 
     /// Default number of fruitless restarts before the search stops (see
     /// ``LocalSearch/iterate(until:maxStagnantKicks:restarts:rng:)``).
-    static let defaultRestarts = 10
+    static let defaultRestarts = 5
 
     /// The construction heuristic's order (nearest neighbour, respecting fixed ends); the
     /// solver never returns anything costlier.

@@ -341,7 +341,7 @@ extension ItineraryGroup {
             let reply = try global.api.post(
                 Target.v1("itineraries", itinerary, "places"), AddStopRequest(placeId: place, position: position))
             if global.json { return printRaw(reply) }
-            printItinerary(try reply.decode(Itinerary.self))
+            printItinerary(try reply.decode(Itinerary.self), trip: ItineraryTripFields(reply))
         }
     }
 
@@ -362,7 +362,7 @@ extension ItineraryGroup {
         func run() throws {
             let reply = try global.api.delete(Target.v1("itineraries", itinerary, "places", stop))
             if global.json { return printRaw(reply) }
-            printItinerary(try reply.decode(Itinerary.self))
+            printItinerary(try reply.decode(Itinerary.self), trip: ItineraryTripFields(reply))
         }
     }
 
@@ -391,7 +391,7 @@ extension ItineraryGroup {
             let reply = try global.api.post(
                 Target.v1("itineraries", itinerary, "places", stop, "move"), MoveRequest(position: to))
             if global.json { return printRaw(reply) }
-            printItinerary(try reply.decode(Itinerary.self))
+            printItinerary(try reply.decode(Itinerary.self), trip: ItineraryTripFields(reply))
         }
     }
 }

@@ -9,6 +9,14 @@ struct ItineraryTripFields: Decodable {
     var travelMode: String?
     var itemCount: Int?
     var costs: ItineraryCosts?
+    /// The day of each place to go that has one (`Stop.day`), by stop id.
+    var places: [StopDay]?
+
+    /// A place to go's id and planned day.
+    struct StopDay: Decodable {
+        var id: String
+        var day: String?
+    }
 
     /// Reads them from a reply; nil when the body does not have this shape.
     init?(_ reply: APIClient.Reply) {
@@ -58,11 +66,18 @@ func printItinerary(_ itinerary: Itinerary, trip: ItineraryTripFields? = nil) {
         return print("no places to go yet: `places itinerary add-place \(Format.shortID(itinerary.id)) PLACE`")
     }
     print("Places to go:")
-    var table = Table("#", "STOP", "NAME", "LOCATION", "ADDRESS", alignments: [.right])
+    var days: [String: String] = [:]
+    for stop in trip?.places ?? [] { days[stop.id] = stop.day }
+    // The DAY column only once some place to go has a day.
+    var table =
+        days.isEmpty
+        ? Table("#", "STOP", "NAME", "LOCATION", "ADDRESS", alignments: [.right])
+        : Table("#", "STOP", "NAME", "DAY", "LOCATION", "ADDRESS", alignments: [.right])
     for stop in itinerary.places.sorted(by: { $0.position < $1.position }) {
-        table.append(
-            "\(stop.position).", Format.shortID(stop.id), stop.name, Format.coordinates(stop.latitude, stop.longitude),
-            stop.address ?? "")
+        var row = ["\(stop.position).", Format.shortID(stop.id), stop.name]
+        if !days.isEmpty { row.append(days[stop.id] ?? "") }
+        row += [Format.coordinates(stop.latitude, stop.longitude), stop.address ?? ""]
+        table.rows.append(row)
     }
     table.print()
 }

@@ -94,7 +94,7 @@ extension PlacesCommand {
                 let reply = try api.post(Target.v1("itineraries", itinerary, "route", "apply", query: query))
                 if global.json { return printRaw(reply) }
                 print("places to go reordered by the planned route\n")
-                return printItinerary(try reply.decode(Itinerary.self))
+                return printItinerary(try reply.decode(Itinerary.self), trip: ItineraryTripFields(reply))
             }
             let reply = try api.get(Target.v1("itineraries", itinerary, "route", query: query))
             var content = reply.response.body

@@ -86,3 +86,31 @@ func runClustered(_ directory: URL, only: String?, seeds: [UInt64]) {
         print("worst gap \(fixed(worstGap, 3)) %, mean gap \(fixed(gapSum / Double(runs), 3)) % over \(runs) runs")
     }
 }
+
+/// Times day routes of typical sizes: lodging round trips with timed stops.
+func runDayRoutes() {
+    print("\nDay routes (round trip from a hotel, walking, 09:00 start, default options)")
+    for (count, timedCount) in [(8, 2), (12, 3), (20, 4), (40, 6)] {
+        var worst = 0.0
+        var late = 0
+        var exact = 0
+        for seed in 1...10 {
+            let points = clusteredCity(clusters: 3, perCluster: (count + 2) / 3, seed: UInt64(500 + seed)).prefix(count)
+            let places = points.enumerated().map {
+                RoutePlace(id: "p\($0)", name: "P\($0)", latitude: $1.latitude, longitude: $1.longitude)
+            }
+            let timed = (1...timedCount).map { TimedStop(id: "p\($0)", startMinute: 9 * 60 + 90 * $0) }
+            let request = DayRouteRequest(
+                places: places, startID: "p0", endID: "p0", timedStops: timed, startMinute: 9 * 60)
+            let clock = ContinuousClock()
+            var plan: DayRoutePlan?
+            let elapsed = clock.measure { plan = try? DayRoutePlanner.plan(request) }
+            worst = max(worst, milliseconds(elapsed))
+            late += plan?.lateStops.count ?? 0
+            exact += plan?.route.optimal == true ? 1 : 0
+        }
+        print(
+            "\(count) places, \(timedCount) timed, 10 days: max \(fixed(worst, 1)) ms, exact \(exact)/10, "
+                + "late stops \(late)")
+    }
+}

@@ -3,6 +3,9 @@
 //   swift run -c release route-bench [--tsplib DIR] [--budget-ms MS] [--only NAME]
 //       [--skip-tsplib] [--clustered DIR] [--seeds 1,2,3] [--skip-clustered]
 //
+// Sections: TSPLIB gaps, clustered cities vs LKH-3 (bench/clustered), the exact solver,
+// the 60-place city, 30-place itineraries, day routes.
+//
 // DIR defaults to $PLACES_TSPLIB, else ../shared/bench/tsplib relative to the current
 // directory (the package root under `swift run`).
 import Foundation
@@ -318,6 +321,7 @@ do {
         worst = max(worst, milliseconds(ContinuousClock().now - start))
     }
     print("open path with fixed start, 10 random cities: max \(fixed(worst, 1)) ms")
+    runDayRoutes()
 } catch {
     print("city benchmark failed: \(error)")
 }

@@ -38,6 +38,12 @@ struct DayRouteTests {
         #expect(ids(plan).last == "next-hotel")
         #expect(!plan.route.roundTrip)
         #expect(plan.route.legs.count == sights.count + 1)
+        // The exports follow the open path: GPX route points and the Maps link end at the next hotel.
+        let gpx = plan.route.gpx(name: "Day 2")
+        let lastPoint = try #require(gpx.range(of: "<rtept", options: .backwards))
+        #expect(gpx[lastPoint.lowerBound...].contains("Next-Hotel"))
+        let link = try #require(plan.route.googleMapsDirections().urls.last)
+        #expect(link.contains("destination=\(Formatting.coordinate(next.latitude))%2C"))
     }
 
     @Test func timedStopsKeepTheirTimeOrder() throws {
@@ -67,7 +73,8 @@ struct DayRouteTests {
                 place("p\(index)", north: Double(rng.below(3_000)), east: Double(rng.below(3_000)))
             }
             // Times far apart, so that nothing is late and the order is the cheapest one.
-            let timed = [TimedStop(id: "p3", startMinute: 0), TimedStop(id: "p1", startMinute: 600)]
+            let timed =
+                [TimedStop(id: "p3", startMinute: 0), TimedStop(id: "p1", startMinute: 600)]
                 + (round % 2 == 0 ? [TimedStop(id: "p5", startMinute: 1_200)] : [])
             let request = DayRouteRequest(places: places, startID: "p0", endID: "p6", timedStops: timed)
             let plan = try DayRoutePlanner.plan(request)

@@ -123,3 +123,41 @@ struct RouteSolverTests {
         #expect(elapsed < .milliseconds(500))
     }
 }
+
+@Suite("Candidate lists")
+struct CandidateSetTests {
+    /// Two clusters of 15 points 10 km apart: every node's 12 nearest are in its own cluster.
+    private func twoClusters() -> (key: (Int, Int) -> Int, bridge: (Int, Int)) {
+        var rng = SplitMix64(seed: 3)
+        var points: [(Int, Int)] = []
+        for cluster in 0..<2 {
+            for _ in 0..<15 { points.append((cluster * 10_000 + rng.below(100), rng.below(100))) }
+        }
+        let key: (Int, Int) -> Int = { a, b in
+            let dx = Double(points[a].0 - points[b].0)
+            let dy = Double(points[a].1 - points[b].1)
+            return Int((dx * dx + dy * dy).squareRoot().rounded())
+        }
+        var bridge = (0, 15)
+        for a in 0..<15 {
+            for b in 15..<30 where key(a, b) < key(bridge.0, bridge.1) { bridge = (a, b) }
+        }
+        return (key, bridge)
+    }
+
+    @Test("α-nearest candidates include the link between two clusters; nearest ones do not")
+    func alphaFindsTheBridge() {
+        let (key, bridge) = twoClusters()
+        let k = 12
+        let lists = CandidateSet.build(m: 30, k: k, key: key)
+        let row = { (v: Int) in Array(lists[(v * k)..<((v + 1) * k)]) }
+        #expect(row(bridge.0).contains(bridge.1))
+        #expect(row(bridge.1).contains(bridge.0))
+        for v in 0..<30 {
+            #expect(Set(row(v)).count == k && !row(v).contains(v))
+            #expect(row(v) == row(v).sorted { (key(v, $0), $0) < (key(v, $1), $1) }, "list \(v) is sorted by cost")
+        }
+        let nearest = CandidateSet.build(m: 30, k: k, alphaCount: 0, key: key)
+        #expect(!nearest[(bridge.0 * k)..<((bridge.0 + 1) * k)].contains(bridge.1))
+    }
+}
