@@ -363,6 +363,46 @@ struct HostileTripPeerTests {
         s.owner.d.kill()
     }
 
+    @Test("5,000 checklist lines, each assigned to a different stranger: the checklist answers quickly")
+    func checklistOfStrangers() async throws {
+        var s = try SharedWithAdversary(role: "editor")
+        let owner = s.owner, it = s.itinerary.id
+        let perOp = 1_250, opCount = 4
+        var ops = [SignedOp]()
+        for _ in 0..<opCount {
+            var changes = [String]()
+            for i in 0..<perOp {
+                let key = HexCoding.encode(SecureRandom.bytes(32))
+                changes += Self.entity(
+                    Self.newID(), "checklistItem",
+                    [("text", #""Job \#(i)""#), ("checked", "false"), ("assignee", Wire.string(key))])
+            }
+            let op = try s.mallory.nextOp(in: s.mirror, body: Wire.body(changes))
+            s.mirror.add(op)
+            ops.append(op)
+        }
+        let before = owner.opCount
+        try s.session.send(ops.map { Wire.ops([$0.encoded], doc: s.doc) })
+        try await eventually("the owner stored the lines", timeout: .seconds(20)) { owner.opCount >= before + opCount }
+        var times = [Double]()
+        for _ in 0..<2 {
+            let started = ContinuousClock.now
+            let r = try owner.d.client.send("GET", "/v1/itineraries/\(it)/checklist")
+            times.append(milliseconds(ContinuousClock.now - started))
+            #expect(r.status == 200)
+        }
+        print("5,000 checklist lines of strangers: GET …/checklist \(times.map { "\(Int($0)) ms" })")
+        // Debug build: a name looked up in the store per line takes seconds. Engine.checklist
+        // calls `displayName` for every line, which reads every peer and contact of the store
+        // when the key is no peer it has talked to: ~0.7 ms a line in debug.
+        withKnownIssue("GET …/checklist looks each assignee's name up in the store, line by line") {
+            #expect(times.allSatisfy { $0 < 1_000 }, "GET …/checklist took \(times) ms")
+        }
+        let line = try owner.addLine(it, #"{"text":"Mine"}"#)
+        #expect(!line.isEmpty)
+        s.owner.d.kill()
+    }
+
     @Test("an item and a checklist line at the very end of the key space do not make the owner write invalid positions")
     func positionsAtTheEndOfTheKeySpace() async throws {
         var s = try SharedWithAdversary(role: "editor")
