@@ -295,6 +295,36 @@ struct TripFolderSyncTests {
         }
     }
 
+    @Test("an editor's offline items, made while the owner made him a viewer, end the same on both daemons")
+    func editsConcurrentWithDemotion() async throws {
+        let (a, b, it) = try await Self.sharedTrip()
+        _ = try a.addItem(it, #"{"type":"food","title":"Before"}"#)
+        try await eventually("Bruno has Ana's item") { b.items(it)?.count == 1 }
+        // Bruno, cut off from Ana, adds an item and ticks nothing; Ana, cut off from Bruno,
+        // makes him a viewer. Then they meet.
+        a.stop()
+        _ = try b.addItem(it, #"{"type":"activity","title":"Bruno's offline pick","start":"2027-05-02"}"#)
+        _ = try b.addLine(it, #"{"text":"Bruno's offline line"}"#)
+        b.stop()
+        try a.start()
+        try a.share(it, with: b.id, role: "viewer")
+        try b.start()
+        do {
+            try await eventually("both daemons show the same items, checklist and role", timeout: .seconds(20)) {
+                let role = try b.itinerary(it).role
+                return role == "viewer" && Self.sameItems(a, b, it) && a.checklist(it) == b.checklist(it)
+            }
+        } catch {
+            Issue.record(
+                "Ana: \(a.titles(it)) \(a.checklist(it) ?? [])\nBruno: \(b.titles(it)) \(b.checklist(it) ?? [])")
+            throw error
+        }
+        print("edits concurrent with a demotion: both show \(a.titles(it)), \(a.checklist(it)?.count ?? 0) lines")
+        // And now he is refused.
+        let r = try b.d.send("POST", "/v1/itineraries/\(it)/items", json: #"{"type":"food","title":"After"}"#)
+        #expect(r.status == 403 && b.problemCode(r.text) == "read-only", "\(r.text)")
+    }
+
     @Test("a viewer is refused every item and checklist change with 403 read-only, and still sees the items")
     func viewerIsReadOnly() async throws {
         let (a, b, it) = try await Self.sharedTrip()
