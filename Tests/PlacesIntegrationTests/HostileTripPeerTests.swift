@@ -104,6 +104,10 @@ struct HostileTripPeerTests {
                 "a title of 201 characters", "'title' is 201 characters",
                 Self.entity(id, "activity", [("title", Wire.string(String(repeating: "t", count: 201)))])
             ),
+            (
+                "an item with the legacy lodging's id", "32 lowercase hex",
+                Self.entity("legacy-lodging", "lodging", [("title", #""Hotel""#)])
+            ),
         ]
         for attack in attacks {
             let shown = owner.items(it)
@@ -111,7 +115,9 @@ struct HostileTripPeerTests {
             let stored = try s.attempt { try mallory.nextOp(in: $0, body: Wire.body(attack.changes)) }
             guard owner.serving("an op with \(attack.what)") else { return }
             #expect(!stored, "an op with \(attack.what) was stored")
-            #expect(owner.items(it) == shown && owner.checklist(it) == checklist, "\(attack.what) changed the trip")
+            #expect(
+                owner.items(it) == shown && owner.checklist(it) == checklist,
+                "\(attack.what) changed the trip: \(shown ?? []) became \(owner.items(it) ?? [])")
         }
         let refusals = owner.d.log.split(separator: "\n").filter { $0.contains("rejected an op from a peer") }
         for attack in attacks {
@@ -132,6 +138,49 @@ struct HostileTripPeerTests {
             try mallory.nextOp(in: $0, body: Wire.body(Self.entity(Self.newID(), "food", [("title", #""Fine""#)])))
         }
         #expect(valid && owner.titles(it).contains("Fine"))
+    }
+
+    @Test("a member's change declaring another kind for an existing item or place does not change what it is")
+    func kindChangesRefused() async throws {
+        var s = try SharedWithAdversary(role: "editor")
+        let owner = s.owner, it = s.itinerary.id, mallory = s.mallory
+        let tasca = try owner.addItem(it, #"{"type":"food","title":"Tasca","rating":4}"#)
+        let hotel = try owner.addItem(it, #"{"type":"lodging","title":"Casa","start":"2027-05-01","end":"2027-05-03"}"#)
+        let stop = try #require(s.itinerary.places.first?.id)
+        try s.absorb()
+        // op-format §5: "no op can reach an entity by declaring another kind for it". The ids
+        // of stops, items and checklist lines have one shape, and the store merges an entity's
+        // kind as the smallest declared (Materializer: kind = min(kind, ?)), so each of these
+        // would turn the entity into another kind, with the old kind's fields still on it.
+        let attacks: [(String, String)] = [
+            ("the food declared an activity", Wire.set(tasca, kind: "activity", field: "booked", value: "true")),
+            (
+                "the lodging declared a checklist line",
+                Wire.set(hotel, kind: "checklistItem", field: "checked", value: "true")
+            ),
+            ("the place to go declared an activity", Wire.set(stop, kind: "activity", field: "booked", value: "false")),
+        ]
+        // Known issue, with what follows from it: the views then answer objects the spec
+        // refuses (an activity with a stop's name and coordinates and no title, a checklist
+        // line with no text), which a strict client cannot read.
+        try withKnownIssue("a change declaring another kind is stored and changes the entity's kind") {
+            for (what, change) in attacks {
+                let items = owner.items(it), places = try owner.itinerary(it).places, lines = owner.checklist(it)
+                let stored = try s.attempt { try mallory.nextOp(in: $0, body: Wire.body([change])) }
+                let now = (owner.items(it), try owner.itinerary(it).places, owner.checklist(it))
+                #expect(!stored, "an op with \(what) was stored")
+                #expect(
+                    now.0 == items && now.1 == places && now.2 == lines,
+                    "\(what): items \(items ?? []) became \(now.0 ?? []); places \(places.map(\.name)) became \(now.1.map(\.name)); checklist \(lines ?? []) became \(now.2 ?? [])"
+                )
+            }
+            _ = Self.timeViews(owner, it)
+        }
+        // Whatever it holds, the daemon serves, and every view answers.
+        guard owner.serving("ops declaring other kinds") else { return }
+        for path in Self.viewPaths(it) {
+            #expect(try owner.d.client.send("GET", path).status == 200, "GET \(path)")
+        }
     }
 
     @Test("an editor's well-formed lies are stored; every view answers 200 at once and local edits stay valid")
