@@ -25,9 +25,9 @@ enum TripItemViews {
         EntityKind.tripItems.first { $0.rawValue == type }
     }
 
-    /// The API object of an item.
-    static func json(_ record: Store.EntityRecord) -> JSONValue {
-        let f = Views.fields(record)
+    /// The API object of an item (`fields`: its parsed data, when the caller has it).
+    static func json(_ record: Store.EntityRecord, fields: [String: JSONValue]? = nil) -> JSONValue {
+        let f = fields ?? Views.fields(record)
         var object: [String: JSONValue] = [
             "id": .string(record.id), "type": .string(type(of: record.kind)),
             "createdAt": .string(RFC3339.string(ms: record.createdMs ?? 0)),
@@ -47,8 +47,8 @@ enum TripItemViews {
     }
 
     /// A place to go as a day view shows it (`type` = `place`).
-    static func stopJSON(_ record: Store.EntityRecord) -> JSONValue {
-        let f = Views.fields(record)
+    static func stopJSON(_ record: Store.EntityRecord, fields: [String: JSONValue]? = nil) -> JSONValue {
+        let f = fields ?? Views.fields(record)
         typealias S = StopFields
         var location: [String: JSONValue] = [:]
         location["name"] = f[S.name.name]
@@ -110,11 +110,11 @@ enum TripItemViews {
     }
 
     /// The planning code's view of an item.
-    static func tripItem(_ record: Store.EntityRecord) -> PlacesTrips.TripItem? {
+    static func tripItem(_ record: Store.EntityRecord, fields: [String: JSONValue]? = nil) -> PlacesTrips.TripItem? {
         guard let kind = kind(ofType: record.kind.rawValue), let type = TripItemType(rawValue: kind.rawValue) else {
             return nil
         }
-        let f = Views.fields(record)
+        let f = fields ?? Views.fields(record)
         func string(_ name: String) -> String? { f[name]?.stringValue }
         func location(_ group: String) -> TripLocation? {
             let l = TripLocation(
@@ -143,8 +143,8 @@ enum TripItemViews {
     }
 
     /// The planning code's view of a place to go.
-    static func tripItem(stop record: Store.EntityRecord) -> PlacesTrips.TripItem {
-        let f = Views.fields(record)
+    static func tripItem(stop record: Store.EntityRecord, fields: [String: JSONValue]? = nil) -> PlacesTrips.TripItem {
+        let f = fields ?? Views.fields(record)
         typealias S = StopFields
         return PlacesTrips.TripItem(
             id: record.id, type: .place, title: f[S.name] ?? "", start: f[S.day].flatMap { LocalDateTime($0) },

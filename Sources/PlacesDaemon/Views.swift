@@ -56,7 +56,7 @@ enum Views {
         // Prices per section (`TripCosts`): every item's, and the itinerary's own travel and
         // lodging prices as its legacy items'.
         let legacy = TripItemViews.legacyItems(root: root).map(\.item)
-        let costs = TripCosts.of(Trip(items: legacy + items.compactMap(TripItemViews.tripItem)))
+        let costs = TripCosts.of(Trip(items: legacy + items.compactMap { TripItemViews.tripItem($0) }))
         var view = Itinerary(
             id: root.id, name: f[I.name] ?? "", startDate: f[I.startDate], endDate: f[I.endDate],
             transportation: f[I.transportation], lodging: lodging, travelPrice: travel, lodgingPrice: lodgingPrice,
@@ -109,18 +109,23 @@ enum FlatJSONObject {
             }
             func number() -> JSONValue? {
                 let start = i
+                var hasDot = false
                 while let b = byte(), b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || (48...57).contains(b) {
+                    if b == UInt8(ascii: ".") { hasDot = true }
                     i += 1
                 }
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
-                if !text.contains("."), let int = Int64(text), !text.hasPrefix("-0"),
-                    !text.hasPrefix("0") || text == "0"
-                {
+                let digits = UnsafeBufferPointer(rebasing: bytes[start..<i])
+                // Byte checks, not String.contains/hasPrefix (Foundation's, ~1 µs each).
+                let first = digits.first, second = digits.count > 1 ? digits[1] : nil
+                let leadingZero =
+                    (first == UInt8(ascii: "0") && digits.count > 1)
+                    || (first == UInt8(ascii: "-") && second == UInt8(ascii: "0"))
+                let text = String(decoding: digits, as: UTF8.self)
+                if !hasDot {
+                    guard !leadingZero, let int = Int64(text) else { return nil }
                     return .int(int)
                 }
-                guard text.contains("."), let double = Double(text), double.isFinite, double != double.rounded() else {
-                    return nil
-                }
+                guard let double = Double(text), double.isFinite, double != double.rounded() else { return nil }
                 return .double(double)
             }
             func literal(_ word: String, _ value: JSONValue) -> JSONValue? {
