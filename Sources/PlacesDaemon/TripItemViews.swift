@@ -17,6 +17,32 @@ enum TripItemViews {
     static let legacyLodgingID = "legacy-lodging"
     static let legacyTransportID = "legacy-transport"
 
+    /// Every item register of a nested object, by name: `location.name` → (`location`, `name`).
+    static let nestedNames: [String: (String, String)] = {
+        var out = [String: (String, String)]()
+        for kind in EntityKind.tripItems {
+            for field in kind.schema?.fields ?? [] {
+                guard let dot = field.name.firstIndex(of: "."), groups.contains(String(field.name[..<dot])) else {
+                    continue
+                }
+                out[field.name] = (String(field.name[..<dot]), String(field.name[field.name.index(after: dot)...]))
+            }
+        }
+        return out
+    }()
+
+    /// The registers of a location group, named once (`location.name`, …).
+    struct LocationKeys: Sendable {
+        let name, address, latitude, longitude: String
+        init(_ group: String) {
+            (name, address, latitude, longitude) = (
+                "\(group).name", "\(group).address", "\(group).latitude", "\(group).longitude"
+            )
+        }
+    }
+    static let locationKeys = LocationKeys("location")
+    static let toKeys = LocationKeys("to")
+
     /// The API `type` of an item kind.
     static func type(of kind: EntityKind) -> String { kind.rawValue }
 
@@ -116,10 +142,10 @@ enum TripItemViews {
         }
         let f = fields ?? Views.fields(record)
         func string(_ name: String) -> String? { f[name]?.stringValue }
-        func location(_ group: String) -> TripLocation? {
+        func location(_ keys: LocationKeys) -> TripLocation? {
             let l = TripLocation(
-                name: string("\(group).name"), address: string("\(group).address"),
-                latitude: f["\(group).latitude"]?.doubleValue, longitude: f["\(group).longitude"]?.doubleValue)
+                name: string(keys.name), address: string(keys.address), latitude: f[keys.latitude]?.doubleValue,
+                longitude: f[keys.longitude]?.doubleValue)
             return l == TripLocation() ? nil : l
         }
         let detail: String? =
@@ -136,7 +162,8 @@ enum TripItemViews {
             id: record.id, type: type, title: string("title") ?? "",
             start: string("start").flatMap { LocalDateTime($0) },
             end: string("end").flatMap { LocalDateTime($0) }, timeZone: string("timeZone"),
-            endTimeZone: string(TransportFields.endTimeZone.name), location: location("location"), to: location("to"),
+            endTimeZone: string(TransportFields.endTimeZone.name), location: location(locationKeys),
+            to: location(toKeys),
             price: f["price"].flatMap { Money($0) }, position: record.position, mode: string(TransportFields.mode.name),
             linkedItem: string(ActivityFields.linkedItem.name), notes: string("notes"), url: string("url"),
             detail: detail, booked: f[ActivityFields.booked.name] == .bool(true))
