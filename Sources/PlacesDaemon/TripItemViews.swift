@@ -17,6 +17,32 @@ enum TripItemViews {
     static let legacyLodgingID = "legacy-lodging"
     static let legacyTransportID = "legacy-transport"
 
+    /// Every item register of a nested object, by name: `location.name` → (`location`, `name`).
+    static let nestedNames: [String: (String, String)] = {
+        var out = [String: (String, String)]()
+        for kind in EntityKind.tripItems {
+            for field in kind.schema?.fields ?? [] {
+                guard let dot = field.name.firstIndex(of: "."), groups.contains(String(field.name[..<dot])) else {
+                    continue
+                }
+                out[field.name] = (String(field.name[..<dot]), String(field.name[field.name.index(after: dot)...]))
+            }
+        }
+        return out
+    }()
+
+    /// The registers of a location group, named once (`location.name`, …).
+    struct LocationKeys: Sendable {
+        let name, address, latitude, longitude: String
+        init(_ group: String) {
+            (name, address, latitude, longitude) = (
+                "\(group).name", "\(group).address", "\(group).latitude", "\(group).longitude"
+            )
+        }
+    }
+    static let locationKeys = LocationKeys("location")
+    static let toKeys = LocationKeys("to")
+
     /// The API `type` of an item kind.
     static func type(of kind: EntityKind) -> String { kind.rawValue }
 
@@ -25,9 +51,9 @@ enum TripItemViews {
         EntityKind.tripItems.first { $0.rawValue == type }
     }
 
-    /// The API object of an item.
-    static func json(_ record: Store.EntityRecord) -> JSONValue {
-        let f = Views.fields(record)
+    /// The API object of an item (`fields`: its parsed data, when the caller has it).
+    static func json(_ record: Store.EntityRecord, fields: [String: JSONValue]? = nil) -> JSONValue {
+        let f = fields ?? Views.fields(record)
         var object: [String: JSONValue] = [
             "id": .string(record.id), "type": .string(type(of: record.kind)),
             "createdAt": .string(RFC3339.string(ms: record.createdMs ?? 0)),
@@ -47,8 +73,8 @@ enum TripItemViews {
     }
 
     /// A place to go as a day view shows it (`type` = `place`).
-    static func stopJSON(_ record: Store.EntityRecord) -> JSONValue {
-        let f = Views.fields(record)
+    static func stopJSON(_ record: Store.EntityRecord, fields: [String: JSONValue]? = nil) -> JSONValue {
+        let f = fields ?? Views.fields(record)
         typealias S = StopFields
         var location: [String: JSONValue] = [:]
         location["name"] = f[S.name.name]
@@ -110,16 +136,16 @@ enum TripItemViews {
     }
 
     /// The planning code's view of an item.
-    static func tripItem(_ record: Store.EntityRecord) -> PlacesTrips.TripItem? {
+    static func tripItem(_ record: Store.EntityRecord, fields: [String: JSONValue]? = nil) -> PlacesTrips.TripItem? {
         guard let kind = kind(ofType: record.kind.rawValue), let type = TripItemType(rawValue: kind.rawValue) else {
             return nil
         }
-        let f = Views.fields(record)
+        let f = fields ?? Views.fields(record)
         func string(_ name: String) -> String? { f[name]?.stringValue }
-        func location(_ group: String) -> TripLocation? {
+        func location(_ keys: LocationKeys) -> TripLocation? {
             let l = TripLocation(
-                name: string("\(group).name"), address: string("\(group).address"),
-                latitude: f["\(group).latitude"]?.doubleValue, longitude: f["\(group).longitude"]?.doubleValue)
+                name: string(keys.name), address: string(keys.address), latitude: f[keys.latitude]?.doubleValue,
+                longitude: f[keys.longitude]?.doubleValue)
             return l == TripLocation() ? nil : l
         }
         let detail: String? =
@@ -136,15 +162,16 @@ enum TripItemViews {
             id: record.id, type: type, title: string("title") ?? "",
             start: string("start").flatMap { LocalDateTime($0) },
             end: string("end").flatMap { LocalDateTime($0) }, timeZone: string("timeZone"),
-            endTimeZone: string(TransportFields.endTimeZone.name), location: location("location"), to: location("to"),
+            endTimeZone: string(TransportFields.endTimeZone.name), location: location(locationKeys),
+            to: location(toKeys),
             price: f["price"].flatMap { Money($0) }, position: record.position, mode: string(TransportFields.mode.name),
             linkedItem: string(ActivityFields.linkedItem.name), notes: string("notes"), url: string("url"),
             detail: detail, booked: f[ActivityFields.booked.name] == .bool(true))
     }
 
     /// The planning code's view of a place to go.
-    static func tripItem(stop record: Store.EntityRecord) -> PlacesTrips.TripItem {
-        let f = Views.fields(record)
+    static func tripItem(stop record: Store.EntityRecord, fields: [String: JSONValue]? = nil) -> PlacesTrips.TripItem {
+        let f = fields ?? Views.fields(record)
         typealias S = StopFields
         return PlacesTrips.TripItem(
             id: record.id, type: .place, title: f[S.name] ?? "", start: f[S.day].flatMap { LocalDateTime($0) },

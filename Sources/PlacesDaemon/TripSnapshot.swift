@@ -59,14 +59,16 @@ final class TripSnapshot: @unchecked Sendable {
             list.append(legacy.json)
         }
         for record in records {
-            let object = TripItemViews.json(record)
+            let fields = Views.fields(record)
+            let object = TripItemViews.json(record, fields: fields)
             json[record.id] = object
             list.append(object)
-            if let item = TripItemViews.tripItem(record) { items.append(item) }
+            if let item = TripItemViews.tripItem(record, fields: fields) { items.append(item) }
         }
         for stop in stops {
-            json[stop.id] = TripItemViews.stopJSON(stop)
-            items.append(TripItemViews.tripItem(stop: stop))
+            let fields = Views.fields(stop)
+            json[stop.id] = TripItemViews.stopJSON(stop, fields: fields)
+            items.append(TripItemViews.tripItem(stop: stop, fields: fields))
         }
         self.json = json
         self.itemList = list

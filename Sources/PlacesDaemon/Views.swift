@@ -56,7 +56,7 @@ enum Views {
         // Prices per section (`TripCosts`): every item's, and the itinerary's own travel and
         // lodging prices as its legacy items'.
         let legacy = TripItemViews.legacyItems(root: root).map(\.item)
-        let costs = TripCosts.of(Trip(items: legacy + items.compactMap(TripItemViews.tripItem)))
+        let costs = TripCosts.of(Trip(items: legacy + items.compactMap { TripItemViews.tripItem($0) }))
         var view = Itinerary(
             id: root.id, name: f[I.name] ?? "", startDate: f[I.startDate], endDate: f[I.endDate],
             transportation: f[I.transportation], lodging: lodging, travelPrice: travel, lodgingPrice: lodgingPrice,
@@ -81,7 +81,8 @@ enum Views {
 }
 
 /// Reads the common shape of an entity's `data` (as SQLite's JSON functions write it: a flat
-/// object of strings without escapes, integers, non-integral decimals, booleans and nulls)
+/// object of strings without escapes, integers, non-integral decimals, booleans, nulls and
+/// flat objects of those, such as a price)
 /// without `JSONDecoder`, which costs ~20 µs per entity. Returns nil for anything else
 /// (nested values, escapes, exponents, integral decimals such as `5.0`), which the caller
 /// then reads with `JSONDecoder`; when it returns a value, it is what `JSONDecoder` reads.
@@ -108,18 +109,23 @@ enum FlatJSONObject {
             }
             func number() -> JSONValue? {
                 let start = i
+                var hasDot = false
                 while let b = byte(), b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || (48...57).contains(b) {
+                    if b == UInt8(ascii: ".") { hasDot = true }
                     i += 1
                 }
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
-                if !text.contains("."), let int = Int64(text), !text.hasPrefix("-0"),
-                    !text.hasPrefix("0") || text == "0"
-                {
+                let digits = UnsafeBufferPointer(rebasing: bytes[start..<i])
+                // Byte checks, not String.contains/hasPrefix (Foundation's, ~1 µs each).
+                let first = digits.first, second = digits.count > 1 ? digits[1] : nil
+                let leadingZero =
+                    (first == UInt8(ascii: "0") && digits.count > 1)
+                    || (first == UInt8(ascii: "-") && second == UInt8(ascii: "0"))
+                let text = String(decoding: digits, as: UTF8.self)
+                if !hasDot {
+                    guard !leadingZero, let int = Int64(text) else { return nil }
                     return .int(int)
                 }
-                guard text.contains("."), let double = Double(text), double.isFinite, double != double.rounded() else {
-                    return nil
-                }
+                guard let double = Double(text), double.isFinite, double != double.rounded() else { return nil }
                 return .double(double)
             }
             func literal(_ word: String, _ value: JSONValue) -> JSONValue? {
@@ -128,29 +134,41 @@ enum FlatJSONObject {
                 i += utf8.count
                 return value
             }
-            guard byte() == UInt8(ascii: "{") else { return nil }
-            i += 1
-            var out = [String: JSONValue]()
-            if byte() == UInt8(ascii: "}") { return i + 1 == bytes.count ? out : nil }
-            while true {
-                guard let key = string(), byte() == UInt8(ascii: ":") else { return nil }
+            /// The object at `i` (a flat one when `nested` is false), `i` left after its `}`.
+            func object(nested: Bool) -> [String: JSONValue]? {
+                guard byte() == UInt8(ascii: "{") else { return nil }
                 i += 1
-                let value: JSONValue?
-                switch byte() ?? 0 {
-                case UInt8(ascii: "\""): value = string().map(JSONValue.string)
-                case UInt8(ascii: "t"): value = literal("true", .bool(true))
-                case UInt8(ascii: "f"): value = literal("false", .bool(false))
-                case UInt8(ascii: "n"): value = literal("null", .null)
-                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): value = number()
-                default: value = nil
+                var out = [String: JSONValue]()
+                if byte() == UInt8(ascii: "}") {
+                    i += 1
+                    return out
                 }
-                guard let value, out.updateValue(value, forKey: key) == nil else { return nil }
-                switch byte() {
-                case UInt8(ascii: ","): i += 1
-                case UInt8(ascii: "}"): return i + 1 == bytes.count ? out : nil
-                default: return nil
+                while true {
+                    guard let key = string(), byte() == UInt8(ascii: ":") else { return nil }
+                    i += 1
+                    let value: JSONValue?
+                    switch byte() ?? 0 {
+                    case UInt8(ascii: "\""): value = string().map(JSONValue.string)
+                    case UInt8(ascii: "t"): value = literal("true", .bool(true))
+                    case UInt8(ascii: "f"): value = literal("false", .bool(false))
+                    case UInt8(ascii: "n"): value = literal("null", .null)
+                    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): value = number()
+                    // One level of nesting: a price (`{"amountMinor":…,"currency":…}`).
+                    case UInt8(ascii: "{") where nested: value = object(nested: false).map(JSONValue.object)
+                    default: value = nil
+                    }
+                    guard let value, out.updateValue(value, forKey: key) == nil else { return nil }
+                    switch byte() {
+                    case UInt8(ascii: ","): i += 1
+                    case UInt8(ascii: "}"):
+                        i += 1
+                        return out
+                    default: return nil
+                    }
                 }
             }
+            guard let out = object(nested: true), i == bytes.count else { return nil }
+            return out
         }
     }
 }

@@ -25,10 +25,18 @@ struct FlatJSONObjectTests {
         }
     }
 
+    @Test("a price nested one level is read as JSONDecoder reads it")
+    func nestedPrice() throws {
+        let text = #"{"price":{"amountMinor":1250,"currency":"EUR"},"title":"Casa"}"#
+        let decoded = try JSONDecoder().decode([String: JSONValue].self, from: Data(text.utf8))
+        #expect(FlatJSONObject.parse(text) == decoded)
+        #expect(FlatJSONObject.parse(#"{"p":{}}"#) == ["p": .object([:])])
+    }
+
     @Test("anything else is left to JSONDecoder")
     func otherShapes() {
         for text in [
-            #"{"categories":["a","b"]}"#, #"{"price":{"amountMinor":5,"currency":"EUR"}}"#, #"{"s":"a\"b"}"#,
+            #"{"categories":["a","b"]}"#, #"{"p":{"q":{"r":1}}}"#, #"{"p":{"a":[1]}}"#, #"{"s":"a\"b"}"#,
             #"{"s":"\u00e9"}"#, #"{"x":5.0}"#, #"{"x":1.0e+15}"#, #"{"x":01}"#, #"{"x":-0}"#, #"{"a":1,"a":2}"#,
             #"{"x":1} "#, #"{"x":1"#, #"["x"]"#, #"{"x":tru}"#, #""#,
         ] {
