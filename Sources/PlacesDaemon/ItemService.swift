@@ -349,13 +349,10 @@ struct ItemService {
 
 /// IANA zone names this daemon's time zone database knows, and local times in them.
 enum ZoneNames {
-    private static let known: Set<String> = Set(TimeZone.knownTimeZoneIdentifiers).union(["UTC", "GMT"])
-
-    /// Foundation's list of known identifiers leaves out tzdata's links (`Etc/UTC`,
-    /// `Asia/Calcutta`, `US/Pacific`), which are as real: a name that opens as itself counts.
-    static func isKnown(_ name: String) -> Bool {
-        known.contains(name) || TimeZone(identifier: name)?.identifier == name
-    }
+    /// The planning code's list (`TripTime`): a zone the API takes is one the day view,
+    /// warnings and calendar convert times in (tz names, `UTC` and `Etc/UTC`, which is what
+    /// a machine whose /etc/localtime is UTC calls its zone).
+    static func isKnown(_ name: String) -> Bool { TripTime.isKnownZone(name) }
 
     /// Seconds since 1970 of a local date-time in zone `name`; nil for an unknown zone.
     static func instant(_ local: LocalDateTime, in name: String) -> Int64? {
