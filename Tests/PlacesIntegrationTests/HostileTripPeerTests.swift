@@ -183,6 +183,44 @@ struct HostileTripPeerTests {
         }
     }
 
+    @Test("items and checklist lines created without their required fields still read as the spec says")
+    func requiredFieldsMissing() async throws {
+        var s = try SharedWithAdversary(role: "editor")
+        let owner = s.owner, it = s.itinerary.id, mallory = s.mallory
+        // A create with no `set` at all is well formed (op-format §5 requires values, not that
+        // a create carries them): an activity with no title or `booked`, a transport with no
+        // mode, a checklist line with no text or `checked`.
+        let changes =
+            [Wire.create(Self.newID(), kind: "activity"), Wire.create(Self.newID(), kind: "checklistItem")]
+            + Self.entity(Self.newID(), "transport", [("start", #""2027-05-02T10:00""#)])
+        let stored = try s.attempt { try mallory.nextOp(in: $0, body: Wire.body(changes)) }
+        #expect(stored, "creates without fields are well formed")
+        // Every view answers 200 and what it answers is what the spec promises (a title, a
+        // text): a strict client reads it.
+        let paths = Self.viewPaths(it) + ["/v1/itineraries/\(it)/days/2027-05-02"]
+        for path in paths {
+            let r = try owner.d.client.send("GET", path)
+            #expect(r.status == 200, "GET \(path) → \(r.status)")
+        }
+        // TripItemViews.json writes no `title` when the register is absent (its `tripItem`
+        // reads it as ""), so /items and /days answer items the spec refuses.
+        try withKnownIssue("an item created without a title is answered without one") {
+            for path in paths { _ = try owner.d.send("GET", path) }
+        } matching: {
+            $0.description.contains("'title' is missing")
+        }
+        // The owner can fix them.
+        let listed = try owner.d.client.send("GET", "/v1/itineraries/\(it)/items")
+        guard case .object(let list) = try JSONDecoder().decode(JSONValue.self, from: Data(listed.body)),
+            case .array(let items)? = list["items"]
+        else { throw HarnessError("no item list: \(listed.status)") }
+        for item in items {
+            guard case .object(let object) = item, case .string(let id)? = object["id"] else { continue }
+            let r = try owner.d.send("PATCH", "/v1/itineraries/\(it)/items/\(id)", json: #"{"title":"Named"}"#)
+            #expect(r.status == 200, "\(r.text)")
+        }
+    }
+
     @Test("an editor's well-formed lies are stored; every view answers 200 at once and local edits stay valid")
     func wellFormedLies() async throws {
         var s = try SharedWithAdversary(role: "editor")
