@@ -21,6 +21,15 @@ final class TripSnapshot: @unchecked Sendable {
     let trip: Trip
     /// The API objects of the items (not places to go), legacy ones first.
     let itemList: [JSONValue]
+    /// Each entity's views, by id, with the record they were made from: a snapshot made
+    /// after a change reuses those of the entities that did not change.
+    let parsed: [String: Parsed]
+
+    struct Parsed {
+        var record: Store.EntityRecord
+        var json: JSONValue
+        var item: PlacesTrips.TripItem?
+    }
 
     // Computed on first use; a snapshot is only read inside the engine actor.
     private var cachedSchedule: TripSchedule?
@@ -37,7 +46,9 @@ final class TripSnapshot: @unchecked Sendable {
         return out
     }
 
-    init(doc: DocumentID, store: Store) throws(ServiceError) {
+    /// Reads `doc`; `previous` (an older snapshot of it) lends the views of every entity
+    /// whose record is unchanged.
+    init(doc: DocumentID, store: Store, previous: TripSnapshot? = nil) throws(ServiceError) {
         self.doc = doc
         guard
             let root = try ServiceError.storing({ () throws(StoreError) in try store.entity(in: doc, id: doc.hex) }),
@@ -58,18 +69,32 @@ final class TripSnapshot: @unchecked Sendable {
             items.append(legacy.item)
             list.append(legacy.json)
         }
-        for record in records {
+        var parsed = [String: Parsed](minimumCapacity: records.count + stops.count)
+        func views(_ record: Store.EntityRecord, stop: Bool) -> Parsed {
+            if let old = previous?.parsed[record.id], old.record == record { return old }
             let fields = Views.fields(record)
-            let object = TripItemViews.json(record, fields: fields)
-            json[record.id] = object
-            list.append(object)
-            if let item = TripItemViews.tripItem(record, fields: fields) { items.append(item) }
+            return stop
+                ? Parsed(
+                    record: record, json: TripItemViews.stopJSON(record, fields: fields),
+                    item: TripItemViews.tripItem(stop: record, fields: fields))
+                : Parsed(
+                    record: record, json: TripItemViews.json(record, fields: fields),
+                    item: TripItemViews.tripItem(record, fields: fields))
+        }
+        for record in records {
+            let p = views(record, stop: false)
+            parsed[record.id] = p
+            json[record.id] = p.json
+            list.append(p.json)
+            if let item = p.item { items.append(item) }
         }
         for stop in stops {
-            let fields = Views.fields(stop)
-            json[stop.id] = TripItemViews.stopJSON(stop, fields: fields)
-            items.append(TripItemViews.tripItem(stop: stop, fields: fields))
+            let p = views(stop, stop: true)
+            parsed[stop.id] = p
+            json[stop.id] = p.json
+            if let item = p.item { items.append(item) }
         }
+        self.parsed = parsed
         self.json = json
         self.itemList = list
         let f = Views.fields(root)
@@ -99,7 +124,8 @@ final class TripSnapshot: @unchecked Sendable {
     func itemRecord(_ id: String) -> Store.EntityRecord? { itemRecords.first { $0.id == id } }
 }
 
-/// The last few trip snapshots, each with the commit generation it was read at.
+/// The last few trip snapshots, each with the commit generation it was read at (current
+/// while the generation has not moved).
 struct TripSnapshotCache {
     /// How many itineraries' snapshots are kept (a 500-item trip's is ~1 MB).
     static let capacity = 8
@@ -110,8 +136,11 @@ struct TripSnapshotCache {
     mutating func snapshot(of doc: DocumentID, store: Store) throws(ServiceError) -> TripSnapshot {
         let generation = store.generations.current
         if let hit = entries.first(where: { $0.doc == doc && $0.generation == generation }) { return hit.snapshot }
-        let snapshot = try TripSnapshot(doc: doc, store: store)
-        entries.removeAll { $0.doc == doc || $0.generation != generation }
+        let previous = entries.last { $0.doc == doc }?.snapshot
+        let snapshot = try TripSnapshot(doc: doc, store: store, previous: previous)
+        // Older snapshots of other itineraries stay: stale, they still lend their unchanged
+        // entities' views to the next read of their itinerary.
+        entries.removeAll { $0.doc == doc }
         entries.append((doc, generation, snapshot))
         if entries.count > Self.capacity { entries.removeFirst() }
         return snapshot
