@@ -36,6 +36,52 @@ final class TripSnapshot: @unchecked Sendable {
     private var cachedWarnings: [TripWarning]?
     /// Encoded answers of `GET …/days` and `…/warnings`, by route.
     private var cachedBodies: [String: [UInt8]] = [:]
+    /// Each item's encoded API object, made on first use (and lent on to the next snapshot
+    /// for the entities that do not change).
+    private var encoded: [String: [UInt8]] = [:]
+
+    /// The encoded API object of an item, legacy item or place to go.
+    func encodedItem(_ id: String) -> [UInt8]? {
+        if let bytes = encoded[id] { return bytes }
+        guard let object = json[id] else { return nil }
+        var out = [UInt8]()
+        object.write(to: &out)
+        encoded[id] = out
+        return out
+    }
+
+    /// `GET …/days`: `{"days": [TripDay], "unscheduled": [TripItem]}`, keys sorted as every
+    /// answer's, written from the items' encoded objects.
+    func daysBody() -> [UInt8] {
+        if let cached = cachedBodies["days"] { return cached }
+        var out = Array(#"{"days":["#.utf8)
+        out.reserveCapacity(256 * trip.items.count)
+        for (i, day) in schedule.days.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out += Array(#"{"date":""#.utf8) + Array(day.date.description.utf8) + Array(#"","items":["#.utf8)
+            appendItems(day.items, to: &out)
+            out.append(UInt8(ascii: "]"))
+            if let lodging = day.lodging, let bytes = encodedItem(lodging) {
+                out += Array(#","lodging":"#.utf8) + bytes
+            }
+            out += Array(#","number":"#.utf8) + Array(String(day.number).utf8) + [UInt8(ascii: "}")]
+        }
+        out += Array(#"],"unscheduled":["#.utf8)
+        appendItems(schedule.unscheduled, to: &out)
+        out += Array("]}".utf8)
+        cachedBodies["days"] = out
+        return out
+    }
+
+    private func appendItems(_ ids: [String], to out: inout [UInt8]) {
+        var first = true
+        for id in ids {
+            guard let bytes = encodedItem(id) else { continue }
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            out += bytes
+        }
+    }
 
     /// The encoded answer of a read route, made once per snapshot.
     func body(_ route: String, _ make: (TripSnapshot) -> JSONValue) -> [UInt8] {
@@ -95,6 +141,11 @@ final class TripSnapshot: @unchecked Sendable {
             if let item = p.item { items.append(item) }
         }
         self.parsed = parsed
+        if let previous {
+            for (id, p) in parsed where previous.parsed[id]?.record == p.record {
+                if let bytes = previous.encoded[id] { encoded[id] = bytes }
+            }
+        }
         self.json = json
         self.itemList = list
         let f = Views.fields(root)
