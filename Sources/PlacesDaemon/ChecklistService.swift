@@ -41,8 +41,8 @@ struct ChecklistService {
         for (field, value) in fields where !value.isNull {
             changes.append(.set(entity: id, kind: .checklistItem, field: field, value: value, old: nil))
         }
-        let last = try lines().compactMap(\.position).max()
-        changes.append(.set(ChecklistItemFields.position, of: id, to: FractionalIndex.between(last, nil)))
+        let key = try ItemService.keyAtEnd(of: try lines().compactMap(\.position))
+        changes.append(.set(ChecklistItemFields.position, of: id, to: key))
         return (Edit(doc: doc.id, changes: changes, summary: "checklist item added"), id)
     }
 
@@ -71,7 +71,7 @@ struct ChecklistService {
     func move(_ reference: String, to position: Int) throws -> Edit? {
         let record = try line(reference)
         let others = try lines().filter { $0.id != record.id }
-        let key = try EntityLookup.positionKey(at: position, among: others)
+        let key = try ItemService.valid(try EntityLookup.positionKey(at: position, among: others), at: position)
         guard key != record.position else { return nil }
         return Edit(
             doc: doc.id,

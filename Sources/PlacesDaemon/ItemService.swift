@@ -22,6 +22,7 @@ struct ItemService {
         let kind = try Self.kind(typeValue)
         var flat = try Self.flatten(body)
         flat.removeValue(forKey: "type")
+        let given = Set(flat.keys)
         if kind == .transport, flat[TransportFields.mode.name] == nil {
             flat[TransportFields.mode.name] = .string("other")
         }
@@ -32,20 +33,16 @@ struct ItemService {
         var after = [String: JSONValue]()
         for (k, v) in fields { after[k] = v }
         if after["timeZone"] == nil, Self.hasTime(after["start"]) || Self.hasTime(after["end"]) {
-            let zone = snapshot.trip.timeZone ?? localZone
-            after["timeZone"] = .string(zone)
+            after["timeZone"] = .string(defaultZone)
         }
         let id = EntityLookup.newID()
-        try check(after, kind: kind, id: id)
+        try check(after, kind: kind, id: id, given: given)
         var changes: [Change] = [.create(entity: id, kind: kind)]
         for (field, value) in after.sorted(by: { $0.key < $1.key }) where !value.isNull {
             changes.append(.set(entity: id, kind: kind, field: field, value: value, old: nil))
         }
-        let last = snapshot.itemRecords.compactMap(\.position).max()
-        changes.append(
-            .set(
-                entity: id, kind: kind, field: FieldSpec.position.name,
-                value: .string(FractionalIndex.between(last, nil)), old: nil))
+        let key = try Self.keyAtEnd(of: snapshot.itemRecords.compactMap(\.position))
+        changes.append(.set(entity: id, kind: kind, field: FieldSpec.position.name, value: .string(key), old: nil))
         return (Edit(doc: snapshot.doc, changes: changes, summary: "\(kind.rawValue) added"), id)
     }
 
@@ -62,7 +59,7 @@ struct ItemService {
         let current = Views.fields(record)
         var after = current
         for (k, v) in fields { after[k] = v }
-        try check(after, kind: record.kind, id: record.id)
+        try check(after, kind: record.kind, id: record.id, given: Set(flat.keys))
         let changes: [Change] = fields.compactMap { field, value in
             let old = current[field] ?? .null
             guard old != value else { return nil }
@@ -96,6 +93,13 @@ struct ItemService {
             let start = f["start"]?.stringValue.flatMap { LocalDateTime($0) }
             date = requested ?? start?.date
             if let requested {
+                // An item with an end and no start (a deadline) gets a start on the day: not
+                // after its end, which does not move.
+                if start == nil, let end = f["end"]?.stringValue.flatMap({ LocalDateTime($0) }), end.date < requested {
+                    throw ServiceError.invalid(
+                        "date",
+                        "it ends \(end), before \(requested): move it to \(end.date) or earlier, or change its end")
+                }
                 let shift = requested.dayNumber - (start?.date.dayNumber ?? requested.dayNumber)
                 let newStart = LocalDateTime(date: requested, minuteOfDay: start?.minuteOfDay)
                 if newStart != start {
@@ -106,6 +110,15 @@ struct ItemService {
                 }
                 if shift != 0, let end = f["end"]?.stringValue.flatMap({ LocalDateTime($0) }) {
                     let moved = LocalDateTime(date: end.date.adding(days: shift), minuteOfDay: end.minuteOfDay)
+                    // Dates are years 1…9999 (op-format §5): an end pushed out of them would
+                    // be an op every peer refuses, and this daemon's later ops with it.
+                    guard (1...9999).contains(moved.date.year) else {
+                        throw ServiceError.invalid(
+                            "date",
+                            "moving it to \(requested) would move its end \(end) to "
+                                + (shift > 0 ? "after 9999-12-31" : "before 0001-01-01")
+                                + ": change its end first")
+                    }
                     changes.append(
                         .set(
                             entity: record.id, kind: record.kind, field: "end", value: .string(moved.description),
@@ -118,13 +131,16 @@ struct ItemService {
                 throw ServiceError.invalid("position", "give a 'date' or 'day' too: this item is not planned on a day")
             }
             let day = snapshot.schedule.days.first { $0.date == date }
-            let untimed = (day?.items ?? []).filter { id in
-                id != record.id && !(snapshot.trip.items.first { $0.id == id }?.start?.isTimed ?? false)
+            // By id, once: a day may hold thousands of items (a peer's), and a scan per item
+            // would make a move quadratic.
+            let timed = Dictionary(
+                snapshot.trip.items.map { ($0.id, $0.start?.isTimed ?? false) }, uniquingKeysWith: { a, _ in a })
+            let records = Dictionary(
+                (snapshot.itemRecords + snapshot.stops).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            let neighbours = (day?.items ?? []).compactMap { id in
+                id != record.id && timed[id] != true ? records[id] : nil
             }
-            let neighbours = untimed.compactMap { id in
-                snapshot.itemRecords.first { $0.id == id } ?? snapshot.stops.first { $0.id == id }
-            }
-            let key = try EntityLookup.positionKey(at: position, among: neighbours)
+            let key = try Self.valid(try EntityLookup.positionKey(at: position, among: neighbours), at: position)
             if key != record.position {
                 changes.append(
                     .set(
@@ -136,11 +152,43 @@ struct ItemService {
         return (Edit(doc: snapshot.doc, changes: changes, summary: "\(record.kind.rawValue) moved"), date)
     }
 
+    // MARK: Positions
+
+    /// A key after every key of `positions` (a new item goes last). A peer may hold the last
+    /// key there is (256 'z's, op-format §6.4): a key after it would be longer than a peer
+    /// accepts, and an op with it would be refused with every later op of this daemon in the
+    /// document. Then the new item goes just before it.
+    static func keyAtEnd(of positions: [String]) throws -> String {
+        var upper: String?
+        for lower in Set(positions).sorted().reversed() {
+            let key = FractionalIndex.between(lower, upper)
+            if FractionalIndex.isValid(key) { return key }
+            upper = lower
+        }
+        return try valid(FractionalIndex.between(nil, upper), at: nil)
+    }
+
+    /// `key` when a peer would accept it; a refusal naming `position` otherwise.
+    static func valid(_ key: String, at position: Int?) throws -> String {
+        guard FractionalIndex.isValid(key) else {
+            throw ServiceError.invalid(
+                "position",
+                "there is no room in the order \(position.map { "at position \($0)" } ?? "at the end"): "
+                    + "the neighbouring entries hold the last places there are; move one of them first")
+        }
+        return key
+    }
+
     // MARK: Finding
 
     /// A live item (not a place to go) by id or unique prefix.
     func item(_ reference: String) throws -> Store.EntityRecord {
         if reference == TripItemViews.legacyLodgingID || reference == TripItemViews.legacyTransportID {
+            guard snapshot.json[reference] != nil else {
+                let field = reference == TripItemViews.legacyLodgingID ? "lodging" : "transportation"
+                throw ServiceError.notFound(
+                    "no item of this itinerary with id '\(reference)': the itinerary has no \(field) of its own")
+            }
             throw ServiceError.conflict(
                 "legacy-item",
                 "'\(reference)' is the itinerary's own \(reference == TripItemViews.legacyLodgingID ? "lodging" : "transportation") field: change it with PATCH /v1/itineraries/{id}, or add a \(reference == TripItemViews.legacyLodgingID ? "lodging" : "transport") item"
@@ -228,16 +276,28 @@ struct ItemService {
         }
     }
 
-    /// The rules across fields, on the values the item will have.
-    private func check(_ after: [String: JSONValue], kind: EntityKind, id: String) throws {
-        for field in ["timeZone", TransportFields.endTimeZone.name] {
+    /// The zone of a new timed item that names none: the itinerary's (which may be one only
+    /// a peer's tz database knows: items of a trip share its zone), else this daemon's, else UTC.
+    private var defaultZone: String {
+        if let zone = snapshot.trip.timeZone { return zone }
+        let shaped = (try? FieldRule.timeZone.validate("timeZone", .string(localZone))) != nil
+        return shaped && ZoneNames.isKnown(localZone) ? localZone : "UTC"
+    }
+
+    /// The rules across fields, on the values the item will have, for the fields the request
+    /// `given` names: a value already stored (a peer's zone this daemon does not know, an end
+    /// before its start from concurrent edits, a link to an item deleted since) does not block
+    /// an edit of another field.
+    private func check(_ after: [String: JSONValue], kind: EntityKind, id: String, given: Set<String>) throws {
+        for field in ["timeZone", TransportFields.endTimeZone.name] where given.contains(field) {
             if let zone = after[field]?.stringValue, !ZoneNames.isKnown(zone) {
                 throw ServiceError.invalid(
                     field,
                     "'\(field)' \(zone) is not a time zone this daemon knows: use an IANA name such as Europe/Lisbon")
             }
         }
-        for group in ["location", "to"] {
+        for group in ["location", "to"]
+        where given.contains("\(group).latitude") || given.contains("\(group).longitude") {
             let lat = after["\(group).latitude"].flatMap { $0.isNull ? nil : $0 }
             let lon = after["\(group).longitude"].flatMap { $0.isNull ? nil : $0 }
             if (lat == nil) != (lon == nil) {
@@ -246,7 +306,9 @@ struct ItemService {
                     "\(group).\(missing)", "'\(group)' has only one coordinate: give both latitude and longitude")
             }
         }
-        if let startText = after["start"]?.stringValue, let endText = after["end"]?.stringValue,
+        let times: Set<String> = ["start", "end", "timeZone", TransportFields.endTimeZone.name]
+        if !given.isDisjoint(with: times), let startText = after["start"]?.stringValue,
+            let endText = after["end"]?.stringValue,
             let start = LocalDateTime(startText), let end = LocalDateTime(endText)
         {
             let startZone = after["timeZone"]?.stringValue ?? snapshot.trip.timeZone ?? localZone
@@ -266,7 +328,9 @@ struct ItemService {
                 throw ServiceError.invalid("end", "the \(a) \(endText) is before the \(b) \(startText)")
             }
         }
-        if let linked = after[ActivityFields.linkedItem.name]?.stringValue {
+        if given.contains(ActivityFields.linkedItem.name),
+            let linked = after[ActivityFields.linkedItem.name]?.stringValue
+        {
             guard linked != id else { throw ServiceError.invalid("linkedItem", "an item cannot link to itself") }
             guard
                 snapshot.itemRecords.contains(where: { $0.id == linked })
@@ -285,9 +349,10 @@ struct ItemService {
 
 /// IANA zone names this daemon's time zone database knows, and local times in them.
 enum ZoneNames {
-    private static let known: Set<String> = Set(TimeZone.knownTimeZoneIdentifiers).union(["UTC", "GMT"])
-
-    static func isKnown(_ name: String) -> Bool { known.contains(name) }
+    /// The planning code's list (`TripTime`): a zone the API takes is one the day view,
+    /// warnings and calendar convert times in (tz names, `UTC` and `Etc/UTC`, which is what
+    /// a machine whose /etc/localtime is UTC calls its zone).
+    static func isKnown(_ name: String) -> Bool { TripTime.isKnownZone(name) }
 
     /// Seconds since 1970 of a local date-time in zone `name`; nil for an unknown zone.
     static func instant(_ local: LocalDateTime, in name: String) -> Int64? {

@@ -31,14 +31,17 @@ struct HostileTripPeerTests {
         ]
     }
 
-    /// Times one GET of each view route (ms); records an issue for any answer but 200.
-    static func timeViews(_ node: SyncNode, _ it: String, sourceLocation: SourceLocation = #_sourceLocation)
-        -> [(path: String, ms: Double)]
-    {
+    /// Times one GET of each view route (ms, the daemon's answer read in full); records an issue
+    /// for any answer but 200. `checked`: each answer is also checked against the spec, which
+    /// costs the test about 0.5 ms per item (not counted), so a 20,000-item trip is not checked.
+    static func timeViews(
+        _ node: SyncNode, _ it: String, checked: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> [(path: String, ms: Double)] {
         viewPaths(it).map { path in
             let started = ContinuousClock.now
-            let r = try? node.d.send("GET", path)
+            let raw = try? node.d.client.send("GET", path)
             let ms = milliseconds(ContinuousClock.now - started)
+            let r = checked ? try? node.d.send("GET", path) : raw
             if r?.status != 200 {
                 Issue.record(
                     "GET \(path) → \(r.map { "\($0.status) \($0.text.prefix(300))" } ?? "no answer")",
@@ -101,6 +104,10 @@ struct HostileTripPeerTests {
                 "a title of 201 characters", "'title' is 201 characters",
                 Self.entity(id, "activity", [("title", Wire.string(String(repeating: "t", count: 201)))])
             ),
+            (
+                "an item with the legacy lodging's id", "32 lowercase hex",
+                Self.entity("legacy-lodging", "lodging", [("title", #""Hotel""#)])
+            ),
         ]
         for attack in attacks {
             let shown = owner.items(it)
@@ -108,7 +115,9 @@ struct HostileTripPeerTests {
             let stored = try s.attempt { try mallory.nextOp(in: $0, body: Wire.body(attack.changes)) }
             guard owner.serving("an op with \(attack.what)") else { return }
             #expect(!stored, "an op with \(attack.what) was stored")
-            #expect(owner.items(it) == shown && owner.checklist(it) == checklist, "\(attack.what) changed the trip")
+            #expect(
+                owner.items(it) == shown && owner.checklist(it) == checklist,
+                "\(attack.what) changed the trip: \(shown ?? []) became \(owner.items(it) ?? [])")
         }
         let refusals = owner.d.log.split(separator: "\n").filter { $0.contains("rejected an op from a peer") }
         for attack in attacks {
@@ -129,6 +138,49 @@ struct HostileTripPeerTests {
             try mallory.nextOp(in: $0, body: Wire.body(Self.entity(Self.newID(), "food", [("title", #""Fine""#)])))
         }
         #expect(valid && owner.titles(it).contains("Fine"))
+    }
+
+    @Test("a member's change declaring another kind for an existing item or place does not change what it is")
+    func kindChangesRefused() async throws {
+        var s = try SharedWithAdversary(role: "editor")
+        let owner = s.owner, it = s.itinerary.id, mallory = s.mallory
+        let tasca = try owner.addItem(it, #"{"type":"food","title":"Tasca","rating":4}"#)
+        let hotel = try owner.addItem(it, #"{"type":"lodging","title":"Casa","start":"2027-05-01","end":"2027-05-03"}"#)
+        let stop = try #require(s.itinerary.places.first?.id)
+        try s.absorb()
+        // op-format §5: "no op can reach an entity by declaring another kind for it". The ids
+        // of stops, items and checklist lines have one shape, and the store merges an entity's
+        // kind as the smallest declared (Materializer: kind = min(kind, ?)), so each of these
+        // would turn the entity into another kind, with the old kind's fields still on it.
+        let attacks: [(String, String)] = [
+            ("the food declared an activity", Wire.set(tasca, kind: "activity", field: "booked", value: "true")),
+            (
+                "the lodging declared a checklist line",
+                Wire.set(hotel, kind: "checklistItem", field: "checked", value: "true")
+            ),
+            ("the place to go declared an activity", Wire.set(stop, kind: "activity", field: "booked", value: "false")),
+        ]
+        // Known issue, with what follows from it: the views then answer objects the spec
+        // refuses (an activity with a stop's name and coordinates and no title, a checklist
+        // line with no text), which a strict client cannot read.
+        try withKnownIssue("a change declaring another kind is stored and changes the entity's kind") {
+            for (what, change) in attacks {
+                let items = owner.items(it), places = try owner.itinerary(it).places, lines = owner.checklist(it)
+                let stored = try s.attempt { try mallory.nextOp(in: $0, body: Wire.body([change])) }
+                let now = (owner.items(it), try owner.itinerary(it).places, owner.checklist(it))
+                #expect(!stored, "an op with \(what) was stored")
+                #expect(
+                    now.0 == items && now.1 == places && now.2 == lines,
+                    "\(what): items \(items ?? []) became \(now.0 ?? []); places \(places.map(\.name)) became \(now.1.map(\.name)); checklist \(lines ?? []) became \(now.2 ?? [])"
+                )
+            }
+            _ = Self.timeViews(owner, it)
+        }
+        // Whatever it holds, the daemon serves, and every view answers.
+        guard owner.serving("ops declaring other kinds") else { return }
+        for path in Self.viewPaths(it) {
+            #expect(try owner.d.client.send("GET", path).status == 200, "GET \(path)")
+        }
     }
 
     @Test("an editor's well-formed lies are stored; every view answers 200 at once and local edits stay valid")
@@ -215,7 +267,7 @@ struct HostileTripPeerTests {
             guard owner.serving("an op with \(lie.what)") else { return }
             #expect(stored, "an op with \(lie.what) was refused: it is well formed")
         }
-        #expect(owner.items(it)?.count == 8, "\(owner.titles(it))")
+        #expect(owner.items(it)?.count == 7, "\(owner.titles(it))")
 
         // Every view answers 200, quickly (a lodging of 10,000 years must not be walked night
         // by night, nor a trip of 3.6 million days day by day).
@@ -227,6 +279,16 @@ struct HostileTripPeerTests {
         for day in ["1", "0001-01-01", "2027-05-03", "9999-12-31"] {
             let r = try owner.d.send("GET", "/v1/itineraries/\(it)/days/\(day)")
             #expect([200, 404].contains(r.status), "GET …/days/\(day) → \(r.status) \(r.text.prefix(200))")
+        }
+        // Day routes read the same items (half a location, a lodging of 10,000 years): an answer
+        // or a refusal, never a failure, and at once.
+        for query in ["", "?day=1", "?day=2027-05-03", "?day=9999-12-31", "?day=all&format=geojson", "?format=gpx"] {
+            let started = ContinuousClock.now
+            let r = try owner.d.send("GET", "/v1/itineraries/\(it)/route\(query)")
+            let ms = milliseconds(ContinuousClock.now - started)
+            #expect(
+                r.status < 500 && ms < 1000, "GET …/route\(query) → \(r.status) in \(Int(ms)) ms: \(r.text.prefix(200))"
+            )
         }
         // Each lying item reads back as stored.
         #expect(owner.item(it, mars)?["timeZone"] == .string("Mars/Olympus"))
@@ -315,27 +377,28 @@ struct HostileTripPeerTests {
             owner.opCount >= before + opCount
         }
         let ingest = ContinuousClock.now - sent
-        let views = Self.timeViews(owner, it)
+        let views = Self.timeViews(owner, it, checked: false)
         poller.stop()
         print(
             "20,000 items: stored in \(ingest); views \(views.map { "\($0.path) \(Int($0.ms)) ms" }.joined(separator: ", ")); "
                 + "another client meanwhile: \(poller.summary)")
         guard owner.serving("20,000 items in one day") else { return }
-        #expect(owner.items(it)?.count == 20_001)
+        #expect(try owner.itinerary(it).itemCount == perOp * opCount + 1)
         #expect(poller.failures == 0, "another client was refused or not answered: \(poller.summary)")
         #expect(poller.maxMs < 5_000, "another client waited \(poller.maxMs) ms: \(poller.summary)")
         // Debug build figures: a view that walked the items pairwise would take minutes.
         for (path, ms) in views {
-            #expect(ms < 10_000, "GET \(path) of a 20,000-item trip took \(Int(ms)) ms")
+            #expect(ms < 5_000, "GET \(path) of a 20,000-item trip took \(Int(ms)) ms")
         }
 
         // The owner plans the day: moves an item to it and to the top; the day still answers.
         let started = ContinuousClock.now
-        let moved = try owner.d.send(
-            "POST", "/v1/itineraries/\(it)/items/\(mine)/move", json: #"{"date":"2027-05-03","position":1}"#)
+        let moved = try owner.d.client.send(
+            "POST", "/v1/itineraries/\(it)/items/\(mine)/move", body: Array(#"{"date":"2027-05-03","position":1}"#.utf8)
+        )
         let moveTime = ContinuousClock.now - started
         print("20,000 items: a move into the day took \(moveTime)")
-        #expect(moved.status == 200, "\(moved.text.prefix(300))")
+        #expect(moved.status == 200, "\(String(decoding: moved.body.prefix(300), as: UTF8.self))")
         #expect(moveTime < .seconds(3), "a move into a 20,000-item day took \(moveTime)")
         let added = try owner.addItem(it, #"{"type":"activity","title":"One more","start":"2027-05-03"}"#)
         #expect(!added.isEmpty)
@@ -347,6 +410,85 @@ struct HostileTripPeerTests {
             return goodMirror.seq(of: author) >= s.mirror.seq(of: author) + 2
         }
         s.owner.d.kill()
+    }
+
+    @Test("5,000 checklist lines, each assigned to a different stranger: the checklist answers quickly")
+    func checklistOfStrangers() async throws {
+        var s = try SharedWithAdversary(role: "editor")
+        let owner = s.owner, it = s.itinerary.id
+        let perOp = 1_250, opCount = 4
+        var ops = [SignedOp]()
+        for _ in 0..<opCount {
+            var changes = [String]()
+            for i in 0..<perOp {
+                let key = HexCoding.encode(SecureRandom.bytes(32))
+                changes += Self.entity(
+                    Self.newID(), "checklistItem",
+                    [("text", #""Job \#(i)""#), ("checked", "false"), ("assignee", Wire.string(key))])
+            }
+            let op = try s.mallory.nextOp(in: s.mirror, body: Wire.body(changes))
+            s.mirror.add(op)
+            ops.append(op)
+        }
+        let before = owner.opCount
+        try s.session.send(ops.map { Wire.ops([$0.encoded], doc: s.doc) })
+        try await eventually("the owner stored the lines", timeout: .seconds(20)) { owner.opCount >= before + opCount }
+        var times = [Double]()
+        for _ in 0..<2 {
+            let started = ContinuousClock.now
+            let r = try owner.d.client.send("GET", "/v1/itineraries/\(it)/checklist")
+            times.append(milliseconds(ContinuousClock.now - started))
+            #expect(r.status == 200)
+        }
+        print("5,000 checklist lines of strangers: GET …/checklist \(times.map { "\(Int($0)) ms" })")
+        // Debug build: a name looked up in the store per line takes seconds. Engine.checklist
+        // calls `displayName` for every line; for a key it has not talked to, that reads every
+        // peer and contact and runs `Store.memberName`, whose query (kind = 'member' AND id = ?,
+        // no index) scans the whole entity table: quadratic (5,000 lines 3.5 s, 10,000 lines 9 s).
+        withKnownIssue("GET …/checklist looks each assignee's name up in the store, line by line") {
+            #expect(times.allSatisfy { $0 < 1_000 }, "GET …/checklist took \(times) ms")
+        }
+        let line = try owner.addLine(it, #"{"text":"Mine"}"#)
+        #expect(!line.isEmpty)
+        s.owner.d.kill()
+    }
+
+    @Test("an item and a checklist line at the very end of the key space do not make the owner write invalid positions")
+    func positionsAtTheEndOfTheKeySpace() async throws {
+        var s = try SharedWithAdversary(role: "editor")
+        let owner = s.owner, it = s.itinerary.id, mallory = s.mallory
+        let first = try owner.addItem(it, #"{"type":"food","title":"Tasca","start":"2027-05-02"}"#)
+        _ = try owner.addLine(it, #"{"text":"Hats"}"#)
+        try s.absorb()
+        // 256 'z's: the largest key op-format §6.4 allows, with no key after it.
+        let last = Wire.string(String(repeating: "z", count: FractionalIndex.maxLength))
+        let item = Self.newID(), line = Self.newID()
+        let stored = try s.attempt {
+            try mallory.nextOp(
+                in: $0,
+                body: Wire.body(
+                    Self.entity(item, "food", [("title", #""Last""#), ("start", #""2027-05-02""#), ("position", last)])
+                        + Self.entity(
+                            line, "checklistItem",
+                            [("text", #""Last line""#), ("checked", "false"), ("position", last)])
+                ))
+        }
+        #expect(stored, "a position of 256 'z's is well formed")
+        // The owner adds after it, and moves an item to the end of the day and a line to the
+        // end of the list: each must be an op a peer accepts (or a refusal), never a 257-char key.
+        for (method, path, body) in [
+            ("POST", "items", #"{"type":"food","title":"After","start":"2027-05-02"}"#),
+            ("POST", "checklist", #"{"text":"After"}"#),
+            ("POST", "items/\(first)/move", #"{"date":"2027-05-02","position":3}"#),
+            ("POST", "checklist/\(try owner.addLine(it, #"{"text":"Mover"}"#))/move", #"{"position":4}"#),
+        ] {
+            let r = try owner.d.send(method, "/v1/itineraries/\(it)/\(path)", json: body)
+            #expect([200, 201, 400].contains(r.status), "\(method) \(path): \(r.status) \(r.text)")
+        }
+        try s.absorb(for: 1)
+        let refused = Self.refusedLocalOps(in: s.mirror, author: try HumanID.decode(owner.id).bytes)
+        #expect(refused.isEmpty, "the owner wrote ops its peers refuse: \(refused)")
+        #expect(owner.titles(it).contains("After") && owner.checklist(it)?.count == 4)
     }
 
     @Test("a viewer member's item and checklist ops are refused; the trip is unchanged")
