@@ -138,13 +138,7 @@ extension Engine {
 
     /// `GET …/days`, encoded once per change of the store.
     func days(_ reference: String) throws -> [UInt8] {
-        try tripSnapshot(try itineraryDoc(reference)).body("days") { snapshot in
-            let schedule = snapshot.schedule
-            return .object([
-                "days": .array(schedule.days.map { Self.dayJSON($0, snapshot: snapshot) }),
-                "unscheduled": .array(schedule.unscheduled.compactMap { snapshot.json[$0] }),
-            ])
-        }
+        try tripSnapshot(try itineraryDoc(reference)).daysBody()
     }
 
     func day(_ reference: String, day dayReference: String) throws -> JSONValue {

@@ -21,12 +21,67 @@ final class TripSnapshot: @unchecked Sendable {
     let trip: Trip
     /// The API objects of the items (not places to go), legacy ones first.
     let itemList: [JSONValue]
+    /// Each entity's views, by id, with the record they were made from: a snapshot made
+    /// after a change reuses those of the entities that did not change.
+    let parsed: [String: Parsed]
+
+    struct Parsed {
+        var record: Store.EntityRecord
+        var json: JSONValue
+        var item: PlacesTrips.TripItem?
+    }
 
     // Computed on first use; a snapshot is only read inside the engine actor.
     private var cachedSchedule: TripSchedule?
     private var cachedWarnings: [TripWarning]?
     /// Encoded answers of `GET …/days` and `…/warnings`, by route.
     private var cachedBodies: [String: [UInt8]] = [:]
+    /// Each item's encoded API object, made on first use (and lent on to the next snapshot
+    /// for the entities that do not change).
+    private var encoded: [String: [UInt8]] = [:]
+
+    /// The encoded API object of an item, legacy item or place to go.
+    func encodedItem(_ id: String) -> [UInt8]? {
+        if let bytes = encoded[id] { return bytes }
+        guard let object = json[id] else { return nil }
+        var out = [UInt8]()
+        object.write(to: &out)
+        encoded[id] = out
+        return out
+    }
+
+    /// `GET …/days`: `{"days": [TripDay], "unscheduled": [TripItem]}`, keys sorted as every
+    /// answer's, written from the items' encoded objects.
+    func daysBody() -> [UInt8] {
+        if let cached = cachedBodies["days"] { return cached }
+        var out = Array(#"{"days":["#.utf8)
+        out.reserveCapacity(256 * trip.items.count)
+        for (i, day) in schedule.days.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out += Array(#"{"date":""#.utf8) + Array(day.date.description.utf8) + Array(#"","items":["#.utf8)
+            appendItems(day.items, to: &out)
+            out.append(UInt8(ascii: "]"))
+            if let lodging = day.lodging, let bytes = encodedItem(lodging) {
+                out += Array(#","lodging":"#.utf8) + bytes
+            }
+            out += Array(#","number":"#.utf8) + Array(String(day.number).utf8) + [UInt8(ascii: "}")]
+        }
+        out += Array(#"],"unscheduled":["#.utf8)
+        appendItems(schedule.unscheduled, to: &out)
+        out += Array("]}".utf8)
+        cachedBodies["days"] = out
+        return out
+    }
+
+    private func appendItems(_ ids: [String], to out: inout [UInt8]) {
+        var first = true
+        for id in ids {
+            guard let bytes = encodedItem(id) else { continue }
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            out += bytes
+        }
+    }
 
     /// The encoded answer of a read route, made once per snapshot.
     func body(_ route: String, _ make: (TripSnapshot) -> JSONValue) -> [UInt8] {
@@ -37,7 +92,9 @@ final class TripSnapshot: @unchecked Sendable {
         return out
     }
 
-    init(doc: DocumentID, store: Store) throws(ServiceError) {
+    /// Reads `doc`; `previous` (an older snapshot of it) lends the views of every entity
+    /// whose record is unchanged.
+    init(doc: DocumentID, store: Store, previous: TripSnapshot? = nil) throws(ServiceError) {
         self.doc = doc
         guard
             let root = try ServiceError.storing({ () throws(StoreError) in try store.entity(in: doc, id: doc.hex) }),
@@ -58,17 +115,36 @@ final class TripSnapshot: @unchecked Sendable {
             items.append(legacy.item)
             list.append(legacy.json)
         }
-        for record in records {
+        var parsed = [String: Parsed](minimumCapacity: records.count + stops.count)
+        func views(_ record: Store.EntityRecord, stop: Bool) -> Parsed {
+            if let old = previous?.parsed[record.id], old.record == record { return old }
             let fields = Views.fields(record)
-            let object = TripItemViews.json(record, fields: fields)
-            json[record.id] = object
-            list.append(object)
-            if let item = TripItemViews.tripItem(record, fields: fields) { items.append(item) }
+            return stop
+                ? Parsed(
+                    record: record, json: TripItemViews.stopJSON(record, fields: fields),
+                    item: TripItemViews.tripItem(stop: record, fields: fields))
+                : Parsed(
+                    record: record, json: TripItemViews.json(record, fields: fields),
+                    item: TripItemViews.tripItem(record, fields: fields))
+        }
+        for record in records {
+            let p = views(record, stop: false)
+            parsed[record.id] = p
+            json[record.id] = p.json
+            list.append(p.json)
+            if let item = p.item { items.append(item) }
         }
         for stop in stops {
-            let fields = Views.fields(stop)
-            json[stop.id] = TripItemViews.stopJSON(stop, fields: fields)
-            items.append(TripItemViews.tripItem(stop: stop, fields: fields))
+            let p = views(stop, stop: true)
+            parsed[stop.id] = p
+            json[stop.id] = p.json
+            if let item = p.item { items.append(item) }
+        }
+        self.parsed = parsed
+        if let previous {
+            for (id, p) in parsed where previous.parsed[id]?.record == p.record {
+                if let bytes = previous.encoded[id] { encoded[id] = bytes }
+            }
         }
         self.json = json
         self.itemList = list
@@ -99,7 +175,8 @@ final class TripSnapshot: @unchecked Sendable {
     func itemRecord(_ id: String) -> Store.EntityRecord? { itemRecords.first { $0.id == id } }
 }
 
-/// The last few trip snapshots, each with the commit generation it was read at.
+/// The last few trip snapshots, each with the commit generation it was read at (current
+/// while the generation has not moved).
 struct TripSnapshotCache {
     /// How many itineraries' snapshots are kept (a 500-item trip's is ~1 MB).
     static let capacity = 8
@@ -110,8 +187,11 @@ struct TripSnapshotCache {
     mutating func snapshot(of doc: DocumentID, store: Store) throws(ServiceError) -> TripSnapshot {
         let generation = store.generations.current
         if let hit = entries.first(where: { $0.doc == doc && $0.generation == generation }) { return hit.snapshot }
-        let snapshot = try TripSnapshot(doc: doc, store: store)
-        entries.removeAll { $0.doc == doc || $0.generation != generation }
+        let previous = entries.last { $0.doc == doc }?.snapshot
+        let snapshot = try TripSnapshot(doc: doc, store: store, previous: previous)
+        // Older snapshots of other itineraries stay: stale, they still lend their unchanged
+        // entities' views to the next read of their itinerary.
+        entries.removeAll { $0.doc == doc }
         entries.append((doc, generation, snapshot))
         if entries.count > Self.capacity { entries.removeFirst() }
         return snapshot

@@ -5,8 +5,10 @@ import Foundation
 public enum TripTime {
     /// Zone names the API accepts: the tz database names Foundation lists on this machine
     /// (443 on the reference Linux image), plus `UTC` and `Etc/UTC`, which it omits from its
-    /// list but knows. Abbreviations (`PST`) and offsets (`GMT+5`) are refused even though
-    /// `TimeZone(identifier:)` reads some of them: calendars and peers need real zone names.
+    /// list but knows, plus any `Area/Location` name Foundation opens as itself (its list
+    /// has `Asia/Calcutta` but not the current `Asia/Kolkata`, which it knows). Abbreviations
+    /// (`PST`) and offsets (`GMT+5`) are refused even though `TimeZone(identifier:)` reads
+    /// some of them: calendars and peers need real zone names.
     static let knownZones: Set<String> = {
         var zones = Set(TimeZone.knownTimeZoneIdentifiers)
         for alias in ["UTC", "Etc/UTC"] where TimeZone(identifier: alias) != nil { zones.insert(alias) }
@@ -16,7 +18,9 @@ public enum TripTime {
     /// Whether `zone` is an IANA zone this build can convert times in (for the API to
     /// refuse an unknown `timeZone` or `endTimeZone` with a 400).
     public static func isKnownZone(_ zone: String) -> Bool {
-        zone.utf8.count <= 64 && knownZones.contains(zone)
+        guard zone.utf8.count <= 64 else { return false }
+        if knownZones.contains(zone) { return true }
+        return zone.utf8.contains(UInt8(ascii: "/")) && TimeZone(identifier: zone)?.identifier == zone
     }
 
     /// The Foundation zone for `zone`, nil when ``isKnownZone(_:)`` says no.

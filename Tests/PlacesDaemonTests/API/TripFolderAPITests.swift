@@ -140,6 +140,12 @@ struct TripFolderAPITests {
         let days = try Self.json(try await t.d.send("GET", "/v1/itineraries/\(it.id)/days"))
         let dayOf3 = days["days"]?.arrayValue?.compactMap(\.objectValue).first { $0["date"] == .string("2027-05-03") }
         #expect(dayOf3?["items"]?.arrayValue?.first?.objectValue?["type"] == .string("place"))
+        // The list (written from each item's encoded object) and each day alone agree.
+        for day in days["days"]?.arrayValue ?? [] {
+            let number = day.objectValue?["number"]?.intValue ?? 0
+            let alone = try Self.json(try await t.d.send("GET", "/v1/itineraries/\(it.id)/days/\(number)"))
+            #expect(JSONValue.object(alone) == day)
+        }
     }
 
     @Test("the checklist: add, assign, tick, reorder, remove")
