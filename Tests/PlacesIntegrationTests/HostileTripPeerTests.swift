@@ -183,6 +183,57 @@ struct HostileTripPeerTests {
         }
     }
 
+    @Test("a member's rename, delete and restore of an item show at once in the list and the day (no stale view)")
+    func peerEditsShowAtOnce() async throws {
+        var s = try SharedWithAdversary(role: "editor")
+        let owner = s.owner, it = s.itinerary.id, mallory = s.mallory
+        _ = try owner.d.call(
+            Itinerary.self, "PATCH", "/v1/itineraries/\(it)",
+            json: #"{"startDate":"2027-05-01","endDate":"2027-05-03"}"#)
+        let tour = try owner.addItem(it, #"{"type":"activity","title":"Tour","start":"2027-05-02T10:00"}"#)
+        _ = try owner.addItem(it, #"{"type":"food","title":"Lunch","start":"2027-05-02"}"#)
+        try s.absorb()
+        func day() throws -> String { try owner.d.send("GET", "/v1/itineraries/\(it)/days/2027-05-02").text }
+        // Read both views first, so that the daemon holds them for the trip as it is.
+        let firstDay = try day()
+        #expect(owner.titles(it).contains("Tour") && firstDay.contains("Tour"))
+        let steps: [(String, String, (Bool, String) -> Bool)] = [
+            (
+                "renamed", Wire.set(tour, kind: "activity", field: "title", value: #""Tour by boat""#),
+                { $1.contains("Tour by boat") }
+            ),
+            (
+                "moved", Wire.set(tour, kind: "activity", field: "start", value: #""2027-05-03T10:00""#),
+                { !$1.contains("Tour") }
+            ),
+            (
+                "moved back", Wire.set(tour, kind: "activity", field: "start", value: #""2027-05-02T11:00""#),
+                { $1.contains("T11:00") }
+            ),
+            (
+                "deleted", Wire.set(tour, kind: "activity", field: "deleted", value: "true"),
+                { !$0 && !$1.contains("Tour") }
+            ),
+            (
+                "restored", Wire.set(tour, kind: "activity", field: "deleted", value: "false"),
+                { $0 && $1.contains("Tour by boat") }
+            ),
+        ]
+        for (what, change, expected) in steps {
+            let stored = try s.attempt { try mallory.nextOp(in: $0, body: Wire.body([change])) }
+            #expect(stored, "\(what)")
+            let listed =
+                owner.items(it)?.contains { item in
+                    if case .object(let o) = item, o["id"] == .string(tour) { return true }
+                    return false
+                } ?? false
+            let shown = try day()
+            #expect(
+                expected(listed, shown), "after the member \(what) the item: listed \(listed), day \(shown.prefix(400))"
+            )
+        }
+    }
+
     @Test("items and checklist lines created without their required fields still read as the spec says")
     func requiredFieldsMissing() async throws {
         var s = try SharedWithAdversary(role: "editor")
