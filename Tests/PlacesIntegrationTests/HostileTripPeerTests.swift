@@ -580,6 +580,34 @@ struct HostileTripPeerTests {
         #expect(owner.titles(it).contains("After") && owner.checklist(it)?.count == 4)
     }
 
+    @Test("a place to go at the very end of the key space does not make the owner write an invalid position")
+    func stopAtTheEndOfTheKeySpace() async throws {
+        var s = try SharedWithAdversary(role: "editor")
+        let owner = s.owner, it = s.itinerary.id, mallory = s.mallory
+        let last = Wire.string(String(repeating: "z", count: FractionalIndex.maxLength))
+        let stored = try s.attempt {
+            try mallory.nextOp(
+                in: $0,
+                body: Wire.body(
+                    Self.entity(
+                        Self.newID(), "stop",
+                        [("name", #""Last""#), ("latitude", "38.7"), ("longitude", "-9.1"), ("position", last)])))
+        }
+        #expect(stored)
+        let place = try owner.d.call(
+            Place.self, "POST", "/v1/places", json: #"{"name":"Jerónimos","latitude":38.6979,"longitude":-9.2067}"#)
+        let r = try owner.d.send("POST", "/v1/itineraries/\(it)/places", json: #"{"placeId":"\#(place.id)"}"#)
+        #expect([200, 201, 400].contains(r.status), "\(r.text)")
+        try s.absorb(for: 1)
+        let refused = Self.refusedLocalOps(in: s.mirror, author: try HumanID.decode(owner.id).bytes)
+        // EntityLookup.positionKey appends after the last stop with FractionalIndex.between,
+        // which gives a 257-character key after 256 'z's (ItineraryService.addStop/moveStop;
+        // LibraryService's favorites too). ItemService and ChecklistService avoid it.
+        withKnownIssue("a stop added after a peer's last possible key gets a key peers refuse") {
+            #expect(refused.isEmpty, "the owner wrote ops its peers refuse: \(refused)")
+        }
+    }
+
     @Test("a viewer member's item and checklist ops are refused; the trip is unchanged")
     func viewerOpsRefused() async throws {
         var s = try SharedWithAdversary(role: "viewer")
