@@ -608,6 +608,39 @@ struct HostileTripPeerTests {
         }
     }
 
+    @Test("after an op its peers refuse, the owner's later edits still reach another member's daemon")
+    func refusedLocalOpSplitsReplicas() async throws {
+        var s = try SharedWithAdversary(role: "editor")
+        let owner = s.owner, it = s.itinerary.id, mallory = s.mallory
+        let bruno = try SyncNode("Bruno")
+        try bruno.trust(owner)
+        try owner.trust(bruno)
+        try owner.addPeer(bruno)
+        try bruno.addPeer(owner)
+        try owner.share(it, with: bruno.id, role: "editor")
+        try await eventually("Bruno holds the trip") { try bruno.itinerary(it).role == "editor" }
+        let last = Wire.string(String(repeating: "z", count: FractionalIndex.maxLength))
+        _ = try s.attempt {
+            try mallory.nextOp(
+                in: $0,
+                body: Wire.body(
+                    Self.entity(
+                        Self.newID(), "stop",
+                        [("name", #""Last""#), ("latitude", "38.7"), ("longitude", "-9.1"), ("position", last)])))
+        }
+        let place = try owner.d.call(
+            Place.self, "POST", "/v1/places", json: #"{"name":"Jerónimos","latitude":38.6979,"longitude":-9.2067}"#)
+        _ = try owner.d.send("POST", "/v1/itineraries/\(it)/places", json: #"{"placeId":"\#(place.id)"}"#)
+        _ = try owner.d.call(Itinerary.self, "PATCH", "/v1/itineraries/\(it)", json: #"{"notes":"after the stop"}"#)
+        let reached =
+            (try? await eventually("Bruno gets Ana's later edit", timeout: .seconds(8)) {
+                try bruno.itinerary(it).notes == "after the stop"
+            }) != nil
+        withKnownIssue("one refused local op (a stop's 257-character key) stops every later op of its author") {
+            #expect(reached, "Bruno never got Ana's edit made after the op his daemon refused")
+        }
+    }
+
     @Test("a viewer member's item and checklist ops are refused; the trip is unchanged")
     func viewerOpsRefused() async throws {
         var s = try SharedWithAdversary(role: "viewer")
