@@ -15,7 +15,7 @@ struct ChecklistService {
     }
 
     /// The API object of a line (`ChecklistItem`).
-    static func json(_ record: Store.EntityRecord, position: Int, displayName: (PublicKey) -> String) -> JSONValue {
+    static func json(_ record: Store.EntityRecord, position: Int, displayName: (PublicKey) -> String?) -> JSONValue {
         let f = Views.fields(record)
         typealias C = ChecklistItemFields
         var o: [String: JSONValue] = [
@@ -25,7 +25,7 @@ struct ChecklistService {
         if let list = f[C.list] { o["list"] = .string(list) }
         if let hex = f[C.assignee], let key = Engine.publicKey(hex: hex) {
             o["assignee"] = .string(key.humanID)
-            o["assigneeName"] = .string(displayName(key))
+            if let name = displayName(key) { o["assigneeName"] = .string(name) }
         }
         if let updated = record.updatedMs { o["updatedAt"] = .string(RFC3339.string(ms: updated)) }
         return .object(o)

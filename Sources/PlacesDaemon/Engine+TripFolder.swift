@@ -1,6 +1,7 @@
 import Foundation
 import PlacesAPI
 import PlacesControl
+import PlacesCrypto
 import PlacesModel
 import PlacesStore
 import PlacesTrips
@@ -185,15 +186,30 @@ extension Engine {
     }
 
     func checklist(_ reference: String) throws -> JSONValue {
-        let lines = try checklistService(reference, editing: false).lines()
-        let items = lines.enumerated().map { ChecklistService.json($1, position: $0 + 1, displayName: displayName) }
+        let service = try checklistService(reference, editing: false)
+        let names = try memberNames(service.doc)
+        let items = try service.lines().enumerated().map { index, line in
+            ChecklistService.json(line, position: index + 1) { names[$0] }
+        }
         return .object(["items": .array(items), "count": .int(Int64(items.count))])
+    }
+
+    /// The owner's and every member's display name, read once per answer: a checklist line
+    /// names its assignee only when they are one of them (a peer's op may assign anyone).
+    func memberNames(_ doc: Store.DocumentRecord) throws -> [PublicKey: String] {
+        var names = [PublicKey: String]()
+        if let owner = try? PublicKey(bytes: doc.owner) { names[owner] = displayName(of: owner) }
+        for member in try ServiceError.storing({ () throws(StoreError) in try store.members(of: doc.id) }) {
+            if let key = Engine.publicKey(hex: member.key) { names[key] = displayName(of: key) }
+        }
+        return names
     }
 
     private func checklistLine(_ service: ChecklistService, id: String) throws -> JSONValue {
         let lines = try service.lines()
         guard let index = lines.firstIndex(where: { $0.id == id }) else { return .null }
-        return ChecklistService.json(lines[index], position: index + 1, displayName: displayName)
+        let names = try memberNames(service.doc)
+        return ChecklistService.json(lines[index], position: index + 1) { names[$0] }
     }
 
     func addChecklistItem(_ reference: String, _ body: [String: JSONValue]) throws -> JSONValue {

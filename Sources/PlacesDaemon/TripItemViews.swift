@@ -60,10 +60,16 @@ enum TripItemViews {
         ]
         if let updated = record.updatedMs { object["updatedAt"] = .string(RFC3339.string(ms: updated)) }
         var nested = [String: [String: JSONValue]]()
-        for (name, value) in f where !value.isNull && name != FieldSpec.deleted.name && name != FieldSpec.position.name
+        // Only the kind's own registers: a hostile editor's change may declare another kind
+        // for this entity (kinds that share the id shape are told apart by the store, which
+        // keeps one kind per entity, `Materializer`), leaving registers of that kind here.
+        let declared = record.kind.schema?.fieldsByName ?? [:]
+        for (name, value) in f
+        where !value.isNull && name != FieldSpec.deleted.name && name != FieldSpec.position.name
+            && declared[name] != nil
         {
-            if let dot = name.firstIndex(of: "."), groups.contains(String(name[..<dot])) {
-                nested[String(name[..<dot]), default: [:]][String(name[name.index(after: dot)...])] = value
+            if let (group, key) = nestedNames[name] {
+                nested[group, default: [:]][key] = value
             } else {
                 object[name] = value
             }
