@@ -127,13 +127,14 @@ public struct ItemList: Codable, Sendable, Equatable {
 public struct TripDay: Codable, Sendable, Equatable {
     /// `YYYY-MM-DD`.
     public var date: String
-    /// 1-based day of the trip.
-    public var number: Int
+    /// 1-based day of the trip; nil only in a move's answer for a date the day view does
+    /// not show.
+    public var number: Int?
     /// The stay that covers the night after `date`; absent when there is none.
     public var lodging: TripItem?
     public var items: [TripItem]
 
-    public init(date: String, number: Int, lodging: TripItem? = nil, items: [TripItem]) {
+    public init(date: String, number: Int?, lodging: TripItem? = nil, items: [TripItem]) {
         self.date = date
         self.number = number
         self.lodging = lodging

@@ -110,8 +110,14 @@ extension Engine {
         let (edit, movedTo) = try service.move(itemReference, date: date, position: position)
         if let edit { try commit(edit) }
         let after = try tripSnapshot(doc)
-        guard let movedTo, let day = after.schedule.days.first(where: { $0.date == movedTo }) else {
-            return .object(["date": movedTo.map { .string($0.description) } ?? .null])
+        guard let movedTo else { throw ServiceError.invalid("date", "say which day to move it to") }
+        guard let day = after.schedule.day(on: movedTo) else {
+            // A day the view does not show (it shows at most 366 days; a peer's far-off dates
+            // can put this one outside): the date and the item alone, without a number.
+            let item = try service.itemOrStop(itemReference).id
+            return .object([
+                "date": .string(movedTo.description), "items": .array([after.json[item]].compactMap { $0 }),
+            ])
         }
         return Self.dayJSON(day, snapshot: after)
     }
@@ -170,8 +176,7 @@ extension Engine {
                             "code": .string(w.code), "items": .array(w.items.map(JSONValue.string)),
                             "message": .string(w.message),
                         ])
-                    }),
-                "count": .int(Int64(snapshot.warnings.count)),
+                    })
             ])
         }
     }

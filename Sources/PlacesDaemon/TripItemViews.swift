@@ -75,6 +75,8 @@ enum TripItemViews {
             }
         }
         for (group, fields) in nested { object[group] = .object(fields) }
+        // Every item has a title; one whose kind a peer's change turned (see above) may not.
+        if object["title"] == nil { object["title"] = .string(f["name"]?.stringValue ?? "Untitled") }
         return .object(object)
     }
 

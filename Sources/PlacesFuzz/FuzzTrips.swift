@@ -10,7 +10,9 @@ import PlacesTrips
 /// warnings per code, and the calendar is CRLF lines of at most 75 octets between
 /// BEGIN:VCALENDAR and END:VCALENDAR.
 enum FuzzTrips {
-    static let zones = ["Europe/Lisbon", "Asia/Tokyo", "America/New_York", "UTC", "Mars/Olympus", "Australia/Lord_Howe"]
+    static let zones = [
+        "Europe/Lisbon", "Asia/Tokyo", "America/New_York", "UTC", "Mars/Olympus", "Australia/Lord_Howe",
+    ]
     static let modes = ["flight", "train", "bus", "car", "ferry", "other"]
 
     static func run(_ input: [UInt8]) {
@@ -26,14 +28,17 @@ enum FuzzTrips {
             let located = (reader.byte() ?? 0) & 1 == 0
             let point = (Double(reader.byte() ?? 0) * 0.7 - 89.0, Double(reader.byte() ?? 0) * 1.4 - 179.0)
             let location = located ? TripLocation(name: "L", latitude: point.0, longitude: point.1) : nil
-            let price = reader.byte().map { Money(amountMinor: Int64($0) * 1_000_000_000, currency: $0 & 1 == 0 ? "EUR" : "JPY") }
+            let price = reader.byte().map {
+                Money(amountMinor: Int64($0) * 1_000_000_000, currency: $0 & 1 == 0 ? "EUR" : "JPY")
+            }
             let title = String(repeating: "T", count: Int(reader.byte() ?? 1) % 5)
             items.append(
                 TripItem(
                     id: id, type: types[Int(kind) % types.count], title: title, start: start, end: end,
                     timeZone: zone, endTimeZone: endZone, location: location, to: location, price: price,
                     position: reader.byte().map { String(UnicodeScalar(97 + $0 % 26)) },
-                    mode: modes[Int(kind) % modes.count], linkedItem: kind & 0x40 == 0 ? nil : String(format: "%032x", Int(kind) % 64)))
+                    mode: modes[Int(kind) % modes.count],
+                    linkedItem: kind & 0x40 == 0 ? nil : String(format: "%032x", Int(kind) % 64)))
         }
         let trip = Trip(
             startDate: dateTime(&reader)?.date, endDate: dateTime(&reader)?.date,

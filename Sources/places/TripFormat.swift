@@ -121,7 +121,7 @@ enum TripFormat {
 
     /// "Day 3 · Mon 3 May 2027 · sleeping at Casa Porto" and one line per item.
     static func day(_ day: TripDay, plain: Bool) -> String {
-        var header = "Day \(day.number) · \(longDate(day.date))"
+        var header = (day.number.map { "Day \($0) · " } ?? "") + longDate(day.date)
         if let lodging = day.lodging { header += " · sleeping at \(lodging.title)" }
         guard !day.items.isEmpty else { return header + "\n  nothing planned" }
         let times = day.items.map { timeLabel($0, on: day.date) }

@@ -62,6 +62,22 @@ struct FixtureDataDirTests {
                     continue
                 }
             }
+            if capture.path.hasPrefix("/v1/itineraries/"), capture.path.split(separator: "/").count == 3,
+                let object = got as? [String: Any]
+            {
+                // Issue 13's additions: the legacy lodging and transportation are the items,
+                // and their prices the sections; totalCost is unchanged.
+                let legacy =
+                    (object["lodging"] != nil || object["lodgingPrice"] != nil ? 1 : 0)
+                    + (object["transportation"] != nil || object["travelPrice"] != nil ? 1 : 0)
+                #expect(object["itemCount"] as? Int == legacy, "GET \(capture.path): itemCount")
+                let costs = object["costs"] as? [String: Any]
+                #expect(
+                    (costs?["transport"] != nil) == (object["travelPrice"] != nil)
+                        && (costs?["lodging"] != nil) == (object["lodgingPrice"] != nil),
+                    "GET \(capture.path): costs \(String(describing: costs))")
+                got = JSONCanon.removingKeys(FixtureDataDir.addedItineraryFields, from: got)
+            }
             if let since = viewsSince, capture.path.hasSuffix("/activity"), var list = got as? [String: Any],
                 let lines = list["activity"] as? [[String: Any]]
             {
