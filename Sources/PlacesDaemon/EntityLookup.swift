@@ -51,7 +51,13 @@ struct EntityLookup {
         let lower = index > 0 ? items[index - 1].position : nil
         // Equal keys can come from concurrent inserts: look for the next strictly greater one.
         let upper = items[index...].lazy.compactMap(\.position).first { lower == nil || $0 > lower! }
-        return FractionalIndex.between(lower, upper)
+        let key = FractionalIndex.between(lower, upper)
+        if FractionalIndex.isValid(key) { return key }
+        // A peer may hold the last key there is (256 'z's, op-format §6.4): a key after it is
+        // longer than peers accept, and an op with it would be refused with every later op of
+        // this daemon in the document. At the end, the new entry goes just before it.
+        if index == items.count { return try ItemService.keyAtEnd(of: items.compactMap(\.position)) }
+        return try ItemService.valid(key, at: position)
     }
 
     /// A fresh entity id.

@@ -608,12 +608,9 @@ struct HostileTripPeerTests {
         #expect([200, 201, 400].contains(r.status), "\(r.text)")
         try s.absorb(for: 1)
         let refused = Self.refusedLocalOps(in: s.mirror, author: try HumanID.decode(owner.id).bytes)
-        // EntityLookup.positionKey appends after the last stop with FractionalIndex.between,
-        // which gives a 257-character key after 256 'z's (ItineraryService.addStop/moveStop;
-        // LibraryService's favorites too). ItemService and ChecklistService avoid it.
-        withKnownIssue("a stop added after a peer's last possible key gets a key peers refuse") {
-            #expect(refused.isEmpty, "the owner wrote ops its peers refuse: \(refused)")
-        }
+        // EntityLookup.positionKey appended after the last stop with FractionalIndex.between,
+        // a 257-character key after 256 'z's; it now puts the new entry just before it.
+        #expect(refused.isEmpty, "the owner wrote ops its peers refuse: \(refused)")
     }
 
     @Test("after an op its peers refuse, the owner's later edits still reach another member's daemon")
@@ -644,9 +641,10 @@ struct HostileTripPeerTests {
             (try? await eventually("Bruno gets Ana's later edit", timeout: .seconds(8)) {
                 try bruno.itinerary(it).notes == "after the stop"
             }) != nil
-        withKnownIssue("one refused local op (a stop's 257-character key) stops every later op of its author") {
-            #expect(reached, "Bruno never got Ana's edit made after the op his daemon refused")
-        }
+        // Before positionKey was fixed, the stop's op got a 257-character key that every peer
+        // refuses, and Bruno never got an edit of Ana's made after it (every later op of an
+        // author depends on the refused one). The owner no longer writes such an op.
+        #expect(reached, "Bruno never got Ana's edit made after the stop")
     }
 
     @Test("a viewer member's item and checklist ops are refused; the trip is unchanged")
