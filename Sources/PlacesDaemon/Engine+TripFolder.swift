@@ -107,7 +107,13 @@ extension Engine {
         guard date != nil || position != nil else {
             throw ServiceError.invalid("date", "say where to move it: 'date' (or 'day') and/or 'position'")
         }
-        let (edit, movedTo) = try service.move(itemReference, date: date, position: position)
+        let (edit, movedTo): (Edit?, LocalDate?)
+        do {
+            (edit, movedTo) = try service.move(itemReference, date: date, position: position)
+        } catch let error as ServiceError where error.field == "date" && body["day"] != nil {
+            // The day was turned into its date above: name the field the request gave.
+            throw ServiceError.invalid("day", error.message)
+        }
         if let edit { try commit(edit) }
         let after = try tripSnapshot(doc)
         guard let movedTo else { throw ServiceError.invalid("date", "say which day to move it to") }

@@ -129,6 +129,8 @@ extension Store {
         var signatureValid = false
         /// The decrypted and parsed body; nil when it cannot be decrypted or parsed.
         var body: OpBody?
+        /// Why a body that decrypted does not parse (an unknown kind, a bad shape).
+        var bodyError: String?
     }
 
     /// Decodes every op and computes its id, then verifies and opens those not already
@@ -169,7 +171,18 @@ extension Store {
             let plaintext = try? SecretBox.open(
                 op.ciphertext, key: key, associatedData: OpCrypto.associatedData(header))
         else { return }
-        c.body = try? decodeBody(plaintext)
+        do { c.body = try decodeBody(plaintext) } catch { c.bodyError = bodyRefusal(error) }
+    }
+
+    /// What is wrong with a body that decrypts but does not parse, in words (the decoder's
+    /// own description, such as "unknown entity kind 'lodgings'").
+    static func bodyRefusal(_ error: StoreError) -> String {
+        let context: DecodingError.Context? =
+            switch error.cause as? DecodingError {
+            case .dataCorrupted(let c), .keyNotFound(_, let c), .typeMismatch(_, let c), .valueNotFound(_, let c): c
+            default: nil
+            }
+        return context.map { "\(error.message): \($0.debugDescription.prefix(200))" } ?? error.message
     }
 
     private func ingestOne(
@@ -253,7 +266,9 @@ extension Store {
         guard header.lamport == maxDepLamport + 1 else {
             throw Rejection.wrongLamport(expected: maxDepLamport + 1, got: header.lamport)
         }
-        guard let body = checked.body else { throw Rejection.undecryptable }
+        guard let body = checked.body else {
+            throw checked.bodyError.map(Rejection.invalidChange) ?? Rejection.undecryptable
+        }
         if let refusal = OpRules.refusal(of: body, in: header.doc, documentKind: documentKind) {
             throw Rejection.invalidChange(refusal)
         }

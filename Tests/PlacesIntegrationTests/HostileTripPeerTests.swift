@@ -124,14 +124,9 @@ struct HostileTripPeerTests {
             let logged = refusals.contains { $0.contains(attack.reason) }
             let why =
                 "no refusal logged saying “\(attack.reason)” for \(attack.what):\n\(refusals.joined(separator: "\n"))"
-            guard attack.reason == "lodgings" else {
-                #expect(logged, "\(why)")
-                continue
-            }
-            // The store reads a body it can open but not decode as one it cannot decrypt
-            // (Store+Ingest.swift, `c.body = try? decodeBody(plaintext)`): the log says "the
-            // body cannot be decrypted" instead of naming the unknown kind.
-            withKnownIssue("an unknown kind is logged as an undecryptable body") { #expect(logged, "\(why)") }
+            // A body that opens but does not parse (an unknown kind) is refused naming why,
+            // not as one that cannot be decrypted.
+            #expect(logged, "\(why)")
         }
         // The same member's valid item goes through afterwards: the refusals were for the values.
         let valid = try s.attempt {
