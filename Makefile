@@ -33,13 +33,16 @@ run: deps
 	$(SWIFT) build
 	$(SWIFT) run --skip-build placesd $(RUN_ARGS)
 
-# Two runs: the in-process unit and protocol tests first, then the tests that drive real
+# Three runs: the in-process unit and protocol tests first, then the tests that drive real
 # placesd processes (the hostile-peer tests among them flood daemons and block test threads
-# on sockets, which would starve the in-process tests' timers if both ran at once).
+# on sockets, which would starve the in-process tests' timers if both ran at once), then the
+# trip-folder attacks on their own (20,000 items in a day and a trip full of lies keep both
+# cores busy for seconds, which starved the timing of the equivocation test beside them).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip PlacesIntegrationTests
-	$(SWIFT) test --skip-build --filter PlacesIntegrationTests
+	$(SWIFT) test --skip-build --filter PlacesIntegrationTests --skip HostileTripPeerTests
+	$(SWIFT) test --skip-build --filter HostileTripPeerTests
 
 bench: release
 	"$(RELEASE_BIN)/places-bench"
