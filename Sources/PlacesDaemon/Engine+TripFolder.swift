@@ -138,7 +138,8 @@ extension Engine {
                         ? "the trip has no days yet: give it dates, or give a date"
                         : "day \(n) is out of range: the trip has days 1 to \(schedule.days.count)")
             }
-            return schedule.days[Int(n) - 1].date
+            // 1 ≤ n ≤ days.count was checked above, so the index is in range.
+            return schedule.days[Int(n - 1)].date
         }
         if let text = value.stringValue {
             if let d = LocalDate(text) { return d }

@@ -281,7 +281,7 @@ struct ItemService {
     private var defaultZone: String {
         if let zone = snapshot.trip.timeZone { return zone }
         let shaped = (try? FieldRule.timeZone.validate("timeZone", .string(localZone))) != nil
-        return shaped && ZoneNames.isKnown(localZone) ? localZone : "UTC"
+        return shaped && TripTime.isKnownZone(localZone) ? localZone : "UTC"
     }
 
     /// The rules across fields, on the values the item will have, for the fields the request
@@ -290,7 +290,7 @@ struct ItemService {
     /// an edit of another field.
     private func check(_ after: [String: JSONValue], kind: EntityKind, id: String, given: Set<String>) throws {
         for field in ["timeZone", TransportFields.endTimeZone.name] where given.contains(field) {
-            if let zone = after[field]?.stringValue, !ZoneNames.isKnown(zone) {
+            if let zone = after[field]?.stringValue, !TripTime.isKnownZone(zone) {
                 throw ServiceError.invalid(
                     field,
                     "'\(field)' \(zone) is not a time zone this daemon knows: use an IANA name such as Europe/Lisbon")
@@ -314,8 +314,8 @@ struct ItemService {
             let startZone = after["timeZone"]?.stringValue ?? snapshot.trip.timeZone ?? localZone
             let endZone = after[TransportFields.endTimeZone.name]?.stringValue ?? startZone
             let before: Bool
-            if start.isTimed, end.isTimed, let s = ZoneNames.instant(start, in: startZone),
-                let e = ZoneNames.instant(end, in: endZone)
+            if start.isTimed, end.isTimed, let s = Self.instant(start, in: startZone),
+                let e = Self.instant(end, in: endZone)
             {
                 before = e < s
             } else {
@@ -342,29 +342,15 @@ struct ItemService {
         }
     }
 
+    /// Seconds since 1970 of a local time in a zone this daemon knows, by the planning code's
+    /// rule (`ZonedClock`: the day view and warnings read the same instant); nil otherwise.
+    private static func instant(_ local: LocalDateTime, in zone: String) -> Int64? {
+        var clock = ZonedClock()
+        guard let instant = clock.instant(of: local, in: zone), instant.zoneIsKnown else { return nil }
+        return instant.secondsSince1970
+    }
+
     private static func hasTime(_ value: JSONValue?) -> Bool {
         value?.stringValue.flatMap { LocalDateTime($0) }?.isTimed ?? false
-    }
-}
-
-/// IANA zone names this daemon's time zone database knows, and local times in them.
-enum ZoneNames {
-    /// The planning code's list (`TripTime`): a zone the API takes is one the day view,
-    /// warnings and calendar convert times in (tz names, `UTC` and `Etc/UTC`, which is what
-    /// a machine whose /etc/localtime is UTC calls its zone).
-    static func isKnown(_ name: String) -> Bool { TripTime.isKnownZone(name) }
-
-    /// Seconds since 1970 of a local date-time in zone `name`; nil for an unknown zone.
-    static func instant(_ local: LocalDateTime, in name: String) -> Int64? {
-        guard let zone = TimeZone(identifier: name) else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let minute = local.minuteOfDay ?? 0
-        let components = DateComponents(
-            year: local.date.year, month: local.date.month, day: local.date.day, hour: minute / 60,
-            minute: minute % 60)
-        // Dates are years 1…9999: the seconds fit an Int64 with room to spare.
-        guard let date = calendar.date(from: components), abs(date.timeIntervalSince1970) < 1e15 else { return nil }
-        return Int64(date.timeIntervalSince1970.rounded())
     }
 }

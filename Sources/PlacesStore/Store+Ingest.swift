@@ -174,17 +174,6 @@ extension Store {
         do { c.body = try decodeBody(plaintext) } catch { c.bodyError = bodyRefusal(error) }
     }
 
-    /// What is wrong with a body that decrypts but does not parse, in words (the decoder's
-    /// own description, such as "unknown entity kind 'lodgings'").
-    static func bodyRefusal(_ error: StoreError) -> String {
-        let context: DecodingError.Context? =
-            switch error.cause as? DecodingError {
-            case .dataCorrupted(let c), .keyNotFound(_, let c), .typeMismatch(_, let c), .valueNotFound(_, let c): c
-            default: nil
-            }
-        return context.map { "\(error.message): \($0.debugDescription.prefix(200))" } ?? error.message
-    }
-
     private func ingestOne(
         _ db: Database, _ checked: CheckedOp, doc batchDoc: DocumentID, keyring: Keyring, batch: OpBatch,
         authorize: (OpHeader, OpBody) -> String?

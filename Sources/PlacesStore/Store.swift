@@ -333,6 +333,17 @@ public final class Store: Sendable {
         }
     }
 
+    /// What is wrong with a body that decrypts but does not parse, in words (the decoder's
+    /// own description, such as "unknown entity kind 'lodgings'").
+    static func bodyRefusal(_ error: StoreError) -> String {
+        let context: DecodingError.Context? =
+            switch error.cause as? DecodingError {
+            case .dataCorrupted(let c), .keyNotFound(_, let c), .typeMismatch(_, let c), .valueNotFound(_, let c): c
+            default: nil
+            }
+        return context.map { "\(error.message): \($0.debugDescription.prefix(200))" } ?? error.message
+    }
+
     /// The deepest nesting of `[` and `{` outside strings (JSON text or not).
     static func nestingDepth(_ bytes: [UInt8]) -> Int {
         var depth = 0, deepest = 0, inString = false, escaped = false
