@@ -44,6 +44,9 @@ let package = Package(
         .target(name: "PlacesRoutes"),
         // Trip folders: days, warnings, costs and the calendar, computed from a trip's items.
         .target(name: "PlacesTrips", dependencies: ["PlacesModel", "PlacesRoutes"]),
+        // Group expenses: balances, pairwise debts and the fewest transfers to settle up,
+        // computed from a trip's expenses (exact integer money).
+        .target(name: "PlacesExpenses", dependencies: ["PlacesModel"]),
         // Places in and out of other tools' files: GeoJSON (Google Takeout), KML, GPX.
         .target(name: "PlacesInterchange"),
         .target(
@@ -83,7 +86,7 @@ let package = Package(
             name: "PlacesDaemon",
             dependencies: [
                 "PlacesCrypto", "PlacesModel", "PlacesAccess", "PlacesStore", "PlacesAPI", "PlacesControl",
-                "PlacesRoutes", "PlacesSync", "PlacesTrips", "PlacesInterchange",
+                "PlacesRoutes", "PlacesSync", "PlacesTrips", "PlacesInterchange", "PlacesExpenses",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -124,7 +127,8 @@ let package = Package(
         .executableTarget(
             name: "places-bench",
             dependencies: [
-                "PlacesDaemon", "PlacesCrypto", "PlacesStore", "PlacesModel", "PlacesAPI", "PlacesControlClient",
+                "PlacesDaemon", "PlacesCrypto", "PlacesExpenses", "PlacesStore", "PlacesModel", "PlacesAPI",
+                "PlacesControlClient",
             ]
         ),
         .executableTarget(name: "route-bench", dependencies: ["PlacesRoutes"]),
@@ -135,7 +139,7 @@ let package = Package(
             name: "PlacesFuzz",
             dependencies: [
                 "CSodium", "PlacesAccess", "PlacesAPI", "PlacesControl", "PlacesCrypto", "PlacesDaemon",
-                "PlacesModel", "PlacesStore", "PlacesSync", "PlacesInterchange", "PlacesTrips",
+                "PlacesModel", "PlacesStore", "PlacesSync", "PlacesInterchange", "PlacesTrips", "PlacesExpenses",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -165,6 +169,7 @@ let package = Package(
         .testTarget(name: "PlacesQRTests", dependencies: ["PlacesQR"], exclude: ["Fixtures"]),
         .testTarget(name: "PlacesRoutesTests", dependencies: ["PlacesRoutes"]),
         .testTarget(name: "PlacesTripsTests", dependencies: ["PlacesTrips", "PlacesModel", "PlacesRoutes"]),
+        .testTarget(name: "PlacesExpensesTests", dependencies: ["PlacesExpenses", "PlacesModel"]),
         .testTarget(name: "PlacesInterchangeTests", dependencies: ["PlacesInterchange"], exclude: ["Samples"]),
         .testTarget(
             name: "PlacesControlTests",
