@@ -60,8 +60,9 @@ extension Engine {
 
     func renameTraveller(_ reference: String, traveller: String, _ body: [String: JSONValue]) throws -> JSONValue {
         let service = try expenseService(reference, editing: true)
+        let edit = try service.renameTraveller(traveller, body)  // 404 for an id of no traveller here
         let ref = try service.snapshot.directory.resolve(.string(traveller), field: "travellerId")
-        if let edit = try service.renameTraveller(traveller, body) { try commit(edit) }
+        if let edit { try commit(edit) }
         return try travellerJSON(reference, ref)
     }
 

@@ -40,9 +40,11 @@ extension ExpenseService {
     }
 
     /// A live named traveller; a member is refused (their name is their own).
+    /// An id in the path that names no traveller of this trip is a 404, as for expenses.
     private func namedTraveller(_ reference: String) throws -> TravellerDirectory.Entry {
-        let ref = try snapshot.directory.resolve(.string(reference), field: "travellerId")
-        guard let entry = snapshot.directory.entries[ref], !entry.gone else {
+        guard let ref = try? snapshot.directory.resolve(.string(reference), field: "travellerId"),
+            let entry = snapshot.directory.entries[ref], !entry.gone
+        else {
             throw ServiceError.notFound("no traveller '\(reference.prefix(80))' in this itinerary")
         }
         guard !entry.member else {

@@ -171,7 +171,7 @@ struct ExpenseService {
             guard let o = entry.objectValue else {
                 throw ServiceError.invalid(field, "'\(field)' must be {\"traveller\", \"amountMinor\"}")
             }
-            try Self.checkKeys(o, allowed: ["traveller", "amountMinor"], what: "a payer")
+            try Self.checkKeys(o, allowed: ["traveller", "amountMinor"], what: "a payer", at: field)
             let ref = try snapshot.directory.resolve(o["traveller"], field: "\(field).traveller", also: also)
             var amount = total
             if let a = o["amountMinor"] {
@@ -190,7 +190,7 @@ struct ExpenseService {
         guard let o = value.objectValue else {
             throw ServiceError.invalid("split", "'split' must be {\"mode\", \"among\"}")
         }
-        try Self.checkKeys(o, allowed: ["mode", "among"], what: "a split")
+        try Self.checkKeys(o, allowed: ["mode", "among"], what: "a split", at: "split")
         guard let text = o["mode"]?.stringValue, let mode = ExpenseTerms.Mode(rawValue: text) else {
             throw ServiceError.invalid("split.mode", "'split.mode' must be equal, shares, exact or percent")
         }
@@ -216,7 +216,8 @@ struct ExpenseService {
             guard let e = entry.objectValue else {
                 throw ServiceError.invalid(field, "'\(field)' must be {\"traveller\"\(key.map { ", \"\($0)\"" } ?? "")}")
             }
-            try Self.checkKeys(e, allowed: Set(["traveller"] + (key.map { [$0] } ?? [])), what: "a \(mode) split entry")
+            try Self.checkKeys(
+                e, allowed: Set(["traveller"] + (key.map { [$0] } ?? [])), what: "a \(mode) split entry", at: field)
             let ref = try snapshot.directory.resolve(e["traveller"], field: "\(field).traveller", also: also)
             guard let key else { return .init(traveller: ref, weight: 1) }
             guard let v = e[key] else { throw ServiceError.invalid("\(field).\(key)", "'\(key)' is required") }
@@ -281,10 +282,15 @@ struct ExpenseService {
         return rate
     }
 
-    static func checkKeys(_ object: [String: JSONValue], allowed: Set<String>, what: String) throws {
+    /// Refuses a key not in `allowed`, naming it with its path from the body (`paidBy[0].amount`,
+    /// not `amount`, which is another field) when the object is `at` a member of the body.
+    static func checkKeys(_ object: [String: JSONValue], allowed: Set<String>, what: String, at path: String? = nil)
+        throws
+    {
         for key in object.keys.sorted() where !allowed.contains(key) {
             throw ServiceError.invalid(
-                key, "unknown field '\(key.prefix(64))' for \(what); the fields are: \(allowed.sorted().joined(separator: ", "))")
+                path.map { "\($0).\(key.prefix(64))" } ?? String(key.prefix(64)),
+                "unknown field '\(key.prefix(64))' for \(what); the fields are: \(allowed.sorted().joined(separator: ", "))")
         }
     }
 }
