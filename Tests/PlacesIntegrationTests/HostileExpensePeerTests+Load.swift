@@ -171,4 +171,47 @@ extension HostileExpensePeerTests {
         #expect(owner.balanceSum(it) == 0)
         owner.d.kill()
     }
+
+    @Test("expenses naming 5,000 strangers' keys: balances, travellers and the next expense still answer quickly")
+    func fiveThousandStrangers() async throws {
+        var t = try Trip(role: "editor")
+        let owner = t.s.owner, it = t.s.itinerary.id
+        var ops = [SignedOp]()
+        for _ in 0..<5 {
+            var changes = [String]()
+            for _ in 0..<5 {
+                // 100 strangers paid 1 cent each, shared by 100 other strangers: names for 200
+                // keys no member holds, per expense.
+                let payers = try (0..<100).map { _ in try SigningKeyPair().publicKey.hex }
+                let sharers = try (0..<100).map { _ in try SigningKeyPair().publicKey.hex }
+                changes += Self.expense(
+                    Self.newID(), title: "Strangers",
+                    terms: Self.terms(amount: 100, paidBy: payers.map { ($0, 1) }, among: sharers.map(Self.part)))
+            }
+            let op = try t.s.mallory.nextOp(in: t.s.mirror, body: Wire.body(changes))
+            t.s.mirror.add(op)
+            ops.append(op)
+        }
+        let (ingest, poller) = try await Self.flood(&t.s, ops, timeout: .seconds(60))
+        var times = [(String, Double)]()
+        for view in Self.moneyViews {
+            let (status, ms, _) = Self.timed(owner, "/v1/itineraries/\(it)/\(view)")
+            #expect(status == 200, "GET …/\(view) → \(String(describing: status))")
+            #expect(ms < 3_000, "GET …/\(view) with 5,000 strangers took \(Int(ms)) ms")
+            times.append((view, ms))
+        }
+        let started = ContinuousClock.now
+        _ = try owner.expenseID(
+            "POST", "/v1/itineraries/\(it)/expenses",
+            #"{"title":"Mine","amount":{"amountMinor":1000,"currency":"EUR"},"paidBy":[{"traveller":"\#(owner.id)"}]}"#)
+        let addTime = ContinuousClock.now - started
+        poller.stop()
+        print(
+            "5,000 strangers: stored in \(ingest); \(times.map { "\($0.0) \(Int($0.1)) ms" }.joined(separator: ", ")); "
+                + "the owner's next expense \(addTime); another client meanwhile: \(poller.summary)")
+        #expect(addTime < .seconds(3), "adding an expense took \(addTime)")
+        #expect(poller.failures == 0 && poller.maxMs < 3_000, "\(poller.summary)")
+        #expect(owner.balanceSum(it) == 0)
+        owner.d.kill()
+    }
 }
