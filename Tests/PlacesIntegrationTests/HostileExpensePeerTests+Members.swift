@@ -112,6 +112,7 @@ extension HostileExpensePeerTests {
         let (strangers, rootRef, bare, huge, dollars, nameless) = (
             Self.newID(), Self.newID(), Self.newID(), Self.newID(), Self.newID(), Self.newID()
         )
+        let formula = Self.newID()
         let lies: [(what: String, changes: [String])] = [
             (
                 "an expense paid by a stranger and split with a traveller who does not exist",
@@ -144,6 +145,14 @@ extension HostileExpensePeerTests {
                 )
             ),
             ("a traveller without a name", [Wire.create(nameless, kind: "traveller")]),
+            (
+                "a traveller and an expense whose names are spreadsheet formulas",
+                HostileTripPeerTests.entity(
+                    formula, "traveller", [("name", Wire.string(#"=HYPERLINK("http://x","Bo")"#))])
+                    + Self.expense(
+                        Self.newID(), title: "@SUM(A1:A9)",
+                        terms: Self.terms(amount: 300, paidBy: [(formula, 300)], among: [Self.part(me)]))
+            ),
         ]
         for lie in lies {
             let stored = try t.s.attempt { try mallory.nextOp(in: $0, body: Wire.body(lie.changes)) }
@@ -156,6 +165,16 @@ extension HostileExpensePeerTests {
                 r.status == 200, "GET …/\(part) → \(r.status) \(String(decoding: r.body.prefix(300), as: UTF8.self))")
         }
         #expect(owner.balanceSum(it) == 0, "balances: \(owner.balanceMap(it) ?? [:])")
+        // The exports never start a cell with a formula character (CSV injection).
+        for csv in ["expenses.csv", "balances.csv"] {
+            let text = String(
+                decoding: try owner.d.client.send("GET", "/v1/itineraries/\(it)/\(csv)").body, as: UTF8.self)
+            #expect(text.contains("'@SUM(A1:A9)") || csv == "balances.csv", "\(csv): \(text)")
+            #expect(text.contains("'=HYPERLINK"), "\(csv): \(text)")
+            for bad in [",=", ",@", ",+", "\n=", "\n@", ",\"=", ",\"@", "\n\"="] {
+                #expect(!text.contains(bad), "\(csv) has a cell starting a formula (\(bad)): \(text)")
+            }
+        }
         let unconverted = owner.expenseGET("/v1/itineraries/\(it)/balances")?.jsonMembers?["unconverted"]
         #expect(unconverted == .array([.string(dollars)]), "\(String(describing: unconverted))")
         let yacht = try #require(owner.balanceMap(it)?[try HumanID.decode(owner.id).humanID])
@@ -184,7 +203,7 @@ extension HostileExpensePeerTests {
         #expect(yen)
         let allUnconverted = owner.expenseGET("/v1/itineraries/\(it)/balances")?.jsonMembers?["unconverted"]?
             .arrayValue?.count
-        #expect(allUnconverted == 2, "\(owner.expenseState(it)[1])")
+        #expect(allUnconverted == 3, "\(owner.expenseState(it)[1])")
         let back = try owner.d.client.send(
             "PATCH", "/v1/itineraries/\(it)", body: Array(#"{"settlementCurrency":"EUR"}"#.utf8))
         #expect(back.status == 200, "\(String(decoding: back.body, as: UTF8.self))")

@@ -179,6 +179,27 @@ struct HostileExpensePeerTests {
             #expect(!stored, "an expense op with \(attack.what) was stored")
             #expect(owner.expenseState(it) == before, "\(attack.what) changed the expenses or balances")
         }
+        // The itinerary's money registers, as a peer may not write them.
+        let registers: [(String, String, String)] = [
+            ("settlementCurrency", #""XAU""#, "has no minor unit"),
+            ("settlementCurrency", #""eur""#, "not an ISO 4217"),
+            ("rates", #"{"usd":"0.92"}"#, "not an ISO 4217"),
+            ("rates", #"{"USD":"0.920"}"#, "not written as a local write stores it"),
+            ("rates", #"{"USD":0.92}"#, "written as a string"),
+            ("rates", #""USD 0.92""#, "must be an object"),
+        ]
+        for (field, value, reason) in registers {
+            let before = owner.expenseState(it)
+            let stored = try t.s.attempt {
+                try mallory.nextOp(
+                    in: $0, body: Wire.body([Wire.set(it, kind: "itinerary", field: field, value: value)]))
+            }
+            #expect(!stored && owner.expenseState(it) == before, "\(field) = \(value) was stored")
+            let logged = owner.d.log.split(separator: "\n").contains {
+                $0.contains("rejected an op from a peer") && $0.contains(reason)
+            }
+            #expect(logged, "no refusal logged saying “\(reason)” for \(field) = \(value)")
+        }
         // The same lie as an edit of the owner's dinner.
         let before = owner.expenseState(it)
         let edit = try t.s.attempt {
