@@ -26,7 +26,7 @@ extension ExpenseGroup {
             let reply = try session.request("GET", session.target("balances"))
             if global.json { return printRaw(reply) }
             let answer = try reply.decode(ExpenseAPI.Balances.self)
-            guard !answer.balances.isEmpty else {
+            guard answer.currency != nil else {
                 return print("no expenses yet: `places expense add \(itinerary) TITLE AMOUNT CURRENCY`")
             }
             print(ExpenseFormat.balances(answer, byCategory: byCategory))

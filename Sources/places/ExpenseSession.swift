@@ -30,8 +30,8 @@ final class ExpenseSession {
     func travellerNames() throws -> TravellerNames {
         if let names { return names }
         let list = try request("GET", target("travellers")).decode(ExpenseAPI.TravellerList.self)
-        let me = try? api.get(Target.v1("profile")).decode(Profile.self).id
-        let loaded = TravellerNames(list.travellers, me: me)
+        let api = self.api
+        let loaded = TravellerNames(list.travellers) { try? api.get(Target.v1("profile")).decode(Profile.self).id }
         names = loaded
         return loaded
     }

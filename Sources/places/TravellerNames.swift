@@ -14,10 +14,11 @@ struct TravellerNames {
     }
 
     let travellers: [ExpenseAPI.Traveller]
-    /// The logged-in identity's public id, for `me` (nil: not known).
-    let me: String?
+    /// The logged-in identity's public id, for `me` (nil: not known); asked only when `me`
+    /// is used.
+    let me: () -> String?
 
-    init(_ travellers: [ExpenseAPI.Traveller], me: String?) {
+    init(_ travellers: [ExpenseAPI.Traveller], me: @escaping () -> String?) {
         self.travellers = travellers
         self.me = me
     }
@@ -32,7 +33,7 @@ struct TravellerNames {
     func resolve(_ text: String) throws(Failure) -> ExpenseAPI.Traveller {
         let key = Self.folded(text)
         if key == "me" {
-            guard let me else { throw Failure(description: "cannot tell who `me` is: is the daemon logged in?") }
+            guard let me = me() else { throw Failure(description: "cannot tell who `me` is: is the daemon logged in?") }
             return travellers.first { $0.id == me } ?? ExpenseAPI.Traveller(id: me, name: "me", member: true)
         }
         guard !key.isEmpty else { throw Failure(description: "an empty traveller name") }
