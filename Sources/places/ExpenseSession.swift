@@ -75,10 +75,4 @@ final class ExpenseSession {
         }
         return APIClient.Reply(response: response)
     }
-
-    /// A display name for a traveller reference in an answer that did not carry one.
-    func name(_ id: String, given: String?) -> String {
-        if let given, !given.isEmpty { return given }
-        return names?.travellers.first { $0.id == id }?.name ?? Format.shortID(id)
-    }
 }

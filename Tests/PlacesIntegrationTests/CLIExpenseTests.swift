@@ -207,6 +207,42 @@ struct CLIExpenseTests {
         #expect(transfer.members["paidBy"]?.elements.first?.members["amountMinor"] == .int(2000))
     }
 
+    @Test("edit sends only what changes; a new amount keeps the single payer; an exact split must be given again")
+    func edit() throws {
+        let expense = "GET /v1/itineraries/b70f/expenses/eeee"
+        let patch = "PATCH /v1/itineraries/b70f/expenses/eeee"
+        let script: [String: ScriptedDaemon.Answer] = [
+            expense: .json(200, Self.dinner), patch: .json(200, Self.dinner),
+        ]
+        let (retitled, sent) = try run(
+            ["expense", "edit", "b70f", "eeee", "--title", "Ramiro", "--clear", "category"], script)
+        #expect(retitled.status == 0, "\(retitled.stderr)")
+        #expect(sent.map(\.method) == ["PATCH"])
+        #expect(sent.last?.text == #"{"category":null,"title":"Ramiro"}"#)
+        #expect(retitled.stdout.contains("paid by:  Ana\n") && retitled.stdout.contains("Carla      28.16 EUR"))
+
+        let (amount, requests) = try run(["expense", "edit", "b70f", "eeee", "--amount", "90"], script)
+        #expect(amount.status == 0, "\(amount.stderr)")
+        #expect(requests.map(\.method) == ["GET", "PATCH"])
+        #expect(
+            requests.last?.text
+                == #"{"amount":{"amountMinor":9000,"currency":"EUR"},"paidBy":[{"traveller":"\#(Self.ana)"}]}"#)
+
+        let (among, amongSent) = try run(["expense", "edit", "b70f", "eeee", "--among", "ana,bruno"], script)
+        #expect(among.status == 0, "\(among.stderr)")
+        #expect(
+            amongSent.last?.text
+                == #"{"split":{"among":[{"traveller":"\#(Self.ana)"},{"traveller":"\#(Self.bruno)"}],"mode":"equal"}}"#)
+
+        let exact = Self.dinner.replacingOccurrences(of: #""mode":"equal""#, with: #""mode":"exact""#)
+        let refused = try run(["expense", "edit", "b70f", "eeee", "--amount", "90"], [expense: .json(200, exact)])
+        #expect(refused.result.status == 2)
+        #expect(refused.result.stderr.contains("the split has exact amounts: give --among with the new amounts"))
+        #expect(!refused.requests.contains { $0.method == "PATCH" })
+        let nothing = try run(["expense", "edit", "b70f", "eeee"]).result
+        #expect(nothing.status == 2 && nothing.stderr.contains("nothing to change"))
+    }
+
     @Test("a refusal prints the daemon's detail and the field, and exits 1")
     func refusal() throws {
         let problem = """
