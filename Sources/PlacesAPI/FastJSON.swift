@@ -165,6 +165,7 @@ extension Itinerary {
         }
         w.raw(#"],"role":"#)
         w.string(role)
+        w.optional(#","settlementCurrency":"#, settlementCurrency)
         w.optional(#","startDate":"#, startDate)
         w.optional(#","timeZone":"#, timeZone)
         w.raw(#","totalCost":["#)

@@ -135,8 +135,16 @@ struct ItineraryService {
         guard body["places"] == nil else {
             throw ServiceError.invalid("places", "change places to go with the /places routes (add, remove, move)")
         }
+        guard body["rates"] == nil else {
+            throw ServiceError.invalid("rates", "change the exchange rates with PUT /v1/itineraries/{id}/rates")
+        }
         let current = Views.fields(root)
         let fields = try itineraryFields(body, creating: false, current: current)
+        if let new = fields.first(where: { $0.0 == ItineraryFields.settlementCurrency.name })?.1,
+            new != current[ItineraryFields.settlementCurrency.name]
+        {
+            try checkSettlementChange(doc, to: new)
+        }
         let changes: [Change] = fields.compactMap { field, value in
             let old = current[field] ?? .null
             guard old != value else { return nil }
@@ -144,6 +152,19 @@ struct ItineraryService {
         }
         guard !changes.isEmpty else { return nil }
         return Edit(doc: doc.id, changes: changes, summary: "itinerary \(current["name"]?.description ?? "") edited")
+    }
+
+    /// The settlement currency is fixed once expenses are entered in it: their frozen rates
+    /// convert to it, and converting them again would change what everyone owes.
+    private func checkSettlementChange(_ doc: Store.DocumentRecord, to new: JSONValue) throws {
+        let expenses = try ServiceError.storing { () throws(StoreError) in try store.entities(in: doc.id, kind: .expense) }
+        let settled = expenses.compactMap { Views.fields($0)[ExpenseFields.terms]?.settlement }
+        guard let other = settled.first(where: { .string($0) != new }) else { return }
+        let count = settled.filter { $0 == other }.count
+        throw ServiceError.conflict(
+            "expenses-exist",
+            "\(count) expense\(count == 1 ? " is" : "s are") settled in \(other): the settlement currency cannot change "
+                + "while expenses use it (remove them, or keep \(other))")
     }
 
     /// The owner's delete (a member's is a leave).

@@ -1,0 +1,124 @@
+extension Settlement {
+    /// The largest number of disjoint zero-sum groups of `people` (which sum to zero), by dynamic
+    /// programming over subsets: best[m] = max over i in m of best[m − i], plus 1 when m sums to
+    /// zero. O(2^n · n) time, 2^n bytes. Ties are broken towards the lowest index, so the same
+    /// balances always give the same groups.
+    static func exactGroups(_ people: [Balance]) -> [[Balance]] {
+        let n = people.count
+        guard n > 0 else { return [] }
+        guard n > 3 else { return [people] }  // no pairs left, so ≤ 3 balances form one group
+        // Subset sums from two half tables (2 × 2^(n/2) entries instead of 2^n). No overflow:
+        // checkBalanced proved the positive balances, hence any subset, sum within 64 bits.
+        let lowBits = n / 2
+        let lowMask = (1 << lowBits) - 1
+        let lowSums = halfSums(people[0..<lowBits].map(\.minor))
+        let highSums = halfSums(people[lowBits...].map(\.minor))
+        func sum(_ mask: Int) -> Int64 { lowSums[mask & lowMask] &+ highSums[mask >> lowBits] }
+        let full = (1 << n) - 1
+        var best = [UInt8](repeating: 0, count: full + 1)
+        best.withUnsafeMutableBufferPointer { best in
+            for mask in 1...full {
+                var most: UInt8 = 0
+                var bits = mask
+                while bits != 0 {
+                    let bit = bits & -bits
+                    let without = best[mask ^ bit]
+                    if without > most { most = without }
+                    bits ^= bit
+                }
+                best[mask] = sum(mask) == 0 ? most + 1 : most
+            }
+        }
+        // Walk back down from the full set: the zero-sum sets on the way cut it into the groups.
+        var groups = [[Balance]]()
+        var current = [Balance]()
+        var mask = full
+        while mask != 0 {
+            let bump: UInt8 = sum(mask) == 0 ? 1 : 0
+            var chosen = mask.trailingZeroBitCount
+            for index in 0..<n where mask & (1 << index) != 0 && best[mask ^ (1 << index)] + bump == best[mask] {
+                chosen = index
+                break
+            }
+            current.append(people[chosen])
+            mask ^= 1 << chosen
+            if sum(mask) == 0 {
+                groups.append(current)
+                current = []
+            }
+        }
+        return groups
+    }
+
+    /// Every subset sum of `values`, indexed by the subset's bit mask.
+    private static func halfSums(_ values: [Int64]) -> [Int64] {
+        var sums = [Int64](repeating: 0, count: 1 << values.count)
+        for mask in 1..<sums.count {
+            let low = mask.trailingZeroBitCount
+            sums[mask] = sums[mask & (mask - 1)] &+ values[low]
+        }
+        return sums
+    }
+
+    /// Beyond the exact limit: take zero-sum triples, then quadruples, while the search stays
+    /// quadratic and small; search what is left exactly if it fits the limit, else settle it as
+    /// one group (one transfer fewer than its size).
+    static func heuristicGroups(_ people: [Balance], exactLimit: Int) -> [[Balance]] {
+        var groups = [[Balance]]()
+        var rest = people
+        if rest.count <= 3000 { rest = takeTriples(rest, into: &groups) }
+        if rest.count <= 400 { rest = takeQuadruples(rest, into: &groups) }
+        if rest.count <= exactLimit {
+            groups += exactGroups(rest)
+        } else if !rest.isEmpty {
+            groups.append(rest)
+        }
+        return groups
+    }
+
+    /// Greedily takes disjoint triples a + b + c = 0, in reference order.
+    private static func takeTriples(_ people: [Balance], into groups: inout [[Balance]]) -> [Balance] {
+        var byAmount = [Int64: [Int]]()
+        for (index, person) in people.enumerated() { byAmount[person.minor, default: []].append(index) }
+        var used = [Bool](repeating: false, count: people.count)
+        for a in people.indices where !used[a] {
+            search: for b in (a + 1)..<people.count where !used[b] && !used[a] {
+                let (sum, overflow) = people[a].minor.addingReportingOverflow(people[b].minor)
+                guard !overflow, sum != .min, let candidates = byAmount[-sum] else { continue }
+                for c in candidates where c != a && c != b && !used[c] {
+                    used[a] = true
+                    used[b] = true
+                    used[c] = true
+                    groups.append([people[a], people[b], people[c]])
+                    break search
+                }
+            }
+        }
+        return people.indices.filter { !used[$0] }.map { people[$0] }
+    }
+
+    /// Greedily takes disjoint quadruples a + b + c + d = 0 through a table of pair sums.
+    private static func takeQuadruples(_ people: [Balance], into groups: inout [[Balance]]) -> [Balance] {
+        let n = people.count
+        var pairsBySum = [Int64: [(Int, Int)]]()
+        for a in 0..<n {
+            for b in (a + 1)..<max(a + 1, n) {
+                let (sum, overflow) = people[a].minor.addingReportingOverflow(people[b].minor)
+                if !overflow { pairsBySum[sum, default: []].append((a, b)) }
+            }
+        }
+        var used = [Bool](repeating: false, count: n)
+        for a in 0..<n where !used[a] {
+            search: for b in (a + 1)..<max(a + 1, n) where !used[b] && !used[a] {
+                let (sum, overflow) = people[a].minor.addingReportingOverflow(people[b].minor)
+                guard !overflow, sum != .min, let pairs = pairsBySum[-sum] else { continue }
+                for (c, d) in pairs where c != a && c != b && d != a && d != b && !used[c] && !used[d] {
+                    for index in [a, b, c, d] { used[index] = true }
+                    groups.append([people[a], people[b], people[c], people[d]])
+                    break search
+                }
+            }
+        }
+        return people.indices.filter { !used[$0] }.map { people[$0] }
+    }
+}
