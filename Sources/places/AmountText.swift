@@ -7,8 +7,7 @@ enum AmountText {
     /// Minor-unit digits of `currency` (EUR 2, JPY 0, BHD 3); nil when it is not a
     /// currency code the CLI can read amounts in.
     static func minorDigits(_ currency: String) -> Int? {
-        guard Money.isValidCurrency(currency) else { return nil }
-        return Money.minorDigits(currency)
+        CurrencyTable.minorDigits(currency)
     }
 
     /// The currency code in upper case, or a usage error naming `what`.
@@ -21,33 +20,22 @@ enum AmountText {
     }
 
     /// `text` in minor units of `currency`: "84.5" EUR → 8450, "1200" JPY → 1200, "1.250"
-    /// BHD → 1250. Refuses signs, separators other than one dot, zero (unless `allowZero`),
-    /// and more decimals than the currency has.
+    /// BHD → 1250, read by `Money.parse`. Refuses signs, separators other than one dot, zero
+    /// (unless `allowZero`), and more decimals than the currency has.
     static func minor(_ text: String, currency: String, what: String, allowZero: Bool = false) throws -> Int64 {
-        guard let digits = minorDigits(currency) else {
+        guard minorDigits(currency) != nil else {
             throw ValidationError("\(currency) is not an ISO 4217 currency code like EUR, USD or JPY")
         }
         if text.contains(",") {
             throw ValidationError("\(what) '\(text)': write decimals with a dot (84.50), without thousands separators")
         }
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        let isDigits: (Substring) -> Bool = { !$0.isEmpty && $0.utf8.allSatisfy { (48...57).contains($0) } }
-        guard parts.count <= 2, isDigits(parts[0]), parts.count == 1 || isDigits(parts[1]) else {
-            throw ValidationError("\(what) '\(text)' is not an amount like 84.50 or 1200")
-        }
-        let fraction = parts.count == 2 ? String(parts[1]) : ""
-        guard fraction.count <= digits else {
-            let allowed = digits == 0 ? "none (whole units only)" : "only \(digits)"
-            throw ValidationError(
-                "\(what) '\(text)' has \(fraction.count) decimal\(fraction.count == 1 ? "" : "s"), "
-                    + "but \(currency) has \(allowed)")
-        }
-        let whole = parts[0].drop { $0 == "0" }
-        // 10^12 minor units is the API's limit; 15 digits cannot overflow Int64, nor can
-        // a sum of 100 of them (see TravellerEntry.parse).
-        let combined = whole + fraction + String(repeating: "0", count: digits - fraction.count)
-        guard combined.count <= 15, let minor = Int64(combined.isEmpty ? "0" : String(combined)) else {
-            throw ValidationError("\(what) '\(text)' is too large")
+        // The model's reading (the daemon's too): exact, at most 10^12 minor units, so a sum
+        // of 100 of them (see TravellerEntry.parse) cannot overflow.
+        let minor: Int64
+        do {
+            minor = try Money.parse(text, currency: currency)
+        } catch {
+            throw ValidationError("\(what): \(error.message)")
         }
         guard allowZero || minor > 0 else { throw ValidationError("\(what) '\(text)' must be more than zero") }
         return minor

@@ -86,7 +86,7 @@ extension ExpenseGroup {
         private func fillMoney(_ body: inout JSONBody, current: ExpenseAPI.Expense, session: ExpenseSession) throws {
             let code = try currency.map { try AmountText.currency($0, what: "--currency") } ?? current.amount.currency
             // A new currency alone re-reads the same figure in it (a wrong currency fixed).
-            let text = amount ?? current.amount.decimalTextCLI
+            let text = amount ?? current.amount.decimalText
             let minor = try AmountText.minor(text, currency: code, what: "--amount")
             let amountChanged = minor != current.amount.amountMinor || code != current.amount.currency
             let currentIDs = Set(current.paidBy.map(\.traveller) + current.split.among.map(\.traveller))

@@ -21,7 +21,7 @@ enum ExpenseFormat {
     static func payers(_ expense: ExpenseAPI.Expense) -> String {
         if expense.paidBy.count == 1 { return name(expense.paidBy[0].name, expense.paidBy[0].traveller) }
         return expense.paidBy.map {
-            "\(name($0.name, $0.traveller)) \(Money(amountMinor: $0.amountMinor, currency: expense.amount.currency).decimalTextCLI)"
+            "\(name($0.name, $0.traveller)) \(Money(amountMinor: $0.amountMinor, currency: expense.amount.currency).decimalText)"
         }.joined(separator: ", ")
     }
 
@@ -36,7 +36,7 @@ enum ExpenseFormat {
             case "shares": return "\(who) \(part.shares.map(String.init) ?? "?")"
             case "exact":
                 let minor = part.amountMinor ?? part.shareMinor ?? 0
-                return "\(who) \(Money(amountMinor: minor, currency: expense.amount.currency).decimalTextCLI)"
+                return "\(who) \(Money(amountMinor: minor, currency: expense.amount.currency).decimalText)"
             case "percent": return "\(who) \(part.percent.map(percent) ?? "?")%"
             default: return who
             }
@@ -171,13 +171,5 @@ enum ExpenseFormat {
             lines += answer.rates.keys.sorted().map { "1 \($0) = \(answer.rates[$0] ?? "?") \(currency)" }
         }
         return lines.joined(separator: "\n")
-    }
-}
-
-extension Money {
-    /// "84.50" without the currency (the money helper's `decimalText` once it lands).
-    var decimalTextCLI: String {
-        let text = description
-        return String(text.dropLast(currency.count + 1))
     }
 }

@@ -296,6 +296,10 @@ extension ItineraryGroup {
             let reply = try global.api.patch(Target.v1("itineraries", id), body)
             if global.json { return printRaw(reply) }
             printItinerary(try reply.decode(Itinerary.self), trip: ItineraryTripFields(reply))
+            if settlementCurrency != nil, let code = try? reply.decode(SettlementCurrencyField.self).settlementCurrency
+            {
+                print("\nsettlement currency: \(code) (rates: `places itinerary rates \(Format.shortID(id))`)")
+            }
         }
 
         private func set(_ body: inout JSONBody, _ key: String, _ value: JSONValue) throws {

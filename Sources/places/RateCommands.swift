@@ -63,3 +63,8 @@ extension ItineraryGroup {
         }
     }
 }
+
+/// The itinerary's `settlementCurrency`, read from the same body as ``Itinerary``.
+struct SettlementCurrencyField: Decodable {
+    var settlementCurrency: String?
+}
