@@ -85,12 +85,13 @@ extension ExpenseGroup {
             abstract: "Add an expense.",
             discussion: """
                 Examples:
-                  places expense add ITIN "Dinner at Ramiro" 84.50 EUR --paid-by ana --split equal \\
-                    --among ana,bruno,carla
-                  places expense add ITIN Groceries 60 EUR --paid-by ana:40,bruno --split shares \\
-                    --among ana:2,bruno,carla
-                  places expense add ITIN "Museum" 45 USD --rate 0.92 --split exact --among ana:30,bruno
-                  places expense add ITIN "Cash for Bruno" 20 EUR --paid-by ana --among bruno --transfer
+                  places expense add ITIN "Dinner at Ramiro" 84.50 EUR \\
+                    --paid-by ana --split equal --among ana,bruno,carla
+                  places expense add ITIN Groceries 60 EUR --paid-by ana:40,bruno \\
+                    --split shares --among ana:2,bruno,carla
+                  places expense add ITIN Museum 45 USD --rate 0.92 \\
+                    --split exact --among ana:30,bruno
+                  places expense add ITIN Cash 20 EUR --paid-by ana --among bruno --transfer
                 """,
             aliases: ["new"])
 

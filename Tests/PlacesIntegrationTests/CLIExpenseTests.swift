@@ -448,6 +448,22 @@ struct CLIExpenseDaemonTests {
         #expect(try d.cli(["expense", "list", itinerary, "--json"]).stdout.contains(#""count":3"#))
         let removeBruno = try d.cli(["traveller", "remove", itinerary, "bruno"])
         #expect(removeBruno.status == 1, "\(removeBruno.stdout)")
+        #expect(removeBruno.stderr.contains("Bruno appears in"), "\(removeBruno.stderr)")
+
+        // Percentages with decimals, an edit of the amount, a removal.
+        let boat = try d.cli([
+            "expense", "add", itinerary, "Boat", "100", "EUR", "--split", "percent", "--among",
+            "ana:33.33,bruno:33.33,carla", "--json",
+        ])
+        #expect(boat.status == 0, "\(boat.stderr)")
+        let boatJSON = try JSONDecoder().decode(JSONValue.self, from: Data(boat.stdout.utf8))
+        let boatID = String(try #require(boatJSON.members["id"]?.stringValue).prefix(8))
+        let edited = try d.cli(["expense", "edit", itinerary, boatID, "--amount", "90"])
+        #expect(edited.status == 0, "\(edited.stderr)")
+        #expect(edited.stdout.contains("amount:   90.00 EUR"), "\(edited.stdout)")
+        #expect(edited.stdout.contains("split:    percent: Ana 33.33%, Bruno 33.33%, Carla 33.34%"))
+        #expect(try d.cli(["expense", "remove", itinerary, boatID]).stdout == "removed expense \(boatID)\n")
+        #expect(try d.cli(["expense", "settle", itinerary]).stdout == "everyone is settled up: nothing to pay\n")
     }
 }
 
