@@ -46,7 +46,16 @@ enum ExpenseFormat {
 
     /// 33.33 → "33.33", 50 → "50".
     static func percent(_ value: Double) -> String {
-        ExpenseMoney.percentText(Int64((value * 100).rounded()))
+        // The daemon's number, not trusted: out of range or not finite prints as sent.
+        guard let basisPoints = Int64(exactly: (value * 100).rounded()), basisPoints >= 0 else { return "\(value)" }
+        return ExpenseMoney.percentText(basisPoints)
+    }
+
+    /// The size of an amount, without its sign ("28.17 EUR" for -2817); never traps, even
+    /// on `Int64.min` from a confused daemon.
+    static func unsigned(_ minor: Int64, _ currency: String?) -> String {
+        let text = money(minor, currency)
+        return text.hasPrefix("-") ? String(text.dropFirst()) : text
     }
 
     static func name(_ name: String?, _ id: String) -> String {
@@ -109,7 +118,7 @@ enum ExpenseFormat {
             let words =
                 row.balanceMinor > 0
                 ? "is owed \(money(row.balanceMinor, currency))"
-                : row.balanceMinor < 0 ? "owes \(money(-row.balanceMinor, currency))" : "settled"
+                : row.balanceMinor < 0 ? "owes \(unsigned(row.balanceMinor, currency))" : "settled"
             table.append(
                 name(row.name, row.traveller), money(row.paidMinor, currency), money(row.shareMinor, currency),
                 (row.balanceMinor > 0 ? "+" : "") + money(row.balanceMinor, currency), words)
