@@ -153,11 +153,11 @@ enum ExpenseFormat {
             "\(name($0.fromName, $0.from)) pays \(name($0.toName, $0.to)) \(money($0.amountMinor, answer.currency))"
         }
         let count = answer.transfers.count
-        let plural = count == 1 ? "" : "s"
+        let (plural, verb) = count == 1 ? ("", "settles") : ("s", "settle")
         lines.append(
             answer.optimal
-                ? "\(count) transfer\(plural) settle every balance: proven to be the fewest possible"
-                : "\(count) transfer\(plural) settle every balance: a good plan, but not proven to be the fewest "
+                ? "\(count) transfer\(plural) \(verb) every balance: proven to be the fewest possible"
+                : "\(count) transfer\(plural) \(verb) every balance: a good plan, but not proven to be the fewest "
                     + "(too many travellers with open balances for the exact search)")
         return lines.joined(separator: "\n")
     }
