@@ -175,7 +175,8 @@ enum ExpenseFormat {
         let currency = answer.currency ?? "the settlement currency"
         var lines = ["settlement currency: \(answer.currency ?? "not set yet (the first expense's currency)")"]
         if answer.rates.isEmpty {
-            lines.append("no exchange rates: `places itinerary rates ITIN --set USD=0.92`")
+            let example = answer.currency == "USD" ? "EUR=1.08" : "USD=0.92"
+            lines.append("no exchange rates: `places itinerary rates ITIN --set \(example)`")
         } else {
             lines += answer.rates.keys.sorted().map { "1 \($0) = \(answer.rates[$0] ?? "?") \(currency)" }
         }

@@ -26,7 +26,8 @@ extension ExpenseGroup {
             let reply = try session.request("GET", session.target("balances"))
             if global.json { return printRaw(reply) }
             let answer = try reply.decode(ExpenseAPI.Balances.self)
-            guard answer.currency != nil else {
+            let nothing = answer.balances.allSatisfy { $0.paidMinor == 0 && $0.shareMinor == 0 }
+            guard answer.currency != nil, !nothing else {
                 return print("no expenses yet: `places expense add \(itinerary) TITLE AMOUNT CURRENCY`")
             }
             print(ExpenseFormat.balances(answer, byCategory: byCategory))
