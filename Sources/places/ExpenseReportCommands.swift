@@ -26,7 +26,9 @@ extension ExpenseGroup {
             let reply = try session.request("GET", session.target("balances"))
             if global.json { return printRaw(reply) }
             let answer = try reply.decode(ExpenseAPI.Balances.self)
-            let nothing = answer.balances.allSatisfy { $0.paidMinor == 0 && $0.shareMinor == 0 }
+            let nothing =
+                answer.balances.allSatisfy { $0.paidMinor == 0 && $0.shareMinor == 0 }
+                && (answer.unconverted ?? []).isEmpty
             guard answer.currency != nil, !nothing else {
                 return print("no expenses yet: `places expense add \(itinerary) TITLE AMOUNT CURRENCY`")
             }
