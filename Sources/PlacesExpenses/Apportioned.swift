@@ -13,23 +13,52 @@ struct Apportioned: Sendable {
     let id: String
 
     init(_ entry: LedgerEntry) throws(LedgerError) {
-        let id = entry.id
-        let sharerWeights = entry.among.map(\.weight)
-        let sharerOffset = Apportionment.offset(forID: id, count: sharerWeights.count)
-        let payerWeights = entry.paidBy.map(\.weight)
-        guard
-            let ownShares = Apportionment.split(entry.amountMinor, weights: sharerWeights, offset: sharerOffset),
-            let shares = Apportionment.split(entry.settledMinor, weights: ownShares, offset: sharerOffset),
-            let paid = Apportionment.split(
-                entry.settledMinor, weights: payerWeights,
-                offset: Apportionment.offset(forID: id, count: payerWeights.count))
-        else { throw Apportioned.invalid(entry) }
+        var buffers = Buffers()
+        try buffers.apportion(entry)
         self.payers = entry.paidBy.map(\.traveller)
-        self.paid = paid
+        self.paid = buffers.paid
         self.sharers = entry.among.map(\.traveller)
-        self.shares = shares
+        self.shares = buffers.shares
         self.total = entry.settledMinor
-        self.id = id
+        self.id = entry.id
+    }
+
+    /// Reusable arrays for apportioning many expenses one after the other.
+    struct Buffers {
+        /// The last expense's payments and shares in settlement minor units (entry order).
+        private(set) var paid = [Int64]()
+        private(set) var shares = [Int64]()
+        private var own = [Int64]()
+        private var remainders = [UInt64]()
+
+        /// Splits in the expense currency by the weights, then apportions the converted total to
+        /// the payers (by what they paid) and the sharers (by their shares), all with the remainder rule.
+        mutating func apportion(_ entry: LedgerEntry) throws(LedgerError) {
+            let among = entry.among
+            let payers = entry.paidBy
+            let sharerOffset = Apportionment.offset(forID: entry.id, count: among.count)
+            let payerOffset = Apportionment.offset(forID: entry.id, count: payers.count)
+            guard
+                Apportionment.split(
+                    entry.amountMinor, count: among.count, offset: sharerOffset, into: &own, &remainders,
+                    weight: { among[$0].weight })
+            else { throw Apportioned.invalid(entry) }
+            if entry.settledMinor == entry.amountMinor {
+                swap(&shares, &own)
+            } else {
+                let own = own
+                guard
+                    Apportionment.split(
+                        entry.settledMinor, count: own.count, offset: sharerOffset, into: &shares, &remainders,
+                        weight: { own[$0] })
+                else { throw Apportioned.invalid(entry) }
+            }
+            guard
+                Apportionment.split(
+                    entry.settledMinor, count: payers.count, offset: payerOffset, into: &paid, &remainders,
+                    weight: { payers[$0].weight })
+            else { throw Apportioned.invalid(entry) }
+        }
     }
 
     static func invalid(_ entry: LedgerEntry) -> LedgerError {

@@ -8,51 +8,82 @@ public enum Apportionment {
     /// The parts of `total` for `weights`, in the order of `weights`.
     /// - Returns: nil when `total` or a weight is negative or the weights sum to 0 or overflow.
     public static func split(_ total: Int64, weights: [Int64], offset: Int = 0) -> [Int64]? {
-        guard total >= 0, !weights.isEmpty else { return nil }
+        var parts = [Int64]()
+        var remainders = [UInt64]()
+        guard split(total, count: weights.count, offset: offset, into: &parts, &remainders, weight: { weights[$0] })
+        else { return nil }
+        return parts
+    }
+
+    /// The same into reusable buffers (the ledger splits thousands of expenses): `parts` gets the
+    /// `count` parts, `remainders` is scratch. `weight(i)` is the i-th weight.
+    /// - Returns: false when `total` or a weight is negative, or the weights sum to 0 or overflow.
+    @inline(__always)
+    static func split(
+        _ total: Int64, count: Int, offset: Int, into parts: inout [Int64], _ remainders: inout [UInt64],
+        weight: (Int) -> Int64
+    ) -> Bool {
+        guard total >= 0, count > 0 else { return false }
         var weightSum: Int64 = 0
-        for weight in weights {
-            guard weight >= 0 else { return nil }
-            let (sum, overflow) = weightSum.addingReportingOverflow(weight)
-            guard !overflow else { return nil }
+        for index in 0..<count {
+            let value = weight(index)
+            guard value >= 0 else { return false }
+            let (sum, overflow) = weightSum.addingReportingOverflow(value)
+            guard !overflow else { return false }
             weightSum = sum
         }
-        guard weightSum > 0 else { return nil }
+        guard weightSum > 0 else { return false }
+        parts.removeAll(keepingCapacity: true)
+        remainders.removeAll(keepingCapacity: true)
         let whole = UInt64(total)
         let divisor = UInt64(weightSum)
-        var parts = [Int64]()
-        parts.reserveCapacity(weights.count)
-        var remainders = [UInt64]()
-        remainders.reserveCapacity(weights.count)
         var assigned: Int64 = 0
-        for weight in weights {
-            // total × weight needs up to 128 bits; the quotient is ≤ total because weight ≤ W.
-            let product = whole.multipliedFullWidth(by: UInt64(weight))
-            let (quotient, remainder) = divisor.dividingFullWidth(product)
-            let part = Int64(quotient)  // ≤ total ≤ Int64.max
-            parts.append(part)
+        for index in 0..<count {
+            // total × weight needs up to 128 bits (a slow division); the quotient is ≤ total
+            // because weight ≤ W. Trip-sized amounts fit in 64 bits.
+            let (product, overflow) = whole.multipliedReportingOverflow(by: UInt64(weight(index)))
+            let (quotient, remainder) =
+                overflow
+                ? divisor.dividingFullWidth(whole.multipliedFullWidth(by: UInt64(weight(index))))
+                : product.quotientAndRemainder(dividingBy: divisor)
+            parts.append(Int64(quotient))  // ≤ total ≤ Int64.max
             remainders.append(remainder)
-            assigned += part  // Σ floor(total × w / W) ≤ total
+            assigned += Int64(quotient)  // Σ floor(total × w / W) ≤ total
         }
-        var left = total - assigned  // < weights.count: each remainder is < W
-        guard left > 0 else { return parts }
-        let count = weights.count
+        // Fewer than `count` units are left (each remainder is < W), and more remainders than
+        // that are positive, so only parts with a positive remainder ever get one.
+        var left = total - assigned
         let start = ((offset % count) + count) % count
-        // Largest remainder first; equal remainders in list order starting at `start`.
-        let order = (0..<count).sorted { a, b in
-            if remainders[a] != remainders[b] { return remainders[a] > remainders[b] }
-            return (a - start + count) % count < (b - start + count) % count
-        }
-        for index in order where left > 0 {
-            parts[index] += 1
+        while left > 0 {
+            // The largest remainder; among equal ones the first in list order from `start` on.
+            var best = start
+            for step in 1..<max(count, 1) {
+                let index = (start + step) % count
+                if remainders[index] > remainders[best] { best = index }
+            }
+            parts[best] += 1
+            remainders[best] = 0
             left -= 1
         }
-        return parts
+        return true
     }
 
     /// The tie-break offset for an expense: its id's first 8 hex digits as a number, mod `count`.
     /// An id that does not start with 8 hex digits gives 0.
     public static func offset(forID id: String, count: Int) -> Int {
-        guard count > 0, let value = UInt32(id.prefix(8), radix: 16) else { return 0 }
-        return Int(UInt64(value) % UInt64(count))
+        guard count > 1 else { return 0 }
+        var value: UInt64 = 0
+        var digits = 0
+        for byte in id.utf8.prefix(8) {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt64(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt64(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = value << 4 | UInt64(byte - UInt8(ascii: "A") + 10)
+            default: return 0
+            }
+            digits += 1
+        }
+        guard digits == 8 else { return 0 }
+        return Int(value % UInt64(count))
     }
 }

@@ -8,7 +8,8 @@ extension Ledger {
     /// - Throws: ``LedgerError`` when a sum overflows.
     public func debts() throws(LedgerError) -> [Transfer] {
         var owed = [Pair: Int64]()
-        for expense in counted {
+        for entry in counted {
+            let expense = try Apportioned(entry)
             let table = Ledger.owedTable(expense)
             for (row, sharer) in expense.sharers.enumerated() {
                 for (column, payer) in expense.payers.enumerated() where payer != sharer {

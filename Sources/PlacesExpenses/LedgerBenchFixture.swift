@@ -46,8 +46,10 @@ public struct LedgerBenchFixture: Sendable {
                 switch number % 4 {
                 case 0: people.map { .init(traveller: $0, weight: 1) }
                 case 1: people.map { .init(traveller: $0, weight: Int64(1 + random.next() % 4)) }
-                case 2: zip(people, Self.cut(amount, into: people.count, &random)).map { .init(traveller: $0, weight: $1) }
-                default: zip(people, Self.cut(10_000, into: people.count, &random)).map { .init(traveller: $0, weight: $1) }
+                case 2:
+                    zip(people, Self.cut(amount, into: people.count, &random)).map { .init(traveller: $0, weight: $1) }
+                default:
+                    zip(people, Self.cut(10_000, into: people.count, &random)).map { .init(traveller: $0, weight: $1) }
                 }
             let payerCount = roll < 20 ? 2 + Int(random.next() % 2) : 1
             let payers = Self.pick(payerCount, of: travellers, &random)

@@ -66,7 +66,8 @@ public enum Settlement {
         }
         guard owed == owing else {
             throw LedgerError(
-                .unbalanced, "The balances do not add up to zero (\(owed) owed against \(owing) owing): nothing to settle.")
+                .unbalanced,
+                "The balances do not add up to zero (\(owed) owed against \(owing) owing): nothing to settle.")
         }
     }
 
