@@ -1,28 +1,6 @@
 /// One expense in settlement minor units: what each payer paid and each sharer's share, both
-/// apportioned from the converted total with the remainder rule, so they net to exactly 0.
-struct Apportioned: Sendable {
-    /// The travellers who paid, as in the entry, and their amounts.
-    let payers: [String]
-    let paid: [Int64]
-    /// The travellers who share, as in the entry, and their shares.
-    let sharers: [String]
-    let shares: [Int64]
-    /// The converted total (Σ paid = Σ shares = total).
-    let total: Int64
-    /// The remainder rule's tie-break offset source.
-    let id: String
-
-    init(_ entry: LedgerEntry) throws(LedgerError) {
-        var buffers = Buffers()
-        try buffers.apportion(entry)
-        self.payers = entry.paidBy.map(\.traveller)
-        self.paid = buffers.paid
-        self.sharers = entry.among.map(\.traveller)
-        self.shares = buffers.shares
-        self.total = entry.settledMinor
-        self.id = entry.id
-    }
-
+/// apportioned from the converted total with the remainder rule, so that they net to exactly 0.
+enum Apportioned {
     /// Reusable arrays for apportioning many expenses one after the other.
     struct Buffers {
         /// The last expense's payments and shares in settlement minor units (entry order).

@@ -52,18 +52,28 @@ public enum Apportionment {
         }
         // Fewer than `count` units are left (each remainder is < W), and more remainders than
         // that are positive, so only parts with a positive remainder ever get one.
-        var left = total - assigned
+        var left = Int(total - assigned)
+        guard left > 0 else { return true }
         let start = ((offset % count) + count) % count
-        while left > 0 {
-            // The largest remainder; among equal ones the first in list order from `start` on.
-            var best = start
-            for step in 1..<max(count, 1) {
-                let index = (start + step) % count
-                if remainders[index] > remainders[best] { best = index }
+        if left <= 4 {
+            // A few units (the usual case): pick the largest remainder each time; among equal
+            // ones the first in list order from `start` on.
+            while left > 0 {
+                var best = start
+                for step in 1..<count {
+                    let index = (start + step) % count
+                    if remainders[index] > remainders[best] { best = index }
+                }
+                parts[best] += 1
+                remainders[best] = 0  // only positive remainders ever win: see above
+                left -= 1
             }
-            parts[best] += 1
-            remainders[best] = 0
-            left -= 1
+        } else {
+            let order = (0..<count).sorted { a, b in
+                if remainders[a] != remainders[b] { return remainders[a] > remainders[b] }
+                return (a - start + count) % count < (b - start + count) % count
+            }
+            for index in order.prefix(left) { parts[index] += 1 }
         }
         return true
     }

@@ -62,22 +62,23 @@ struct Interner {
 
     /// A seeded 64-bit mix of the string's UTF-8 bytes, 8 at a time.
     static func hash(_ name: String) -> UInt64 {
-        var name = name
-        return name.withUTF8 { bytes in
-            var hash = seed ^ (UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
-            var offset = 0
-            while offset + 8 <= bytes.count {
-                let word = UnsafeRawBufferPointer(bytes).loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                hash = mix(hash ^ word)
-                offset += 8
-            }
-            var tail: UInt64 = 0
-            while offset < bytes.count {
-                tail = tail << 8 | UInt64(bytes[offset])
-                offset += 1
-            }
-            return mix(hash ^ tail)
+        if let hash = name.utf8.withContiguousStorageIfAvailable({ hash(UnsafeRawBufferPointer($0)) }) { return hash }
+        return Array(name.utf8).withUnsafeBytes { hash($0) }
+    }
+
+    private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash = seed ^ (UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            hash = mix(hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            offset += 8
         }
+        var tail: UInt64 = 0
+        while offset < bytes.count {
+            tail = tail << 8 | UInt64(bytes[offset])
+            offset += 1
+        }
+        return mix(hash ^ tail)
     }
 
     private static func mix(_ value: UInt64) -> UInt64 {

@@ -12,7 +12,7 @@ public enum Settlement {
     /// The default number of balances (left after pairing exact opposites) searched exactly.
     /// 22 is the largest that stays under 150 ms in a release build on the development machine
     /// (docs/expenses.md has the figures).
-    public static let defaultExactLimit = 22
+    public static let defaultExactLimit = 24
     /// The exact search needs 2^n bytes of memory: it is never run on more than this many balances.
     public static let maximumExactLimit = 24
 
