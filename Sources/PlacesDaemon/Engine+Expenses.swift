@@ -60,8 +60,8 @@ extension Engine {
 
     func renameTraveller(_ reference: String, traveller: String, _ body: [String: JSONValue]) throws -> JSONValue {
         let service = try expenseService(reference, editing: true)
-        let ref = try service.snapshot.directory.resolve(.string(traveller), field: "travellerId")
-        if let edit = try service.renameTraveller(traveller, body) { try commit(edit) }
+        let (edit, ref) = try service.renameTraveller(traveller, body)
+        if let edit { try commit(edit) }
         return try travellerJSON(reference, ref)
     }
 

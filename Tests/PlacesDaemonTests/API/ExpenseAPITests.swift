@@ -55,8 +55,12 @@ struct ExpenseAPITests {
                 """)
         #expect(dinner.status == 201, "\(dinner.text)")
         let d = try Self.json(dinner)
-        let shares = d["split"]?.objectValue?["among"]?.arrayValue?.compactMap { $0.objectValue?["shareMinor"]?.intValue }
-        #expect(shares?.reduce(0, +) == 8450 && shares?.sorted() == [2816, 2817, 2817], "the two extra cents go to two people")
+        let shares = d["split"]?.objectValue?["among"]?.arrayValue?.compactMap {
+            $0.objectValue?["shareMinor"]?.intValue
+        }
+        #expect(
+            shares?.reduce(0, +) == 8450 && shares?.sorted() == [2816, 2817, 2817],
+            "the two extra cents go to two people")
         #expect(d["kind"] == .string("expense") && d["date"]?.stringValue?.count == 10, "kind and date default")
         let it = try Self.json(try await t.d.send("GET", base))
         #expect(it["settlementCurrency"] == .string("EUR"), "the first expense sets the settlement currency")
@@ -177,7 +181,8 @@ struct ExpenseAPITests {
                 {"title":"Taxi","amount":{"amountMinor":3000,"currency":"EUR"},"paidBy":[{"traveller":"\(bruno)"}],
                  "split":{"mode":"exact","among":[{"traveller":"\(me)","amountMinor":1000},{"traveller":"\(bruno)","amountMinor":2000}]}}
                 """)
-        let renamed = try Self.json(try await t.d.send("PATCH", "\(base)/travellers/\(bruno)", json: #"{"name":"Bruno S."}"#))
+        let renamed = try Self.json(
+            try await t.d.send("PATCH", "\(base)/travellers/\(bruno)", json: #"{"name":"Bruno S."}"#))
         #expect(renamed["name"] == .string("Bruno S.") && renamed["expenseCount"] == .int(1))
         let b = Self.balances(try Self.json(try await t.d.send("GET", "\(base)/balances")))
         #expect(b["Bruno S."] == 1000)
@@ -197,7 +202,10 @@ struct ExpenseAPITests {
         let base = "/v1/itineraries/\(id)"
         let stranger = String(repeating: "ab", count: 16)
         let cases: [(String, String)] = [
-            (#""amount":{"amountMinor":1000,"currency":"EUR"},"paidBy":[{"traveller":"ME","amountMinor":999}]"#, "paidBy"),
+            (
+                #""amount":{"amountMinor":1000,"currency":"EUR"},"paidBy":[{"traveller":"ME","amountMinor":999}]"#,
+                "paidBy"
+            ),
             (
                 #""amount":{"amountMinor":1000,"currency":"EUR"},"paidBy":[{"traveller":"ME"}],"split":{"mode":"exact","among":[{"traveller":"ME","amountMinor":500},{"traveller":"BRUNO","amountMinor":499}]}"#,
                 "split"
@@ -206,7 +214,10 @@ struct ExpenseAPITests {
                 #""amount":{"amountMinor":1000,"currency":"EUR"},"paidBy":[{"traveller":"ME"}],"split":{"mode":"percent","among":[{"traveller":"ME","percent":50},{"traveller":"BRUNO","percent":49.99}]}"#,
                 "split"
             ),
-            (#""amount":{"amountMinor":1000,"currency":"EUR"},"paidBy":[{"traveller":"STRANGER"}]"#, "paidBy[0].traveller"),
+            (
+                #""amount":{"amountMinor":1000,"currency":"EUR"},"paidBy":[{"traveller":"STRANGER"}]"#,
+                "paidBy[0].traveller"
+            ),
             (#""amount":{"amountMinor":1000,"currency":"EUX"},"paidBy":[{"traveller":"ME"}]"#, "amount.currency"),
             (#""amount":{"amountMinor":0,"currency":"EUR"},"paidBy":[{"traveller":"ME"}]"#, "amount"),
             (#""amount":{"amountMinor":-5,"currency":"EUR"},"paidBy":[{"traveller":"ME"}]"#, "amount"),
