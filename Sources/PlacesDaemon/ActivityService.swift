@@ -35,9 +35,18 @@ struct ActivityService {
         of doc: DocumentID, store: Store, myHex: String?, myName: String?, displayName: (PublicKey) -> String
     ) throws -> ActivityList {
         let records = try ServiceError.storing { () throws(StoreError) in try store.activity(of: doc) }
+        /// A traveller by stored reference: a member's key, or a named traveller's last name.
+        func travellerName(_ ref: String) -> String {
+            if let key = Engine.publicKey(hex: ref) { return ref == myHex ? (myName ?? "you") : displayName(key) }
+            return (try? store.entity(in: doc, id: ref)).flatMap { Views.fields($0)["name"]?.stringValue }
+                ?? "a traveller"
+        }
         func nameOf(_ entity: String) -> String? {
             guard let record = try? store.entity(in: doc, id: entity) else { return nil }
             let fields = Views.fields(record)
+            if ActivityWording.isExpenseKind(record.kind.rawValue) {
+                return ActivityWording.expensePhrase(kind: record.kind.rawValue, fields: fields, name: travellerName)
+            }
             if ActivityWording.isTripFolderKind(record.kind.rawValue) {
                 return ActivityWording.itemPhrase(kind: record.kind.rawValue, fields: fields)
             }

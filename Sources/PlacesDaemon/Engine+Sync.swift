@@ -209,6 +209,8 @@ extension Engine: ReplicationHost {
     func forgetDocumentState() {
         vectorCache.removeAll()
         participantsCache.removeAll()
+        // Expense views name "you" by the identity's profile.
+        expenseCache = SnapshotCache(capacity: 4)
     }
 
     // MARK: Handing work to the replicator

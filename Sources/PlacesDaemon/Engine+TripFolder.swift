@@ -12,7 +12,10 @@ import PlacesTrips
 extension Engine {
     /// The snapshot of an itinerary the caller can see (any role).
     func tripSnapshot(_ doc: Store.DocumentRecord) throws -> TripSnapshot {
-        try tripCache.snapshot(of: doc.id, store: store)
+        let store = store
+        return try tripCache.snapshot(of: doc.id, store: store) { previous throws(ServiceError) in
+            try TripSnapshot(doc: doc.id, store: store, previous: previous)
+        }
     }
 
     private func itemService(_ reference: String, editing: Bool) throws -> (Store.DocumentRecord, ItemService) {

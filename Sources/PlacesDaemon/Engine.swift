@@ -43,7 +43,8 @@ public actor Engine {
     /// Views recorded of each itinerary (activity text is computed from the store).
     var activityLog = ActivityService()
     /// The trip folders last read (`TripSnapshot`), each valid while the store is unchanged.
-    var tripCache = TripSnapshotCache()
+    var tripCache = SnapshotCache<TripSnapshot>()
+    var expenseCache = SnapshotCache<ExpenseSnapshot>(capacity: 4)
 
     init(store: Store, paths: DataPaths, version: String, logger: Logger) {
         self.store = store

@@ -130,6 +130,8 @@ struct Router: ControlHandler {
         case ("DELETE", 2, "contacts"): return .encoding(try await engine.removeContact(path[1]))
         case ("GET", 1, "peers"): return .encoding(await engine.peersView())
         case ("POST", 1, "peers"): return .encoding(try await engine.addPeer(try r.decode(AddPeerRequest.self)))
+        case (_, 3...4, "itineraries") where ExpenseRoutes.sections.contains(path[2]):
+            return try await ExpenseRoutes.route(engine, r, path)
         case ("GET", 3, "itineraries") where path[2] == "route":
             return try await RouteService.route(engine, path[1], query: r.query)
         case ("POST", 4, "itineraries") where path[2] == "route" && path[3] == "apply":

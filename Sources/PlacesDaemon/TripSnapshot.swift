@@ -6,7 +6,7 @@ import PlacesTrips
 /// Everything the trip folder's views read from one itinerary, loaded in one go: its root,
 /// its live items and places to go, their API objects and the planning code's `Trip`. The
 /// engine keeps the last few, each valid while the store's commit generation has not moved
-/// (`TripSnapshotCache`), so the day view and the warnings of a 500-item trip parse nothing
+/// (`SnapshotCache`), so the day view and the warnings of a 500-item trip parse nothing
 /// twice.
 final class TripSnapshot: @unchecked Sendable {
     let doc: DocumentID
@@ -173,27 +173,4 @@ final class TripSnapshot: @unchecked Sendable {
 
     /// The item (not a place to go) with id `id`, if live.
     func itemRecord(_ id: String) -> Store.EntityRecord? { itemRecords.first { $0.id == id } }
-}
-
-/// The last few trip snapshots, each with the commit generation it was read at (current
-/// while the generation has not moved).
-struct TripSnapshotCache {
-    /// How many itineraries' snapshots are kept (a 500-item trip's is ~1 MB).
-    static let capacity = 8
-
-    private var entries: [(doc: DocumentID, generation: UInt64, snapshot: TripSnapshot)] = []
-
-    /// The snapshot of `doc`, read again when the store has changed since it was read.
-    mutating func snapshot(of doc: DocumentID, store: Store) throws(ServiceError) -> TripSnapshot {
-        let generation = store.generations.current
-        if let hit = entries.first(where: { $0.doc == doc && $0.generation == generation }) { return hit.snapshot }
-        let previous = entries.last { $0.doc == doc }?.snapshot
-        let snapshot = try TripSnapshot(doc: doc, store: store, previous: previous)
-        // Older snapshots of other itineraries stay: stale, they still lend their unchanged
-        // entities' views to the next read of their itinerary.
-        entries.removeAll { $0.doc == doc }
-        entries.append((doc, generation, snapshot))
-        if entries.count > Self.capacity { entries.removeFirst() }
-        return snapshot
-    }
 }

@@ -56,6 +56,14 @@ public enum FieldRule: Sendable, Hashable {
     /// differ between devices, and every device must accept the same ops); a local write
     /// must also name a zone this daemon knows (`ItemService`).
     case timeZone
+    /// An ISO 4217 code in `CurrencyTable` with a minor unit (`EUR`, `JPY`; not `XAU`): an
+    /// itinerary's `settlementCurrency` (`Protocol/expenses.md`).
+    case currency
+    /// A rate table: a JSON object of at most 200 entries, each a currency as `.currency` →
+    /// an `ExchangeRate` in canonical text (`{"USD": "0.92"}`): an itinerary's `rates`.
+    case rateTable
+    /// An expense's money as one value: `ExpenseTerms` in its canonical JSON (its `json`).
+    case expenseTerms
     /// The inner rule, or null (a coordinate, flag or reference that may be absent).
     indirect case optional(FieldRule)
 
@@ -75,7 +83,7 @@ public enum FieldRule: Sendable, Hashable {
     public var isRequired: Bool {
         switch self {
         case .text(_, let required): required
-        case .latitude, .longitude, .bool, .position, .entityID, .key, .oneOf, .token, .username: true
+        case .latitude, .longitude, .bool, .position, .entityID, .key, .oneOf, .token, .username, .expenseTerms: true
         case .optional: false
         default: false
         }
@@ -209,6 +217,12 @@ public enum FieldRule: Sendable, Hashable {
                 throw FieldError(field, "'\(field)' must be an IANA time zone name such as Europe/Lisbon")
             }
             return value
+        case .currency:
+            return try FieldRule.validateCurrency(field, value)
+        case .rateTable:
+            return try FieldRule.validateRateTable(field, value)
+        case .expenseTerms:
+            return try ExpenseTerms(json: value).json
         case .optional(let inner):
             return try inner.validate(field, value)
         case .username:

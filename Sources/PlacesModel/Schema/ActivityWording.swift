@@ -43,6 +43,9 @@ public enum ActivityWording {
         {
             return line
         }
+        if isExpenseKind(row.kind), let line = expenseSummary(row, who: who, phrase: entityName, schema: schema) {
+            return line
+        }
         let new = row.new
         let action = ActivityAction(rawValue: row.action)
         let isItinerary = row.kind == EntityKind.itinerary.rawValue
@@ -61,6 +64,8 @@ public enum ActivityWording {
         case .unshared: return "\(who) removed \(subject) from the itinerary"
         case .left: return "\(who) left the itinerary"
         case .viewed: return "\(who) viewed the itinerary"
+        case .edited where isItinerary && row.field == ItineraryFields.rates.name:
+            return "\(who) updated the trip's exchange rates"
         case .edited where row.kind == EntityKind.member.rawValue && row.field == MemberFields.role.name:
             return "\(who) made \(subject) \(new?.stringValue ?? "a member")"
         case .created where isItinerary: return "\(who) created the itinerary “\(new?.stringValue ?? entityName)”"

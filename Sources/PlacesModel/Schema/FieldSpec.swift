@@ -54,6 +54,8 @@ public struct FieldSpec: Sendable, Hashable {
 /// The JSON shape of a stored field value.
 public enum FieldValueType: String, Sendable, Hashable {
     case string, number, integer, bool, money, strings
+    /// A JSON object other than money (a rate table, an expense's terms).
+    case object
 }
 
 extension FieldRule {
@@ -61,7 +63,7 @@ extension FieldRule {
     public var valueType: FieldValueType {
         switch self {
         case .text, .url, .date, .position, .entityID, .key, .oneOf, .timestamp, .token, .username, .localDateTime,
-            .timeZone:
+            .timeZone, .currency:
             .string
         case .optional(let inner): inner.valueType
         case .latitude, .longitude, .rating: .number
@@ -69,6 +71,7 @@ extension FieldRule {
         case .bool: .bool
         case .money: .money
         case .categories: .strings
+        case .rateTable, .expenseTerms: .object
         }
     }
 }

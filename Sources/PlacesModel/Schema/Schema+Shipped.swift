@@ -11,7 +11,7 @@ extension Schema {
             entities: [
                 ItineraryFields.schema, StopFields.schema, MemberFields.schema, LinkFields.schema, ViewFields.schema,
                 LodgingFields.schema, TransportFields.schema, FoodFields.schema, ActivityFields.schema,
-                ChecklistItemFields.schema,
+                ChecklistItemFields.schema, TravellerFields.schema, ExpenseFields.schema,
             ]),
         DocumentSchema("library", entities: [PlaceFields.schema, FavoriteFields.schema]),
         DocumentSchema("profile", entities: [ProfileFields.schema]),
@@ -65,6 +65,13 @@ public enum ItineraryFields: EntityDeclaration {
     public static let travelMode = FieldKey<Self, String>(
         "travelMode", .optional(.oneOf(["walking", "cycling", "driving"])), label: "travel mode")
 
+    /// The currency balances and settle-up are in (an ISO 4217 code with a minor unit).
+    public static let settlementCurrency = FieldKey<Self, String>(
+        "settlementCurrency", .currency, label: "settlement currency")
+    /// The trip's exchange rates to the settlement currency (`{"USD": "0.92"}`), kept by its
+    /// editors; an expense freezes the rate it was entered with.
+    public static let rates = FieldKey<Self, JSONValue>("rates", .rateTable, label: "exchange rates")
+
     /// The fields of the API's `lodging` object, by their name inside it.
     public static let lodging: [(key: String, field: FieldKey<Self, String>)] = [
         ("name", lodgingName), ("address", lodgingAddress), ("checkIn", lodgingCheckIn), ("checkOut", lodgingCheckOut),
@@ -74,7 +81,7 @@ public enum ItineraryFields: EntityDeclaration {
         .itinerary, id: .root,
         fields: [
             name, startDate, endDate, transportation, lodgingName, lodgingAddress, lodgingCheckIn, lodgingCheckOut,
-            travelPrice, lodgingPrice, notes, timeZone, travelMode,
+            travelPrice, lodgingPrice, notes, timeZone, travelMode, settlementCurrency, rates,
         ])
 }
 

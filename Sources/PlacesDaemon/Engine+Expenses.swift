@@ -1,0 +1,149 @@
+import Foundation
+import PlacesControl
+import PlacesCrypto
+import PlacesModel
+import PlacesStore
+
+/// Group expense routes: travellers, expenses and payments, balances, settle-up, pairwise
+/// debts, CSV exports and the rate table. `ExpenseService` checks and decides, the engine
+/// commits; reads come from the itinerary's `ExpenseSnapshot`, kept while the store does not
+/// change, and the read answers are encoded once per snapshot.
+extension Engine {
+    /// The expense snapshot of an itinerary the caller can see (any role).
+    func expenseSnapshot(_ doc: Store.DocumentRecord) throws -> ExpenseSnapshot {
+        let store = store
+        return try expenseCache.snapshot(of: doc.id, store: store) { previous throws(ServiceError) in
+            try ExpenseSnapshot(doc: doc.id, owner: doc.owner, store: store, previous: previous) { key in
+                self.displayName(of: key)
+            }
+        }
+    }
+
+    private func expenseService(_ reference: String, editing: Bool) throws -> ExpenseService {
+        let itineraries = try itineraryService()
+        let doc = try itineraries.document(reference)
+        if editing { try itineraries.requireEditor(doc) }
+        let trip = try tripSnapshot(doc)
+        return ExpenseService(
+            snapshot: try expenseSnapshot(doc), itemIDs: Set(trip.itemRecords.map(\.id) + trip.stops.map(\.id)),
+            today: Self.localToday())
+    }
+
+    /// Today's date where the daemon runs, `YYYY-MM-DD`.
+    static func localToday() -> String {
+        let c = Calendar.current.dateComponents([.year, .month, .day], from: Date())
+        return String(format: "%04d-%02d-%02d", c.year ?? 1970, c.month ?? 1, c.day ?? 1)
+    }
+
+    private func after(_ reference: String) throws -> ExpenseSnapshot {
+        try expenseSnapshot(try itineraryDoc(reference))
+    }
+
+    // MARK: Travellers
+
+    func travellers(_ reference: String) throws -> [UInt8] {
+        try after(reference).body("travellers", ExpenseViews.travellers)
+    }
+
+    private func travellerJSON(_ reference: String, _ ref: String) throws -> JSONValue {
+        let snapshot = try after(reference)
+        guard let entry = snapshot.directory.entries[ref] else { return .null }
+        let count = snapshot.expenses.filter { $0.terms?.travellers.contains(ref) == true }.count
+        return ExpenseViews.traveller(entry, expenseCount: count)
+    }
+
+    func addTraveller(_ reference: String, _ body: [String: JSONValue]) throws -> JSONValue {
+        let (edit, id) = try expenseService(reference, editing: true).addTraveller(body)
+        try commit(edit)
+        return try travellerJSON(reference, id)
+    }
+
+    func renameTraveller(_ reference: String, traveller: String, _ body: [String: JSONValue]) throws -> JSONValue {
+        let service = try expenseService(reference, editing: true)
+        let (edit, ref) = try service.renameTraveller(traveller, body)
+        if let edit { try commit(edit) }
+        return try travellerJSON(reference, ref)
+    }
+
+    func removeTraveller(_ reference: String, traveller: String) throws {
+        try commit(try expenseService(reference, editing: true).removeTraveller(traveller))
+    }
+
+    // MARK: Expenses
+
+    func expenses(_ reference: String, kind: String?) throws -> [UInt8] {
+        if let kind, ExpenseTerms.Kind(rawValue: kind) == nil {
+            throw ServiceError.invalid("kind", "'kind' must be expense or transfer")
+        }
+        let snapshot = try after(reference)
+        return try snapshot.body("expenses?kind=\(kind ?? "")") { s in
+            let list = s.expenses.filter { kind == nil || $0.terms?.kind.rawValue == kind }.map {
+                ExpenseViews.expense($0, in: s, names: self.displayName(of:))
+            }
+            return .object(["expenses": .array(list), "count": .int(Int64(list.count))])
+        }
+    }
+
+    func expense(_ reference: String, expense id: String) throws -> JSONValue {
+        let service = try expenseService(reference, editing: false)
+        let parsed = try service.expense(id)
+        return ExpenseViews.expense(parsed, in: service.snapshot, names: displayName(of:))
+    }
+
+    private func expenseJSON(_ reference: String, _ id: String) throws -> JSONValue {
+        let snapshot = try after(reference)
+        guard let parsed = snapshot.expense(id) else { return .null }
+        return ExpenseViews.expense(parsed, in: snapshot, names: displayName(of:))
+    }
+
+    func createExpense(_ reference: String, _ body: [String: JSONValue]) throws -> JSONValue {
+        let (edit, id) = try expenseService(reference, editing: true).create(body)
+        try commit(edit)
+        return try expenseJSON(reference, id)
+    }
+
+    func updateExpense(_ reference: String, expense id: String, _ body: [String: JSONValue]) throws -> JSONValue {
+        let service = try expenseService(reference, editing: true)
+        let current = try service.expense(id)
+        if let edit = try service.update(current.record.id, body) { try commit(edit) }
+        return try expenseJSON(reference, current.record.id)
+    }
+
+    func deleteExpense(_ reference: String, expense id: String) throws {
+        try commit(try expenseService(reference, editing: true).delete(id))
+    }
+
+    // MARK: Balances, settle-up, debts, exports
+
+    func balances(_ reference: String) throws -> [UInt8] {
+        try after(reference).body("balances", ExpenseViews.balances)
+    }
+
+    func settlement(_ reference: String) throws -> [UInt8] {
+        try after(reference).body("settlement", ExpenseViews.settlement)
+    }
+
+    func debts(_ reference: String) throws -> [UInt8] {
+        try after(reference).body("debts", ExpenseViews.debts)
+    }
+
+    /// `GET …/expenses.csv` and `…/balances.csv`.
+    func expenseCSV(_ reference: String, balances: Bool) throws -> ControlResponse {
+        let snapshot = try after(reference)
+        let text = balances ? try ExpenseViews.balancesCSV(snapshot) : ExpenseViews.expensesCSV(snapshot)
+        return .raw(status: 200, contentType: "text/csv; charset=utf-8", body: Array(text.utf8))
+    }
+
+    // MARK: Rates
+
+    func rates(_ reference: String) throws -> JSONValue {
+        let snapshot = try after(reference)
+        let table = snapshot.rates.mapValues { JSONValue.string($0.description) }
+        return .object(["currency": snapshot.currency.map(JSONValue.string) ?? .null, "rates": .object(table)])
+    }
+
+    func putRates(_ reference: String, _ body: [String: JSONValue]) throws -> JSONValue {
+        if let edit = try expenseService(reference, editing: true).putRates(body) { try commit(edit) }
+        return try rates(reference)
+    }
+}

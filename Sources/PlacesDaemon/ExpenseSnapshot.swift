@@ -1,0 +1,151 @@
+import PlacesCrypto
+import PlacesExpenses
+import PlacesModel
+import PlacesStore
+
+/// Everything the expense views read from one itinerary, loaded in one go: its settlement
+/// currency and rate table, the travellers, the live expenses with their checked `terms`,
+/// and the ledger (balances, debts, settle-up) computed from them. Kept while the store's
+/// commit generation has not moved (`SnapshotCache`); a snapshot made after a change reuses
+/// the parsed expenses that did not change, so 10,000 expenses are not parsed again for
+/// each new one.
+final class ExpenseSnapshot: @unchecked Sendable {
+    struct Parsed {
+        var record: Store.EntityRecord
+        var fields: [String: JSONValue]
+        /// Nil only for a record without a readable `terms` (no op can store one; kept out of
+        /// the ledger rather than trusted).
+        var terms: ExpenseTerms?
+    }
+
+    let doc: DocumentID
+    let root: Store.EntityRecord
+    /// The trip's settlement currency as stored (nil until set).
+    let settlementCurrency: String?
+    /// The trip's rate table, by currency.
+    let rates: [String: ExchangeRate]
+    /// Live expenses, newest date first, then newest created, then id.
+    let expenses: [Parsed]
+    let index: [String: Int]
+    let directory: TravellerDirectory
+    /// The balances, or why they cannot be counted (more money than 64 bits hold: only a
+    /// peer's millions of huge expenses could do that; the API says so instead of trapping).
+    let ledgerResult: Result<Ledger, LedgerError>
+
+    // Computed on first use; a snapshot is only read inside the engine actor.
+    private var cachedPlan: Result<(transfers: [Transfer], optimal: Bool), LedgerError>?
+    private var cachedBodies: [String: [UInt8]] = [:]
+
+    init(
+        doc: DocumentID, owner: [UInt8], store: Store, previous: ExpenseSnapshot?,
+        displayName: (PublicKey) -> String
+    ) throws(ServiceError) {
+        self.doc = doc
+        guard
+            let root = try ServiceError.storing({ () throws(StoreError) in try store.entity(in: doc, id: doc.hex) }),
+            !root.deleted
+        else { throw ServiceError.notFound("no itinerary with id '\(doc.hex)'") }
+        self.root = root
+        let f = Views.fields(root)
+        settlementCurrency = f[ItineraryFields.settlementCurrency]
+        rates = Self.rateTable(f[ItineraryFields.rates])
+        let records = try ServiceError.storing { () throws(StoreError) in try store.entities(in: doc, kind: .expense) }
+        var parsed = records.map { record -> Parsed in
+            if let old = previous?.expenses[safe: previous?.index[record.id]], old.record == record { return old }
+            let fields = Views.fields(record)
+            return Parsed(record: record, fields: fields, terms: fields[ExpenseFields.terms])
+        }
+        parsed.sort { a, b in
+            let (da, db) = (a.fields["date"]?.stringValue ?? "", b.fields["date"]?.stringValue ?? "")
+            if da != db { return da > db }
+            let (ca, cb) = (a.record.createdMs ?? 0, b.record.createdMs ?? 0)
+            return ca != cb ? ca > cb : a.record.id < b.record.id
+        }
+        expenses = parsed
+        index = Dictionary(parsed.enumerated().map { ($1.record.id, $0) }, uniquingKeysWith: { a, _ in a })
+
+        var members = [PublicKey]()
+        if let key = try? PublicKey(bytes: owner) { members.append(key) }
+        for member in try ServiceError.storing({ () throws(StoreError) in try store.members(of: doc) }) {
+            if let key = Engine.publicKey(hex: member.key) { members.append(key) }
+        }
+        let named = try ServiceError.storing { () throws(StoreError) in try store.entities(in: doc, kind: .traveller) }
+        var referenced = Set<String>()
+        for expense in parsed { referenced.formUnion(expense.terms?.travellers ?? []) }
+        directory = TravellerDirectory(
+            members: members, named: named, referenced: referenced,
+            lookup: { id in try? store.entity(in: doc, id: id) }, displayName: displayName)
+        let currency = settlementCurrency
+        let entries = parsed.compactMap { p in
+            p.terms.map { Self.entry(id: p.record.id, terms: $0, category: p.fields["category"]?.stringValue) }
+        }
+        ledgerResult = Result { () throws(LedgerError) in try Ledger(currency: currency, entries: entries) }
+    }
+
+    /// What the ledger reads of an expense.
+    static func entry(id: String, terms: ExpenseTerms, category: String?) -> LedgerEntry {
+        LedgerEntry(
+            id: id, kind: terms.kind == .transfer ? .transfer : .expense, amountMinor: terms.amount.amountMinor,
+            settlement: terms.settlement, settledMinor: terms.settledMinor,
+            paidBy: terms.paidBy.map { .init(traveller: $0.traveller, weight: $0.amountMinor) },
+            among: terms.among.map { .init(traveller: $0.traveller, weight: $0.weight) }, category: category)
+    }
+
+    /// The ledger, or a 409 saying why it cannot be counted.
+    func ledger() throws -> Ledger {
+        switch ledgerResult {
+        case .success(let ledger): return ledger
+        case .failure(let error): throw ServiceError.conflict("ledger-\(error.code.rawValue)", error.message)
+        }
+    }
+
+    /// How expense `id` splits, in minor units of its currency, by traveller.
+    func shares(of id: String, _ terms: ExpenseTerms) -> [(traveller: String, minor: Int64)] {
+        (try? Ledger.shares(of: Self.entry(id: id, terms: terms, category: nil))) ?? []
+    }
+
+    /// A stored rate table; entries a peer could not have written are skipped (the register
+    /// rule refuses them at ingest).
+    static func rateTable(_ value: JSONValue?) -> [String: ExchangeRate] {
+        var out = [String: ExchangeRate]()
+        for (code, rate) in value?.objectValue ?? [:] {
+            if let text = rate.stringValue, let r = try? ExchangeRate(text) { out[code] = r }
+        }
+        return out
+    }
+
+    /// The currency balances are in: the trip's, else the one most expenses settle in.
+    var currency: String? { settlementCurrency ?? (try? ledgerResult.get())?.currency }
+
+    /// The live expense `id`.
+    func expense(_ id: String) -> Parsed? { expenses[safe: index[id]] }
+
+    /// Settle-up suggestions, computed once per snapshot.
+    func plan() throws -> (transfers: [Transfer], optimal: Bool) {
+        let result =
+            cachedPlan
+            ?? Result { () throws(LedgerError) in try Settlement.plan(try ledgerResult.get().balanceByTraveller) }
+        cachedPlan = result
+        switch result {
+        case .success(let plan): return plan
+        case .failure(let error): throw ServiceError.conflict("ledger-\(error.code.rawValue)", error.message)
+        }
+    }
+
+    /// The encoded answer of a read route, made once per snapshot.
+    func body(_ route: String, _ make: (ExpenseSnapshot) throws -> JSONValue) throws -> [UInt8] {
+        if let cached = cachedBodies[route] { return cached }
+        var out = [UInt8]()
+        try make(self).write(to: &out)
+        cachedBodies[route] = out
+        return out
+    }
+}
+
+extension Array {
+    /// The element at `index`, or nil when there is none.
+    subscript(safe index: Int?) -> Element? {
+        guard let index, indices.contains(index) else { return nil }
+        return self[index]
+    }
+}
