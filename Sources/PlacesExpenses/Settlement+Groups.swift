@@ -93,7 +93,7 @@ extension Settlement {
     static func heuristicGroups(_ people: [Balance], exactLimit: Int) -> [[Balance]] {
         var groups = [[Balance]]()
         var rest = people
-        if rest.count <= 3000 { rest = takeTriples(rest, into: &groups) }
+        if rest.count <= 1000 { rest = takeTriples(rest, into: &groups) }
         if rest.count <= 400 { rest = takeQuadruples(rest, into: &groups) }
         if rest.count <= exactLimit {
             groups += exactGroups(rest)
