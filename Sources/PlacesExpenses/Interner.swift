@@ -12,7 +12,10 @@ struct Interner {
     private var slots = [Int32](repeating: -1, count: 64)
     private var fallback: [String: Int]?
     private static let seed = UInt64.random(in: .min ... .max)
-    private static let longestProbe = 24
+    /// Probes allowed before giving up on the table (tests set 0 to exercise the fallback).
+    private let longestProbe: Int
+
+    init(longestProbe: Int = 24) { self.longestProbe = longestProbe }
 
     var count: Int { names.count }
 
@@ -28,7 +31,7 @@ struct Interner {
             if hashes[found] == hash && names[found] == name { return found }
             slot = (slot + 1) & mask
             probes += 1
-            if probes > Interner.longestProbe {
+            if probes > longestProbe {
                 fallback = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
                 return fallbackIndex(name)
             }
