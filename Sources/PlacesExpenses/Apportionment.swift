@@ -38,17 +38,23 @@ public enum Apportionment {
         let whole = UInt64(total)
         let divisor = UInt64(weightSum)
         var assigned: Int64 = 0
+        var previous: (weight: Int64, quotient: UInt64, remainder: UInt64) = (0, 0, 0)
         for index in 0..<count {
-            // total × weight needs up to 128 bits (a slow division); the quotient is ≤ total
-            // because weight ≤ W. Trip-sized amounts fit in 64 bits.
-            let (product, overflow) = whole.multipliedReportingOverflow(by: UInt64(weight(index)))
-            let (quotient, remainder) =
-                overflow
-                ? divisor.dividingFullWidth(whole.multipliedFullWidth(by: UInt64(weight(index))))
-                : product.quotientAndRemainder(dividingBy: divisor)
-            parts.append(Int64(quotient))  // ≤ total ≤ Int64.max
-            remainders.append(remainder)
-            assigned += Int64(quotient)  // Σ floor(total × w / W) ≤ total
+            let value = weight(index)
+            // Equal splits repeat one weight: one division serves them all.
+            if value != previous.weight {
+                // total × weight needs up to 128 bits (a slow division); the quotient is ≤ total
+                // because weight ≤ W. Trip-sized amounts fit in 64 bits.
+                let (product, overflow) = whole.multipliedReportingOverflow(by: UInt64(value))
+                let (quotient, remainder) =
+                    overflow
+                    ? divisor.dividingFullWidth(whole.multipliedFullWidth(by: UInt64(value)))
+                    : product.quotientAndRemainder(dividingBy: divisor)
+                previous = (value, quotient, remainder)
+            }
+            parts.append(Int64(previous.quotient))  // ≤ total ≤ Int64.max
+            remainders.append(previous.remainder)
+            assigned += Int64(previous.quotient)  // Σ floor(total × w / W) ≤ total
         }
         // Fewer than `count` units are left (each remainder is < W), and more remainders than
         // that are positive, so only parts with a positive remainder ever get one.
@@ -60,8 +66,9 @@ public enum Apportionment {
             // ones the first in list order from `start` on.
             while left > 0 {
                 var best = start
-                for step in 1..<count {
-                    let index = (start + step) % count
+                var index = start
+                for _ in 1..<count {
+                    index = index + 1 == count ? 0 : index + 1
                     if remainders[index] > remainders[best] { best = index }
                 }
                 parts[best] += 1
