@@ -61,8 +61,8 @@ public enum Apportionment {
         var left = Int(total - assigned)
         guard left > 0 else { return true }
         let start = ((offset % count) + count) % count
-        if left <= 4 {
-            // A few units (the usual case): pick the largest remainder each time; among equal
+        if left * count <= 1024 {
+            // A few units or travellers (the usual case): pick the largest remainder each time; among equal
             // ones the first in list order from `start` on.
             while left > 0 {
                 var best = start
@@ -78,7 +78,7 @@ public enum Apportionment {
         } else {
             let order = (0..<count).sorted { a, b in
                 if remainders[a] != remainders[b] { return remainders[a] > remainders[b] }
-                return (a - start + count) % count < (b - start + count) % count
+                return (a >= start ? a - start : a - start + count) < (b >= start ? b - start : b - start + count)
             }
             for index in order.prefix(left) { parts[index] += 1 }
         }

@@ -14,6 +14,18 @@ import Testing
         #expect(Apportionment.split(100, weights: [1, 1, 1], offset: 2) == [33, 33, 34])
     }
 
+    @Test func manyLeftoverUnitsFollowTheSameRule() {
+        // 100 travellers, 99 cents left: everyone from the offset on gets one, wrapping around,
+        // so only the traveller just before the offset does not.
+        let parts = Apportionment.split(10_099, weights: Array(repeating: 1, count: 100), offset: 7)
+        #expect(parts == (0..<100).map { $0 == 6 ? 100 : 101 })
+        // Unequal remainders among many: largest first.
+        let weights: [Int64] = (1...60).map { $0 }
+        let split = Apportionment.split(1_000, weights: weights, offset: 3)
+        #expect(split?.reduce(0, +) == 1_000)
+        #expect(split?.last == 33)  // 1000 × 60 / 1830 = 32.79: the largest remainders get a unit
+    }
+
     @Test func theOffsetComesFromTheExpenseIDsFirstEightHexDigits() {
         #expect(Apportionment.offset(forID: "00000005ffffffffffffffffffffffff", count: 3) == 2)
         #expect(Apportionment.offset(forID: "0000000affff", count: 4) == 2)
