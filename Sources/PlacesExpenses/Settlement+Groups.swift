@@ -77,6 +77,43 @@ extension Settlement {
         }
     }
 
+    /// A subset other than none and all of `people` (which sum to zero) that sums to zero, as
+    /// membership flags, or nil when there is none: a subset sum of the first half meets the
+    /// opposite of one of the second half (meet in the middle, 2 × 2^(n/2) sums).
+    static func properZeroSumSubset(_ people: [Balance]) -> [Bool]? {
+        let half = people.count / 2
+        let first = halfSums(people[0..<half].map(\.minor))
+        let second = halfSums(people[half...].map(\.minor))
+        var masks = [Int64: (Int, Int?)]()  // sum → up to two subsets of the second half with it
+        for (mask, sum) in second.enumerated() {
+            if let known = masks[sum] {
+                if known.1 == nil { masks[sum] = (known.0, mask) }
+            } else {
+                masks[sum] = (mask, nil)
+            }
+        }
+        for (mask, sum) in first.enumerated() {
+            guard let found = masks[0 &- sum] else { continue }
+            // Not none of both, not all of both.
+            let excluded = mask == 0 ? 0 : mask == first.count - 1 ? second.count - 1 : -1
+            guard let other = found.0 != excluded ? found.0 : found.1 else { continue }
+            return people.indices.map { index in
+                index < half ? mask & (1 << index) != 0 : other & (1 << (index - half)) != 0
+            }
+        }
+        return nil
+    }
+
+    /// Splits `people` (summing to zero, at most `provableLimit`) at any zero-sum subset, again
+    /// and again, down to groups that cannot be split (or that the exact search then takes).
+    static func splitGroups(_ people: [Balance], exactLimit: Int) -> [[Balance]] {
+        if people.count <= exactLimit { return exactGroups(people) }
+        guard let inside = properZeroSumSubset(people) else { return [people] }
+        let part = people.indices.filter { inside[$0] }.map { people[$0] }
+        let rest = people.indices.filter { !inside[$0] }.map { people[$0] }
+        return splitGroups(part, exactLimit: exactLimit) + splitGroups(rest, exactLimit: exactLimit)
+    }
+
     /// Every subset sum of `values`, indexed by the subset's bit mask.
     private static func halfSums(_ values: [Int64]) -> [Int64] {
         var sums = [Int64](repeating: 0, count: 1 << values.count)
@@ -88,8 +125,8 @@ extension Settlement {
     }
 
     /// Beyond the exact limit: take zero-sum triples, then quadruples, while the search stays
-    /// quadratic and small; search what is left exactly if it fits the limit, else settle it as
-    /// one group (one transfer fewer than its size).
+    /// quadratic and small; search what is left exactly if it fits the limit, split it at zero-sum
+    /// subsets if it is small enough, else settle it as one group (one transfer fewer than its size).
     static func heuristicGroups(_ people: [Balance], exactLimit: Int) -> [[Balance]] {
         var groups = [[Balance]]()
         var rest = people
@@ -97,6 +134,8 @@ extension Settlement {
         if rest.count <= 400 { rest = takeQuadruples(rest, into: &groups) }
         if rest.count <= exactLimit {
             groups += exactGroups(rest)
+        } else if rest.count <= provableLimit {
+            groups += splitGroups(rest, exactLimit: exactLimit)
         } else if !rest.isEmpty {
             groups.append(rest)
         }

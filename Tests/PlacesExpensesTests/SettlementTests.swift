@@ -34,6 +34,34 @@ import Testing
         return count
     }
 
+    @Test func beyondTheExactLimitOneGroupIsProvenWhenNoSmallerGroupExists() throws {
+        var random = SplitMix64(seed: 21)
+        // Huge amounts: no subset but all of them sums to zero, so 29 transfers are proven minimal.
+        let wide = randomBalances(30, range: 100_000_000_000, &random)
+        let plan = try Settlement.plan(wide)
+        #expect(plan.optimal)
+        #expect(plan.transfers.count == 29)
+        #expect(plan.transfers.applied(to: wide).values.allSatisfy { $0 == 0 })
+        // Amounts in cents: 2^30 subsets meet in a smaller range, so groups split off.
+        let cents = randomBalances(30, range: 10_000_000, &random)
+        let split = try Settlement.plan(cents)
+        #expect(split.transfers.count < 29)
+        #expect(split.transfers.applied(to: cents).values.allSatisfy { $0 == 0 })
+        // The subset search agrees with brute force on small cases.
+        for round in 0..<200 {
+            let balances = randomBalances(4 + round % 5, range: 30, &random)
+            let people = balances.keys.sorted().map { Settlement.Balance(traveller: $0, minor: balances[$0]!) }
+            let values = people.map(\.minor)
+            let subset = Settlement.properZeroSumSubset(people)
+            #expect((subset != nil) == (BruteForce.minimumTransfers(values) < values.count - 1), "\(values)")
+            if let subset {
+                let chosen = people.indices.filter { subset[$0] }
+                #expect(!chosen.isEmpty && chosen.count < people.count)
+                #expect(chosen.map { values[$0] }.reduce(0, +) == 0)
+            }
+        }
+    }
+
     @Test func exactOppositesArePairedAndZerosDropped() throws {
         let plan = try Settlement.plan(["a": 0, "b": -7, "c": 7, "d": -2, "e": 1, "f": 1])
         #expect(
@@ -68,7 +96,8 @@ import Testing
             if count <= 20 { #expect(heuristic.transfers.count >= exact.transfers.count) }
             let debtors = balances.values.count { $0 < 0 }
             let bound = max(debtors, count - debtors)
-            #expect(heuristic.optimal == (heuristic.transfers.count == bound))
+            if heuristic.transfers.count == bound { #expect(heuristic.optimal) }
+            if heuristic.optimal && count <= 20 { #expect(heuristic.transfers.count == exact.transfers.count) }
         }
         // Many small balances: the heuristic finds the pairs, triples and quadruples.
         let small = randomBalances(300, range: 9, &random)
