@@ -112,7 +112,7 @@ import Testing
             "paidBy",
             "the payer \(bruno) paid -1.00 EUR; a payer pays more than zero and at most the amount 84.50 EUR"
         ) {
-            try dinner(paidBy: [.init(traveller: ana, amountMinor: 8_550), .init(traveller: bruno, amountMinor: -100)])
+            try dinner(paidBy: [.init(traveller: bruno, amountMinor: -100), .init(traveller: ana, amountMinor: 8_550)])
         }
     }
 
@@ -157,7 +157,8 @@ import Testing
             try dinner(amount: yen, mode: .exact, among: parts(1_500, 1_500), settlement: "JPY")
         }
         expectRefusal("split", "the traveller \(bruno) has -0.01 EUR; an exact share is 0 to the amount 84.50 EUR") {
-            try dinner(mode: .exact, among: parts(8_451, -1))
+            try dinner(
+                mode: .exact, among: [.init(traveller: bruno, weight: -1), .init(traveller: ana, weight: 8_451)])
         }
         expectRefusal("split", "the traveller \(ana) has 84.51 EUR; an exact share is 0 to the amount 84.50 EUR") {
             try dinner(mode: .exact, among: parts(8_451, 0))
@@ -238,10 +239,10 @@ import Testing
                 amount: eur(1_000_000_000_000), paidBy: [.init(traveller: ana, amountMinor: 1_000_000_000_000)],
                 settlement: "USD", rate: "1.5")
         }
-        expectRefusal("rate", "1000000.00 EUR at the rate 100000 is more than 1000000000000 KRW") {
+        expectRefusal("rate", "1000000.00 EUR at the rate 10000000 is more than 1000000000000 KRW") {
             try dinner(
                 amount: eur(100_000_000), paidBy: [.init(traveller: ana, amountMinor: 100_000_000)], settlement: "KRW",
-                rate: "100000")
+                rate: "10000000")
         }
     }
 }
