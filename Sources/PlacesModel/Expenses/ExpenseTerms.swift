@@ -140,7 +140,12 @@ public struct ExpenseTerms: Hashable, Sendable {
     /// Whether `s` is a traveller reference: 64 lowercase hex (a member's key) or 32 (a named
     /// traveller's id).
     public static func isTravellerRef(_ s: String) -> Bool {
-        FieldRule.isLowerHex(s, count: 64) || FieldRule.isLowerHex(s, count: 32)
+        // Every expense of a trip is checked on each read: scan the contiguous UTF-8 once.
+        var s = s
+        return s.withUTF8 { bytes in
+            (bytes.count == 64 || bytes.count == 32)
+                && bytes.allSatisfy { b in (48...57).contains(b) || (97...102).contains(b) }
+        }
     }
 
     static func currencyProblem(_ code: String, what: String) -> String {
