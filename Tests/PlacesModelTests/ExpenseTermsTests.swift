@@ -2,7 +2,7 @@ import Testing
 
 @testable import PlacesModel
 
-/// Every rule of an expense's money (`Protocol/expenses.md` §4), each broken once: the user
+/// Every rule of an expense's money (`Protocol/expenses.md` §5), each broken once: the user
 /// sees a 400 naming the field and saying exactly what is wrong, and nothing is stored.
 @Suite struct ExpenseTermsTests {
     static let ana = String(repeating: "a", count: 64)  // a member (public key)

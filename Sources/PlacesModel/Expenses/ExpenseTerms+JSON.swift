@@ -1,5 +1,5 @@
 extension ExpenseTerms {
-    /// The stored form of the `terms` register (`Protocol/expenses.md` §4): exactly these keys,
+    /// The stored form of the `terms` register (`Protocol/expenses.md` §5): exactly these keys,
     /// `rate` only when the expense's currency is not the settlement currency, and in
     /// `split.among` only the weight key of the mode (`shares`, `amountMinor`, `basisPoints`;
     /// none for `equal`).

@@ -1,7 +1,7 @@
 /// Everything about an expense that involves money, kept as one register (`terms`) so that
 /// concurrent edits can never combine into an inconsistent expense: who paid how much, how it
 /// is split, in which currency, and the rate to the trip's settlement currency frozen when it
-/// was entered (`Protocol/expenses.md` §4).
+/// was entered (`Protocol/expenses.md` §5).
 ///
 /// A value of this type always meets every rule: the initializers check them all and throw a
 /// `FieldError` naming the API field (`amount`, `paidBy`, `split`, `rate`, `kind`,
@@ -80,7 +80,7 @@ public struct ExpenseTerms: Hashable, Sendable {
     /// `amount.amountMinor` when the currencies are the same.
     public let settledMinor: Int64
 
-    /// Checks every rule (`Protocol/expenses.md` §4) and builds the terms. For `equal` the
+    /// Checks every rule (`Protocol/expenses.md` §5) and builds the terms. For `equal` the
     /// weights given are ignored (each is 1).
     public init(
         kind: Kind, amount: Money, paidBy: [Payer], mode: Mode, among: [Part], settlement: String,
