@@ -23,10 +23,12 @@ extension Engine {
         let itineraries = try itineraryService()
         let doc = try itineraries.document(reference)
         if editing { try itineraries.requireEditor(doc) }
-        let trip = try tripSnapshot(doc)
         return ExpenseService(
-            snapshot: try expenseSnapshot(doc), itemIDs: Set(trip.itemRecords.map(\.id) + trip.stops.map(\.id)),
-            today: Self.localToday())
+            snapshot: try expenseSnapshot(doc),
+            itemIDs: {
+                let trip = try self.tripSnapshot(doc)
+                return Set(trip.itemRecords.map(\.id) + trip.stops.map(\.id))
+            }, today: Self.localToday())
     }
 
     /// Today's date where the daemon runs, `YYYY-MM-DD`.

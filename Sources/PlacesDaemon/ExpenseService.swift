@@ -9,8 +9,9 @@ import PlacesStore
 /// rate against the currencies).
 struct ExpenseService {
     let snapshot: ExpenseSnapshot
-    /// The live items and places to go of the trip (an expense's `itemId` must be one).
-    let itemIDs: Set<String>
+    /// The live items and places to go of the trip (an expense's `itemId` must be one), read
+    /// only when a request links an item.
+    let itemIDs: () throws -> Set<String>
     /// Today's date where the daemon runs (an expense's default date).
     let today: String
 
@@ -86,7 +87,7 @@ struct ExpenseService {
         }
         if let item = object["itemId"], !item.isNull {
             let text = item.stringValue?.lowercased() ?? ""
-            let matches = text.utf8.count >= 4 ? itemIDs.filter { $0.hasPrefix(text) } : []
+            let matches = text.utf8.count >= 4 ? try itemIDs().filter { $0.hasPrefix(text) } : []
             guard matches.count == 1, let id = matches.first else {
                 throw ServiceError.invalid(
                     "itemId",

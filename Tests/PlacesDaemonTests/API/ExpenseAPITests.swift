@@ -195,6 +195,35 @@ struct ExpenseAPITests {
         #expect(list["count"] == .int(2))
     }
 
+    @Test("an expense links to an item of the trip by id or prefix; editing the amount keeps a lone payer whole")
+    func linkAndEdit() async throws {
+        let t = try await LoggedInDaemon.start()
+        let (id, me, bruno, _) = try await trip(t)
+        let base = "/v1/itineraries/\(id)"
+        let hotel = try Self.json(
+            try await t.d.send("POST", "\(base)/items", json: #"{"type":"lodging","title":"Casa Porto"}"#))
+        let hotelID = hotel["id"]?.stringValue ?? ""
+        let stay = try Self.json(
+            try await t.d.send(
+                "POST", "\(base)/expenses",
+                json: """
+                    {"title":"Casa Porto","amount":{"amountMinor":24000,"currency":"EUR"},"itemId":"\(hotelID.prefix(6))",
+                     "paidBy":[{"traveller":"\(me)"}],"split":{"mode":"equal","among":[{"traveller":"\(me)"},{"traveller":"\(bruno)"}]},
+                     "date":"2027-05-03"}
+                    """))
+        #expect(stay["itemId"] == .string(hotelID), "stored as the full id")
+        let edited = try Self.json(
+            try await t.d.send(
+                "PATCH", "\(base)/expenses/\(stay["id"]?.stringValue ?? "")",
+                json: #"{"amount":{"amountMinor":25000,"currency":"EUR"}}"#))
+        #expect(edited["paidBy"]?.arrayValue?.first?.objectValue?["amountMinor"] == .int(25000))
+        let b = Self.balances(try Self.json(try await t.d.send("GET", "\(base)/balances")))
+        #expect(b["Bruno"] == -12500)
+        let stranger = try await t.d.send(
+            "PATCH", "\(base)/expenses/\(stay["id"]?.stringValue ?? "")", json: #"{"itemId":"ffffffff"}"#)
+        #expect(stranger.status == 400 && stranger.text.contains("\"field\":\"itemId\""))
+    }
+
     @Test("bad input: a precise 400 naming the field, and nothing changes")
     func badInput() async throws {
         let t = try await LoggedInDaemon.start()
