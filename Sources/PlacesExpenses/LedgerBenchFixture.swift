@@ -89,12 +89,13 @@ public struct LedgerBenchFixture: Sendable {
 }
 
 /// SplitMix64 (Steele, Lea, Flood 2014): a tiny seeded generator, the same on every platform.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+/// Internal: PlacesRoutes has a public one of the same name.
+struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
