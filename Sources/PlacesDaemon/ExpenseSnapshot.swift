@@ -77,18 +77,9 @@ final class ExpenseSnapshot: @unchecked Sendable {
             lookup: { id in try? store.entity(in: doc, id: id) }, displayName: displayName)
         let currency = settlementCurrency
         let entries = parsed.compactMap { p in
-            p.terms.map { Self.entry(id: p.record.id, terms: $0, category: p.fields["category"]?.stringValue) }
+            p.terms.map { LedgerEntry(id: p.record.id, terms: $0, category: p.fields["category"]?.stringValue) }
         }
         ledgerResult = Result { () throws(LedgerError) in try Ledger(currency: currency, entries: entries) }
-    }
-
-    /// What the ledger reads of an expense.
-    static func entry(id: String, terms: ExpenseTerms, category: String?) -> LedgerEntry {
-        LedgerEntry(
-            id: id, kind: terms.kind == .transfer ? .transfer : .expense, amountMinor: terms.amount.amountMinor,
-            settlement: terms.settlement, settledMinor: terms.settledMinor,
-            paidBy: terms.paidBy.map { .init(traveller: $0.traveller, weight: $0.amountMinor) },
-            among: terms.among.map { .init(traveller: $0.traveller, weight: $0.weight) }, category: category)
     }
 
     /// The ledger, or a 409 saying why it cannot be counted.
@@ -101,7 +92,7 @@ final class ExpenseSnapshot: @unchecked Sendable {
 
     /// How expense `id` splits, in minor units of its currency, by traveller.
     func shares(of id: String, _ terms: ExpenseTerms) -> [(traveller: String, minor: Int64)] {
-        (try? Ledger.shares(of: Self.entry(id: id, terms: terms, category: nil))) ?? []
+        (try? Ledger.shares(of: LedgerEntry(id: id, terms: terms, category: nil))) ?? []
     }
 
     /// A stored rate table; entries a peer could not have written are skipped (the register
