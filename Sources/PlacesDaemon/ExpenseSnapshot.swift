@@ -13,8 +13,7 @@ final class ExpenseSnapshot: @unchecked Sendable {
     struct Parsed {
         var record: Store.EntityRecord
         var fields: [String: JSONValue]
-        /// Nil only for a record without a readable `terms` (no op can store one; kept out of
-        /// the ledger rather than trusted).
+        /// Always set: records without readable terms are left out of the snapshot.
         var terms: ExpenseTerms?
     }
 
@@ -50,10 +49,13 @@ final class ExpenseSnapshot: @unchecked Sendable {
         settlementCurrency = f[ItineraryFields.settlementCurrency]
         rates = Self.rateTable(f[ItineraryFields.rates])
         let records = try ServiceError.storing { () throws(StoreError) in try store.entities(in: doc, kind: .expense) }
-        var parsed = records.map { record -> Parsed in
+        var parsed = records.compactMap { record -> Parsed? in
             if let old = previous?.expenses[safe: previous?.index[record.id]], old.record == record { return old }
             let fields = Views.fields(record)
-            return Parsed(record: record, fields: fields, terms: fields[ExpenseFields.terms])
+            // An entity without money (an editor's op may create one without `terms`, or
+            // declare `expense` for another kind's id: op-format §5) is no expense: not shown.
+            guard let terms = fields[ExpenseFields.terms] else { return nil }
+            return Parsed(record: record, fields: fields, terms: terms)
         }
         parsed.sort { a, b in
             let (da, db) = (a.fields["date"]?.stringValue ?? "", b.fields["date"]?.stringValue ?? "")
