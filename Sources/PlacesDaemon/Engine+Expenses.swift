@@ -23,10 +23,12 @@ extension Engine {
         let itineraries = try itineraryService()
         let doc = try itineraries.document(reference)
         if editing { try itineraries.requireEditor(doc) }
-        let trip = try tripSnapshot(doc)
         return ExpenseService(
-            snapshot: try expenseSnapshot(doc), itemIDs: Set(trip.itemRecords.map(\.id) + trip.stops.map(\.id)),
-            today: Self.localToday())
+            snapshot: try expenseSnapshot(doc),
+            itemIDs: {
+                let trip = try self.tripSnapshot(doc)
+                return Set(trip.itemRecords.map(\.id) + trip.stops.map(\.id))
+            }, today: Self.localToday())
     }
 
     /// Today's date where the daemon runs, `YYYY-MM-DD`.
@@ -60,8 +62,8 @@ extension Engine {
 
     func renameTraveller(_ reference: String, traveller: String, _ body: [String: JSONValue]) throws -> JSONValue {
         let service = try expenseService(reference, editing: true)
-        let ref = try service.snapshot.directory.resolve(.string(traveller), field: "travellerId")
-        if let edit = try service.renameTraveller(traveller, body) { try commit(edit) }
+        let (edit, ref) = try service.renameTraveller(traveller, body)
+        if let edit { try commit(edit) }
         return try travellerJSON(reference, ref)
     }
 

@@ -14,7 +14,7 @@ extension ExpenseService {
         return (Edit(doc: snapshot.doc, changes: changes, summary: "traveller added"), id)
     }
 
-    func renameTraveller(_ reference: String, _ body: [String: JSONValue]) throws -> Edit? {
+    func renameTraveller(_ reference: String, _ body: [String: JSONValue]) throws -> (edit: Edit?, ref: String) {
         try Self.checkKeys(body, allowed: ["name"], what: "a traveller")
         let entry = try namedTraveller(reference)
         let fields = try TravellerFields.schema.validate(body, creating: false)
@@ -22,7 +22,9 @@ extension ExpenseService {
             guard field == TravellerFields.name.name, value != .string(entry.name) else { return nil }
             return .set(entity: entry.ref, kind: .traveller, field: field, value: value, old: .string(entry.name))
         }
-        return changes.isEmpty ? nil : Edit(doc: snapshot.doc, changes: changes, summary: "traveller renamed")
+        return (
+            changes.isEmpty ? nil : Edit(doc: snapshot.doc, changes: changes, summary: "traveller renamed"), entry.ref
+        )
     }
 
     /// Refused while an expense names them: their money would have nobody to go to.
@@ -41,7 +43,10 @@ extension ExpenseService {
 
     /// A live named traveller; a member is refused (their name is their own).
     private func namedTraveller(_ reference: String) throws -> TravellerDirectory.Entry {
-        let ref = try snapshot.directory.resolve(.string(reference), field: "travellerId")
+        let ref: String
+        do { ref = try snapshot.directory.resolve(.string(reference), field: "travellerId") } catch {
+            throw ServiceError.notFound("no traveller '\(reference.prefix(80))' in this itinerary")
+        }
         guard let entry = snapshot.directory.entries[ref], !entry.gone else {
             throw ServiceError.notFound("no traveller '\(reference.prefix(80))' in this itinerary")
         }
@@ -60,7 +65,10 @@ extension ExpenseService {
         guard let table = body["rates"]?.objectValue else {
             throw ServiceError.invalid("rates", "'rates' must be an object such as {\"USD\": \"0.92\"}")
         }
-        let settlement = snapshot.currency
+        guard let settlement = snapshot.currency else {
+            throw ServiceError.invalid(
+                "rates", "set the trip's settlementCurrency first (PATCH the itinerary): the rates are to it")
+        }
         var canonical = [String: JSONValue]()
         for (code, value) in table {
             let field = "rates.\(code.prefix(10))"

@@ -13,8 +13,7 @@ final class ExpenseSnapshot: @unchecked Sendable {
     struct Parsed {
         var record: Store.EntityRecord
         var fields: [String: JSONValue]
-        /// Nil only for a record without a readable `terms` (no op can store one; kept out of
-        /// the ledger rather than trusted).
+        /// Always set: records without readable terms are left out of the snapshot.
         var terms: ExpenseTerms?
     }
 
@@ -50,10 +49,13 @@ final class ExpenseSnapshot: @unchecked Sendable {
         settlementCurrency = f[ItineraryFields.settlementCurrency]
         rates = Self.rateTable(f[ItineraryFields.rates])
         let records = try ServiceError.storing { () throws(StoreError) in try store.entities(in: doc, kind: .expense) }
-        var parsed = records.map { record -> Parsed in
+        var parsed = records.compactMap { record -> Parsed? in
             if let old = previous?.expenses[safe: previous?.index[record.id]], old.record == record { return old }
             let fields = Views.fields(record)
-            return Parsed(record: record, fields: fields, terms: fields[ExpenseFields.terms])
+            // An entity without money (an editor's op may create one without `terms`, or
+            // declare `expense` for another kind's id: op-format §5) is no expense: not shown.
+            guard let terms = fields[ExpenseFields.terms] else { return nil }
+            return Parsed(record: record, fields: fields, terms: terms)
         }
         parsed.sort { a, b in
             let (da, db) = (a.fields["date"]?.stringValue ?? "", b.fields["date"]?.stringValue ?? "")
@@ -77,18 +79,9 @@ final class ExpenseSnapshot: @unchecked Sendable {
             lookup: { id in try? store.entity(in: doc, id: id) }, displayName: displayName)
         let currency = settlementCurrency
         let entries = parsed.compactMap { p in
-            p.terms.map { Self.entry(id: p.record.id, terms: $0, category: p.fields["category"]?.stringValue) }
+            p.terms.map { LedgerEntry(id: p.record.id, terms: $0, category: p.fields["category"]?.stringValue) }
         }
         ledgerResult = Result { () throws(LedgerError) in try Ledger(currency: currency, entries: entries) }
-    }
-
-    /// What the ledger reads of an expense.
-    static func entry(id: String, terms: ExpenseTerms, category: String?) -> LedgerEntry {
-        LedgerEntry(
-            id: id, kind: terms.kind == .transfer ? .transfer : .expense, amountMinor: terms.amount.amountMinor,
-            settlement: terms.settlement, settledMinor: terms.settledMinor,
-            paidBy: terms.paidBy.map { .init(traveller: $0.traveller, weight: $0.amountMinor) },
-            among: terms.among.map { .init(traveller: $0.traveller, weight: $0.weight) }, category: category)
     }
 
     /// The ledger, or a 409 saying why it cannot be counted.
@@ -101,7 +94,7 @@ final class ExpenseSnapshot: @unchecked Sendable {
 
     /// How expense `id` splits, in minor units of its currency, by traveller.
     func shares(of id: String, _ terms: ExpenseTerms) -> [(traveller: String, minor: Int64)] {
-        (try? Ledger.shares(of: Self.entry(id: id, terms: terms, category: nil))) ?? []
+        (try? Ledger.shares(of: LedgerEntry(id: id, terms: terms, category: nil))) ?? []
     }
 
     /// A stored rate table; entries a peer could not have written are skipped (the register

@@ -83,7 +83,12 @@ enum ExpenseViews {
     static func balances(_ snapshot: ExpenseSnapshot) throws -> JSONValue {
         let d = snapshot.directory
         let ledger = try snapshot.ledger()
-        let list = ledger.balances.map { b -> JSONValue in
+        // Every traveller, in the travellers' order, with zeros for those in no expense.
+        let counted = Dictionary(ledger.balances.map { ($0.traveller, $0) }, uniquingKeysWith: { a, _ in a })
+        let rows = d.order.map {
+            counted[$0] ?? TravellerBalance(traveller: $0, paidMinor: 0, shareMinor: 0, byCategory: [:])
+        }
+        let list = rows.map { b -> JSONValue in
             .object([
                 "traveller": .string(d.apiID(b.traveller)), "name": .string(d.name(b.traveller)),
                 "paidMinor": .int(b.paidMinor), "shareMinor": .int(b.shareMinor), "balanceMinor": .int(b.balanceMinor),
@@ -159,9 +164,16 @@ enum ExpenseViews {
     static func balancesCSV(_ snapshot: ExpenseSnapshot) throws -> String {
         let d = snapshot.directory
         let currency = snapshot.currency ?? ""
-        func major(_ minor: Int64) -> CSVWriter.Cell { .number(Money(amountMinor: minor, currency: currency).decimalText) }
-        let rows = try snapshot.ledger().balances.map { b -> [CSVWriter.Cell] in
-            [.text(d.name(b.traveller)), major(b.paidMinor), major(b.shareMinor), major(b.balanceMinor), .text(currency)]
+        func major(_ minor: Int64) -> CSVWriter.Cell {
+            .number(Money(amountMinor: minor, currency: currency).decimalText)
+        }
+        let counted = Dictionary(
+            try snapshot.ledger().balances.map { ($0.traveller, $0) }, uniquingKeysWith: { a, _ in a })
+        let rows = d.order.compactMap { counted[$0] }.map { b -> [CSVWriter.Cell] in
+            [
+                .text(d.name(b.traveller)), major(b.paidMinor), major(b.shareMinor), major(b.balanceMinor),
+                .text(currency),
+            ]
         }
         return CSVWriter.document(header: ["traveller", "paid", "share", "balance", "currency"], rows: rows)
     }

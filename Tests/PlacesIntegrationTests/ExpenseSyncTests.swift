@@ -12,6 +12,27 @@ extension SyncNode {
         return try? JSONDecoder().decode(JSONValue.self, from: Data(r.body)).objectValue
     }
 
+    /// `GET …/ROUTE` without the display names (each daemon names people as it knows them:
+    /// a contact's name, else the start of their id), balances in id order.
+    func expenseFigures(_ itinerary: String, _ route: String) -> JSONValue? {
+        func strip(_ v: JSONValue) -> JSONValue {
+            switch v {
+            case .object(let o):
+                return .object(
+                    o.filter { !["name", "fromName", "toName"].contains($0.key) }.mapValues(strip))
+            case .array(let a):
+                // Balances are listed by name, and names differ between devices: sort by id.
+                return .array(
+                    a.map(strip).sorted {
+                        ($0.objectValue?["traveller"]?.stringValue ?? "")
+                            < ($1.objectValue?["traveller"]?.stringValue ?? "")
+                    })
+            default: return v
+            }
+        }
+        return expenseRead(itinerary, route).map { strip(.object($0)) }
+    }
+
     /// Posts an expense; returns its id.
     func addExpense(_ itinerary: String, _ body: String) throws -> String {
         let r = try d.send("POST", "/v1/itineraries/\(itinerary)/expenses", json: body)
@@ -43,7 +64,8 @@ struct ExpenseSyncTests {
         // A named traveller without a device, added by the editor Bruno.
         let leoReply = try b.d.send("POST", "/v1/itineraries/\(it)/travellers", json: #"{"name":"Leo"}"#)
         #expect(leoReply.status == 201, "\(leoReply.text)")
-        let leo = try JSONDecoder().decode(JSONValue.self, from: Data(leoReply.body)).objectValue?["id"]?.stringValue ?? ""
+        let leo =
+            try JSONDecoder().decode(JSONValue.self, from: Data(leoReply.body)).objectValue?["id"]?.stringValue ?? ""
         try await eventually("Ana sees four travellers: three members and Leo") {
             a.expenseRead(it, "travellers")?["count"] == .int(4)
         }
@@ -56,10 +78,22 @@ struct ExpenseSyncTests {
             it,
             #"{"title":"Tram passes","amount":{"amountMinor":3000,"currency":"EUR"},"paidBy":[{"traveller":"\#(b.id)"}],"split":{"mode":"shares","among":[{"traveller":"\#(a.id)","shares":1},{"traveller":"\#(b.id)","shares":1},{"traveller":"\#(leo)","shares":2}]}}"#
         )
-        try await eventually("all three list both expenses with the same balances and settle-up", timeout: .seconds(20)) {
-            let answers = [a, b, c].map { ($0.expenseRead(it, "balances"), $0.expenseRead(it, "settlement")) }
-            return a.expenseRead(it, "expenses")?["count"] == .int(2) && c.expenseRead(it, "expenses")?["count"] == .int(2)
-                && answers.allSatisfy { $0.0 != nil && $0.0 == answers[0].0 && $0.1 == answers[0].1 }
+        do {
+            try await eventually(
+                "all three list both expenses with the same balances and settle-up", timeout: .seconds(20)
+            ) {
+                let answers = [a, b, c].map { ($0.expenseFigures(it, "balances"), $0.expenseFigures(it, "settlement")) }
+                return a.expenseRead(it, "expenses")?["count"] == .int(2)
+                    && c.expenseRead(it, "expenses")?["count"] == .int(2)
+                    && answers.allSatisfy { $0.0 != nil && $0.0 == answers[0].0 && $0.1 == answers[0].1 }
+            }
+        } catch {
+            for n in [a, b, c] {
+                Issue.record(
+                    "\(n.name): \(String(describing: n.expenseRead(it, "balances"))) \(String(describing: n.expenseRead(it, "expenses")?["count"]))"
+                )
+            }
+            throw error
         }
         let balances = try #require(c.expenseRead(it, "balances"))
         let sum = (balances["balances"]?.arrayValue ?? []).compactMap { $0.objectValue?["balanceMinor"]?.intValue }
@@ -70,7 +104,8 @@ struct ExpenseSyncTests {
         let refused = try c.d.send(
             "POST", "/v1/itineraries/\(it)/expenses",
             json:
-                #"{"title":"Sneaky","amount":{"amountMinor":100,"currency":"EUR"},"paidBy":[{"traveller":"\#(c.id)"}]}"#)
+                #"{"title":"Sneaky","amount":{"amountMinor":100,"currency":"EUR"},"paidBy":[{"traveller":"\#(c.id)"}]}"#
+        )
         #expect(refused.status == 403, "\(refused.text)")
         #expect(try c.d.send("PUT", "/v1/itineraries/\(it)/rates", json: #"{"rates":{"USD":"0.9"}}"#).status == 403)
         #expect(try c.d.send("POST", "/v1/itineraries/\(it)/travellers", json: #"{"name":"X"}"#).status == 403)
@@ -86,8 +121,10 @@ struct ExpenseSyncTests {
             it,
             #"{"title":"Carla paid back","kind":"transfer","amount":{"amountMinor":\#(amount),"currency":"EUR"},"paidBy":[{"traveller":"\#(c.id)"}],"split":{"mode":"exact","among":[{"traveller":"\#(to)","amountMinor":\#(amount)}]}}"#
         )
-        try await eventually("every device shows Carla settled and the same remaining suggestions", timeout: .seconds(20)) {
-            let lists = [a, b, c].map { $0.expenseRead(it, "settlement")?["transfers"] }
+        try await eventually(
+            "every device shows Carla settled and the same remaining suggestions", timeout: .seconds(20)
+        ) {
+            let lists = [a, b, c].map { $0.expenseFigures(it, "settlement")?.objectValue?["transfers"] }
             let carlaDone = lists[0]?.arrayValue?.contains { $0.objectValue?["from"] == .string(c.id) } == false
             return carlaDone && lists.allSatisfy { $0 != nil && $0 == lists[0] }
         }
