@@ -50,7 +50,7 @@ extension Engine {
     private func travellerJSON(_ reference: String, _ ref: String) throws -> JSONValue {
         let snapshot = try after(reference)
         guard let entry = snapshot.directory.entries[ref] else { return .null }
-        let count = snapshot.expenses.filter { $0.terms?.travellers.contains(ref) == true }.count
+        let count = snapshot.expenses.filter { $0.terms.travellers.contains(ref) == true }.count
         return ExpenseViews.traveller(entry, expenseCount: count)
     }
 
@@ -79,7 +79,7 @@ extension Engine {
         }
         let snapshot = try after(reference)
         return try snapshot.body("expenses?kind=\(kind ?? "")") { s in
-            let list = s.expenses.filter { kind == nil || $0.terms?.kind.rawValue == kind }.map {
+            let list = s.expenses.filter { kind == nil || $0.terms.kind.rawValue == kind }.map {
                 ExpenseViews.expense($0, in: s, names: self.displayName(of:))
             }
             return .object(["expenses": .array(list), "count": .int(Int64(list.count))])

@@ -20,7 +20,7 @@ enum ExpenseViews {
     static func travellers(_ snapshot: ExpenseSnapshot) -> JSONValue {
         var counts = [String: Int]()
         for expense in snapshot.expenses {
-            for ref in expense.terms?.travellers ?? [] { counts[ref, default: 0] += 1 }
+            for ref in expense.terms.travellers { counts[ref, default: 0] += 1 }
         }
         let list = snapshot.directory.order.compactMap { ref in
             snapshot.directory.entries[ref].map { traveller($0, expenseCount: counts[ref] ?? 0) }
@@ -45,7 +45,7 @@ enum ExpenseViews {
             o["createdByName"] = .string(names(key))
         }
         if let updated = p.record.updatedMs { o["updatedAt"] = .string(RFC3339.string(ms: updated)) }
-        guard let terms = p.terms else { return .object(o) }
+        let terms = p.terms
         o["kind"] = .string(terms.kind.rawValue)
         o["amount"] = terms.amount.jsonValue
         o["settlementAmount"] = Money(amountMinor: terms.settledMinor, currency: terms.settlement).jsonValue
@@ -140,8 +140,8 @@ enum ExpenseViews {
         func major(_ minor: Int64, _ currency: String) -> String {
             Money(amountMinor: minor, currency: currency).decimalText
         }
-        let rows = snapshot.expenses.compactMap { p -> [CSVWriter.Cell]? in
-            guard let t = p.terms else { return nil }
+        let rows = snapshot.expenses.map { p -> [CSVWriter.Cell] in
+            let t = p.terms
             let c = t.amount.currency
             let paid = t.paidBy.map { "\(d.name($0.traveller)) \(major($0.amountMinor, c))" }
             let split = snapshot.shares(of: p.record.id, t).map { "\(d.name($0.traveller)) \(major($0.minor, c))" }
