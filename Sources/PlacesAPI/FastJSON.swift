@@ -163,7 +163,18 @@ extension Itinerary {
             w.int(stop.position)
             w.raw("}")
         }
-        w.raw(#"],"role":"#)
+        w.raw("]")
+        if let rates {
+            w.raw(#","rates":{"#)
+            for (i, code) in rates.keys.sorted().enumerated() {
+                if i > 0 { w.raw(",") }
+                w.string(code)
+                w.raw(":")
+                w.string(rates[code] ?? "")
+            }
+            w.raw("}")
+        }
+        w.raw(#","role":"#)
         w.string(role)
         w.optional(#","settlementCurrency":"#, settlementCurrency)
         w.optional(#","startDate":"#, startDate)

@@ -248,6 +248,8 @@ public struct Itinerary: Codable, Sendable, Equatable {
     public var travelMode: String?
     /// The currency the trip's balances and settle-up are in (ISO 4217), once set.
     public var settlementCurrency: String?
+    /// The trip's exchange rates to the settlement currency (`{"USD": "0.92"}`), when it has any.
+    public var rates: [String: String]?
     /// How many items the trip folder holds (lodging, transport, food, activities).
     public var itemCount: Int?
     /// Prices per section (`lodging`, `transport`, `food`, `activity`), each summed per

@@ -32,10 +32,12 @@ extension Engine {
         let itineraries = try itineraryService()
         let doc = try itineraries.document(reference)
         if editing { try itineraries.requireEditor(doc) }
-        let trip = try tripSnapshot(doc)
         return ExpenseService(
-            snapshot: try expenseSnapshot(doc), itemIDs: Set(trip.itemRecords.map(\.id) + trip.stops.map(\.id)),
-            today: Self.localToday())
+            snapshot: try expenseSnapshot(doc),
+            itemIDs: {
+                let trip = try self.tripSnapshot(doc)
+                return Set(trip.itemRecords.map(\.id) + trip.stops.map(\.id))
+            }, today: Self.localToday())
     }
 
     /// Today's date where the daemon runs, `YYYY-MM-DD`.
@@ -57,7 +59,7 @@ extension Engine {
     private func travellerJSON(_ reference: String, _ ref: String) throws -> JSONValue {
         let snapshot = try after(reference)
         guard let entry = snapshot.directory.entries[ref] else { return .null }
-        let count = snapshot.expenses.filter { $0.terms?.travellers.contains(ref) == true }.count
+        let count = snapshot.expenses.filter { $0.terms.travellers.contains(ref) == true }.count
         return ExpenseViews.traveller(entry, expenseCount: count)
     }
 
@@ -69,8 +71,7 @@ extension Engine {
 
     func renameTraveller(_ reference: String, traveller: String, _ body: [String: JSONValue]) throws -> JSONValue {
         let service = try expenseService(reference, editing: true)
-        let edit = try service.renameTraveller(traveller, body)  // 404 for an id of no traveller here
-        let ref = try service.snapshot.directory.resolve(.string(traveller), field: "travellerId")
+        let (edit, ref) = try service.renameTraveller(traveller, body)
         if let edit { try commit(edit) }
         return try travellerJSON(reference, ref)
     }
@@ -89,7 +90,7 @@ extension Engine {
         let snapshot = try expenseSnapshot(doc)
         return try snapshot.body("expenses?kind=\(kind ?? "")") { s in
             let names = self.expenseNames(doc)
-            let list = s.expenses.filter { kind == nil || $0.terms?.kind.rawValue == kind }.map {
+            let list = s.expenses.filter { kind == nil || $0.terms.kind.rawValue == kind }.map {
                 ExpenseViews.expense($0, in: s, names: names.name)
             }
             return .object(["expenses": .array(list), "count": .int(Int64(list.count))])

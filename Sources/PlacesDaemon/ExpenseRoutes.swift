@@ -21,7 +21,8 @@ enum ExpenseRoutes {
         case ("DELETE", 4, "travellers"):
             try await engine.removeTraveller(id, traveller: path[3])
             return .json(status: 204, body: [])
-        case ("GET", 3, "expenses"): return .json(status: 200, body: try await engine.expenses(id, kind: r.query["kind"]))
+        case ("GET", 3, "expenses"):
+            return .json(status: 200, body: try await engine.expenses(id, kind: r.query["kind"]))
         case ("POST", 3, "expenses"): return .encoding(try await engine.createExpense(id, try object(r)), status: 201)
         case ("GET", 4, "expenses"): return .encoding(try await engine.expense(id, expense: path[3]))
         case ("PATCH", 4, "expenses"):

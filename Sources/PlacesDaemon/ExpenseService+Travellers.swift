@@ -14,7 +14,7 @@ extension ExpenseService {
         return (Edit(doc: snapshot.doc, changes: changes, summary: "traveller added"), id)
     }
 
-    func renameTraveller(_ reference: String, _ body: [String: JSONValue]) throws -> Edit? {
+    func renameTraveller(_ reference: String, _ body: [String: JSONValue]) throws -> (edit: Edit?, ref: String) {
         try Self.checkKeys(body, allowed: ["name"], what: "a traveller")
         let entry = try namedTraveller(reference)
         let fields = try TravellerFields.schema.validate(body, creating: false)
@@ -22,13 +22,15 @@ extension ExpenseService {
             guard field == TravellerFields.name.name, value != .string(entry.name) else { return nil }
             return .set(entity: entry.ref, kind: .traveller, field: field, value: value, old: .string(entry.name))
         }
-        return changes.isEmpty ? nil : Edit(doc: snapshot.doc, changes: changes, summary: "traveller renamed")
+        return (
+            changes.isEmpty ? nil : Edit(doc: snapshot.doc, changes: changes, summary: "traveller renamed"), entry.ref
+        )
     }
 
     /// Refused while an expense names them: their money would have nobody to go to.
     func removeTraveller(_ reference: String) throws -> Edit {
         let entry = try namedTraveller(reference)
-        let count = snapshot.expenses.filter { $0.terms?.travellers.contains(entry.ref) == true }.count
+        let count = snapshot.expenses.filter { $0.terms.travellers.contains(entry.ref) == true }.count
         guard count == 0 else {
             throw ServiceError.conflict(
                 "traveller-has-expenses",
@@ -42,9 +44,11 @@ extension ExpenseService {
     /// A live named traveller; a member is refused (their name is their own).
     /// An id in the path that names no traveller of this trip is a 404, as for expenses.
     private func namedTraveller(_ reference: String) throws -> TravellerDirectory.Entry {
-        guard let ref = try? snapshot.directory.resolve(.string(reference), field: "travellerId"),
-            let entry = snapshot.directory.entries[ref], !entry.gone
-        else {
+        let ref: String
+        do { ref = try snapshot.directory.resolve(.string(reference), field: "travellerId") } catch {
+            throw ServiceError.notFound("no traveller '\(reference.prefix(80))' in this itinerary")
+        }
+        guard let entry = snapshot.directory.entries[ref], !entry.gone else {
             throw ServiceError.notFound("no traveller '\(reference.prefix(80))' in this itinerary")
         }
         guard !entry.member else {
@@ -62,7 +66,10 @@ extension ExpenseService {
         guard let table = body["rates"]?.objectValue else {
             throw ServiceError.invalid("rates", "'rates' must be an object such as {\"USD\": \"0.92\"}")
         }
-        let settlement = snapshot.currency
+        guard let settlement = snapshot.currency else {
+            throw ServiceError.invalid(
+                "rates", "set the trip's settlementCurrency first (PATCH the itinerary): the rates are to it")
+        }
         var canonical = [String: JSONValue]()
         for (code, value) in table {
             let field = "rates.\(code.prefix(10))"

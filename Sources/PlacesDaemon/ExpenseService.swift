@@ -9,8 +9,9 @@ import PlacesStore
 /// rate against the currencies).
 struct ExpenseService {
     let snapshot: ExpenseSnapshot
-    /// The live items and places to go of the trip (an expense's `itemId` must be one).
-    let itemIDs: Set<String>
+    /// The live items and places to go of the trip (an expense's `itemId` must be one), read
+    /// only when a request links an item.
+    let itemIDs: () throws -> Set<String>
     /// Today's date where the daemon runs (an expense's default date).
     let today: String
 
@@ -81,12 +82,20 @@ struct ExpenseService {
     private func plainFields(_ body: [String: JSONValue], creating: Bool) throws -> [(String, JSONValue)] {
         var object = [String: JSONValue]()
         for key in ["title", "date", "category", "itemId"] { object[key] = body[key] }
+        if !creating, body["date"] == .null {
+            throw ServiceError.invalid("date", "'date' cannot be cleared: give the day of the expense")
+        }
         if let item = object["itemId"], !item.isNull {
-            guard let text = item.stringValue, itemIDs.contains(text.lowercased()) else {
+            let text = item.stringValue?.lowercased() ?? ""
+            let matches = text.utf8.count >= 4 ? try itemIDs().filter { $0.hasPrefix(text) } : []
+            guard matches.count == 1, let id = matches.first else {
                 throw ServiceError.invalid(
-                    "itemId", "'itemId' must be the id of an item or place to go of this trip (or null)")
+                    "itemId",
+                    matches.count > 1
+                        ? "'\(text.prefix(40))' is the start of several items' ids: give more of it"
+                        : "'itemId' must be the id of an item or place to go of this trip (or null)")
             }
-            object["itemId"] = .string(text.lowercased())
+            object["itemId"] = .string(id)
         }
         let rules = ExpenseFields.schema.requestRules.filter { $0.key != ExpenseFields.terms.name }
         return try FieldRule.validate(object, rules: rules, creating: creating)
@@ -98,12 +107,13 @@ struct ExpenseService {
         let also = current?.travellers ?? []
         let amount = try body["amount"].map { try Self.money($0) } ?? current?.amount
         guard let amount else { throw ServiceError.invalid("amount", "'amount' is required") }
-        let kind = try body["kind"].map { v -> ExpenseTerms.Kind in
-            guard let text = v.stringValue, let k = ExpenseTerms.Kind(rawValue: text) else {
-                throw ServiceError.invalid("kind", "'kind' must be \"expense\" or \"transfer\"")
-            }
-            return k
-        } ?? current?.kind ?? .expense
+        let kind =
+            try body["kind"].map { v -> ExpenseTerms.Kind in
+                guard let text = v.stringValue, let k = ExpenseTerms.Kind(rawValue: text) else {
+                    throw ServiceError.invalid("kind", "'kind' must be \"expense\" or \"transfer\"")
+                }
+                return k
+            } ?? current?.kind ?? .expense
 
         var payers: [ExpenseTerms.Payer]
         if let value = body["paidBy"] {
@@ -143,7 +153,8 @@ struct ExpenseService {
     }
 
     static func money(_ value: JSONValue) throws -> Money {
-        guard let o = value.objectValue, let minor = o["amountMinor"]?.intValue, let currency = o["currency"]?.stringValue,
+        guard let o = value.objectValue, let minor = o["amountMinor"]?.intValue,
+            let currency = o["currency"]?.stringValue,
             o.count == 2
         else {
             throw ServiceError.invalid(
@@ -161,7 +172,8 @@ struct ExpenseService {
 
     private func payers(_ value: JSONValue, total: Int64, also: Set<String>) throws -> [ExpenseTerms.Payer] {
         guard let list = value.arrayValue, !list.isEmpty else {
-            throw ServiceError.invalid("paidBy", "'paidBy' must be a non-empty list of {\"traveller\", \"amountMinor\"}")
+            throw ServiceError.invalid(
+                "paidBy", "'paidBy' must be a non-empty list of {\"traveller\", \"amountMinor\"}")
         }
         guard list.count <= ExpenseTerms.maxTravellers else {
             throw ServiceError.invalid("paidBy", "at most \(ExpenseTerms.maxTravellers) payers are allowed")
@@ -214,7 +226,8 @@ struct ExpenseService {
         let parts = try list.enumerated().map { i, entry -> ExpenseTerms.Part in
             let field = "split.among[\(i)]"
             guard let e = entry.objectValue else {
-                throw ServiceError.invalid(field, "'\(field)' must be {\"traveller\"\(key.map { ", \"\($0)\"" } ?? "")}")
+                throw ServiceError.invalid(
+                    field, "'\(field)' must be {\"traveller\"\(key.map { ", \"\($0)\"" } ?? "")}")
             }
             try Self.checkKeys(
                 e, allowed: Set(["traveller"] + (key.map { [$0] } ?? [])), what: "a \(mode) split entry", at: field)
@@ -290,7 +303,8 @@ struct ExpenseService {
         for key in object.keys.sorted() where !allowed.contains(key) {
             throw ServiceError.invalid(
                 path.map { "\($0).\(key.prefix(64))" } ?? String(key.prefix(64)),
-                "unknown field '\(key.prefix(64))' for \(what); the fields are: \(allowed.sorted().joined(separator: ", "))")
+                "unknown field '\(key.prefix(64))' for \(what); the fields are: \(allowed.sorted().joined(separator: ", "))"
+            )
         }
     }
 }

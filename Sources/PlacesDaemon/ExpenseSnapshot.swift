@@ -10,12 +10,27 @@ import PlacesStore
 /// the parsed expenses that did not change, so 10,000 expenses are not parsed again for
 /// each new one.
 final class ExpenseSnapshot: @unchecked Sendable {
-    struct Parsed {
-        var record: Store.EntityRecord
-        var fields: [String: JSONValue]
-        /// Nil only for a record without a readable `terms` (no op can store one; kept out of
-        /// the ledger rather than trusted).
-        var terms: ExpenseTerms?
+    /// A live expense with its fields and checked terms; a class, so a snapshot made after a
+    /// change shares the unchanged ones with the last and sorting moves pointers.
+    final class Parsed {
+        let record: Store.EntityRecord
+        let fields: [String: JSONValue]
+        let terms: ExpenseTerms
+        /// The listing order's key: date (newest first), then created (newest first), then id.
+        let date: String
+
+        init(record: Store.EntityRecord, fields: [String: JSONValue], terms: ExpenseTerms) {
+            self.record = record
+            self.fields = fields
+            self.terms = terms
+            self.date = fields[ExpenseFields.date.name]?.stringValue ?? ""
+        }
+
+        static func listedBefore(_ a: Parsed, _ b: Parsed) -> Bool {
+            if a.date != b.date { return a.date > b.date }
+            let (ca, cb) = (a.record.createdMs ?? 0, b.record.createdMs ?? 0)
+            return ca != cb ? ca > cb : a.record.id < b.record.id
+        }
     }
 
     let doc: DocumentID
@@ -28,11 +43,10 @@ final class ExpenseSnapshot: @unchecked Sendable {
     let expenses: [Parsed]
     let index: [String: Int]
     let directory: TravellerDirectory
-    /// The balances, or why they cannot be counted (more money than 64 bits hold: only a
-    /// peer's millions of huge expenses could do that; the API says so instead of trapping).
-    let ledgerResult: Result<Ledger, LedgerError>
 
-    // Computed on first use; a snapshot is only read inside the engine actor.
+    // Computed on first use (a write needs neither); a snapshot is only read inside the
+    // engine actor.
+    private var cachedLedger: Result<Ledger, LedgerError>?
     private var cachedPlan: Result<(transfers: [Transfer], optimal: Bool), LedgerError>?
     private var cachedBodies: [String: [UInt8]] = [:]
 
@@ -50,19 +64,29 @@ final class ExpenseSnapshot: @unchecked Sendable {
         settlementCurrency = f[ItineraryFields.settlementCurrency]
         rates = Self.rateTable(f[ItineraryFields.rates])
         let records = try ServiceError.storing { () throws(StoreError) in try store.entities(in: doc, kind: .expense) }
-        var parsed = records.map { record -> Parsed in
-            if let old = previous?.expenses[safe: previous?.index[record.id]], old.record == record { return old }
-            let fields = Views.fields(record)
-            return Parsed(record: record, fields: fields, terms: fields[ExpenseFields.terms])
+        var parsed = [Parsed]()
+        parsed.reserveCapacity(records.count)
+        var referenced = Set<String>()
+        for record in records {
+            let p: Parsed
+            if let old = previous?.expenses[safe: previous?.index[record.id]], old.record == record {
+                p = old
+            } else {
+                let fields = Views.fields(record)
+                // An entity without money (an editor's op may create one without `terms`, or
+                // declare `expense` for another kind's id: op-format §5) is no expense: not shown.
+                guard let terms = fields[ExpenseFields.terms] else { continue }
+                p = Parsed(record: record, fields: fields, terms: terms)
+            }
+            parsed.append(p)
+            for payer in p.terms.paidBy { referenced.insert(payer.traveller) }
+            for part in p.terms.among { referenced.insert(part.traveller) }
         }
-        parsed.sort { a, b in
-            let (da, db) = (a.fields["date"]?.stringValue ?? "", b.fields["date"]?.stringValue ?? "")
-            if da != db { return da > db }
-            let (ca, cb) = (a.record.createdMs ?? 0, b.record.createdMs ?? 0)
-            return ca != cb ? ca > cb : a.record.id < b.record.id
-        }
+        parsed.sort(by: Parsed.listedBefore)
         expenses = parsed
-        index = Dictionary(parsed.enumerated().map { ($1.record.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var index = [String: Int](minimumCapacity: parsed.count)
+        for (i, p) in parsed.enumerated() { index[p.record.id] = i }
+        self.index = index
 
         var members = [PublicKey]()
         if let key = try? PublicKey(bytes: owner) { members.append(key) }
@@ -70,30 +94,26 @@ final class ExpenseSnapshot: @unchecked Sendable {
             if let key = Engine.publicKey(hex: member.key) { members.append(key) }
         }
         let named = try ServiceError.storing { () throws(StoreError) in try store.entities(in: doc, kind: .traveller) }
-        var referenced = Set<String>()
-        for expense in parsed { referenced.formUnion(expense.terms?.travellers ?? []) }
         directory = TravellerDirectory(
             members: members, named: named, referenced: referenced,
             lookup: { id in try? store.entity(in: doc, id: id) }, displayName: displayName)
-        let currency = settlementCurrency
-        let entries = parsed.compactMap { p in
-            p.terms.map { Self.entry(id: p.record.id, terms: $0, category: p.fields["category"]?.stringValue) }
-        }
-        ledgerResult = Result { () throws(LedgerError) in try Ledger(currency: currency, entries: entries) }
     }
 
-    /// What the ledger reads of an expense.
-    static func entry(id: String, terms: ExpenseTerms, category: String?) -> LedgerEntry {
-        LedgerEntry(
-            id: id, kind: terms.kind == .transfer ? .transfer : .expense, amountMinor: terms.amount.amountMinor,
-            settlement: terms.settlement, settledMinor: terms.settledMinor,
-            paidBy: terms.paidBy.map { .init(traveller: $0.traveller, weight: $0.amountMinor) },
-            among: terms.among.map { .init(traveller: $0.traveller, weight: $0.weight) }, category: category)
-    }
-
-    /// The ledger, or a 409 saying why it cannot be counted.
+    /// The balances, or why they cannot be counted (more money than 64 bits hold: only a
+    /// peer's millions of huge expenses could do that; the API says so, as a 409, instead of
+    /// trapping).
     func ledger() throws -> Ledger {
-        switch ledgerResult {
+        let result =
+            cachedLedger
+            ?? Result { () throws(LedgerError) in
+                try Ledger(
+                    currency: settlementCurrency,
+                    entries: expenses.map {
+                        LedgerEntry(id: $0.record.id, terms: $0.terms, category: $0.fields["category"]?.stringValue)
+                    })
+            }
+        cachedLedger = result
+        switch result {
         case .success(let ledger): return ledger
         case .failure(let error): throw ServiceError.conflict("ledger-\(error.code.rawValue)", error.message)
         }
@@ -101,7 +121,7 @@ final class ExpenseSnapshot: @unchecked Sendable {
 
     /// How expense `id` splits, in minor units of its currency, by traveller.
     func shares(of id: String, _ terms: ExpenseTerms) -> [(traveller: String, minor: Int64)] {
-        (try? Ledger.shares(of: Self.entry(id: id, terms: terms, category: nil))) ?? []
+        (try? Ledger.shares(of: LedgerEntry(id: id, terms: terms, category: nil))) ?? []
     }
 
     /// A stored rate table; entries a peer could not have written are skipped (the register
@@ -115,16 +135,18 @@ final class ExpenseSnapshot: @unchecked Sendable {
     }
 
     /// The currency balances are in: the trip's, else the one most expenses settle in.
-    var currency: String? { settlementCurrency ?? (try? ledgerResult.get())?.currency }
+    var currency: String? {
+        if let settlementCurrency { return settlementCurrency }
+        return expenses.isEmpty ? nil : (try? ledger())?.currency
+    }
 
     /// The live expense `id`.
     func expense(_ id: String) -> Parsed? { expenses[safe: index[id]] }
 
     /// Settle-up suggestions, computed once per snapshot.
     func plan() throws -> (transfers: [Transfer], optimal: Bool) {
-        let result =
-            cachedPlan
-            ?? Result { () throws(LedgerError) in try Settlement.plan(try ledgerResult.get().balanceByTraveller) }
+        let balances = try ledger().balanceByTraveller
+        let result = cachedPlan ?? Result { () throws(LedgerError) in try Settlement.plan(balances) }
         cachedPlan = result
         switch result {
         case .success(let plan): return plan

@@ -20,7 +20,7 @@ enum ExpenseViews {
     static func travellers(_ snapshot: ExpenseSnapshot) -> JSONValue {
         var counts = [String: Int]()
         for expense in snapshot.expenses {
-            for ref in expense.terms?.travellers ?? [] { counts[ref, default: 0] += 1 }
+            for ref in expense.terms.travellers { counts[ref, default: 0] += 1 }
         }
         let list = snapshot.directory.order.compactMap { ref in
             snapshot.directory.entries[ref].map { traveller($0, expenseCount: counts[ref] ?? 0) }
@@ -45,7 +45,7 @@ enum ExpenseViews {
             o["createdByName"] = .string(names(key))
         }
         if let updated = p.record.updatedMs { o["updatedAt"] = .string(RFC3339.string(ms: updated)) }
-        guard let terms = p.terms else { return .object(o) }
+        let terms = p.terms
         o["kind"] = .string(terms.kind.rawValue)
         o["amount"] = terms.amount.jsonValue
         o["settlementAmount"] = Money(amountMinor: terms.settledMinor, currency: terms.settlement).jsonValue
@@ -83,7 +83,12 @@ enum ExpenseViews {
     static func balances(_ snapshot: ExpenseSnapshot) throws -> JSONValue {
         let d = snapshot.directory
         let ledger = try snapshot.ledger()
-        let list = ledger.balances.map { b -> JSONValue in
+        // Every traveller, in the travellers' order, with zeros for those in no expense.
+        let counted = Dictionary(ledger.balances.map { ($0.traveller, $0) }, uniquingKeysWith: { a, _ in a })
+        let rows = d.order.map {
+            counted[$0] ?? TravellerBalance(traveller: $0, paidMinor: 0, shareMinor: 0, byCategory: [:])
+        }
+        let list = rows.map { b -> JSONValue in
             .object([
                 "traveller": .string(d.apiID(b.traveller)), "name": .string(d.name(b.traveller)),
                 "paidMinor": .int(b.paidMinor), "shareMinor": .int(b.shareMinor), "balanceMinor": .int(b.balanceMinor),
@@ -135,8 +140,8 @@ enum ExpenseViews {
         func major(_ minor: Int64, _ currency: String) -> String {
             Money(amountMinor: minor, currency: currency).decimalText
         }
-        let rows = snapshot.expenses.compactMap { p -> [CSVWriter.Cell]? in
-            guard let t = p.terms else { return nil }
+        let rows = snapshot.expenses.map { p -> [CSVWriter.Cell] in
+            let t = p.terms
             let c = t.amount.currency
             let paid = t.paidBy.map { "\(d.name($0.traveller)) \(major($0.amountMinor, c))" }
             let split = snapshot.shares(of: p.record.id, t).map { "\(d.name($0.traveller)) \(major($0.minor, c))" }
@@ -159,9 +164,16 @@ enum ExpenseViews {
     static func balancesCSV(_ snapshot: ExpenseSnapshot) throws -> String {
         let d = snapshot.directory
         let currency = snapshot.currency ?? ""
-        func major(_ minor: Int64) -> CSVWriter.Cell { .number(Money(amountMinor: minor, currency: currency).decimalText) }
-        let rows = try snapshot.ledger().balances.map { b -> [CSVWriter.Cell] in
-            [.text(d.name(b.traveller)), major(b.paidMinor), major(b.shareMinor), major(b.balanceMinor), .text(currency)]
+        func major(_ minor: Int64) -> CSVWriter.Cell {
+            .number(Money(amountMinor: minor, currency: currency).decimalText)
+        }
+        let counted = Dictionary(
+            try snapshot.ledger().balances.map { ($0.traveller, $0) }, uniquingKeysWith: { a, _ in a })
+        let rows = d.order.compactMap { counted[$0] }.map { b -> [CSVWriter.Cell] in
+            [
+                .text(d.name(b.traveller)), major(b.paidMinor), major(b.shareMinor), major(b.balanceMinor),
+                .text(currency),
+            ]
         }
         return CSVWriter.document(header: ["traveller", "paid", "share", "balance", "currency"], rows: rows)
     }

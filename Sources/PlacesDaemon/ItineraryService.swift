@@ -135,15 +135,23 @@ struct ItineraryService {
         guard body["places"] == nil else {
             throw ServiceError.invalid("places", "change places to go with the /places routes (add, remove, move)")
         }
-        guard body["rates"] == nil else {
-            throw ServiceError.invalid("rates", "change the exchange rates with PUT /v1/itineraries/{id}/rates")
-        }
         let current = Views.fields(root)
-        let fields = try itineraryFields(body, creating: false, current: current)
-        if let new = fields.first(where: { $0.0 == ItineraryFields.settlementCurrency.name })?.1,
-            new != current[ItineraryFields.settlementCurrency.name]
-        {
+        var fields = try itineraryFields(body, creating: false, current: current)
+        let currencyKey = ItineraryFields.settlementCurrency.name, ratesKey = ItineraryFields.rates.name
+        if let new = fields.first(where: { $0.0 == currencyKey })?.1, new != current[currencyKey] ?? .null {
             try checkSettlementChange(doc, to: new)
+            // The table's rates were to the old currency: it goes unless the request gives a new one.
+            if body[ratesKey] == nil { fields.append((ratesKey, .null)) }
+        }
+        var after = current
+        for (k, v) in fields { after[k] = v }
+        if let table = after[ratesKey]?.objectValue, !table.isEmpty {
+            guard let settlement = after[currencyKey]?.stringValue else {
+                throw ServiceError.invalid(ratesKey, "set the trip's settlementCurrency first: the rates are to it")
+            }
+            guard table[settlement] == nil else {
+                throw ServiceError.invalid(ratesKey, "\(settlement) is the settlement currency: it needs no rate")
+            }
         }
         let changes: [Change] = fields.compactMap { field, value in
             let old = current[field] ?? .null
@@ -157,7 +165,9 @@ struct ItineraryService {
     /// The settlement currency is fixed once expenses are entered in it: their frozen rates
     /// convert to it, and converting them again would change what everyone owes.
     private func checkSettlementChange(_ doc: Store.DocumentRecord, to new: JSONValue) throws {
-        let expenses = try ServiceError.storing { () throws(StoreError) in try store.entities(in: doc.id, kind: .expense) }
+        let expenses = try ServiceError.storing { () throws(StoreError) in
+            try store.entities(in: doc.id, kind: .expense)
+        }
         let settled = expenses.compactMap { Views.fields($0)[ExpenseFields.terms]?.settlement }
         guard let other = settled.first(where: { .string($0) != new }) else { return }
         let count = settled.filter { $0 == other }.count

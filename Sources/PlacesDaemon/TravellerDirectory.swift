@@ -64,6 +64,8 @@ struct TravellerDirectory {
         order = people.sorted(by: byName).map(\.ref) + travellers.sorted(by: byName).map(\.ref)
     }
 
+    static func isHexDigit(_ c: UInt8) -> Bool { (48...57).contains(c) || (97...102).contains(c) }
+
     /// The travellers a new expense may name, in listing order.
     var current: [String] { order.filter { entries[$0]?.gone == false } }
 
@@ -90,6 +92,13 @@ struct TravellerDirectory {
             ref = lower
         } else if let key = try? HumanID.decode(text) {
             ref = key.hex
+        } else if (4..<32).contains(lower.utf8.count), lower.utf8.allSatisfy(Self.isHexDigit) {
+            // A unique prefix of a named traveller's id, as other ids in the API.
+            let matches = entries.values.filter { !$0.member && $0.ref.hasPrefix(lower) }
+            guard matches.count <= 1 else {
+                throw ServiceError.invalid(field, "'\(text)' is the start of several travellers' ids: give more of it")
+            }
+            ref = matches.first?.ref
         }
         guard let ref, let entry = entries[ref], !entry.gone || also.contains(ref) else {
             throw ServiceError.invalid(

@@ -68,6 +68,7 @@ enum Views {
         view.timeZone = f[I.timeZone]
         view.travelMode = f[I.travelMode]
         view.settlementCurrency = f[I.settlementCurrency]
+        if let table = f[I.rates]?.objectValue, !table.isEmpty { view.rates = table.compactMapValues(\.stringValue) }
         // The itinerary's own lodging and transportation show as items too (`TripItemViews`).
         view.itemCount = items.count + legacy.count
         let sections = costs.sections.filter { !$0.amounts.isEmpty }

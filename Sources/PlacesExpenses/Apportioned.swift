@@ -1,35 +1,42 @@
 /// One expense in settlement minor units: what each payer paid and each sharer's share, both
-/// apportioned from the converted total with the remainder rule, so they net to exactly 0.
-struct Apportioned: Sendable {
-    /// The travellers who paid, as in the entry, and their amounts.
-    let payers: [String]
-    let paid: [Int64]
-    /// The travellers who share, as in the entry, and their shares.
-    let sharers: [String]
-    let shares: [Int64]
-    /// The converted total (Σ paid = Σ shares = total).
-    let total: Int64
-    /// The remainder rule's tie-break offset source.
-    let id: String
+/// apportioned from the converted total with the remainder rule, so that they net to exactly 0.
+enum Apportioned {
+    /// Reusable arrays for apportioning many expenses one after the other.
+    struct Buffers {
+        /// The last expense's payments and shares in settlement minor units (entry order).
+        private(set) var paid = [Int64]()
+        private(set) var shares = [Int64]()
+        private var own = [Int64]()
+        private var remainders = [UInt64]()
 
-    init(_ entry: LedgerEntry) throws(LedgerError) {
-        let id = entry.id
-        let sharerWeights = entry.among.map(\.weight)
-        let sharerOffset = Apportionment.offset(forID: id, count: sharerWeights.count)
-        let payerWeights = entry.paidBy.map(\.weight)
-        guard
-            let ownShares = Apportionment.split(entry.amountMinor, weights: sharerWeights, offset: sharerOffset),
-            let shares = Apportionment.split(entry.settledMinor, weights: ownShares, offset: sharerOffset),
-            let paid = Apportionment.split(
-                entry.settledMinor, weights: payerWeights,
-                offset: Apportionment.offset(forID: id, count: payerWeights.count))
-        else { throw Apportioned.invalid(entry) }
-        self.payers = entry.paidBy.map(\.traveller)
-        self.paid = paid
-        self.sharers = entry.among.map(\.traveller)
-        self.shares = shares
-        self.total = entry.settledMinor
-        self.id = id
+        /// Splits in the expense currency by the weights, then apportions the converted total to
+        /// the payers (by what they paid) and the sharers (by their shares), all with the remainder rule.
+        mutating func apportion(_ entry: LedgerEntry) throws(LedgerError) {
+            let among = entry.among
+            let payers = entry.paidBy
+            let sharerOffset = Apportionment.offset(forID: entry.id, count: among.count)
+            let payerOffset = Apportionment.offset(forID: entry.id, count: payers.count)
+            guard
+                Apportionment.split(
+                    entry.amountMinor, count: among.count, offset: sharerOffset, into: &own, &remainders,
+                    weight: { among[$0].weight })
+            else { throw Apportioned.invalid(entry) }
+            if entry.settledMinor == entry.amountMinor {
+                swap(&shares, &own)
+            } else {
+                let own = own
+                guard
+                    Apportionment.split(
+                        entry.settledMinor, count: own.count, offset: sharerOffset, into: &shares, &remainders,
+                        weight: { own[$0] })
+                else { throw Apportioned.invalid(entry) }
+            }
+            guard
+                Apportionment.split(
+                    entry.settledMinor, count: payers.count, offset: payerOffset, into: &paid, &remainders,
+                    weight: { payers[$0].weight })
+            else { throw Apportioned.invalid(entry) }
+        }
     }
 
     static func invalid(_ entry: LedgerEntry) -> LedgerError {

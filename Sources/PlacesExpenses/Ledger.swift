@@ -13,8 +13,8 @@ public struct Ledger: Sendable {
     /// Ids of expenses converted to another settlement currency than `currency`, sorted: they
     /// are left out of the balances until they are re-entered with a rate to `currency`.
     public let unconverted: [String]
-    /// The expenses counted, each with its settlement amounts (for ``debts()``).
-    let counted: [Apportioned]
+    /// The expenses counted (for ``debts()``).
+    let counted: [LedgerEntry]
 
     /// Computes the balances.
     /// - Parameters:
@@ -26,48 +26,57 @@ public struct Ledger: Sendable {
     public init(currency: String?, entries: [LedgerEntry]) throws(LedgerError) {
         let currency = currency ?? Ledger.mostUsedSettlement(entries)
         self.currency = currency
-        var index = [String: Int]()
-        var refs = [String]()
-        var paid = [Int64]()
-        var share = [Int64]()
-        var categories = [[String: Int64]]()
-        func slot(_ traveller: String) -> Int {
-            if let known = index[traveller] { return known }
-            index[traveller] = refs.count
-            refs.append(traveller)
-            paid.append(0)
-            share.append(0)
-            categories.append([:])
-            return refs.count - 1
-        }
+        // First pass: number the travellers and categories, so that the sums below run over
+        // plain arrays instead of hashing a 64-character reference for every share.
+        var travellers = Interner()
+        var categories = Interner()
+        var slots = [Int32]()  // per counted entry: its payers' numbers, then its sharers'
+        var categoryOf = [Int32]()  // per counted entry: its category's number, or -1 for a transfer
         var unconverted = [String]()
-        var counted = [Apportioned]()
+        var counted = [LedgerEntry]()
         counted.reserveCapacity(entries.count)
         for entry in entries {
-            for part in entry.paidBy { _ = slot(part.traveller) }
-            for part in entry.among { _ = slot(part.traveller) }
             guard entry.settlement == currency else {
+                for part in entry.paidBy { _ = travellers.index(part.traveller) }
+                for part in entry.among { _ = travellers.index(part.traveller) }
                 unconverted.append(entry.id)
                 continue
             }
-            let amounts = try Apportioned(entry)
-            for (payer, minor) in zip(entry.paidBy, amounts.paid) {
-                let at = slot(payer.traveller)
-                paid[at] = try Ledger.add(paid[at], minor, "total paid by \(payer.traveller)")
+            for part in entry.paidBy { slots.append(Int32(truncatingIfNeeded: travellers.index(part.traveller))) }
+            for part in entry.among { slots.append(Int32(truncatingIfNeeded: travellers.index(part.traveller))) }
+            categoryOf.append(
+                entry.kind == .expense ? Int32(truncatingIfNeeded: categories.index(entry.categoryKey)) : -1)
+            counted.append(entry)
+        }
+        // Second pass: the sums, each one checked.
+        let people = travellers.count
+        var paid = [Int64](repeating: 0, count: people)
+        var share = [Int64](repeating: 0, count: people)
+        var spending = CategoryTotals(travellers: people, categories: categories.count)
+        var split = Apportioned.Buffers()
+        var next = 0
+        for (number, entry) in counted.enumerated() {
+            try split.apportion(entry)
+            for minor in split.paid {
+                let at = Int(slots[next])
+                next += 1
+                paid[at] = try Ledger.add(paid[at], minor, "total paid by \(travellers.names[at])")
             }
-            let category = entry.kind == .expense ? entry.categoryKey : nil
-            for (sharer, minor) in zip(entry.among, amounts.shares) {
-                let at = slot(sharer.traveller)
-                share[at] = try Ledger.add(share[at], minor, "total share of \(sharer.traveller)")
-                if let category {
-                    let spent = categories[at][category, default: 0]
-                    categories[at][category] = try Ledger.add(spent, minor, "spending on \(category)")
+            let category = Int(categoryOf[number])
+            for minor in split.shares {
+                let at = Int(slots[next])
+                next += 1
+                share[at] = try Ledger.add(share[at], minor, "total share of \(travellers.names[at])")
+                if category >= 0 {
+                    try spending.add(minor, traveller: at, category: category) { categories.names[category] }
                 }
             }
-            counted.append(amounts)
         }
-        balances = refs.indices.sorted { refs[$0] < refs[$1] }.map {
-            TravellerBalance(traveller: refs[$0], paidMinor: paid[$0], shareMinor: share[$0], byCategory: categories[$0])
+        let names = travellers.names
+        let byCategory = spending.totals(travellers: people, names: categories.names)
+        balances = names.indices.sorted { names[$0] < names[$1] }.map { at in
+            TravellerBalance(
+                traveller: names[at], paidMinor: paid[at], shareMinor: share[at], byCategory: byCategory[at])
         }
         self.unconverted = unconverted.sorted()
         self.counted = counted
@@ -90,7 +99,8 @@ public struct Ledger: Sendable {
         let weights = entry.among.map(\.weight)
         guard
             let parts = Apportionment.split(
-                entry.amountMinor, weights: weights, offset: Apportionment.offset(forID: entry.id, count: weights.count))
+                entry.amountMinor, weights: weights, offset: Apportionment.offset(forID: entry.id, count: weights.count)
+            )
         else { throw Apportioned.invalid(entry) }
         return zip(entry.among, parts).map { ($0.traveller, $1) }
     }

@@ -46,8 +46,10 @@ public struct LedgerBenchFixture: Sendable {
                 switch number % 4 {
                 case 0: people.map { .init(traveller: $0, weight: 1) }
                 case 1: people.map { .init(traveller: $0, weight: Int64(1 + random.next() % 4)) }
-                case 2: zip(people, Self.cut(amount, into: people.count, &random)).map { .init(traveller: $0, weight: $1) }
-                default: zip(people, Self.cut(10_000, into: people.count, &random)).map { .init(traveller: $0, weight: $1) }
+                case 2:
+                    zip(people, Self.cut(amount, into: people.count, &random)).map { .init(traveller: $0, weight: $1) }
+                default:
+                    zip(people, Self.cut(10_000, into: people.count, &random)).map { .init(traveller: $0, weight: $1) }
                 }
             let payerCount = roll < 20 ? 2 + Int(random.next() % 2) : 1
             let payers = Self.pick(payerCount, of: travellers, &random)
@@ -87,12 +89,13 @@ public struct LedgerBenchFixture: Sendable {
 }
 
 /// SplitMix64 (Steele, Lea, Flood 2014): a tiny seeded generator, the same on every platform.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+/// Internal: PlacesRoutes has a public one of the same name.
+struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9

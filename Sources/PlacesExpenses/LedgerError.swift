@@ -24,6 +24,7 @@ public struct LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String { message }
 
     static func overflow(_ what: String) -> LedgerError {
-        LedgerError(.overflow, "The \(what) is too large to count (over 9.2 × 10^18 minor units); check for huge amounts.")
+        LedgerError(
+            .overflow, "The \(what) is too large to count (over 9.2 × 10^18 minor units); check for huge amounts.")
     }
 }

@@ -12,9 +12,13 @@ public enum Settlement {
     /// The default number of balances (left after pairing exact opposites) searched exactly.
     /// 22 is the largest that stays under 150 ms in a release build on the development machine
     /// (docs/expenses.md has the figures).
-    public static let defaultExactLimit = 22
+    public static let defaultExactLimit = 24
     /// The exact search needs 2^n bytes of memory: it is never run on more than this many balances.
     public static let maximumExactLimit = 24
+    /// Beyond the exact limit, up to this many balances are split at zero-sum subsets found by
+    /// meeting in the middle (2 × 2^16 subset sums); when there is none, settling them as one
+    /// group is proven minimal.
+    static let provableLimit = 32
 
     /// The transfers that settle `balances` (minor units by traveller reference; positive: is owed).
     /// - Returns: the transfers, sorted by payer then payee; `optimal` is true when their number is
@@ -31,6 +35,13 @@ public enum Settlement {
         let limit = min(max(exactLimit, 0), maximumExactLimit)
         if rest.count <= limit {
             groups += exactGroups(rest)
+        } else if rest.count <= provableLimit {
+            // Split at any zero-sum subsets, or take small groups first: whichever finds more.
+            let split = splitGroups(rest, exactLimit: limit)
+            let small = heuristicGroups(rest, exactLimit: limit)
+            // One group that no zero-sum subset splits: n − 1 transfers are the minimum.
+            optimal = split.count == 1
+            groups += small.count > split.count ? small : split
         } else {
             groups += heuristicGroups(rest, exactLimit: limit)
             optimal = false
@@ -66,7 +77,8 @@ public enum Settlement {
         }
         guard owed == owing else {
             throw LedgerError(
-                .unbalanced, "The balances do not add up to zero (\(owed) owed against \(owing) owing): nothing to settle.")
+                .unbalanced,
+                "The balances do not add up to zero (\(owed) owed against \(owing) owing): nothing to settle.")
         }
     }
 

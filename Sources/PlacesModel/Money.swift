@@ -71,8 +71,9 @@ public struct Money: Hashable, Sendable, Codable, CustomStringConvertible {
                 field, "'\(shown)' is not an amount: write digits 0-9 with at most one decimal point, such as 84.50")
         }
         guard fraction.count <= digits else {
-            let allowed = digits == 0 ? "\(currency) has no decimals" : "\(currency) has only \(digits)"
-            throw FieldError(field, "'\(shown)' has \(fraction.count) decimals but \(allowed)")
+            let has = "\(fraction.count) decimal\(fraction.count == 1 ? "" : "s")"
+            throw FieldError(
+                field, "'\(shown)' has \(has) but \(currency) has \(digits == 0 ? "none" : "only \(digits)")")
         }
         // Leading zeros dropped, more than 13 digits in all is over 10^12 in any currency, so
         // the accumulation below cannot overflow.

@@ -31,7 +31,9 @@ enum ExpenseBench {
             if i == 0 { firstID = try object(r)["id"] as? String ?? "" }
         }
         let adding = PlacesBench.seconds(clock.now - start)
-        print(String(format: "POST …/expenses (10,000 into one trip): %.1f s, %.2f ms each on average", adding, adding / 10))
+        print(
+            String(
+                format: "POST …/expenses (10,000 into one trip): %.1f s, %.2f ms each on average", adding, adding / 10))
 
         for (route, target) in [("balances", "20 ms"), ("settlement", "200 ms")] {
             let path = "\(base)/\(route)"
@@ -73,7 +75,8 @@ enum ExpenseBench {
         let payer = people[(i * 7) % n]
         if i % 50 == 49 {
             let payee = people[(i * 7 + 3) % n]
-            return #"{"title":"Payment \#(i)","kind":"transfer","amount":{"amountMinor":\#(500 + i % 900),"currency":"EUR"},"paidBy":[{"traveller":"\#(payer)"}],"split":{"mode":"exact","among":[{"traveller":"\#(payee)","amountMinor":\#(500 + i % 900)}]}}"#
+            return
+                #"{"title":"Payment \#(i)","kind":"transfer","amount":{"amountMinor":\#(500 + i % 900),"currency":"EUR"},"paidBy":[{"traveller":"\#(payer)"}],"split":{"mode":"exact","among":[{"traveller":"\#(payee)","amountMinor":\#(500 + i % 900)}]}}"#
         }
         let currency = i % 20 == 3 ? "JPY" : i % 10 == 1 ? "USD" : "EUR"
         let amount = currency == "JPY" ? 1_000 + (i * 37) % 20_000 : 100 + (i * 7_919) % 30_000
@@ -82,7 +85,8 @@ enum ExpenseBench {
         let unique = Array(NSOrderedSet(array: among)) as? [String] ?? among
         let parts: String
         switch i % 4 {
-        case 0: parts = #""mode":"equal","among":[\#(unique.map { #"{"traveller":"\#($0)"}"# }.joined(separator: ","))]"#
+        case 0:
+            parts = #""mode":"equal","among":[\#(unique.map { #"{"traveller":"\#($0)"}"# }.joined(separator: ","))]"#
         case 1:
             parts =
                 #""mode":"shares","among":[\#(unique.enumerated().map { #"{"traveller":"\#($1)","shares":\#(1 + $0 % 3)}"# }.joined(separator: ","))]"#
@@ -105,6 +109,7 @@ enum ExpenseBench {
             ? #"[{"traveller":"\#(payer)","amountMinor":\#(amount / 2)},{"traveller":"\#(people[(i * 7 + 1) % n])","amountMinor":\#(amount - amount / 2)}]"#
             : #"[{"traveller":"\#(payer)"}]"#
         let category = ["food", "lodging", "transport", "activity", "groceries"][i % 5]
-        return #"{"title":"Expense \#(i)","amount":{"amountMinor":\#(amount),"currency":"\#(currency)"},"category":"\#(category)","date":"2027-05-\#(String(format: "%02d", 1 + i % 28))","paidBy":\#(payers),"split":{\#(parts)}}"#
+        return
+            #"{"title":"Expense \#(i)","amount":{"amountMinor":\#(amount),"currency":"\#(currency)"},"category":"\#(category)","date":"2027-05-\#(String(format: "%02d", 1 + i % 28))","paidBy":\#(payers),"split":{\#(parts)}}"#
     }
 }

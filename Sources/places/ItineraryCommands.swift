@@ -16,7 +16,7 @@ struct ItineraryGroup: ParsableCommand {
             """,
         subcommands: [
             Create.self, List.self, Show.self, Days.self, Check.self, Export.self, Edit.self, Delete.self,
-            AddPlace.self, RemovePlace.self, MovePlace.self, Share.self, MembersCommand.self,
+            AddPlace.self, RemovePlace.self, MovePlace.self, Share.self, MembersCommand.self, Rates.self,
         ],
         defaultSubcommand: List.self,
         aliases: ["itineraries", "trip"])
@@ -229,6 +229,8 @@ extension ItineraryGroup {
                 empties a field: start, end, transport, lodging (all of it), lodging-name, \
                 lodging-address, check-in, check-out, travel-price, lodging-price, notes, tz, \
                 travel-mode. \
+                --settlement-currency sets the currency balances are kept in (refused while \
+                expenses settle in another one). \
                 Manage places to go with add-place, remove-place and move-place.
                 """)
 
@@ -245,9 +247,21 @@ extension ItineraryGroup {
         @Option(help: ArgumentHelp("Clear this field (repeatable).", valueName: "field"))
         var clear: [ClearableField] = []
 
+        @Option(
+            name: .customLong("settlement-currency"),
+            help: ArgumentHelp("The currency expenses are settled in (ISO 4217).", valueName: "code"))
+        var settlementCurrency: String?
+
+        func validate() throws {
+            if let settlementCurrency {
+                _ = try AmountText.currency(settlementCurrency, what: "--settlement-currency")
+            }
+        }
+
         func run() throws {
             var body = JSONBody()
             if let name { body["name"] = .string(name) }
+            if let settlementCurrency { body["settlementCurrency"] = .string(settlementCurrency.uppercased()) }
             try fields.fill(&body)
             for field in clear {
                 switch field {
@@ -282,6 +296,10 @@ extension ItineraryGroup {
             let reply = try global.api.patch(Target.v1("itineraries", id), body)
             if global.json { return printRaw(reply) }
             printItinerary(try reply.decode(Itinerary.self), trip: ItineraryTripFields(reply))
+            if settlementCurrency != nil, let code = try? reply.decode(SettlementCurrencyField.self).settlementCurrency
+            {
+                print("\nsettlement currency: \(code) (rates: `places itinerary rates \(Format.shortID(id))`)")
+            }
         }
 
         private func set(_ body: inout JSONBody, _ key: String, _ value: JSONValue) throws {

@@ -29,6 +29,7 @@ struct PlacesCommand: ParsableCommand {
         subcommands: [
             Init.self, Login.self, Logout.self, Whoami.self, Status.self,
             PlaceGroup.self, FavoriteGroup.self, ItineraryGroup.self, ItemGroup.self, ChecklistGroup.self,
+            ExpenseGroup.self, TravellerGroup.self,
             Activity.self, Events.self, Route.self, PeersGroup.self, InvitationsGroup.self, ContactsGroup.self,
             ShareCommand.self, JoinCommand.self, MembersCommand.self, UnshareCommand.self,
         ]

@@ -1,5 +1,5 @@
 extension ExpenseTerms {
-    /// The stored form of the `terms` register (`Protocol/expenses.md` §4): exactly these keys,
+    /// The stored form of the `terms` register (`Protocol/expenses.md` §5): exactly these keys,
     /// `rate` only when the expense's currency is not the settlement currency, and in
     /// `split.among` only the weight key of the mode (`shares`, `amountMinor`, `basisPoints`;
     /// none for `equal`).
@@ -31,7 +31,7 @@ extension ExpenseTerms {
     public init(json value: JSONValue) throws(FieldError) {
         let o = try Self.object(
             value, field: "terms", keys: ["kind", "amount", "paidBy", "split", "settlement"],
-            optional: ["rate"], what: "the terms of an expense")
+            optional: "rate", what: "the terms of an expense")
         guard let kindText = o["kind"]?.stringValue, let kind = Kind(rawValue: kindText) else {
             throw FieldError("kind", "'kind' must be \"expense\" or \"transfer\"")
         }
@@ -65,13 +65,13 @@ extension ExpenseTerms {
             throw FieldError("split", "the split's 'among' must be a list of 1 to \(Self.maxTravellers) travellers")
         }
         let weightKey = Self.weightKey(mode)
+        let partKeys = weightKey.map { ["traveller", $0] } ?? ["traveller"]
         var parts = [Part]()
         parts.reserveCapacity(partValues.count)
         for entry in partValues {
-            let keys: Set<String> = weightKey.map { ["traveller", $0] } ?? ["traveller"]
             let p = try Self.object(
-                entry, field: "split", keys: keys,
-                what: "a traveller of a split by \(mode.rawValue) (keys: \(keys.sorted().joined(separator: ", ")))")
+                entry, field: "split", keys: partKeys,
+                what: "a traveller of a split by \(mode.rawValue) (keys: \(partKeys.sorted().joined(separator: ", ")))")
             guard let traveller = p["traveller"]?.stringValue else {
                 throw FieldError("split", "each traveller of the split is {\"traveller\": ID, …}")
             }
@@ -115,17 +115,20 @@ extension ExpenseTerms {
     }
 
     /// `value`'s members when it is an object with every key of `keys`, any of `optional`, and
-    /// no other.
+    /// no other. (Decoding every expense of a trip goes through here: the message is built
+    /// only when the value is refused.)
     private static func object(
-        _ value: JSONValue?, field: String, keys: Set<String>, optional: Set<String> = [], what: String
+        _ value: JSONValue?, field: String, keys: [String], optional: String? = nil,
+        what: @autoclosure () -> String
     ) throws(FieldError) -> [String: JSONValue] {
-        guard let o = value?.objectValue else { throw FieldError(field, "\(what) must be a JSON object") }
-        if let unknown = o.keys.sorted().first(where: { !keys.contains($0) && !optional.contains($0) }) {
-            throw FieldError(field, "unknown key '\(unknown.prefix(64))' in \(what)")
+        guard let o = value?.objectValue else { throw FieldError(field, "\(what()) must be a JSON object") }
+        var expected = keys.count
+        if let optional, o[optional] != nil { expected += 1 }
+        if o.count == expected, keys.allSatisfy({ o[$0] != nil }) { return o }
+        if let unknown = o.keys.sorted().first(where: { !keys.contains($0) && $0 != optional }) {
+            throw FieldError(field, "unknown key '\(unknown.prefix(64))' in \(what())")
         }
-        if let missing = keys.sorted().first(where: { o[$0] == nil }) {
-            throw FieldError(field, "'\(missing)' is missing from \(what)")
-        }
-        return o
+        let missing = keys.sorted().first(where: { o[$0] == nil }) ?? ""
+        throw FieldError(field, "'\(missing)' is missing from \(what())")
     }
 }

@@ -1,7 +1,7 @@
 /// Everything about an expense that involves money, kept as one register (`terms`) so that
 /// concurrent edits can never combine into an inconsistent expense: who paid how much, how it
 /// is split, in which currency, and the rate to the trip's settlement currency frozen when it
-/// was entered (`Protocol/expenses.md` §4).
+/// was entered (`Protocol/expenses.md` §5).
 ///
 /// A value of this type always meets every rule: the initializers check them all and throw a
 /// `FieldError` naming the API field (`amount`, `paidBy`, `split`, `rate`, `kind`,
@@ -80,7 +80,7 @@ public struct ExpenseTerms: Hashable, Sendable {
     /// `amount.amountMinor` when the currencies are the same.
     public let settledMinor: Int64
 
-    /// Checks every rule (`Protocol/expenses.md` §4) and builds the terms. For `equal` the
+    /// Checks every rule (`Protocol/expenses.md` §5) and builds the terms. For `equal` the
     /// weights given are ignored (each is 1).
     public init(
         kind: Kind, amount: Money, paidBy: [Payer], mode: Mode, among: [Part], settlement: String,
@@ -91,10 +91,9 @@ public struct ExpenseTerms: Hashable, Sendable {
             throw FieldError("amount", ExpenseTerms.currencyProblem(currency, what: "the amount's currency"))
         }
         guard amount.amountMinor >= 1, amount.amountMinor <= ExpenseTerms.maxAmountMinor else {
+            let largest = Money(amountMinor: ExpenseTerms.maxAmountMinor, currency: currency)
             throw FieldError(
-                "amount",
-                "the amount must be more than zero and at most \(Money(amountMinor: ExpenseTerms.maxAmountMinor, currency: currency)); it is \(amount)"
-            )
+                "amount", "the amount must be more than zero and at most \(largest); it is \(amount)")
         }
         guard CurrencyTable.minorDigits(settlement) != nil else {
             throw FieldError("settlement", ExpenseTerms.currencyProblem(settlement, what: "the settlement currency"))
@@ -118,10 +117,8 @@ public struct ExpenseTerms: Hashable, Sendable {
                 "an expense in \(currency) needs the rate from \(currency) to the settlement currency \(settlement)")
         case (false, .some(let r)):
             guard let converted = r.convert(amount.amountMinor, from: currency, to: settlement) else {
-                throw FieldError(
-                    "rate",
-                    "\(amount) at the rate \(r) is more than \(Money(amountMinor: ExpenseTerms.maxAmountMinor, currency: settlement))"
-                )
+                let largest = Money(amountMinor: ExpenseTerms.maxAmountMinor, currency: settlement)
+                throw FieldError("rate", "\(amount) at the rate \(r) is more than \(largest)")
             }
             settled = converted
         }
@@ -143,7 +140,12 @@ public struct ExpenseTerms: Hashable, Sendable {
     /// Whether `s` is a traveller reference: 64 lowercase hex (a member's key) or 32 (a named
     /// traveller's id).
     public static func isTravellerRef(_ s: String) -> Bool {
-        FieldRule.isLowerHex(s, count: 64) || FieldRule.isLowerHex(s, count: 32)
+        // Every expense of a trip is checked on each read: scan the contiguous UTF-8 once.
+        var s = s
+        return s.withUTF8 { bytes in
+            (bytes.count == 64 || bytes.count == 32)
+                && bytes.allSatisfy { b in (48...57).contains(b) || (97...102).contains(b) }
+        }
     }
 
     static func currencyProblem(_ code: String, what: String) -> String {
@@ -151,70 +153,77 @@ public struct ExpenseTerms: Hashable, Sendable {
         return "\(what) '\(code.prefix(16))' is not an ISO 4217 currency code such as EUR or JPY"
     }
 
-    private static func checkTravellers(_ refs: [String], field: String, role: String) throws(FieldError) {
+    /// 1…100 distinct traveller references; `place` names the list in messages.
+    private static func checkTravellers(_ refs: [String], field: String, place: String) throws(FieldError) {
         guard (1...maxTravellers).contains(refs.count) else {
-            throw FieldError(field, "an expense has 1 to \(maxTravellers) \(role)s; this one has \(refs.count)")
+            throw FieldError(field, "\(place) must list 1 to \(maxTravellers) travellers; it lists \(refs.count)")
         }
         var seen = Set<String>()
-        for (i, ref) in refs.enumerated() {
+        seen.reserveCapacity(refs.count)
+        for ref in refs {
             guard isTravellerRef(ref) else {
                 throw FieldError(
-                    field,
-                    "\(role) \(i + 1) '\(ref.prefix(70))' is not a traveller (a member's key or a traveller id)")
+                    field, "'\(ref.prefix(70))' in \(place) is not a traveller (a member's key or a traveller id)")
             }
             guard seen.insert(ref).inserted else {
-                throw FieldError(field, "the traveller \(ref) is listed twice")
+                throw FieldError(field, "the traveller \(ref) is listed twice in \(place)")
             }
         }
     }
 
     private static func checkPayers(_ paidBy: [Payer], amount: Money) throws(FieldError) {
-        try checkTravellers(paidBy.map(\.traveller), field: "paidBy", role: "payer")
+        try checkTravellers(paidBy.map(\.traveller), field: "paidBy", place: "'paidBy'")
+        let money = { (minor: Int64) in Money(amountMinor: minor, currency: amount.currency) }
         var sum: Int64 = 0
         for payer in paidBy {
             // Each at most the amount (≤ 10^12) and at most 100 of them: the sum cannot overflow.
             guard payer.amountMinor >= 1, payer.amountMinor <= amount.amountMinor else {
                 throw FieldError(
                     "paidBy",
-                    "the payer \(payer.traveller) paid \(Money(amountMinor: payer.amountMinor, currency: amount.currency)); each payer pays more than zero and at most the amount \(amount)"
-                )
+                    "the payer \(payer.traveller) paid \(money(payer.amountMinor)); "
+                        + "a payer pays more than zero and at most the amount \(amount)")
             }
             sum += payer.amountMinor
         }
         guard sum == amount.amountMinor else {
-            throw FieldError(
-                "paidBy",
-                "payers sum to \(Money(amountMinor: sum, currency: amount.currency)) but the amount is \(amount)")
+            throw FieldError("paidBy", "payers sum to \(money(sum)) but the amount is \(amount)")
         }
     }
 
     private static func checkSplit(_ among: [Part], mode: Mode, amount: Money) throws(FieldError) {
-        try checkTravellers(among.map(\.traveller), field: "split", role: "traveller of the split")
+        try checkTravellers(among.map(\.traveller), field: "split", place: "the split")
+        let money = { (minor: Int64) in Money(amountMinor: minor, currency: amount.currency) }
         var sum: Int64 = 0
         for part in among {
-            let range: ClosedRange<Int64>
-            let what: String
+            let who = "the traveller \(part.traveller)"
             switch mode {
-            case .equal: continue
-            case .shares: (range, what) = (1...maxShares, "shares (1 to 1000000)")
-            case .exact: (range, what) = (0...amount.amountMinor, "an amount from 0 to the amount \(amount)")
-            case .percent: (range, what) = (1...fullBasisPoints, "a percentage above 0 and at most 100")
-            }
-            guard range.contains(part.weight) else {
-                throw FieldError("split", "the traveller \(part.traveller) must have \(what); they have \(part.weight)")
+            case .equal:
+                continue
+            case .shares:
+                guard (1...maxShares).contains(part.weight) else {
+                    throw FieldError("split", "\(who) has \(part.weight) shares; shares are 1 to \(maxShares)")
+                }
+            case .exact:
+                guard (0...amount.amountMinor).contains(part.weight) else {
+                    throw FieldError(
+                        "split", "\(who) has \(money(part.weight)); an exact share is 0 to the amount \(amount)")
+                }
+            case .percent:
+                guard (1...fullBasisPoints).contains(part.weight) else {
+                    throw FieldError(
+                        "split",
+                        "\(who) has \(percentText(part.weight)) %; a percentage is more than 0 and at most 100")
+                }
             }
             sum += part.weight  // each bounded, at most 100: no overflow
         }
         switch mode {
         case .exact where sum != amount.amountMinor:
-            throw FieldError(
-                "split",
-                "the exact amounts sum to \(Money(amountMinor: sum, currency: amount.currency)) but the amount is \(amount)"
-            )
+            throw FieldError("split", "the exact amounts sum to \(money(sum)) but the amount is \(amount)")
         case .percent where sum != fullBasisPoints:
-            throw FieldError(
-                "split", "the percentages sum to \(percentText(sum)) % but must sum to exactly 100 %")
-        default: break
+            throw FieldError("split", "the percentages sum to \(percentText(sum)) % but must sum to exactly 100 %")
+        default:
+            break
         }
     }
 
@@ -232,12 +241,13 @@ public struct ExpenseTerms: Hashable, Sendable {
         }
     }
 
-    /// Basis points as a percentage: 9999 → "99.99", 10000 → "100", 3350 → "33.5".
+    /// Basis points as a percentage: 9999 → "99.99", 10000 → "100", 3350 → "33.5", -5 → "-0.05".
     static func percentText(_ basisPoints: Int64) -> String {
-        let whole = basisPoints / 100
-        var fraction = String(basisPoints % 100)
+        let magnitude = basisPoints.magnitude
+        var fraction = String(magnitude % 100)
         if fraction.count < 2 { fraction = "0" + fraction }
         while fraction.last == "0" { fraction.removeLast() }
-        return fraction.isEmpty ? String(whole) : "\(whole).\(fraction)"
+        let sign = basisPoints < 0 ? "-" : ""
+        return sign + (fraction.isEmpty ? "\(magnitude / 100)" : "\(magnitude / 100).\(fraction)")
     }
 }

@@ -55,8 +55,12 @@ struct ExpenseAPITests {
                 """)
         #expect(dinner.status == 201, "\(dinner.text)")
         let d = try Self.json(dinner)
-        let shares = d["split"]?.objectValue?["among"]?.arrayValue?.compactMap { $0.objectValue?["shareMinor"]?.intValue }
-        #expect(shares?.reduce(0, +) == 8450 && shares?.sorted() == [2816, 2817, 2817], "the two extra cents go to two people")
+        let shares = d["split"]?.objectValue?["among"]?.arrayValue?.compactMap {
+            $0.objectValue?["shareMinor"]?.intValue
+        }
+        #expect(
+            shares?.reduce(0, +) == 8450 && shares?.sorted() == [2816, 2817, 2817],
+            "the two extra cents go to two people")
         #expect(d["kind"] == .string("expense") && d["date"]?.stringValue?.count == 10, "kind and date default")
         let it = try Self.json(try await t.d.send("GET", base))
         #expect(it["settlementCurrency"] == .string("EUR"), "the first expense sets the settlement currency")
@@ -177,7 +181,8 @@ struct ExpenseAPITests {
                 {"title":"Taxi","amount":{"amountMinor":3000,"currency":"EUR"},"paidBy":[{"traveller":"\(bruno)"}],
                  "split":{"mode":"exact","among":[{"traveller":"\(me)","amountMinor":1000},{"traveller":"\(bruno)","amountMinor":2000}]}}
                 """)
-        let renamed = try Self.json(try await t.d.send("PATCH", "\(base)/travellers/\(bruno)", json: #"{"name":"Bruno S."}"#))
+        let renamed = try Self.json(
+            try await t.d.send("PATCH", "\(base)/travellers/\(bruno)", json: #"{"name":"Bruno S."}"#))
         #expect(renamed["name"] == .string("Bruno S.") && renamed["expenseCount"] == .int(1))
         let b = Self.balances(try Self.json(try await t.d.send("GET", "\(base)/balances")))
         #expect(b["Bruno S."] == 1000)
@@ -190,6 +195,35 @@ struct ExpenseAPITests {
         #expect(list["count"] == .int(2))
     }
 
+    @Test("an expense links to an item of the trip by id or prefix; editing the amount keeps a lone payer whole")
+    func linkAndEdit() async throws {
+        let t = try await LoggedInDaemon.start()
+        let (id, me, bruno, _) = try await trip(t)
+        let base = "/v1/itineraries/\(id)"
+        let hotel = try Self.json(
+            try await t.d.send("POST", "\(base)/items", json: #"{"type":"lodging","title":"Casa Porto"}"#))
+        let hotelID = hotel["id"]?.stringValue ?? ""
+        let stay = try Self.json(
+            try await t.d.send(
+                "POST", "\(base)/expenses",
+                json: """
+                    {"title":"Casa Porto","amount":{"amountMinor":24000,"currency":"EUR"},"itemId":"\(hotelID.prefix(6))",
+                     "paidBy":[{"traveller":"\(me)"}],"split":{"mode":"equal","among":[{"traveller":"\(me)"},{"traveller":"\(bruno)"}]},
+                     "date":"2027-05-03"}
+                    """))
+        #expect(stay["itemId"] == .string(hotelID), "stored as the full id")
+        let edited = try Self.json(
+            try await t.d.send(
+                "PATCH", "\(base)/expenses/\(stay["id"]?.stringValue ?? "")",
+                json: #"{"amount":{"amountMinor":25000,"currency":"EUR"}}"#))
+        #expect(edited["paidBy"]?.arrayValue?.first?.objectValue?["amountMinor"] == .int(25000))
+        let b = Self.balances(try Self.json(try await t.d.send("GET", "\(base)/balances")))
+        #expect(b["Bruno"] == -12500)
+        let stranger = try await t.d.send(
+            "PATCH", "\(base)/expenses/\(stay["id"]?.stringValue ?? "")", json: #"{"itemId":"ffffffff"}"#)
+        #expect(stranger.status == 400 && stranger.text.contains("\"field\":\"itemId\""))
+    }
+
     @Test("bad input: a precise 400 naming the field, and nothing changes")
     func badInput() async throws {
         let t = try await LoggedInDaemon.start()
@@ -197,7 +231,10 @@ struct ExpenseAPITests {
         let base = "/v1/itineraries/\(id)"
         let stranger = String(repeating: "ab", count: 16)
         let cases: [(String, String)] = [
-            (#""amount":{"amountMinor":1000,"currency":"EUR"},"paidBy":[{"traveller":"ME","amountMinor":999}]"#, "paidBy"),
+            (
+                #""amount":{"amountMinor":1000,"currency":"EUR"},"paidBy":[{"traveller":"ME","amountMinor":999}]"#,
+                "paidBy"
+            ),
             (
                 #""amount":{"amountMinor":1000,"currency":"EUR"},"paidBy":[{"traveller":"ME"}],"split":{"mode":"exact","among":[{"traveller":"ME","amountMinor":500},{"traveller":"BRUNO","amountMinor":499}]}"#,
                 "split"
@@ -206,7 +243,10 @@ struct ExpenseAPITests {
                 #""amount":{"amountMinor":1000,"currency":"EUR"},"paidBy":[{"traveller":"ME"}],"split":{"mode":"percent","among":[{"traveller":"ME","percent":50},{"traveller":"BRUNO","percent":49.99}]}"#,
                 "split"
             ),
-            (#""amount":{"amountMinor":1000,"currency":"EUR"},"paidBy":[{"traveller":"STRANGER"}]"#, "paidBy[0].traveller"),
+            (
+                #""amount":{"amountMinor":1000,"currency":"EUR"},"paidBy":[{"traveller":"STRANGER"}]"#,
+                "paidBy[0].traveller"
+            ),
             (#""amount":{"amountMinor":1000,"currency":"EUX"},"paidBy":[{"traveller":"ME"}]"#, "amount.currency"),
             (#""amount":{"amountMinor":0,"currency":"EUR"},"paidBy":[{"traveller":"ME"}]"#, "amount"),
             (#""amount":{"amountMinor":-5,"currency":"EUR"},"paidBy":[{"traveller":"ME"}]"#, "amount"),
