@@ -64,7 +64,7 @@ struct ExpenseBadInputTests {
         post(
             "the same payer twice",
             #"\#(eur8450),"paidBy":[{"traveller":"ME","amountMinor":4225},{"traveller":"ME","amountMinor":4225}]"#,
-            field: "paidBy", mentions: "twice"),
+            field: "paidBy", mentions: "the traveller Ana is listed twice"),
         post(
             "101 payers",
             #"\#(eur8450),"paidBy":[\#(Array(repeating: #"{"traveller":"ME","amountMinor":1}"#, count: 101).joined(separator: ","))]"#,
@@ -123,11 +123,11 @@ struct ExpenseBadInputTests {
         post(
             "a percentage of 0",
             #"\#(eur8450),\#(paidByMe),"split":{"mode":"percent","among":[{"traveller":"ME","percent":0},{"traveller":"BRUNO","percent":100}]}"#,
-            field: "split", mentions: "percentage above 0"),
+            field: "split", mentions: "the traveller Ana has 0 %"),
         post(
             "0 shares",
             #"\#(eur8450),\#(paidByMe),"split":{"mode":"shares","among":[{"traveller":"ME","shares":0},{"traveller":"BRUNO","shares":2}]}"#,
-            field: "split", mentions: "shares (1 to 1000000)"),
+            field: "split", mentions: "the traveller Ana has 0 shares"),
         post(
             "1.5 shares",
             #"\#(eur8450),\#(paidByMe),"split":{"mode":"shares","among":[{"traveller":"ME","shares":1.5}]}"#,
@@ -139,7 +139,7 @@ struct ExpenseBadInputTests {
         post(
             "the same traveller twice in the split",
             #"\#(eur8450),\#(paidByMe),"split":{"mode":"equal","among":[{"traveller":"BRUNO"},{"traveller":"BRUNO"}]}"#,
-            field: "split", mentions: "twice"),
+            field: "split", mentions: "the traveller Bruno is listed twice"),
         post(
             "a split among someone not in the trip",
             #"\#(eur8450),\#(paidByMe),"split":{"mode":"equal","among":[{"traveller":"ME"},{"traveller":"STRANGER"}]}"#,
