@@ -148,7 +148,13 @@ struct ExpenseService {
                 kind: kind, amount: amount, paidBy: payers, mode: mode, among: parts, settlement: settlement,
                 rate: rate)
         } catch {
-            throw ServiceError.invalid(error.field, error.message)
+            // The model names travellers by their stored reference (a 64-hex key); the user
+            // knows them by name.
+            var message = error.message
+            for ref in Set(payers.map(\.traveller) + parts.map(\.traveller)) where message.contains(ref) {
+                message = message.replacingOccurrences(of: ref, with: snapshot.directory.name(ref))
+            }
+            throw ServiceError.invalid(error.field, message)
         }
     }
 
