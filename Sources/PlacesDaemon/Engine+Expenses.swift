@@ -92,23 +92,30 @@ extension Engine {
         return ExpenseViews.expense(parsed, in: service.snapshot, names: displayName(of:))
     }
 
-    private func expenseJSON(_ reference: String, _ id: String) throws -> JSONValue {
-        let snapshot = try after(reference)
-        guard let parsed = snapshot.expense(id) else { return .null }
-        return ExpenseViews.expense(parsed, in: snapshot, names: displayName(of:))
-    }
-
     func createExpense(_ reference: String, _ body: [String: JSONValue]) throws -> JSONValue {
-        let (edit, id) = try expenseService(reference, editing: true).create(body)
+        let service = try expenseService(reference, editing: true)
+        let (edit, id) = try service.create(body)
         try commit(edit)
-        return try expenseJSON(reference, id)
+        return try written(id, service.snapshot)
     }
 
     func updateExpense(_ reference: String, expense id: String, _ body: [String: JSONValue]) throws -> JSONValue {
         let service = try expenseService(reference, editing: true)
         let current = try service.expense(id)
         if let edit = try service.update(current.record.id, body) { try commit(edit) }
-        return try expenseJSON(reference, current.record.id)
+        return try written(current.record.id, service.snapshot)
+    }
+
+    /// The expense just written, read alone and named with the snapshot it was checked
+    /// against (an expense write changes no traveller): answering does not read the trip's
+    /// other expenses again.
+    private func written(_ id: String, _ snapshot: ExpenseSnapshot) throws -> JSONValue {
+        guard
+            let record = try ServiceError.storing({ () throws(StoreError) in try store.entity(in: snapshot.doc, id: id)
+            }),
+            !record.deleted, let parsed = ExpenseSnapshot.Parsed(record)
+        else { throw ServiceError.notFound("expense \(id.prefix(8)) is gone") }
+        return ExpenseViews.expense(parsed, in: snapshot, names: displayName(of:))
     }
 
     func deleteExpense(_ reference: String, expense id: String) throws {

@@ -26,6 +26,13 @@ final class ExpenseSnapshot: @unchecked Sendable {
             self.date = fields[ExpenseFields.date.name]?.stringValue ?? ""
         }
 
+        /// A stored expense, or nil when it holds no readable terms.
+        convenience init?(_ record: Store.EntityRecord) {
+            let fields = Views.fields(record)
+            guard let terms = fields[ExpenseFields.terms] else { return nil }
+            self.init(record: record, fields: fields, terms: terms)
+        }
+
         static func listedBefore(_ a: Parsed, _ b: Parsed) -> Bool {
             if a.date != b.date { return a.date > b.date }
             let (ca, cb) = (a.record.createdMs ?? 0, b.record.createdMs ?? 0)
@@ -72,11 +79,10 @@ final class ExpenseSnapshot: @unchecked Sendable {
             if let old = previous?.expenses[safe: previous?.index[record.id]], old.record == record {
                 p = old
             } else {
-                let fields = Views.fields(record)
                 // An entity without money (an editor's op may create one without `terms`, or
                 // declare `expense` for another kind's id: op-format §5) is no expense: not shown.
-                guard let terms = fields[ExpenseFields.terms] else { continue }
-                p = Parsed(record: record, fields: fields, terms: terms)
+                guard let new = Parsed(record) else { continue }
+                p = new
             }
             parsed.append(p)
             for payer in p.terms.paidBy { referenced.insert(payer.traveller) }
