@@ -49,7 +49,7 @@ extension Engine {
 
     private func travellerJSON(_ reference: String, _ ref: String) throws -> JSONValue {
         let snapshot = try after(reference)
-        guard let entry = snapshot.directory.entries[ref] else { return .null }
+        let entry = snapshot.directory.entry(ref)
         let count = snapshot.expenses.filter { $0.terms.travellers.contains(ref) == true }.count
         return ExpenseViews.traveller(entry, expenseCount: count)
     }

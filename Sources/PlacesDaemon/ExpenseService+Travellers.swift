@@ -47,7 +47,7 @@ extension ExpenseService {
         do { ref = try snapshot.directory.resolve(.string(reference), field: "travellerId") } catch {
             throw ServiceError.notFound("no traveller '\(reference.prefix(80))' in this itinerary")
         }
-        guard let entry = snapshot.directory.entries[ref], !entry.gone else {
+        guard let entry = snapshot.directory.entries[ref] else {
             throw ServiceError.notFound("no traveller '\(reference.prefix(80))' in this itinerary")
         }
         guard !entry.member else {

@@ -59,7 +59,7 @@ final class ExpenseSnapshot: @unchecked Sendable {
 
     init(
         doc: DocumentID, owner: [UInt8], store: Store, previous: ExpenseSnapshot?,
-        displayName: (PublicKey) -> String
+        displayName: @escaping (PublicKey) -> String
     ) throws(ServiceError) {
         self.doc = doc
         guard
@@ -73,7 +73,6 @@ final class ExpenseSnapshot: @unchecked Sendable {
         let records = try ServiceError.storing { () throws(StoreError) in try store.entities(in: doc, kind: .expense) }
         var parsed = [Parsed]()
         parsed.reserveCapacity(records.count)
-        var referenced = Set<String>()
         for record in records {
             let p: Parsed
             if let old = previous?.expenses[safe: previous?.index[record.id]], old.record == record {
@@ -85,8 +84,6 @@ final class ExpenseSnapshot: @unchecked Sendable {
                 p = new
             }
             parsed.append(p)
-            for payer in p.terms.paidBy { referenced.insert(payer.traveller) }
-            for part in p.terms.among { referenced.insert(part.traveller) }
         }
         parsed.sort(by: Parsed.listedBefore)
         expenses = parsed
@@ -101,7 +98,7 @@ final class ExpenseSnapshot: @unchecked Sendable {
         }
         let named = try ServiceError.storing { () throws(StoreError) in try store.entities(in: doc, kind: .traveller) }
         directory = TravellerDirectory(
-            members: members, named: named, referenced: referenced,
+            members: members, named: named,
             lookup: { id in try? store.entity(in: doc, id: id) }, displayName: displayName)
     }
 
