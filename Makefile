@@ -43,9 +43,10 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip PlacesIntegrationTests
 	$(SWIFT) test --skip-build --filter PlacesIntegrationTests \
-		--skip 'HostilePeerTests|HostileTripPeerTests|FaultConvergenceTests'
+		--skip 'HostilePeerTests|HostileTripPeerTests|HostileExpensePeerTests|FaultConvergenceTests'
 	$(SWIFT) test --skip-build --filter HostilePeerTests
 	$(SWIFT) test --skip-build --filter HostileTripPeerTests
+	$(SWIFT) test --skip-build --filter HostileExpensePeerTests
 	$(SWIFT) test --skip-build --filter FaultConvergenceTests
 
 bench: release

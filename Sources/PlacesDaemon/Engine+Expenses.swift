@@ -13,9 +13,18 @@ extension Engine {
     func expenseSnapshot(_ doc: Store.DocumentRecord) throws -> ExpenseSnapshot {
         let store = store
         return try expenseCache.snapshot(of: doc.id, store: store) { previous throws(ServiceError) in
-            try ExpenseSnapshot(doc: doc.id, owner: doc.owner, store: store, previous: previous) { key in
-                self.displayName(of: key)
+            let names = expenseNames(doc)
+            return try ExpenseSnapshot(doc: doc.id, owner: doc.owner, store: store, previous: previous) { key in
+                names.name(key)
             }
+        }
+    }
+
+    /// Names for the keys an itinerary's expenses mention, each store read once
+    /// (`ExpenseNames`: a peer's expenses may name thousands of strangers' keys).
+    func expenseNames(_ doc: Store.DocumentRecord) -> ExpenseNames {
+        ExpenseNames(doc: doc.id, owner: doc.owner, me: me, store: store, peerNames: peerNames) { key in
+            self.displayName(of: key)
         }
     }
 
@@ -77,10 +86,12 @@ extension Engine {
         if let kind, ExpenseTerms.Kind(rawValue: kind) == nil {
             throw ServiceError.invalid("kind", "'kind' must be expense or transfer")
         }
-        let snapshot = try after(reference)
+        let doc = try itineraryDoc(reference)
+        let snapshot = try expenseSnapshot(doc)
         return try snapshot.body("expenses?kind=\(kind ?? "")") { s in
+            let names = self.expenseNames(doc)
             let list = s.expenses.filter { kind == nil || $0.terms.kind.rawValue == kind }.map {
-                ExpenseViews.expense($0, in: s, names: self.displayName(of:))
+                ExpenseViews.expense($0, in: s, names: names.name)
             }
             return .object(["expenses": .array(list), "count": .int(Int64(list.count))])
         }

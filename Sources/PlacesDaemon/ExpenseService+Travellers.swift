@@ -42,6 +42,7 @@ extension ExpenseService {
     }
 
     /// A live named traveller; a member is refused (their name is their own).
+    /// An id in the path that names no traveller of this trip is a 404, as for expenses.
     private func namedTraveller(_ reference: String) throws -> TravellerDirectory.Entry {
         let ref: String
         do { ref = try snapshot.directory.resolve(.string(reference), field: "travellerId") } catch {

@@ -148,7 +148,13 @@ struct ExpenseService {
                 kind: kind, amount: amount, paidBy: payers, mode: mode, among: parts, settlement: settlement,
                 rate: rate)
         } catch {
-            throw ServiceError.invalid(error.field, error.message)
+            // The model names travellers by their stored reference (a 64-hex key); the user
+            // knows them by name.
+            var message = error.message
+            for ref in Set(payers.map(\.traveller) + parts.map(\.traveller)) where message.contains(ref) {
+                message = message.replacingOccurrences(of: ref, with: snapshot.directory.name(ref))
+            }
+            throw ServiceError.invalid(error.field, message)
         }
     }
 
@@ -183,7 +189,7 @@ struct ExpenseService {
             guard let o = entry.objectValue else {
                 throw ServiceError.invalid(field, "'\(field)' must be {\"traveller\", \"amountMinor\"}")
             }
-            try Self.checkKeys(o, allowed: ["traveller", "amountMinor"], what: "a payer")
+            try Self.checkKeys(o, allowed: ["traveller", "amountMinor"], what: "a payer", at: field)
             let ref = try snapshot.directory.resolve(o["traveller"], field: "\(field).traveller", also: also)
             var amount = total
             if let a = o["amountMinor"] {
@@ -202,7 +208,7 @@ struct ExpenseService {
         guard let o = value.objectValue else {
             throw ServiceError.invalid("split", "'split' must be {\"mode\", \"among\"}")
         }
-        try Self.checkKeys(o, allowed: ["mode", "among"], what: "a split")
+        try Self.checkKeys(o, allowed: ["mode", "among"], what: "a split", at: "split")
         guard let text = o["mode"]?.stringValue, let mode = ExpenseTerms.Mode(rawValue: text) else {
             throw ServiceError.invalid("split.mode", "'split.mode' must be equal, shares, exact or percent")
         }
@@ -229,7 +235,8 @@ struct ExpenseService {
                 throw ServiceError.invalid(
                     field, "'\(field)' must be {\"traveller\"\(key.map { ", \"\($0)\"" } ?? "")}")
             }
-            try Self.checkKeys(e, allowed: Set(["traveller"] + (key.map { [$0] } ?? [])), what: "a \(mode) split entry")
+            try Self.checkKeys(
+                e, allowed: Set(["traveller"] + (key.map { [$0] } ?? [])), what: "a \(mode) split entry", at: field)
             let ref = try snapshot.directory.resolve(e["traveller"], field: "\(field).traveller", also: also)
             guard let key else { return .init(traveller: ref, weight: 1) }
             guard let v = e[key] else { throw ServiceError.invalid("\(field).\(key)", "'\(key)' is required") }
@@ -294,10 +301,14 @@ struct ExpenseService {
         return rate
     }
 
-    static func checkKeys(_ object: [String: JSONValue], allowed: Set<String>, what: String) throws {
+    /// Refuses a key not in `allowed`, naming it with its path from the body (`paidBy[0].amount`,
+    /// not `amount`, which is another field) when the object is `at` a member of the body.
+    static func checkKeys(_ object: [String: JSONValue], allowed: Set<String>, what: String, at path: String? = nil)
+        throws
+    {
         for key in object.keys.sorted() where !allowed.contains(key) {
             throw ServiceError.invalid(
-                key,
+                path.map { "\($0).\(key.prefix(64))" } ?? String(key.prefix(64)),
                 "unknown field '\(key.prefix(64))' for \(what); the fields are: \(allowed.sorted().joined(separator: ", "))"
             )
         }

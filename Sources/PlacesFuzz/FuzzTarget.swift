@@ -23,6 +23,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// A trip folder of peer-shaped items through days, warnings, costs, day-route ends and
     /// the calendar (`FuzzTrips`).
     case trips
+    /// Expense terms as a peer stores them, exchange rates, amounts, the ledger and the
+    /// settle-up planner with arbitrary balances (`FuzzExpenses`).
+    case expenses
 
     /// Runs one input. `sync-session` drives an actor: here it waits for it on a
     /// semaphore, so call this from a thread outside Swift's cooperative pool (libFuzzer's,
@@ -37,6 +40,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .control: FuzzControl.run(input)
         case .placeImport: PlaceImport.fuzz(input)
         case .trips: FuzzTrips.run(input)
+        case .expenses: FuzzExpenses.run(input)
         }
     }
 
