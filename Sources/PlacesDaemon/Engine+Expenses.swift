@@ -59,7 +59,7 @@ extension Engine {
     private func travellerJSON(_ reference: String, _ ref: String) throws -> JSONValue {
         let snapshot = try after(reference)
         let entry = snapshot.directory.entry(ref)
-        let count = snapshot.expenses.filter { $0.terms.travellers.contains(ref) == true }.count
+        let count = try snapshot.expenses().filter { $0.terms.travellers.contains(ref) }.count
         return ExpenseViews.traveller(entry, expenseCount: count)
     }
 
@@ -90,7 +90,7 @@ extension Engine {
         let snapshot = try expenseSnapshot(doc)
         return try snapshot.body("expenses?kind=\(kind ?? "")") { s in
             let names = self.expenseNames(doc)
-            let list = s.expenses.filter { kind == nil || $0.terms.kind.rawValue == kind }.map {
+            let list = try s.expenses().filter { kind == nil || $0.terms.kind.rawValue == kind }.map {
                 ExpenseViews.expense($0, in: s, names: names.name)
             }
             return .object(["expenses": .array(list), "count": .int(Int64(list.count))])
@@ -150,7 +150,7 @@ extension Engine {
     /// `GET …/expenses.csv` and `…/balances.csv`.
     func expenseCSV(_ reference: String, balances: Bool) throws -> ControlResponse {
         let snapshot = try after(reference)
-        let text = balances ? try ExpenseViews.balancesCSV(snapshot) : ExpenseViews.expensesCSV(snapshot)
+        let text = balances ? try ExpenseViews.balancesCSV(snapshot) : try ExpenseViews.expensesCSV(snapshot)
         return .raw(status: 200, contentType: "text/csv; charset=utf-8", body: Array(text.utf8))
     }
 

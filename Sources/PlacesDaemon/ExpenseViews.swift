@@ -17,9 +17,9 @@ enum ExpenseViews {
     }
 
     /// `{"travellers": [Traveller], "count"}`.
-    static func travellers(_ snapshot: ExpenseSnapshot) -> JSONValue {
+    static func travellers(_ snapshot: ExpenseSnapshot) throws -> JSONValue {
         var counts = [String: Int]()
-        for expense in snapshot.expenses {
+        for expense in try snapshot.expenses() {
             for ref in expense.terms.travellers { counts[ref, default: 0] += 1 }
         }
         let d = snapshot.directory
@@ -134,12 +134,12 @@ enum ExpenseViews {
     // MARK: CSV
 
     /// `expenses.csv`: one row per expense, amounts in major units.
-    static func expensesCSV(_ snapshot: ExpenseSnapshot) -> String {
+    static func expensesCSV(_ snapshot: ExpenseSnapshot) throws -> String {
         let d = snapshot.directory
         func major(_ minor: Int64, _ currency: String) -> String {
             Money(amountMinor: minor, currency: currency).decimalText
         }
-        let rows = snapshot.expenses.map { p -> [CSVWriter.Cell] in
+        let rows = try snapshot.expenses().map { p -> [CSVWriter.Cell] in
             let t = p.terms
             let c = t.amount.currency
             let paid = t.paidBy.map { "\(d.name($0.traveller)) \(major($0.amountMinor, c))" }
