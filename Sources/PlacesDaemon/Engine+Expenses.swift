@@ -58,8 +58,8 @@ extension Engine {
 
     private func travellerJSON(_ reference: String, _ ref: String) throws -> JSONValue {
         let snapshot = try after(reference)
-        guard let entry = snapshot.directory.entries[ref] else { return .null }
-        let count = snapshot.expenses.filter { $0.terms.travellers.contains(ref) == true }.count
+        let entry = snapshot.directory.entry(ref)
+        let count = try snapshot.expenses().filter { $0.terms.travellers.contains(ref) }.count
         return ExpenseViews.traveller(entry, expenseCount: count)
     }
 
@@ -90,7 +90,7 @@ extension Engine {
         let snapshot = try expenseSnapshot(doc)
         return try snapshot.body("expenses?kind=\(kind ?? "")") { s in
             let names = self.expenseNames(doc)
-            let list = s.expenses.filter { kind == nil || $0.terms.kind.rawValue == kind }.map {
+            let list = try s.expenses().filter { kind == nil || $0.terms.kind.rawValue == kind }.map {
                 ExpenseViews.expense($0, in: s, names: names.name)
             }
             return .object(["expenses": .array(list), "count": .int(Int64(list.count))])
@@ -103,23 +103,30 @@ extension Engine {
         return ExpenseViews.expense(parsed, in: service.snapshot, names: displayName(of:))
     }
 
-    private func expenseJSON(_ reference: String, _ id: String) throws -> JSONValue {
-        let snapshot = try after(reference)
-        guard let parsed = snapshot.expense(id) else { return .null }
-        return ExpenseViews.expense(parsed, in: snapshot, names: displayName(of:))
-    }
-
     func createExpense(_ reference: String, _ body: [String: JSONValue]) throws -> JSONValue {
-        let (edit, id) = try expenseService(reference, editing: true).create(body)
+        let service = try expenseService(reference, editing: true)
+        let (edit, id) = try service.create(body)
         try commit(edit)
-        return try expenseJSON(reference, id)
+        return try written(id, service.snapshot)
     }
 
     func updateExpense(_ reference: String, expense id: String, _ body: [String: JSONValue]) throws -> JSONValue {
         let service = try expenseService(reference, editing: true)
         let current = try service.expense(id)
         if let edit = try service.update(current.record.id, body) { try commit(edit) }
-        return try expenseJSON(reference, current.record.id)
+        return try written(current.record.id, service.snapshot)
+    }
+
+    /// The expense just written, read alone and named with the snapshot it was checked
+    /// against (an expense write changes no traveller): answering does not read the trip's
+    /// other expenses again.
+    private func written(_ id: String, _ snapshot: ExpenseSnapshot) throws -> JSONValue {
+        guard
+            let record = try ServiceError.storing({ () throws(StoreError) in try store.entity(in: snapshot.doc, id: id)
+            }),
+            !record.deleted, let parsed = ExpenseSnapshot.Parsed(record)
+        else { throw ServiceError.notFound("expense \(id.prefix(8)) is gone") }
+        return ExpenseViews.expense(parsed, in: snapshot, names: displayName(of:))
     }
 
     func deleteExpense(_ reference: String, expense id: String) throws {
@@ -143,7 +150,7 @@ extension Engine {
     /// `GET …/expenses.csv` and `…/balances.csv`.
     func expenseCSV(_ reference: String, balances: Bool) throws -> ControlResponse {
         let snapshot = try after(reference)
-        let text = balances ? try ExpenseViews.balancesCSV(snapshot) : ExpenseViews.expensesCSV(snapshot)
+        let text = balances ? try ExpenseViews.balancesCSV(snapshot) : try ExpenseViews.expensesCSV(snapshot)
         return .raw(status: 200, contentType: "text/csv; charset=utf-8", body: Array(text.utf8))
     }
 

@@ -30,7 +30,7 @@ extension ExpenseService {
     /// Refused while an expense names them: their money would have nobody to go to.
     func removeTraveller(_ reference: String) throws -> Edit {
         let entry = try namedTraveller(reference)
-        let count = snapshot.expenses.filter { $0.terms.travellers.contains(entry.ref) == true }.count
+        let count = try snapshot.expenses().filter { $0.terms.travellers.contains(entry.ref) == true }.count
         guard count == 0 else {
             throw ServiceError.conflict(
                 "traveller-has-expenses",
@@ -48,7 +48,7 @@ extension ExpenseService {
         do { ref = try snapshot.directory.resolve(.string(reference), field: "travellerId") } catch {
             throw ServiceError.notFound("no traveller '\(reference.prefix(80))' in this itinerary")
         }
-        guard let entry = snapshot.directory.entries[ref], !entry.gone else {
+        guard let entry = snapshot.directory.entries[ref] else {
             throw ServiceError.notFound("no traveller '\(reference.prefix(80))' in this itinerary")
         }
         guard !entry.member else {

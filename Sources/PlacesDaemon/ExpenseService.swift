@@ -70,9 +70,11 @@ struct ExpenseService {
     }
 
     func expense(_ reference: String) throws -> ExpenseSnapshot.Parsed {
-        let records = snapshot.expenses.map(\.record)
+        // A whole id is read alone; a prefix is looked up among every expense.
+        if reference.utf8.count == 32, let parsed = try snapshot.expense(reference.lowercased()) { return parsed }
+        let records = try snapshot.expenses().map(\.record)
         let record = try ItemService.find(reference, in: records, what: "expense of this itinerary")
-        guard let parsed = snapshot.expense(record.id) else {
+        guard let parsed = try snapshot.expense(record.id) else {
             throw ServiceError.notFound("no expense '\(reference.prefix(64))' in this itinerary")
         }
         return parsed

@@ -26,6 +26,13 @@ final class ExpenseSnapshot: @unchecked Sendable {
             self.date = fields[ExpenseFields.date.name]?.stringValue ?? ""
         }
 
+        /// A stored expense, or nil when it holds no readable terms.
+        convenience init?(_ record: Store.EntityRecord) {
+            let fields = Views.fields(record)
+            guard let terms = fields[ExpenseFields.terms] else { return nil }
+            self.init(record: record, fields: fields, terms: terms)
+        }
+
         static func listedBefore(_ a: Parsed, _ b: Parsed) -> Bool {
             if a.date != b.date { return a.date > b.date }
             let (ca, cb) = (a.record.createdMs ?? 0, b.record.createdMs ?? 0)
@@ -39,10 +46,14 @@ final class ExpenseSnapshot: @unchecked Sendable {
     let settlementCurrency: String?
     /// The trip's rate table, by currency.
     let rates: [String: ExchangeRate]
-    /// Live expenses, newest date first, then newest created, then id.
-    let expenses: [Parsed]
-    let index: [String: Int]
     let directory: TravellerDirectory
+
+    /// The live expenses in listing order, with each one's place, once read.
+    typealias Listing = (expenses: [Parsed], index: [String: Int])
+    private let store: Store
+    /// The listing of the last snapshot that read one: its unchanged expenses are reused.
+    private var seed: Listing?
+    private var listing: Listing?
 
     // Computed on first use (a write needs neither); a snapshot is only read inside the
     // engine actor.
@@ -52,7 +63,7 @@ final class ExpenseSnapshot: @unchecked Sendable {
 
     init(
         doc: DocumentID, owner: [UInt8], store: Store, previous: ExpenseSnapshot?,
-        displayName: (PublicKey) -> String
+        displayName: @escaping (PublicKey) -> String
     ) throws(ServiceError) {
         self.doc = doc
         guard
@@ -63,30 +74,8 @@ final class ExpenseSnapshot: @unchecked Sendable {
         let f = Views.fields(root)
         settlementCurrency = f[ItineraryFields.settlementCurrency]
         rates = Self.rateTable(f[ItineraryFields.rates])
-        let records = try ServiceError.storing { () throws(StoreError) in try store.entities(in: doc, kind: .expense) }
-        var parsed = [Parsed]()
-        parsed.reserveCapacity(records.count)
-        var referenced = Set<String>()
-        for record in records {
-            let p: Parsed
-            if let old = previous?.expenses[safe: previous?.index[record.id]], old.record == record {
-                p = old
-            } else {
-                let fields = Views.fields(record)
-                // An entity without money (an editor's op may create one without `terms`, or
-                // declare `expense` for another kind's id: op-format §5) is no expense: not shown.
-                guard let terms = fields[ExpenseFields.terms] else { continue }
-                p = Parsed(record: record, fields: fields, terms: terms)
-            }
-            parsed.append(p)
-            for payer in p.terms.paidBy { referenced.insert(payer.traveller) }
-            for part in p.terms.among { referenced.insert(part.traveller) }
-        }
-        parsed.sort(by: Parsed.listedBefore)
-        expenses = parsed
-        var index = [String: Int](minimumCapacity: parsed.count)
-        for (i, p) in parsed.enumerated() { index[p.record.id] = i }
-        self.index = index
+        self.store = store
+        seed = previous?.listing ?? previous?.seed
 
         var members = [PublicKey]()
         if let key = try? PublicKey(bytes: owner) { members.append(key) }
@@ -95,23 +84,58 @@ final class ExpenseSnapshot: @unchecked Sendable {
         }
         let named = try ServiceError.storing { () throws(StoreError) in try store.entities(in: doc, kind: .traveller) }
         directory = TravellerDirectory(
-            members: members, named: named, referenced: referenced,
+            members: members, named: named,
             lookup: { id in try? store.entity(in: doc, id: id) }, displayName: displayName)
+    }
+
+    /// Live expenses, newest date first, then newest created, then id: read on first use (a
+    /// write reads only the expense it changes), reusing the last listing's unchanged ones.
+    func expenses() throws -> [Parsed] { try load().expenses }
+
+    private func load() throws -> Listing {
+        if let listing { return listing }
+        let (doc, store) = (doc, store)
+        let records = try ServiceError.storing { () throws(StoreError) in try store.entities(in: doc, kind: .expense) }
+        var parsed = [Parsed]()
+        parsed.reserveCapacity(records.count)
+        for record in records {
+            if let old = seed?.expenses[safe: seed?.index[record.id]], old.record == record {
+                parsed.append(old)
+            } else if let new = Parsed(record) {
+                // An entity without money (an editor's op may create one without `terms`, or
+                // declare `expense` for another kind's id: op-format §5) is no expense: not shown.
+                parsed.append(new)
+            }
+        }
+        parsed.sort(by: Parsed.listedBefore)
+        var index = [String: Int](minimumCapacity: parsed.count)
+        for (i, p) in parsed.enumerated() { index[p.record.id] = i }
+        let result = (parsed, index)
+        listing = result
+        seed = nil
+        return result
+    }
+
+    /// The live expense with id `id` (read alone while the listing is not).
+    func expense(_ id: String) throws -> Parsed? {
+        if let listing { return listing.expenses[safe: listing.index[id]] }
+        let (doc, store) = (doc, store)
+        guard let record = try ServiceError.storing({ () throws(StoreError) in try store.entity(in: doc, id: id) }),
+            record.kind == .expense, !record.deleted
+        else { return nil }
+        return Parsed(record)
     }
 
     /// The balances, or why they cannot be counted (more money than 64 bits hold: only a
     /// peer's millions of huge expenses could do that; the API says so, as a 409, instead of
     /// trapping).
     func ledger() throws -> Ledger {
+        let entries = try expenses().map {
+            LedgerEntry(id: $0.record.id, terms: $0.terms, category: $0.fields["category"]?.stringValue)
+        }
+        let currency = settlementCurrency
         let result =
-            cachedLedger
-            ?? Result { () throws(LedgerError) in
-                try Ledger(
-                    currency: settlementCurrency,
-                    entries: expenses.map {
-                        LedgerEntry(id: $0.record.id, terms: $0.terms, category: $0.fields["category"]?.stringValue)
-                    })
-            }
+            cachedLedger ?? Result { () throws(LedgerError) in try Ledger(currency: currency, entries: entries) }
         cachedLedger = result
         switch result {
         case .success(let ledger): return ledger
@@ -137,11 +161,8 @@ final class ExpenseSnapshot: @unchecked Sendable {
     /// The currency balances are in: the trip's, else the one most expenses settle in.
     var currency: String? {
         if let settlementCurrency { return settlementCurrency }
-        return expenses.isEmpty ? nil : (try? ledger())?.currency
+        return (try? expenses())?.isEmpty != false ? nil : (try? ledger())?.currency
     }
-
-    /// The live expense `id`.
-    func expense(_ id: String) -> Parsed? { expenses[safe: index[id]] }
 
     /// Settle-up suggestions, computed once per snapshot.
     func plan() throws -> (transfers: [Transfer], optimal: Bool) {

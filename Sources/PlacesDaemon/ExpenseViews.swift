@@ -17,14 +17,13 @@ enum ExpenseViews {
     }
 
     /// `{"travellers": [Traveller], "count"}`.
-    static func travellers(_ snapshot: ExpenseSnapshot) -> JSONValue {
+    static func travellers(_ snapshot: ExpenseSnapshot) throws -> JSONValue {
         var counts = [String: Int]()
-        for expense in snapshot.expenses {
+        for expense in try snapshot.expenses() {
             for ref in expense.terms.travellers { counts[ref, default: 0] += 1 }
         }
-        let list = snapshot.directory.order.compactMap { ref in
-            snapshot.directory.entries[ref].map { traveller($0, expenseCount: counts[ref] ?? 0) }
-        }
+        let d = snapshot.directory
+        let list = d.order(referenced: Set(counts.keys)).map { traveller(d.entry($0), expenseCount: counts[$0] ?? 0) }
         return .object(["travellers": .array(list), "count": .int(Int64(list.count))])
     }
 
@@ -85,7 +84,7 @@ enum ExpenseViews {
         let ledger = try snapshot.ledger()
         // Every traveller, in the travellers' order, with zeros for those in no expense.
         let counted = Dictionary(ledger.balances.map { ($0.traveller, $0) }, uniquingKeysWith: { a, _ in a })
-        let rows = d.order.map {
+        let rows = d.order(referenced: Set(counted.keys)).map {
             counted[$0] ?? TravellerBalance(traveller: $0, paidMinor: 0, shareMinor: 0, byCategory: [:])
         }
         let list = rows.map { b -> JSONValue in
@@ -135,12 +134,12 @@ enum ExpenseViews {
     // MARK: CSV
 
     /// `expenses.csv`: one row per expense, amounts in major units.
-    static func expensesCSV(_ snapshot: ExpenseSnapshot) -> String {
+    static func expensesCSV(_ snapshot: ExpenseSnapshot) throws -> String {
         let d = snapshot.directory
         func major(_ minor: Int64, _ currency: String) -> String {
             Money(amountMinor: minor, currency: currency).decimalText
         }
-        let rows = snapshot.expenses.map { p -> [CSVWriter.Cell] in
+        let rows = try snapshot.expenses().map { p -> [CSVWriter.Cell] in
             let t = p.terms
             let c = t.amount.currency
             let paid = t.paidBy.map { "\(d.name($0.traveller)) \(major($0.amountMinor, c))" }
@@ -169,7 +168,7 @@ enum ExpenseViews {
         }
         let counted = Dictionary(
             try snapshot.ledger().balances.map { ($0.traveller, $0) }, uniquingKeysWith: { a, _ in a })
-        let rows = d.order.compactMap { counted[$0] }.map { b -> [CSVWriter.Cell] in
+        let rows = d.order(referenced: Set(counted.keys)).compactMap { counted[$0] }.map { b -> [CSVWriter.Cell] in
             [
                 .text(d.name(b.traveller)), major(b.paidMinor), major(b.shareMinor), major(b.balanceMinor),
                 .text(currency),

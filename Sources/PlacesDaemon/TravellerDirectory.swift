@@ -7,7 +7,7 @@ import PlacesStore
 /// member (named by their key; `member` true), and the named travellers without a device
 /// (`traveller` entities). A former member or a removed traveller whom an expense still
 /// names stays listed (`left`, `removed`), so no money disappears from the balances.
-struct TravellerDirectory {
+final class TravellerDirectory: @unchecked Sendable {
     struct Entry: Sendable {
         /// The stored reference: a member's key in hex (64) or a traveller's entity id (32).
         var ref: String
@@ -19,17 +19,27 @@ struct TravellerDirectory {
         var gone: Bool
     }
 
-    private(set) var entries: [String: Entry] = [:]
-    /// Listing order: members (owner first), then named travellers, each by name.
-    private(set) var order: [String] = []
+    /// The current travellers, by reference.
+    let entries: [String: Entry]
+    /// The current travellers in listing order: members (owner first), then named
+    /// travellers, each by name.
+    let current: [String]
+    private let lookup: (String) -> Store.EntityRecord?
+    private let displayName: (PublicKey) -> String
+    /// Travellers an expense names who are no longer current, made on first use (a write
+    /// names only current ones, so it never reads the trip's every expense for them).
+    private var former: [String: Entry] = [:]
 
     /// `members` are the owner's and active members' keys; `named` the live traveller
-    /// entities; `referenced` every traveller an expense names; `lookup` reads a removed
-    /// traveller's last record; `displayName` names a member.
+    /// entities; `lookup` reads a removed traveller's last record; `displayName` names a
+    /// member. Read inside the engine actor only.
     init(
-        members: [PublicKey], named: [Store.EntityRecord], referenced: Set<String>,
-        lookup: (String) -> Store.EntityRecord?, displayName: (PublicKey) -> String
+        members: [PublicKey], named: [Store.EntityRecord], lookup: @escaping (String) -> Store.EntityRecord?,
+        displayName: @escaping (PublicKey) -> String
     ) {
+        self.lookup = lookup
+        self.displayName = displayName
+        var entries = [String: Entry]()
         var people = [Entry]()
         var travellers = [Entry]()
         for key in members where entries[key.hex] == nil {
@@ -43,39 +53,47 @@ struct TravellerDirectory {
             entries[record.id] = entry
             travellers.append(entry)
         }
-        for ref in referenced.sorted() where entries[ref] == nil {
-            let entry: Entry
-            if let key = Engine.publicKey(hex: ref) {
-                entry = Entry(ref: ref, id: key.humanID, name: displayName(key), member: true, gone: true)
-                people.append(entry)
-            } else {
-                let name = lookup(ref).flatMap { Views.fields($0)[TravellerFields.name] } ?? "unknown traveller"
-                entry = Entry(ref: ref, id: ref, name: name, member: false, gone: true)
-                travellers.append(entry)
-            }
-            entries[ref] = entry
-        }
+        self.entries = entries
         let owner = members.first?.hex
-        let byName: (Entry, Entry) -> Bool = { a, b in
+        current = Self.sorted(people, owner: owner) + Self.sorted(travellers, owner: owner)
+    }
+
+    private static func sorted(_ list: [Entry], owner: String?) -> [String] {
+        list.sorted { a, b in
             if (a.ref == owner) != (b.ref == owner) { return a.ref == owner }
             let (x, y) = (a.name.lowercased(), b.name.lowercased())
             return x != y ? x < y : a.ref < b.ref
+        }.map(\.ref)
+    }
+
+    /// The traveller `ref`, current or former.
+    func entry(_ ref: String) -> Entry {
+        if let entry = entries[ref] ?? former[ref] { return entry }
+        let entry: Entry
+        if let key = Engine.publicKey(hex: ref) {
+            entry = Entry(ref: ref, id: key.humanID, name: displayName(key), member: true, gone: true)
+        } else {
+            let name = lookup(ref).flatMap { Views.fields($0)[TravellerFields.name] } ?? "unknown traveller"
+            entry = Entry(ref: ref, id: ref, name: name, member: false, gone: true)
         }
-        order = people.sorted(by: byName).map(\.ref) + travellers.sorted(by: byName).map(\.ref)
+        former[ref] = entry
+        return entry
+    }
+
+    /// Every traveller to list: the current ones, then the former ones of `referenced` (the
+    /// travellers expenses name), members before named travellers.
+    func order(referenced: Set<String>) -> [String] {
+        let gone = referenced.filter { entries[$0] == nil }.map(entry)
+        return current + Self.sorted(gone.filter(\.member), owner: nil)
+            + Self.sorted(gone.filter { !$0.member }, owner: nil)
     }
 
     static func isHexDigit(_ c: UInt8) -> Bool { (48...57).contains(c) || (97...102).contains(c) }
 
-    /// The travellers a new expense may name, in listing order.
-    var current: [String] { order.filter { entries[$0]?.gone == false } }
+    func name(_ ref: String) -> String { entry(ref).name }
 
-    func name(_ ref: String) -> String { entries[ref]?.name ?? "unknown traveller" }
-
-    /// The API id of a stored reference (a key that is no member's still shows as a human id).
-    func apiID(_ ref: String) -> String {
-        if let entry = entries[ref] { return entry.id }
-        return Engine.publicKey(hex: ref)?.humanID ?? ref
-    }
+    /// The API id of a stored reference.
+    func apiID(_ ref: String) -> String { entry(ref).id }
 
     /// The stored reference of a traveller given in a request: a member's human id or key
     /// hex, or a named traveller's id. It must be a current traveller, or one of `also` (the
@@ -100,7 +118,7 @@ struct TravellerDirectory {
             }
             ref = matches.first?.ref
         }
-        guard let ref, let entry = entries[ref], !entry.gone || also.contains(ref) else {
+        guard let ref, entries[ref] != nil || also.contains(ref) else {
             throw ServiceError.invalid(
                 field, "'\(text.prefix(80))' is not a traveller of this trip: add them first (POST …/travellers)")
         }

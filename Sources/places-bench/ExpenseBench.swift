@@ -23,12 +23,21 @@ enum ExpenseBench {
         let clock = ContinuousClock()
         let start = clock.now
         var firstID = ""
+        var lastMark = 0.0
         for i in 0..<10_000 {
             let r = try client.send("POST", "\(base)/expenses", body: Array(expense(i, people).utf8))
             guard r.status == 201 else {
                 throw BenchError("expense \(i) refused (\(r.status)): \(String(decoding: r.body, as: UTF8.self))")
             }
             if i == 0 { firstID = try object(r)["id"] as? String ?? "" }
+            if (i + 1) % 2_500 == 0 {
+                let now = PlacesBench.seconds(clock.now - start)
+                print(
+                    String(
+                        format: "  POST …/expenses: %5d added, the last 2,500 took %.2f ms each", i + 1,
+                        (now - lastMark) / 2.5))
+                lastMark = now
+            }
         }
         let adding = PlacesBench.seconds(clock.now - start)
         print(
