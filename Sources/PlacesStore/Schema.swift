@@ -166,6 +166,11 @@ enum Schema {
                     CREATE INDEX invitation_owner ON invitation(owner);
                     """)
         }
+        m.registerMigration("v7-member-index") { db in
+            // A member's join name is looked up by key across documents (`memberName`): without
+            // this index each lookup read every entity of every document.
+            try db.execute(sql: "CREATE INDEX IF NOT EXISTS entity_member ON entity(id) WHERE kind = 'member'")
+        }
         return m
     }
 
@@ -214,6 +219,7 @@ enum Schema {
                     PRIMARY KEY (doc, id)
                 );
                 CREATE INDEX entity_list ON entity(doc, kind, deleted, position, id);
+                CREATE INDEX entity_member ON entity(id) WHERE kind = 'member';
                 """)
         try createActivity(db)
     }
