@@ -149,9 +149,10 @@ extension Engine {
 
     /// `GET …/expenses.csv` and `…/balances.csv`.
     func expenseCSV(_ reference: String, balances: Bool) throws -> ControlResponse {
-        let snapshot = try after(reference)
-        let text = balances ? try ExpenseViews.balancesCSV(snapshot) : try ExpenseViews.expensesCSV(snapshot)
-        return .raw(status: 200, contentType: "text/csv; charset=utf-8", body: Array(text.utf8))
+        let body = try after(reference).text(balances ? "balances.csv" : "expenses.csv") { snapshot in
+            balances ? try ExpenseViews.balancesCSV(snapshot) : try ExpenseViews.expensesCSV(snapshot)
+        }
+        return .raw(status: 200, contentType: "text/csv; charset=utf-8", body: body)
     }
 
     // MARK: Rates

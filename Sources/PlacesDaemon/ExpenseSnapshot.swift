@@ -139,7 +139,7 @@ final class ExpenseSnapshot: @unchecked Sendable {
         cachedLedger = result
         switch result {
         case .success(let ledger): return ledger
-        case .failure(let error): throw ServiceError.conflict("ledger-\(error.code.rawValue)", error.message)
+        case .failure(let error): throw ExpenseSnapshot.problem(error)
         }
     }
 
@@ -171,8 +171,27 @@ final class ExpenseSnapshot: @unchecked Sendable {
         cachedPlan = result
         switch result {
         case .success(let plan): return plan
-        case .failure(let error): throw ServiceError.conflict("ledger-\(error.code.rawValue)", error.message)
+        case .failure(let error): throw ExpenseSnapshot.problem(error)
         }
+    }
+
+    /// A ledger that cannot be counted, as a 409 saying why.
+    static func problem(_ error: LedgerError) -> ServiceError {
+        let code =
+            switch error.code {
+            case .overflow: "ledger-overflow"
+            case .invalidExpense: "ledger-invalid-expense"
+            case .unbalanced: "ledger-unbalanced"
+            }
+        return ServiceError.conflict(code, error.message)
+    }
+
+    /// A text answer (the CSV exports), made once per snapshot.
+    func text(_ route: String, _ make: (ExpenseSnapshot) throws -> String) throws -> [UInt8] {
+        if let cached = cachedBodies[route] { return cached }
+        let out = Array(try make(self).utf8)
+        cachedBodies[route] = out
+        return out
     }
 
     /// The encoded answer of a read route, made once per snapshot.

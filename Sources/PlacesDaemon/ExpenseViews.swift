@@ -120,10 +120,26 @@ enum ExpenseViews {
     }
 
     /// `{"currency", "debts"}`: who owes whom pair by pair, without simplification.
+    /// The most payer × sharer pairs pairwise debts are worked out over: each pair of each
+    /// expense is a share to apportion, and an editor's 20,000 expenses of 100 payers and 100
+    /// sharers would hold the engine for minutes. Real trips are far below (10,000 ordinary
+    /// expenses are about 100,000 pairs).
+    static let maxDebtPairs = 5_000_000
+
     static func debts(_ snapshot: ExpenseSnapshot) throws -> JSONValue {
+        var pairs = 0
+        for expense in try snapshot.expenses() {
+            pairs += expense.terms.paidBy.count * expense.terms.among.count
+            guard pairs <= maxDebtPairs else {
+                throw ServiceError.conflict(
+                    "ledger-too-large",
+                    "this trip's expenses have more than \(maxDebtPairs) payer-and-sharer pairs: too many to work "
+                        + "out who owes whom pair by pair (balances and settle-up still answer)")
+            }
+        }
         let debts: [Transfer]
         do { debts = try snapshot.ledger().debts() } catch let error as LedgerError {
-            throw ServiceError.conflict("ledger-\(error.code.rawValue)", error.message)
+            throw ExpenseSnapshot.problem(error)
         }
         return .object([
             "currency": snapshot.currency.map(JSONValue.string) ?? .null,
