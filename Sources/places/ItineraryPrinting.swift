@@ -7,6 +7,9 @@ import PlacesModel
 struct ItineraryTripFields: Decodable {
     var timeZone: String?
     var travelMode: String?
+    /// Issue 14: the currency balances are in, and the trip's exchange rates.
+    var settlementCurrency: String?
+    var rates: [String: String]?
     var itemCount: Int?
     var costs: ItineraryCosts?
     /// The day of each place to go that has one (`Stop.day`), by stop id.
@@ -43,6 +46,11 @@ func printItinerary(_ itinerary: Itinerary, trip: ItineraryTripFields? = nil) {
     fields["lodging price"] = itinerary.lodgingPrice?.description
     fields["time zone"] = trip?.timeZone
     fields["travel mode"] = trip?.travelMode
+    fields["settlement currency"] = trip?.settlementCurrency
+    if let rates = trip?.rates, !rates.isEmpty, let base = trip?.settlementCurrency {
+        fields["exchange rates"] = rates.keys.sorted().map { "1 \($0) = \(rates[$0] ?? "?") \(base)" }
+            .joined(separator: " · ")
+    }
     if let costs = trip?.costs {
         let sections: [(String, [Money]?)] = [
             ("lodging", costs.lodging), ("transport", costs.transport), ("food", costs.food),

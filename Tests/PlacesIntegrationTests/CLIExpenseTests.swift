@@ -425,6 +425,10 @@ struct CLIExpenseDaemonTests {
         let list = try d.cli(["expense", "list", itinerary])
         #expect(list.stdout.hasSuffix("1 expense, 84.50 EUR in all; 2 payments between travellers\n"), "\(list.stdout)")
 
+        // The first expense set the trip's settlement currency; the itinerary says so.
+        let shown = try d.cli(["itinerary", "show", itinerary])
+        #expect(shown.stdout.contains("settlement currency") && shown.stdout.contains("EUR"), "\(shown.stdout)")
+
         let csv = try d.cli(["expense", "export", itinerary])
         #expect(csv.status == 0, "\(csv.stderr)")
         #expect(
