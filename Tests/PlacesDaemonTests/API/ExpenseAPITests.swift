@@ -217,6 +217,13 @@ struct ExpenseAPITests {
                 "PATCH", "\(base)/expenses/\(stay["id"]?.stringValue ?? "")",
                 json: #"{"amount":{"amountMinor":25000,"currency":"EUR"}}"#))
         #expect(edited["paidBy"]?.arrayValue?.first?.objectValue?["amountMinor"] == .int(25000))
+        let activity = try Self.json(try await t.d.send("GET", "\(base)/activity"))
+        let lines = activity["activity"]?.arrayValue?.compactMap { $0.objectValue?["summary"]?.stringValue } ?? []
+        #expect(
+            lines.contains {
+                $0.hasSuffix(
+                    "changed the amount of the expense “Casa Porto” (250.00 EUR) from 240.00 EUR to 250.00 EUR")
+            }, "\(lines)")
         let b = Self.balances(try Self.json(try await t.d.send("GET", "\(base)/balances")))
         #expect(b["Bruno"] == -12500)
         let stranger = try await t.d.send(
