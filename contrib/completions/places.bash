@@ -173,13 +173,13 @@ _places() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    init|login|logout|whoami|status|place|favorite|itinerary|activity|events|route|peers|share|join|members|unshare|help)
+    init|login|logout|whoami|status|place|favorite|itinerary|item|checklist|expense|traveller|activity|events|route|peers|invitations|contacts|share|join|members|unshare|help)
         # Offer subcommand argument completions
         "_places_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'init login logout whoami status place favorite itinerary activity events route peers share join members unshare help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'init login logout whoami status place favorite itinerary item checklist expense traveller activity events route peers invitations contacts share join members unshare help' -- "${cur}"))
         ;;
     esac
 }
@@ -301,13 +301,13 @@ _places_place() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|list|show|edit|remove)
+    add|list|show|edit|remove|import|export)
         # Offer subcommand argument completions
         "_places_place_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add list show edit remove' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add list show edit remove import export' -- "${cur}"))
         ;;
     esac
 }
@@ -457,6 +457,53 @@ _places_place_remove() {
     esac
 }
 
+_places_place_import() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket --format)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--format')
+        __places_add_completions -W 'geojson'$'\n''kml'$'\n''gpx'
+        return
+        ;;
+    esac
+}
+
+_places_place_export() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket --format -o --output)
+    __places_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--format')
+        __places_add_completions -W 'geojson'$'\n''kml'$'\n''gpx'
+        return
+        ;;
+    '-o'|'--output')
+        return
+        ;;
+    esac
+}
+
 _places_favorite() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
@@ -570,13 +617,13 @@ _places_itinerary() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    create|list|show|edit|delete|add-place|remove-place|move-place|share|members)
+    create|list|show|days|check|export|edit|delete|add-place|remove-place|move-place|share|members|rates)
         # Offer subcommand argument completions
         "_places_itinerary_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'create list show edit delete add-place remove-place move-place share members' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'create list show days check export edit delete add-place remove-place move-place share members rates' -- "${cur}"))
         ;;
     esac
 }
@@ -585,7 +632,7 @@ _places_itinerary_create() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=(--place)
-    non_repeating_options=(--data-dir --socket --start --end --transport --lodging-name --lodging-address --check-in --check-out --travel-price --lodging-price --currency --notes)
+    non_repeating_options=(--data-dir --socket --start --end --transport --lodging-name --lodging-address --check-in --check-out --travel-price --lodging-price --currency --notes --tz --travel-mode)
     __places_offer_flags_options 1
 
     # Offer option value completions
@@ -629,6 +676,13 @@ _places_itinerary_create() {
     '--notes')
         return
         ;;
+    '--tz')
+        return
+        ;;
+    '--travel-mode')
+        __places_add_completions -W 'walking'$'\n''cycling'$'\n''driving'
+        return
+        ;;
     '--place')
         return
         ;;
@@ -655,7 +709,28 @@ _places_itinerary_list() {
 
 _places_itinerary_show() {
     repeating_flags=()
-    non_repeating_flags=(--json --version -h --help)
+    non_repeating_flags=(--json --plain --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket --day)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--day')
+        return
+        ;;
+    esac
+}
+
+_places_itinerary_days() {
+    repeating_flags=()
+    non_repeating_flags=(--json --plain --version -h --help)
     repeating_options=()
     non_repeating_options=(--data-dir --socket)
     __places_offer_flags_options 1
@@ -671,11 +746,54 @@ _places_itinerary_show() {
     esac
 }
 
+_places_itinerary_check() {
+    repeating_flags=()
+    non_repeating_flags=(--json --plain --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_itinerary_export() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket --format -o --output)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--format')
+        __places_add_completions -W 'ics'$'\n''geojson'
+        return
+        ;;
+    '-o'|'--output')
+        return
+        ;;
+    esac
+}
+
 _places_itinerary_edit() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=(--clear)
-    non_repeating_options=(--data-dir --socket --name --start --end --transport --lodging-name --lodging-address --check-in --check-out --travel-price --lodging-price --currency --notes)
+    non_repeating_options=(--data-dir --socket --name --start --end --transport --lodging-name --lodging-address --check-in --check-out --travel-price --lodging-price --currency --notes --tz --travel-mode --settlement-currency)
     __places_offer_flags_options 1
 
     # Offer option value completions
@@ -722,8 +840,18 @@ _places_itinerary_edit() {
     '--notes')
         return
         ;;
+    '--tz')
+        return
+        ;;
+    '--travel-mode')
+        __places_add_completions -W 'walking'$'\n''cycling'$'\n''driving'
+        return
+        ;;
     '--clear')
-        __places_add_completions -W 'start'$'\n''end'$'\n''transport'$'\n''lodging'$'\n''lodging-name'$'\n''lodging-address'$'\n''check-in'$'\n''check-out'$'\n''travel-price'$'\n''lodging-price'$'\n''notes'
+        __places_add_completions -W 'start'$'\n''end'$'\n''transport'$'\n''lodging'$'\n''lodging-name'$'\n''lodging-address'$'\n''check-in'$'\n''check-out'$'\n''travel-price'$'\n''lodging-price'$'\n''notes'$'\n''tz'$'\n''travel-mode'
+        return
+        ;;
+    '--settlement-currency')
         return
         ;;
     esac
@@ -849,6 +977,879 @@ _places_itinerary_members() {
     esac
 }
 
+_places_itinerary_rates() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=(--set --remove)
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--set')
+        return
+        ;;
+    '--remove')
+        return
+        ;;
+    esac
+}
+
+_places_item() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __places_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    add|list|show|edit|remove|move)
+        # Offer subcommand argument completions
+        "_places_item_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'add list show edit remove move' -- "${cur}"))
+        ;;
+    esac
+}
+
+_places_item_add() {
+    repeating_flags=()
+    non_repeating_flags=(--json --booked --no-booked --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket --start --end --tz --end-tz --at --address --lat --lon --to --to-address --to-lat --to-lon --price --notes --url --code --contact --mode --carrier --number --booking --recommendation --rating --description --link)
+    __places_offer_flags_options 3
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--start')
+        return
+        ;;
+    '--end')
+        return
+        ;;
+    '--tz')
+        return
+        ;;
+    '--end-tz')
+        return
+        ;;
+    '--at')
+        return
+        ;;
+    '--address')
+        return
+        ;;
+    '--lat')
+        return
+        ;;
+    '--lon')
+        return
+        ;;
+    '--to')
+        return
+        ;;
+    '--to-address')
+        return
+        ;;
+    '--to-lat')
+        return
+        ;;
+    '--to-lon')
+        return
+        ;;
+    '--price')
+        return
+        ;;
+    '--notes')
+        return
+        ;;
+    '--url')
+        return
+        ;;
+    '--code')
+        return
+        ;;
+    '--contact')
+        return
+        ;;
+    '--mode')
+        __places_add_completions -W 'flight'$'\n''train'$'\n''bus'$'\n''car'$'\n''ferry'$'\n''other'
+        return
+        ;;
+    '--carrier')
+        return
+        ;;
+    '--number')
+        return
+        ;;
+    '--booking')
+        return
+        ;;
+    '--recommendation')
+        return
+        ;;
+    '--rating')
+        return
+        ;;
+    '--description')
+        return
+        ;;
+    '--link')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    2)
+        __places_add_completions -W 'lodging'$'\n''transport'$'\n''food'$'\n''activity'
+        return
+        ;;
+    esac
+}
+
+_places_item_list() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket --type)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--type')
+        __places_add_completions -W 'lodging'$'\n''transport'$'\n''food'$'\n''activity'
+        return
+        ;;
+    esac
+}
+
+_places_item_show() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_item_edit() {
+    repeating_flags=()
+    non_repeating_flags=(--json --booked --no-booked --version -h --help)
+    repeating_options=(--clear)
+    non_repeating_options=(--data-dir --socket --title --start --end --tz --end-tz --at --address --lat --lon --to --to-address --to-lat --to-lon --price --notes --url --code --contact --mode --carrier --number --booking --recommendation --rating --description --link)
+    __places_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--title')
+        return
+        ;;
+    '--start')
+        return
+        ;;
+    '--end')
+        return
+        ;;
+    '--tz')
+        return
+        ;;
+    '--end-tz')
+        return
+        ;;
+    '--at')
+        return
+        ;;
+    '--address')
+        return
+        ;;
+    '--lat')
+        return
+        ;;
+    '--lon')
+        return
+        ;;
+    '--to')
+        return
+        ;;
+    '--to-address')
+        return
+        ;;
+    '--to-lat')
+        return
+        ;;
+    '--to-lon')
+        return
+        ;;
+    '--price')
+        return
+        ;;
+    '--notes')
+        return
+        ;;
+    '--url')
+        return
+        ;;
+    '--code')
+        return
+        ;;
+    '--contact')
+        return
+        ;;
+    '--mode')
+        __places_add_completions -W 'flight'$'\n''train'$'\n''bus'$'\n''car'$'\n''ferry'$'\n''other'
+        return
+        ;;
+    '--carrier')
+        return
+        ;;
+    '--number')
+        return
+        ;;
+    '--booking')
+        return
+        ;;
+    '--recommendation')
+        return
+        ;;
+    '--rating')
+        return
+        ;;
+    '--description')
+        return
+        ;;
+    '--link')
+        return
+        ;;
+    '--clear')
+        __places_add_completions -W 'start'$'\n''end'$'\n''tz'$'\n''end-tz'$'\n''location'$'\n''at'$'\n''address'$'\n''coordinates'$'\n''to'$'\n''to-address'$'\n''to-coordinates'$'\n''price'$'\n''notes'$'\n''url'$'\n''code'$'\n''contact'$'\n''carrier'$'\n''number'$'\n''booking'$'\n''recommendation'$'\n''rating'$'\n''description'$'\n''link'
+        return
+        ;;
+    esac
+}
+
+_places_item_remove() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_item_move() {
+    repeating_flags=()
+    non_repeating_flags=(--json --plain --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket --day --position)
+    __places_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--day')
+        return
+        ;;
+    '--position')
+        return
+        ;;
+    esac
+}
+
+_places_checklist() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __places_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    list|add|check|uncheck|assign|move|remove)
+        # Offer subcommand argument completions
+        "_places_checklist_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'list add check uncheck assign move remove' -- "${cur}"))
+        ;;
+    esac
+}
+
+_places_checklist_list() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_checklist_add() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket --list --assign)
+    __places_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--list')
+        return
+        ;;
+    '--assign')
+        return
+        ;;
+    esac
+}
+
+_places_checklist_check() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_checklist_uncheck() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_checklist_assign() {
+    repeating_flags=()
+    non_repeating_flags=(--json --none --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 3
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_checklist_move() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket --to)
+    __places_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--to')
+        return
+        ;;
+    esac
+}
+
+_places_checklist_remove() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_expense() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __places_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    add|list|show|edit|remove|balances|settle|debts|pay|export)
+        # Offer subcommand argument completions
+        "_places_expense_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'add list show edit remove balances settle debts pay export' -- "${cur}"))
+        ;;
+    esac
+}
+
+_places_expense_add() {
+    repeating_flags=()
+    non_repeating_flags=(--json --transfer --version -h --help)
+    repeating_options=(--paid-by --among)
+    non_repeating_options=(--data-dir --socket --split --date --category --item --rate)
+    __places_offer_flags_options 4
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--paid-by')
+        return
+        ;;
+    '--split')
+        __places_add_completions -W 'equal'$'\n''shares'$'\n''exact'$'\n''percent'
+        return
+        ;;
+    '--among')
+        return
+        ;;
+    '--date')
+        return
+        ;;
+    '--category')
+        return
+        ;;
+    '--item')
+        return
+        ;;
+    '--rate')
+        return
+        ;;
+    esac
+}
+
+_places_expense_list() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket --kind)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--kind')
+        __places_add_completions -W 'expense'$'\n''transfer'
+        return
+        ;;
+    esac
+}
+
+_places_expense_show() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_expense_edit() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=(--paid-by --among --clear)
+    non_repeating_options=(--data-dir --socket --title --amount --currency --split --date --category --item --rate)
+    __places_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--title')
+        return
+        ;;
+    '--amount')
+        return
+        ;;
+    '--currency')
+        return
+        ;;
+    '--paid-by')
+        return
+        ;;
+    '--split')
+        __places_add_completions -W 'equal'$'\n''shares'$'\n''exact'$'\n''percent'
+        return
+        ;;
+    '--among')
+        return
+        ;;
+    '--date')
+        return
+        ;;
+    '--category')
+        return
+        ;;
+    '--item')
+        return
+        ;;
+    '--rate')
+        return
+        ;;
+    '--clear')
+        __places_add_completions -W 'category'$'\n''item'$'\n''rate'
+        return
+        ;;
+    esac
+}
+
+_places_expense_remove() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_expense_balances() {
+    repeating_flags=()
+    non_repeating_flags=(--json --by-category --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_expense_settle() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_expense_debts() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_expense_pay() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket --from --to --title --date --category --item --rate)
+    __places_offer_flags_options 3
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--from')
+        return
+        ;;
+    '--to')
+        return
+        ;;
+    '--title')
+        return
+        ;;
+    '--date')
+        return
+        ;;
+    '--category')
+        return
+        ;;
+    '--item')
+        return
+        ;;
+    '--rate')
+        return
+        ;;
+    esac
+}
+
+_places_expense_export() {
+    repeating_flags=()
+    non_repeating_flags=(--json --balances --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket -o --output)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '-o'|'--output')
+        return
+        ;;
+    esac
+}
+
+_places_traveller() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __places_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    list|add|rename|remove)
+        # Offer subcommand argument completions
+        "_places_traveller_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'list add rename remove' -- "${cur}"))
+        ;;
+    esac
+}
+
+_places_traveller_list() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_traveller_add() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_traveller_rename() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 3
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_traveller_remove() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
 _places_activity() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
@@ -889,7 +1890,7 @@ _places_route() {
     repeating_flags=()
     non_repeating_flags=(--json --round-trip --apply --version -h --help)
     repeating_options=()
-    non_repeating_options=(--data-dir --socket --mode --by --start --end --format --output)
+    non_repeating_options=(--data-dir --socket --mode --day --by --start --end --format --output)
     __places_offer_flags_options 1
 
     # Offer option value completions
@@ -902,6 +1903,9 @@ _places_route() {
         ;;
     '--mode')
         __places_add_completions -W 'walking'$'\n''cycling'$'\n''driving'
+        return
+        ;;
+    '--day')
         return
         ;;
     '--by')
@@ -966,6 +1970,163 @@ _places_peers_list() {
 }
 
 _places_peers_add() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_invitations() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __places_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    list|accept|decline)
+        # Offer subcommand argument completions
+        "_places_invitations_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'list accept decline' -- "${cur}"))
+        ;;
+    esac
+}
+
+_places_invitations_list() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_invitations_accept() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_invitations_decline() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_contacts() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __places_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    list|add|remove)
+        # Offer subcommand argument completions
+        "_places_contacts_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'list add remove' -- "${cur}"))
+        ;;
+    esac
+}
+
+_places_contacts_list() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_contacts_add() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket --name)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--name')
+        return
+        ;;
+    esac
+}
+
+_places_contacts_remove() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()

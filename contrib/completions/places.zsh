@@ -55,13 +55,19 @@ _places() {
             'logout:Wipe your key from the daemon'\''s memory.'
             'whoami:Show your id (the one friends add), name and username.'
             'status:Show the daemon'\''s state: version, identity, login, data dir.'
-            'place:Add, list, show, edit and remove places in your library.'
+            'place:Add, list, show, edit, remove, import and export places in your library.'
             'favorite:Heart places and keep them in your own order.'
             'itinerary:Create, show, edit and delete itineraries and their places to go.'
+            'item:Add, list, show, edit, move and remove an itinerary'\''s items.'
+            'checklist:The shared packing and to-do list of an itinerary.'
+            'expense:Add and list a trip'\''s shared expenses; see balances and how to settle up.'
+            'traveller:List, add, rename and remove the travellers who share a trip'\''s expenses.'
             'activity:Show who changed what in an itinerary, newest first.'
             'events:Follow the daemon'\''s events (edits, logins, sync) until interrupted.'
             'route:Plan the best order through an itinerary'\''s places to go.'
             'peers:Daemons this one syncs with: who, where, and how far in sync.'
+            'invitations:Itineraries people you have not accepted before want to share with you.'
+            'contacts:People whose shares arrive directly, without an invitation.'
             'share:Make a share link for an itinerary (viewer or editor).'
             'join:Join an itinerary from a share link.'
             'members:List an itinerary'\''s members, how each joined, and its share links.'
@@ -72,7 +78,7 @@ _places() {
         ;;
     arg)
         case "${words[1]}" in
-        init|login|logout|whoami|status|place|favorite|itinerary|activity|events|route|peers|share|join|members|unshare|help)
+        init|login|logout|whoami|status|place|favorite|itinerary|item|checklist|expense|traveller|activity|events|route|peers|invitations|contacts|share|join|members|unshare|help)
             "_places_${words[1]}" && ret=0
             ;;
         esac
@@ -175,12 +181,14 @@ _places_place() {
             'show:Show every field of a place.'
             'edit:Change some fields of a place.'
             'remove:Remove a place from your library.'
+            'import:Import saved places from a GeoJSON, KML or GPX file into your library.'
+            'export:Export your library as GeoJSON, KML or GPX.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        add|list|show|edit|remove)
+        add|list|show|edit|remove|import|export)
             "_places_place_${words[1]}" && ret=0
             ;;
         esac
@@ -275,6 +283,40 @@ _places_place_remove() {
         '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
         '--json[Print the API'\''s JSON body verbatim instead of human output.]'
         ':id:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_place_import() {
+    local -i ret=1
+    local -ar ___format=('geojson' 'kml' 'gpx')
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':file:'
+        '--format[geojson, kml or gpx (default\: from the file'\''s extension).]:format:{__places_complete "${___format[@]}"}'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_place_export() {
+    local -i ret=1
+    local -ar ___format=('geojson' 'kml' 'gpx')
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        '--format[geojson, kml or gpx.]:format:{__places_complete "${___format[@]}"}'
+        '(-o --output)'{-o,--output}'[Write to this file.]:file:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -389,7 +431,10 @@ _places_itinerary() {
         local -ar subcommands=(
             'create:Create an itinerary.'
             'list:List itineraries: yours and those shared with you.'
-            'show:Show an itinerary: every field, places to go in order, total cost.'
+            'show:Show an itinerary: every field, places to go in order, costs; or one day (--day).'
+            'days:The trip day by day: where you sleep, transport, food, activities and places.'
+            'check:Check the trip for problems and say what to fix.'
+            'export:Export the trip as a calendar (ics) or a map of its day routes (geojson).'
             'edit:Change some fields of an itinerary.'
             'delete:Delete an itinerary.'
             'add-place:Add a place from your library to an itinerary'\''s places to go.'
@@ -397,12 +442,13 @@ _places_itinerary() {
             'move-place:Move a place to go to another position.'
             'share:Share an itinerary with a friend by their id (owner only).'
             'members:List an itinerary'\''s members, how each joined, and its share links.'
+            'rates:Show or change the trip'\''s exchange rates to its settlement currency.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        create|list|show|edit|delete|add-place|remove-place|move-place|share|members)
+        create|list|show|days|check|export|edit|delete|add-place|remove-place|move-place|share|members|rates)
             "_places_itinerary_${words[1]}" && ret=0
             ;;
         esac
@@ -414,6 +460,7 @@ _places_itinerary() {
 
 _places_itinerary_create() {
     local -i ret=1
+    local -ar ___travel_mode=('walking' 'cycling' 'driving')
     local -ar arg_specs=(
         '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
         '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
@@ -430,6 +477,8 @@ _places_itinerary_create() {
         '--lodging-price[Lodging price, e.g. 340 (exact, in --currency).]:decimal:'
         '--currency[ISO 4217 currency of --travel-price and --lodging-price.]:currency:'
         '--notes[Free-form notes.]:notes:'
+        '--tz[The trip'\''s IANA time zone, the default of its items'\'' times.]:zone:'
+        '--travel-mode[How you get around on day routes\: walking, cycling or driving.]:travel-mode:{__places_complete "${___travel_mode[@]}"}'
         '*--place[A place id to go to (repeat, in order).]:place:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -462,6 +511,58 @@ _places_itinerary_show() {
         '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
         '--json[Print the API'\''s JSON body verbatim instead of human output.]'
         ':id:'
+        '--day[Only this day\: its number (1 = first) or its date.]:N|YYYY-MM-DD:'
+        '--plain[Words instead of emoji symbols for item types.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_itinerary_days() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':id:'
+        '--plain[Words instead of emoji symbols for item types.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_itinerary_check() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':id:'
+        '--plain[Words instead of emoji symbols for item types.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_itinerary_export() {
+    local -i ret=1
+    local -ar ___format=('ics' 'geojson')
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':id:'
+        '--format[ics or geojson.]:format:{__places_complete "${___format[@]}"}'
+        '(-o --output)'{-o,--output}'[Write to this file.]:file:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -472,7 +573,8 @@ _places_itinerary_show() {
 
 _places_itinerary_edit() {
     local -i ret=1
-    local -ar ___clear=('start' 'end' 'transport' 'lodging' 'lodging-name' 'lodging-address' 'check-in' 'check-out' 'travel-price' 'lodging-price' 'notes')
+    local -ar ___travel_mode=('walking' 'cycling' 'driving')
+    local -ar ___clear=('start' 'end' 'transport' 'lodging' 'lodging-name' 'lodging-address' 'check-in' 'check-out' 'travel-price' 'lodging-price' 'notes' 'tz' 'travel-mode')
     local -ar arg_specs=(
         '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
         '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
@@ -490,7 +592,10 @@ _places_itinerary_edit() {
         '--lodging-price[Lodging price, e.g. 340 (exact, in --currency).]:decimal:'
         '--currency[ISO 4217 currency of --travel-price and --lodging-price.]:currency:'
         '--notes[Free-form notes.]:notes:'
+        '--tz[The trip'\''s IANA time zone, the default of its items'\'' times.]:zone:'
+        '--travel-mode[How you get around on day routes\: walking, cycling or driving.]:travel-mode:{__places_complete "${___travel_mode[@]}"}'
         '*--clear[Clear this field (repeatable).]:field:{__places_complete "${___clear[@]}"}'
+        '--settlement-currency[The currency expenses are settled in (ISO 4217).]:code:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -596,6 +701,691 @@ _places_itinerary_members() {
     return "${ret}"
 }
 
+_places_itinerary_rates() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        '*--set[Set a rate (repeatable)\: 1 CODE = RATE settlement units.]:CODE=RATE:'
+        '*--remove[Remove a currency'\''s rate (repeatable).]:CODE:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_item() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'add:Add an item to an itinerary.'
+            'list:List an itinerary'\''s items, by start (undated last).'
+            'show:Show every field of an item.'
+            'edit:Change some fields of an item.'
+            'remove:Remove an item.'
+            'move:Move an item (or a place to go) to another day and/or position in its day.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        add|list|show|edit|remove|move)
+            "_places_item_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_places_item_add() {
+    local -i ret=1
+    local -ar _type=('lodging' 'transport' 'food' 'activity')
+    local -ar ___mode=('flight' 'train' 'bus' 'car' 'ferry' 'other')
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        ':type:{__places_complete "${_type[@]}"}'
+        ':title:'
+        '--start[Start (lodging\: check-in), local\: 2027-05-03 or 2027-05-03T09\:10.]:when:'
+        '--end[End (lodging\: check-out; transport\: arrival), local.]:when:'
+        '--tz[IANA time zone of --start, e.g. Europe/Lisbon.]:zone:'
+        '--end-tz[Transport\: time zone of the arrival.]:zone:'
+        '--at[Where (transport\: from where)\: a name.]:name:'
+        '--address[Street address of --at.]:address:'
+        '--lat[Latitude of --at in decimal degrees.]:lat:'
+        '--lon[Longitude of --at in decimal degrees.]:lon:'
+        '--to[Transport\: where it arrives, a name.]:name:'
+        '--to-address[Transport\: address of --to.]:to-address:'
+        '--to-lat[Transport\: latitude of --to.]:to-lat:'
+        '--to-lon[Transport\: longitude of --to.]:to-lon:'
+        '--price[Price with its currency, exact\: "12.50 EUR".]:amount:'
+        '--notes[Free-form notes.]:notes:'
+        '--url[A web page (booking, menu, tickets).]:url:'
+        '--code[Lodging\: confirmation code.]:code:'
+        '--contact[Lodging\: how to reach the host.]:contact:'
+        '--mode[Transport\: flight, train, bus, car, ferry or other (default other).]:mode:{__places_complete "${___mode[@]}"}'
+        '--carrier[Transport\: the company ("TAP", "CP").]:carrier:'
+        '--number[Transport\: flight or train number.]:number:'
+        '--booking[Transport\: booking reference.]:reference:'
+        '--recommendation[Food\: what to order or why go.]:recommendation:'
+        '--rating[Food\: your rating from 0 to 5.]:0-5:'
+        '--description[Activity\: what it is.]:description:'
+        '--booked[Activity\: whether it is booked.]'
+        '--no-booked[Activity\: whether it is booked.]'
+        '--link[Activity\: the item or place to go it belongs to.]:item:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_item_list() {
+    local -i ret=1
+    local -ar ___type=('lodging' 'transport' 'food' 'activity')
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        '--type[Only items of this type\: lodging, transport, food or activity.]:type:{__places_complete "${___type[@]}"}'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_item_show() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        ':item:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_item_edit() {
+    local -i ret=1
+    local -ar ___mode=('flight' 'train' 'bus' 'car' 'ferry' 'other')
+    local -ar ___clear=('start' 'end' 'tz' 'end-tz' 'location' 'at' 'address' 'coordinates' 'to' 'to-address' 'to-coordinates' 'price' 'notes' 'url' 'code' 'contact' 'carrier' 'number' 'booking' 'recommendation' 'rating' 'description' 'link')
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        ':item:'
+        '--title[New title.]:title:'
+        '--start[Start (lodging\: check-in), local\: 2027-05-03 or 2027-05-03T09\:10.]:when:'
+        '--end[End (lodging\: check-out; transport\: arrival), local.]:when:'
+        '--tz[IANA time zone of --start, e.g. Europe/Lisbon.]:zone:'
+        '--end-tz[Transport\: time zone of the arrival.]:zone:'
+        '--at[Where (transport\: from where)\: a name.]:name:'
+        '--address[Street address of --at.]:address:'
+        '--lat[Latitude of --at in decimal degrees.]:lat:'
+        '--lon[Longitude of --at in decimal degrees.]:lon:'
+        '--to[Transport\: where it arrives, a name.]:name:'
+        '--to-address[Transport\: address of --to.]:to-address:'
+        '--to-lat[Transport\: latitude of --to.]:to-lat:'
+        '--to-lon[Transport\: longitude of --to.]:to-lon:'
+        '--price[Price with its currency, exact\: "12.50 EUR".]:amount:'
+        '--notes[Free-form notes.]:notes:'
+        '--url[A web page (booking, menu, tickets).]:url:'
+        '--code[Lodging\: confirmation code.]:code:'
+        '--contact[Lodging\: how to reach the host.]:contact:'
+        '--mode[Transport\: flight, train, bus, car, ferry or other (default other).]:mode:{__places_complete "${___mode[@]}"}'
+        '--carrier[Transport\: the company ("TAP", "CP").]:carrier:'
+        '--number[Transport\: flight or train number.]:number:'
+        '--booking[Transport\: booking reference.]:reference:'
+        '--recommendation[Food\: what to order or why go.]:recommendation:'
+        '--rating[Food\: your rating from 0 to 5.]:0-5:'
+        '--description[Activity\: what it is.]:description:'
+        '--booked[Activity\: whether it is booked.]'
+        '--no-booked[Activity\: whether it is booked.]'
+        '--link[Activity\: the item or place to go it belongs to.]:item:'
+        '*--clear[Clear this field (repeatable).]:field:{__places_complete "${___clear[@]}"}'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_item_remove() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        ':item:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_item_move() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        ':item:'
+        '--day[The day\: its number or its date.]:N|YYYY-MM-DD:'
+        '--position[1-based position among the day'\''s items.]:position:'
+        '--plain[Words instead of emoji symbols for item types.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_checklist() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'list:Show the checklist.'
+            'add:Add an entry to the checklist.'
+            'check:Tick an entry off.'
+            'uncheck:Untick an entry.'
+            'assign:Assign an entry to a member, or to nobody with --none.'
+            'move:Move an entry to another position.'
+            'remove:Remove an entry.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        list|add|check|uncheck|assign|move|remove)
+            "_places_checklist_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_places_checklist_list() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_checklist_add() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        ':text:'
+        '--list[The list it belongs to, e.g. "Packing".]:name:'
+        '--assign[The member who takes care of it (their public id).]:member:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_checklist_check() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        ':item:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_checklist_uncheck() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        ':item:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_checklist_assign() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        ':item:'
+        ':member:'
+        '--none[Assign it to nobody.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_checklist_move() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        ':item:'
+        '--to[The new 1-based position.]:to:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_checklist_remove() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        ':item:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_expense() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'add:Add an expense.'
+            'list:List the expenses, newest first.'
+            'show:Show an expense and each traveller'\''s share.'
+            'edit:Change some fields of an expense.'
+            'remove:Delete an expense or payment.'
+            'balances:Each traveller'\''s total paid, share and balance in the settlement currency.'
+            'settle:Suggest the fewest payments that settle every balance.'
+            'debts:Who owes whom, pair by pair, without simplification (to check by hand).'
+            'pay:Record a payment between travellers (Bruno paid Ana 41.20 EUR).'
+            'export:Write the expenses (or, with --balances, the balances) as CSV.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        add|list|show|edit|remove|balances|settle|debts|pay|export)
+            "_places_expense_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_places_expense_add() {
+    local -i ret=1
+    local -ar ___split=('equal' 'shares' 'exact' 'percent')
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        ':title:'
+        ':amount:'
+        ':currency:'
+        '*--paid-by[Who paid (default\: me); several with their amounts\: ana\:50,bruno\:34.50 (one may omit it\: the rest).]:name\[\:amount\],…:'
+        '--split[How it is shared\: equal (default), shares, exact or percent.]:split:{__places_complete "${___split[@]}"}'
+        '*--among[Who shares it (equal\: default everyone)\: ana,bruno; shares\: ana\:2,bruno; exact\: ana\:30,bruno\:54.50; percent\: ana\:50,bruno\:50.]:name\[\:n\],…:'
+        '--date[The day it was spent (default\: today).]:YYYY-MM-DD:'
+        '--category[A category such as food, lodging or transport (free text).]:category:'
+        '--item[The item of the trip it pays for.]:item:'
+        '--rate[Exchange rate to the settlement currency\: 1 CURRENCY = R (default\: the trip'\''s rate table).]:R:'
+        '--transfer[A payment between travellers\: --paid-by gives, --among (one) receives.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_expense_list() {
+    local -i ret=1
+    local -ar ___kind=('expense' 'transfer')
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        '--kind[Only expenses or only transfers (payments between travellers).]:kind:{__places_complete "${___kind[@]}"}'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_expense_show() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        ':expense:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_expense_edit() {
+    local -i ret=1
+    local -ar ___split=('equal' 'shares' 'exact' 'percent')
+    local -ar ___clear=('category' 'item' 'rate')
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        ':expense:'
+        '--title[New title.]:title:'
+        '--amount[New amount, in --currency or the expense'\''s currency.]:amount:'
+        '--currency[New currency (ISO 4217).]:currency:'
+        '*--paid-by[Who paid (default\: me); several with their amounts\: ana\:50,bruno\:34.50 (one may omit it\: the rest).]:name\[\:amount\],…:'
+        '--split[How it is shared\: equal (default), shares, exact or percent.]:split:{__places_complete "${___split[@]}"}'
+        '*--among[Who shares it (equal\: default everyone)\: ana,bruno; shares\: ana\:2,bruno; exact\: ana\:30,bruno\:54.50; percent\: ana\:50,bruno\:50.]:name\[\:n\],…:'
+        '--date[The day it was spent (default\: today).]:YYYY-MM-DD:'
+        '--category[A category such as food, lodging or transport (free text).]:category:'
+        '--item[The item of the trip it pays for.]:item:'
+        '--rate[Exchange rate to the settlement currency\: 1 CURRENCY = R (default\: the trip'\''s rate table).]:R:'
+        '*--clear[Clear this field (repeatable).]:field:{__places_complete "${___clear[@]}"}'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_expense_remove() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        ':expense:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_expense_balances() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        '--by-category[Also show each traveller'\''s spending by category.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_expense_settle() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_expense_debts() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_expense_pay() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        ':amount:'
+        ':currency:'
+        '--from[Who paid (default\: me).]:name:'
+        '--to[Who received it.]:name:'
+        '--title[A title (default\: "Bruno paid Ana").]:title:'
+        '--date[The day it was spent (default\: today).]:YYYY-MM-DD:'
+        '--category[A category such as food, lodging or transport (free text).]:category:'
+        '--item[The item of the trip it pays for.]:item:'
+        '--rate[Exchange rate to the settlement currency\: 1 CURRENCY = R (default\: the trip'\''s rate table).]:R:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_expense_export() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        '--balances[The balances instead of the expenses.]'
+        '(-o --output)'{-o,--output}'[Write to this file.]:file:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_traveller() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'list:List the travellers.'
+            'add:Add a traveller without a device, by name.'
+            'rename:Rename a named traveller (a member'\''s name is their own).'
+            'remove:Remove a named traveller who appears in no expense.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        list|add|rename|remove)
+            "_places_traveller_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_places_traveller_list() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_traveller_add() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        ':name:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_traveller_rename() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        ':traveller:'
+        ':name:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_traveller_remove() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        ':traveller:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
 _places_activity() {
     local -i ret=1
     local -ar arg_specs=(
@@ -635,7 +1425,8 @@ _places_route() {
         '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
         '--json[Print the API'\''s JSON body verbatim instead of human output.]'
         ':itinerary:'
-        '--mode[How you travel\: walking, cycling or driving.]:mode:{__places_complete "${___mode[@]}"}'
+        '--mode[How you travel\: walking, cycling or driving (default\: the itinerary'\''s travel mode, else walking).]:mode:{__places_complete "${___mode[@]}"}'
+        '--day[Only one day\: its number, its date, or `all` (with --format geojson) for every day.]:N|YYYY-MM-DD|all:'
         '--by[What to minimise\: duration or distance.]:criterion:{__places_complete "${___by[@]}"}'
         '--round-trip[Come back to the first stop at the end.]'
         '--start[Start at this stop (stop id or place id).]:stop:'
@@ -701,6 +1492,155 @@ _places_peers_add() {
         '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
         '--json[Print the API'\''s JSON body verbatim instead of human output.]'
         ':address:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_invitations() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'list:List pending invitations.'
+            'accept:Accept an invitation: the itinerary syncs, and its owner becomes a contact.'
+            'decline:Decline an invitation; it is not asked again.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        list|accept|decline)
+            "_places_invitations_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_places_invitations_list() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_invitations_accept() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':id:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_invitations_decline() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':id:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_contacts() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'list:List contacts.'
+            'add:Accept shares from this person from now on.'
+            'remove:Stop accepting shares directly from this person (they arrive as invitations again).'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        list|add|remove)
+            "_places_contacts_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_places_contacts_list() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_contacts_add() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':id:'
+        '--name[A name to show for them.]:name:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_contacts_remove() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':id:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
