@@ -18,12 +18,15 @@ final class ExpenseSnapshot: @unchecked Sendable {
         let terms: ExpenseTerms
         /// The listing order's key: date (newest first), then created (newest first), then id.
         let date: String
+        /// What the ledger reads of it, made once (a snapshot after a change reuses it).
+        let entry: LedgerEntry
 
         init(record: Store.EntityRecord, fields: [String: JSONValue], terms: ExpenseTerms) {
             self.record = record
             self.fields = fields
             self.terms = terms
             self.date = fields[ExpenseFields.date.name]?.stringValue ?? ""
+            self.entry = LedgerEntry(id: record.id, terms: terms, category: fields["category"]?.stringValue)
         }
 
         /// A stored expense, or nil when it holds no readable terms.
@@ -130,22 +133,24 @@ final class ExpenseSnapshot: @unchecked Sendable {
     /// peer's millions of huge expenses could do that; the API says so, as a 409, instead of
     /// trapping).
     func ledger() throws -> Ledger {
-        let entries = try expenses().map {
-            LedgerEntry(id: $0.record.id, terms: $0.terms, category: $0.fields["category"]?.stringValue)
+        let result: Result<Ledger, LedgerError>
+        if let cachedLedger {
+            result = cachedLedger
+        } else {
+            let entries = try expenses().map(\.entry)
+            let currency = settlementCurrency
+            result = Result { () throws(LedgerError) in try Ledger(currency: currency, entries: entries) }
+            cachedLedger = result
         }
-        let currency = settlementCurrency
-        let result =
-            cachedLedger ?? Result { () throws(LedgerError) in try Ledger(currency: currency, entries: entries) }
-        cachedLedger = result
         switch result {
         case .success(let ledger): return ledger
         case .failure(let error): throw ExpenseSnapshot.problem(error)
         }
     }
 
-    /// How expense `id` splits, in minor units of its currency, by traveller.
-    func shares(of id: String, _ terms: ExpenseTerms) -> [(traveller: String, minor: Int64)] {
-        (try? Ledger.shares(of: LedgerEntry(id: id, terms: terms, category: nil))) ?? []
+    /// How an expense splits, in minor units of its currency, by traveller.
+    static func shares(of expense: Parsed) -> [(traveller: String, minor: Int64)] {
+        (try? Ledger.shares(of: expense.entry)) ?? []
     }
 
     /// A stored rate table; entries a peer could not have written are skipped (the register

@@ -57,7 +57,7 @@ enum ExpenseViews {
                 ])
             })
         let shares = Dictionary(
-            snapshot.shares(of: p.record.id, terms).map { ($0.traveller, $0.minor) }, uniquingKeysWith: +)
+            ExpenseSnapshot.shares(of: p).map { ($0.traveller, $0.minor) }, uniquingKeysWith: +)
         o["split"] = .object([
             "mode": .string(terms.mode.rawValue),
             "among": .array(
@@ -159,7 +159,7 @@ enum ExpenseViews {
             let t = p.terms
             let c = t.amount.currency
             let paid = t.paidBy.map { "\(d.name($0.traveller)) \(major($0.amountMinor, c))" }
-            let split = snapshot.shares(of: p.record.id, t).map { "\(d.name($0.traveller)) \(major($0.minor, c))" }
+            let split = ExpenseSnapshot.shares(of: p).map { "\(d.name($0.traveller)) \(major($0.minor, c))" }
             return [
                 .text(p.fields["date"]?.stringValue ?? ""), .text(p.fields["title"]?.stringValue ?? ""),
                 .text(t.kind.rawValue), .text(p.fields["category"]?.stringValue ?? ""),
