@@ -15,18 +15,19 @@ enum ExpenseRoutes {
         switch (r.method, path.count, path[2]) {
         case ("GET", 3, "travellers"): return .json(status: 200, body: try await engine.travellers(id))
         case ("POST", 3, "travellers"):
-            return .encoding(try await engine.addTraveller(id, try object(r)), status: 201)
+            return .encoding(try await engine.addTraveller(id, try Router.object(r)), status: 201)
         case ("PATCH", 4, "travellers"):
-            return .encoding(try await engine.renameTraveller(id, traveller: path[3], try object(r)))
+            return .encoding(try await engine.renameTraveller(id, traveller: path[3], try Router.object(r)))
         case ("DELETE", 4, "travellers"):
             try await engine.removeTraveller(id, traveller: path[3])
             return .json(status: 204, body: [])
         case ("GET", 3, "expenses"):
             return .json(status: 200, body: try await engine.expenses(id, kind: r.query["kind"]))
-        case ("POST", 3, "expenses"): return .encoding(try await engine.createExpense(id, try object(r)), status: 201)
+        case ("POST", 3, "expenses"):
+            return .encoding(try await engine.createExpense(id, try Router.object(r)), status: 201)
         case ("GET", 4, "expenses"): return .encoding(try await engine.expense(id, expense: path[3]))
         case ("PATCH", 4, "expenses"):
-            return .encoding(try await engine.updateExpense(id, expense: path[3], try object(r)))
+            return .encoding(try await engine.updateExpense(id, expense: path[3], try Router.object(r)))
         case ("DELETE", 4, "expenses"):
             try await engine.deleteExpense(id, expense: path[3])
             return .json(status: 204, body: [])
@@ -36,16 +37,9 @@ enum ExpenseRoutes {
         case ("GET", 3, "settlement"): return .json(status: 200, body: try await engine.settlement(id))
         case ("GET", 3, "debts"): return .json(status: 200, body: try await engine.debts(id))
         case ("GET", 3, "rates"): return .encoding(try await engine.rates(id))
-        case ("PUT", 3, "rates"): return .encoding(try await engine.putRates(id, try object(r)))
+        case ("PUT", 3, "rates"): return .encoding(try await engine.putRates(id, try Router.object(r)))
         default:
             throw ServiceError(.noRoute, "\(r.method) \(r.path) is not part of the API; see Protocol/control-api.yaml")
         }
-    }
-
-    private static func object(_ r: ControlRequest) throws -> [String: JSONValue] {
-        guard case .object(let o) = try r.decode(JSONValue.self) else {
-            throw ServiceError.malformed("the body must be a JSON object")
-        }
-        return o
     }
 }

@@ -70,6 +70,20 @@ extension ExpenseService {
             throw ServiceError.invalid(
                 "rates", "set the trip's settlementCurrency first (PATCH the itinerary): the rates are to it")
         }
+        let value = try Self.checkedRates(table, settlement: settlement)
+        let stored = try ItineraryFields.rates.spec.rule.check(ItineraryFields.rates.name, value)
+        let old = Views.fields(snapshot.root)[ItineraryFields.rates.name] ?? .null
+        guard old != stored else { return nil }
+        return Edit(
+            doc: snapshot.doc,
+            changes: [.set(entity: snapshot.doc.hex, kind: .itinerary, field: "rates", value: stored, old: old)],
+            summary: "exchange rates changed")
+    }
+
+    /// A rate table as a request gives it (`PUT …/rates`, or `rates` in an itinerary's PATCH),
+    /// checked entry by entry against the settlement currency it converts to, each refusal
+    /// naming its entry (`rates.USD`); returned with every rate in canonical text.
+    static func checkedRates(_ table: [String: JSONValue], settlement: String) throws -> JSONValue {
         var canonical = [String: JSONValue]()
         for (code, value) in table {
             let field = "rates.\(code.prefix(10))"
@@ -86,13 +100,6 @@ extension ExpenseService {
                 throw ServiceError.invalid(field, error.message)
             }
         }
-        let value = JSONValue.object(canonical)
-        let stored = try ItineraryFields.rates.spec.rule.check(ItineraryFields.rates.name, value)
-        let old = Views.fields(snapshot.root)[ItineraryFields.rates.name] ?? .null
-        guard old != stored else { return nil }
-        return Edit(
-            doc: snapshot.doc,
-            changes: [.set(entity: snapshot.doc.hex, kind: .itinerary, field: "rates", value: stored, old: old)],
-            summary: "exchange rates changed")
+        return .object(canonical)
     }
 }

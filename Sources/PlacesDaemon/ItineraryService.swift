@@ -149,9 +149,7 @@ struct ItineraryService {
             guard let settlement = after[currencyKey]?.stringValue else {
                 throw ServiceError.invalid(ratesKey, "set the trip's settlementCurrency first: the rates are to it")
             }
-            guard table[settlement] == nil else {
-                throw ServiceError.invalid(ratesKey, "\(settlement) is the settlement currency: it needs no rate")
-            }
+            _ = try ExpenseService.checkedRates(table, settlement: settlement)
         }
         let changes: [Change] = fields.compactMap { field, value in
             let old = current[field] ?? .null

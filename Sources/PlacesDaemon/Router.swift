@@ -37,13 +37,13 @@ struct Router: ControlHandler {
             return .stream(await engine.subscribe())
         // Places
         case ("GET", 1, "places"): return .encoding(try await engine.places())
-        case ("POST", 1, "places"): return .encoding(try await engine.createPlace(try object(r)), status: 201)
+        case ("POST", 1, "places"): return .encoding(try await engine.createPlace(try Self.object(r)), status: 201)
         case ("POST", 2, "places") where path[1] == "import":
             return .encoding(try await engine.importPlaces(r.body, mediaType: r.contentType))
         case ("GET", 2, "places") where path[1] == "export":
             return try await engine.exportPlaces(format: r.query["format"])
         case ("GET", 2, "places"): return .encoding(try await engine.place(path[1]))
-        case ("PATCH", 2, "places"): return .encoding(try await engine.updatePlace(path[1], try object(r)))
+        case ("PATCH", 2, "places"): return .encoding(try await engine.updatePlace(path[1], try Self.object(r)))
         case ("DELETE", 2, "places"):
             try await engine.deletePlace(path[1])
             return .json(status: 204, body: [])
@@ -59,9 +59,10 @@ struct Router: ControlHandler {
         // Itineraries
         case ("GET", 1, "itineraries"): return .encoding(try await engine.itineraries(scope: r.query["scope"]))
         case ("POST", 1, "itineraries"):
-            return .encoding(try await engine.createItinerary(try object(r)), status: 201)
+            return .encoding(try await engine.createItinerary(try Self.object(r)), status: 201)
         case ("GET", 2, "itineraries"): return .encoding(try await engine.viewItinerary(path[1]))
-        case ("PATCH", 2, "itineraries"): return .encoding(try await engine.updateItinerary(path[1], try object(r)))
+        case ("PATCH", 2, "itineraries"):
+            return .encoding(try await engine.updateItinerary(path[1], try Self.object(r)))
         case ("DELETE", 2, "itineraries"):
             try await engine.deleteItinerary(path[1])
             return .json(status: 204, body: [])
@@ -78,16 +79,16 @@ struct Router: ControlHandler {
         case ("GET", 3, "itineraries") where path[2] == "items":
             return .encoding(try await engine.items(path[1], type: r.query["type"]))
         case ("POST", 3, "itineraries") where path[2] == "items":
-            return .encoding(try await engine.createItem(path[1], try object(r)), status: 201)
+            return .encoding(try await engine.createItem(path[1], try Self.object(r)), status: 201)
         case ("GET", 4, "itineraries") where path[2] == "items":
             return .encoding(try await engine.item(path[1], item: path[3]))
         case ("PATCH", 4, "itineraries") where path[2] == "items":
-            return .encoding(try await engine.updateItem(path[1], item: path[3], try object(r)))
+            return .encoding(try await engine.updateItem(path[1], item: path[3], try Self.object(r)))
         case ("DELETE", 4, "itineraries") where path[2] == "items":
             try await engine.deleteItem(path[1], item: path[3])
             return .json(status: 204, body: [])
         case ("POST", 5, "itineraries") where path[2] == "items" && path[4] == "move":
-            return .encoding(try await engine.moveItem(path[1], item: path[3], try object(r)))
+            return .encoding(try await engine.moveItem(path[1], item: path[3], try Self.object(r)))
         case ("GET", 3, "itineraries") where path[2] == "days":
             return .json(status: 200, body: try await engine.days(path[1]))
         case ("GET", 4, "itineraries") where path[2] == "days":
@@ -99,9 +100,9 @@ struct Router: ControlHandler {
         case ("GET", 3, "itineraries") where path[2] == "checklist":
             return .encoding(try await engine.checklist(path[1]))
         case ("POST", 3, "itineraries") where path[2] == "checklist":
-            return .encoding(try await engine.addChecklistItem(path[1], try object(r)), status: 201)
+            return .encoding(try await engine.addChecklistItem(path[1], try Self.object(r)), status: 201)
         case ("PATCH", 4, "itineraries") where path[2] == "checklist":
-            return .encoding(try await engine.updateChecklistItem(path[1], item: path[3], try object(r)))
+            return .encoding(try await engine.updateChecklistItem(path[1], item: path[3], try Self.object(r)))
         case ("DELETE", 4, "itineraries") where path[2] == "checklist":
             try await engine.removeChecklistItem(path[1], item: path[3])
             return .json(status: 204, body: [])
@@ -146,7 +147,8 @@ struct Router: ControlHandler {
         }
     }
 
-    private func object(_ r: ControlRequest) throws -> [String: JSONValue] {
+    /// A request body that must be a JSON object (the expense routes read theirs here too).
+    static func object(_ r: ControlRequest) throws -> [String: JSONValue] {
         guard case .object(let o) = try r.decode(JSONValue.self) else {
             throw ServiceError.malformed("the body must be a JSON object")
         }

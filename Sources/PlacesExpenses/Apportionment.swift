@@ -35,6 +35,8 @@ public enum Apportionment {
         guard weightSum > 0 else { return false }
         parts.removeAll(keepingCapacity: true)
         remainders.removeAll(keepingCapacity: true)
+        // total ≥ 0, weightSum > 0 and every weight ≥ 0 were checked above (`weight` is a
+        // lookup of fixed values), so none of these conversions to UInt64 can trap.
         let whole = UInt64(total)
         let divisor = UInt64(weightSum)
         var assigned: Int64 = 0

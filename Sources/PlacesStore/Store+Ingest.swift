@@ -461,29 +461,4 @@ extension Store {
             return out
         }
     }
-
-    /// Current members of a document (from its `member` entities) with their roles,
-    /// owner excluded. A member who joined through a link since revoked is left out: the
-    /// revocation does not rewrite its `member` entity.
-    public func members(of doc: DocumentID) throws(StoreError) -> [(key: String, role: String)] {
-        try read { db in
-            guard let owner = try Store.owner(db, of: doc) else { return [] }
-            let vector = try versionVector(db, doc)
-            // `+id`: sorted after the lookup, so that the planner reads the document's members
-            // through `entity_list` rather than walking every entity of the document in id
-            // order (10,000 expenses made each call read them all).
-            return try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT id, json_extract(data, '$.role') FROM entity
-                    WHERE doc = ? AND kind = 'member' AND deleted = 0 ORDER BY +id
-                    """, arguments: [Data(doc.bytes)]
-            ).compactMap { row in
-                guard let role = row[1] as String?, Store.activeRoles.contains(role),
-                    try Store.role(db, of: row[0], in: doc, owner: HexCoding.encode(owner), causalPast: vector) != nil
-                else { return nil }
-                return (row[0], role)
-            }
-        }
-    }
 }
