@@ -86,8 +86,10 @@ extension Replicator {
             await offerToConnected(docID, newcomers: participantsNow.subtracting([peer]))
         }
         var out = pull
-        // Still behind what the sender offered? Ask for the next round.
-        if let offered = offeredVectors[peer]?[docID], let mine = await host.versionVector(of: docID),
+        // Still behind what the sender offered? Ask for the next round — unless the refusal
+        // above already asked (its offer pulls the round too, and may be the once-per-session
+        // whole-log pull, which a plain offer must not replace).
+        if pull.isEmpty, let offered = offeredVectors[peer]?[docID], let mine = await host.versionVector(of: docID),
             offered.seqs.contains(where: { mine[$0.key] < $0.value }),
             let again = await makeOffer(for: docID, to: peer, reply: true)
         {

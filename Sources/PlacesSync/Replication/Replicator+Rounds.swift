@@ -21,17 +21,33 @@ extension Replicator {
     /// One more round for the window of `peer` and `doc` if it has room, in batches, each
     /// recorded as in flight.
     private func fillWindow(peer: PublicKey, doc: DocumentID) async -> [SyncMessage] {
-        guard let window = sendWindows[peer]?[doc],
-            window.inFlightBytes + Replicator.maxRoundBytes <= Replicator.maxInFlightBytes, let host,
-            let round = await host.ops(
-                of: doc, missingFrom: window.frontier, after: window.readThrough, maxBytes: Replicator.maxRoundBytes),
-            !round.ops.isEmpty
-        else { return [] }
-        // The window may have moved while the ops were read (an offer on the peer's other
-        // session, a push, a disconnect): a round read for an older state is dropped, and the
-        // bound on bytes in flight is checked again on the window as it is now.
-        guard var current = sendWindows[peer]?[doc], current.frontier == window.frontier,
-            current.readThrough == window.readThrough,
+        // The window may move while the ops are read (an offer on the peer's other session, a
+        // push, a disconnect): a round read for an older state is read again for the window
+        // as it is now. Dropping it instead could lose the only answer to a pull — the
+        // whole-log round that carries the other branch of an equivocation is asked for once
+        // per session (sync.md §7, "Equivocation").
+        for _ in 0..<Replicator.maxRoundRereads {
+            guard let window = sendWindows[peer]?[doc],
+                window.inFlightBytes + Replicator.maxRoundBytes <= Replicator.maxInFlightBytes, let host,
+                let round = await host.ops(
+                    of: doc, missingFrom: window.frontier, after: window.readThrough,
+                    maxBytes: Replicator.maxRoundBytes),
+                !round.ops.isEmpty
+            else { return [] }
+            guard let current = sendWindows[peer]?[doc], current.frontier == window.frontier,
+                current.readThrough == window.readThrough
+            else { continue }
+            return send(round, to: peer, doc: doc)
+        }
+        logger.notice(
+            "the send window kept moving while a round was read: the peer's next offer pulls it",
+            metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(doc)"])
+        return []
+    }
+
+    /// Records `round` (read for the window as it is) as in flight to `peer`, in batches.
+    private func send(_ round: ReplicaRound, to peer: PublicKey, doc: DocumentID) -> [SyncMessage] {
+        guard var current = sendWindows[peer]?[doc],
             current.inFlightBytes + Replicator.maxRoundBytes <= Replicator.maxInFlightBytes
         else { return [] }
         let started = ContinuousClock.now

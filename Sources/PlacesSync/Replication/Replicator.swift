@@ -21,6 +21,10 @@ public actor Replicator {
     /// peer pulls the next round after every batch it stores, so with room for two rounds
     /// the next one is already on its way while the peer ingests the current one.
     public static let maxInFlightBytes = 2 * maxRoundBytes
+    /// How many times a round is read again when the send window moved during the read
+    /// (concurrent offers on a peer's two sessions) before the peer's next offer is left to
+    /// pull it.
+    static let maxRoundRereads = 4
     /// Most key grants sent in one offer, and verified from one received offer
     /// (`Protocol/sync.md` §7, "Bounds"). Grants beyond it are skipped, unverified.
     public static let maxGrantsPerOffer = 64
