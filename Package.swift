@@ -47,6 +47,10 @@ let package = Package(
         // Group expenses: balances, pairwise debts and the fewest transfers to settle up,
         // computed from a trip's expenses (exact integer money).
         .target(name: "PlacesExpenses", dependencies: ["PlacesModel"]),
+        // Discover: continents, countries, regions and cities from GeoNames (a committed
+        // resource made by contrib/gazetteer/), folded names and ranked search.
+        .target(
+            name: "PlacesGazetteer", dependencies: ["PlacesModel"], resources: [.copy("Resources/gazetteer.tsv")]),
         // Places in and out of other tools' files: GeoJSON (Google Takeout), KML, GPX.
         .target(name: "PlacesInterchange"),
         .target(
@@ -87,6 +91,7 @@ let package = Package(
             dependencies: [
                 "PlacesCrypto", "PlacesModel", "PlacesAccess", "PlacesStore", "PlacesAPI", "PlacesControl",
                 "PlacesRoutes", "PlacesSync", "PlacesTrips", "PlacesInterchange", "PlacesExpenses",
+                "PlacesGazetteer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -128,7 +133,7 @@ let package = Package(
             name: "places-bench",
             dependencies: [
                 "PlacesDaemon", "PlacesCrypto", "PlacesExpenses", "PlacesStore", "PlacesModel", "PlacesAPI",
-                "PlacesControlClient",
+                "PlacesControlClient", "PlacesGazetteer",
             ]
         ),
         .executableTarget(name: "route-bench", dependencies: ["PlacesRoutes"]),
@@ -139,7 +144,7 @@ let package = Package(
             name: "PlacesFuzz",
             dependencies: [
                 "CSodium", "PlacesAccess", "PlacesAPI", "PlacesControl", "PlacesCrypto", "PlacesDaemon",
-                "PlacesModel", "PlacesStore", "PlacesSync", "PlacesInterchange", "PlacesTrips", "PlacesExpenses",
+                "PlacesModel", "PlacesStore", "PlacesSync", "PlacesInterchange", "PlacesTrips", "PlacesExpenses", "PlacesGazetteer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -170,6 +175,7 @@ let package = Package(
         .testTarget(name: "PlacesRoutesTests", dependencies: ["PlacesRoutes"]),
         .testTarget(name: "PlacesTripsTests", dependencies: ["PlacesTrips", "PlacesModel", "PlacesRoutes"]),
         .testTarget(name: "PlacesExpensesTests", dependencies: ["PlacesExpenses", "PlacesModel"]),
+        .testTarget(name: "PlacesGazetteerTests", dependencies: ["PlacesGazetteer", "PlacesModel"]),
         .testTarget(name: "PlacesInterchangeTests", dependencies: ["PlacesInterchange"], exclude: ["Samples"]),
         .testTarget(
             name: "PlacesControlTests",

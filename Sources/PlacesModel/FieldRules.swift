@@ -64,6 +64,11 @@ public enum FieldRule: Sendable, Hashable {
     case rateTable
     /// An expense's money as one value: `ExpenseTerms` in its canonical JSON (its `json`).
     case expenseTerms
+    /// A gazetteer result id (`Protocol/op-format.md` §5): `city:` and a GeoNames id of 1–10
+    /// digits, `region:` and a country code, `.` and a GeoNames first-level code of 1–20
+    /// uppercase letters or digits, `country:` and an ISO 3166 alpha-2 code, or `continent:`
+    /// and one of AF AN AS EU NA OC SA. A peer's id need not be in this build's gazetteer.
+    case gazetteerID
     /// The inner rule, or null (a coordinate, flag or reference that may be absent).
     indirect case optional(FieldRule)
 
@@ -223,6 +228,12 @@ public enum FieldRule: Sendable, Hashable {
             return try FieldRule.validateRateTable(field, value)
         case .expenseTerms:
             return try ExpenseTerms(json: value).json
+        case .gazetteerID:
+            guard let s = value.stringValue, FieldRule.isGazetteerID(s) else {
+                throw FieldError(
+                    field, "'\(field)' must be a discover result id such as city:2267057, region:PT.14, country:PT or continent:EU")
+            }
+            return value
         case .optional(let inner):
             return try inner.validate(field, value)
         case .username:
@@ -233,6 +244,30 @@ public enum FieldRule: Sendable, Hashable {
             else { throw FieldError(field, "a username is 1–32 letters, digits, '.', '_' or '-'") }
             return value
         }
+    }
+
+    /// Whether `s` has the shape of a gazetteer result id (`.gazetteerID`).
+    public static func isGazetteerID(_ s: String) -> Bool {
+        let u = Array(s.utf8)
+        func upper(_ b: UInt8) -> Bool { b >= 65 && b <= 90 }
+        func digit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
+        func rest(after prefix: String) -> ArraySlice<UInt8>? {
+            let p = Array(prefix.utf8)
+            return u.starts(with: p) ? u[p.count...] : nil
+        }
+        if let id = rest(after: "city:") {
+            return (1...10).contains(id.count) && id.allSatisfy(digit) && id.first != 48
+        }
+        if let code = rest(after: "country:") { return code.count == 2 && code.allSatisfy(upper) }
+        if let code = rest(after: "continent:") {
+            return ["AF", "AN", "AS", "EU", "NA", "OC", "SA"].contains(String(decoding: code, as: UTF8.self))
+        }
+        if let code = rest(after: "region:") {
+            let parts = code.split(separator: 46, omittingEmptySubsequences: false)
+            return parts.count == 2 && parts[0].count == 2 && parts[0].allSatisfy(upper)
+                && (1...20).contains(parts[1].count) && parts[1].allSatisfy { upper($0) || digit($0) }
+        }
+        return false
     }
 
     private var isLatitude: Bool { if case .latitude = self { true } else { false } }

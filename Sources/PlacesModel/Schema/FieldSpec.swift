@@ -63,7 +63,7 @@ extension FieldRule {
     public var valueType: FieldValueType {
         switch self {
         case .text, .url, .date, .position, .entityID, .key, .oneOf, .timestamp, .token, .username, .localDateTime,
-            .timeZone, .currency:
+            .timeZone, .currency, .gazetteerID:
             .string
         case .optional(let inner): inner.valueType
         case .latitude, .longitude, .rating: .number

@@ -15,6 +15,7 @@ extension Schema {
             ]),
         DocumentSchema("library", entities: [PlaceFields.schema, FavoriteFields.schema]),
         DocumentSchema("profile", entities: [ProfileFields.schema]),
+        DocumentSchema("card", entities: [CardFields.schema, SharedPlaceFields.schema]),
     ])
 }
 
@@ -29,10 +30,12 @@ public enum PlaceFields: EntityDeclaration {
     public static let rating = FieldKey<Self, Double>("rating", .rating)
     public static let notes = FieldKey<Self, String>("notes", .text(maxLength: 10_000, required: false))
     public static let url = FieldKey<Self, String>("url", .url)
+    /// The discover result the place was made from (popularity counts it by this id).
+    public static let gazetteerID = FieldKey<Self, String>(FieldSpec.gazetteerID)
 
     public static let schema = EntitySchema(
         .place, id: .random,
-        fields: [name, latitude, longitude, address, categories, priceLevel, rating, notes, url])
+        fields: [name, latitude, longitude, address, categories, priceLevel, rating, notes, url, gazetteerID])
 }
 
 /// A heart on a library place, ordered by `position`.
@@ -96,12 +99,15 @@ public enum StopFields: EntityDeclaration {
     public static let position = FieldKey<Self, String>(FieldSpec.position)
     /// The day of the trip it is planned for.
     public static let day = FieldKey<Self, String>("day", .date)
+    public static let gazetteerID = FieldKey<Self, String>(FieldSpec.gazetteerID)
 
     /// The place fields a stop copies when it is added.
-    public static let copiedFromPlace: [FieldSpec] = [name.spec, latitude.spec, longitude.spec, address.spec]
+    public static let copiedFromPlace: [FieldSpec] = [
+        name.spec, latitude.spec, longitude.spec, address.spec, gazetteerID.spec,
+    ]
 
     public static let schema = EntitySchema(
-        .stop, id: .random, fields: [placeID, name, latitude, longitude, address, position, day])
+        .stop, id: .random, fields: [placeID, name, latitude, longitude, address, position, day, gazetteerID])
 }
 
 /// A member of a shared itinerary (id = its public key). `token` and `name` are written

@@ -135,6 +135,11 @@ nonisolated struct Places_Sync_V1_Hello: Sendable {
   /// The TCP port the sender accepts peers on (0 if it does not listen).
   var listenPort: UInt32 = 0
 
+  /// Optional parts of the protocol the sender takes part in (sync.md §7, "Document kinds"):
+  /// "card/1" = it accepts and offers contact cards. At most 16 entries of at most 32 bytes;
+  /// unknown entries are ignored. Absent from daemons before issue 15.
+  var features: [String] = []
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   init() {}
@@ -192,6 +197,10 @@ nonisolated struct Places_Sync_V1_DocOffer: Sendable {
   /// The sender's profile name (at most 100 bytes), for an invitation's "from" when the
   /// sender is the owner. Offers go only to participants, never to strangers.
   var fromName: String = String()
+
+  /// The document's kind: "" or "itinerary" for an itinerary, "card" for a contact card
+  /// (sync.md §7, "Document kinds"). A receiver ignores an offer of a kind it does not know.
+  var kind: String = String()
 
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -504,7 +513,7 @@ nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Places_Sync_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".Hello"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{1}name\0\u{3}listen_port\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{1}name\0\u{3}listen_port\0\u{1}features\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -515,6 +524,7 @@ nonisolated extension Places_Sync_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf
       case 1: try { try decoder.decodeSingularUInt32Field(value: &self.protocolVersion) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.name) }()
       case 3: try { try decoder.decodeSingularUInt32Field(value: &self.listenPort) }()
+      case 4: try { try decoder.decodeRepeatedStringField(value: &self.features) }()
       default: break
       }
     }
@@ -530,6 +540,9 @@ nonisolated extension Places_Sync_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf
     if self.listenPort != 0 {
       try visitor.visitSingularUInt32Field(value: self.listenPort, fieldNumber: 3)
     }
+    if !self.features.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.features, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -537,6 +550,7 @@ nonisolated extension Places_Sync_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf
     if lhs.protocolVersion != rhs.protocolVersion {return false}
     if lhs.name != rhs.name {return false}
     if lhs.listenPort != rhs.listenPort {return false}
+    if lhs.features != rhs.features {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -579,7 +593,7 @@ nonisolated extension Places_Sync_V1_VersionEntry: SwiftProtobuf.Message, SwiftP
 
 nonisolated extension Places_Sync_V1_DocOffer: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".DocOffer"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{1}owner\0\u{1}vector\0\u{1}grants\0\u{1}reply\0\u{1}name\0\u{1}role\0\u{3}join_proof\0\u{3}from_name\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{1}owner\0\u{1}vector\0\u{1}grants\0\u{1}reply\0\u{1}name\0\u{1}role\0\u{3}join_proof\0\u{3}from_name\0\u{1}kind\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -596,6 +610,7 @@ nonisolated extension Places_Sync_V1_DocOffer: SwiftProtobuf.Message, SwiftProto
       case 7: try { try decoder.decodeSingularStringField(value: &self.role) }()
       case 8: try { try decoder.decodeSingularBytesField(value: &self.joinProof) }()
       case 9: try { try decoder.decodeSingularStringField(value: &self.fromName) }()
+      case 10: try { try decoder.decodeSingularStringField(value: &self.kind) }()
       default: break
       }
     }
@@ -629,6 +644,9 @@ nonisolated extension Places_Sync_V1_DocOffer: SwiftProtobuf.Message, SwiftProto
     if !self.fromName.isEmpty {
       try visitor.visitSingularStringField(value: self.fromName, fieldNumber: 9)
     }
+    if !self.kind.isEmpty {
+      try visitor.visitSingularStringField(value: self.kind, fieldNumber: 10)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -642,6 +660,7 @@ nonisolated extension Places_Sync_V1_DocOffer: SwiftProtobuf.Message, SwiftProto
     if lhs.role != rhs.role {return false}
     if lhs.joinProof != rhs.joinProof {return false}
     if lhs.fromName != rhs.fromName {return false}
+    if lhs.kind != rhs.kind {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
