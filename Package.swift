@@ -144,7 +144,8 @@ let package = Package(
             name: "PlacesFuzz",
             dependencies: [
                 "CSodium", "PlacesAccess", "PlacesAPI", "PlacesControl", "PlacesCrypto", "PlacesDaemon",
-                "PlacesModel", "PlacesStore", "PlacesSync", "PlacesInterchange", "PlacesTrips", "PlacesExpenses", "PlacesGazetteer",
+                "PlacesModel", "PlacesStore", "PlacesSync", "PlacesInterchange", "PlacesTrips", "PlacesExpenses",
+                "PlacesGazetteer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

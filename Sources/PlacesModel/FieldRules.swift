@@ -231,7 +231,7 @@ public enum FieldRule: Sendable, Hashable {
         case .gazetteerID:
             guard let s = value.stringValue, FieldRule.isGazetteerID(s) else {
                 throw FieldError(
-                    field, "'\(field)' must be a discover result id such as city:2267057, region:PT.14, country:PT or continent:EU")
+                    field, "'\(field)' must be a discover result id such as city:2267057, region:PT.14 or country:PT")
             }
             return value
         case .optional(let inner):
