@@ -109,12 +109,15 @@ public struct Place: Codable, Sendable, Equatable {
     public var favorite: Bool
     public var createdAt: String
     public var updatedAt: String?
+    /// The discover result the place was made from (`city:2267057`), if any.
+    public var gazetteerId: String?
 
     public init(
         id: String, name: String, latitude: Double, longitude: Double, address: String? = nil, categories: [String],
         priceLevel: Int? = nil, rating: Double? = nil, notes: String? = nil, url: String? = nil, favorite: Bool,
-        createdAt: String, updatedAt: String? = nil
+        createdAt: String, updatedAt: String? = nil, gazetteerId: String? = nil
     ) {
+        self.gazetteerId = gazetteerId
         self.id = id
         self.name = name
         self.latitude = latitude
@@ -206,11 +209,14 @@ public struct Stop: Codable, Sendable, Equatable {
     public var position: Int
     /// The day of the trip it is planned for (`YYYY-MM-DD`).
     public var day: String?
+    /// The discover result its place was made from, if any.
+    public var gazetteerId: String?
 
     public init(
         id: String, placeId: String? = nil, name: String, latitude: Double, longitude: Double, address: String? = nil,
-        position: Int, day: String? = nil
+        position: Int, day: String? = nil, gazetteerId: String? = nil
     ) {
+        self.gazetteerId = gazetteerId
         self.day = day
         self.id = id
         self.placeId = placeId

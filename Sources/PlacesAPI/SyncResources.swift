@@ -226,10 +226,34 @@ public struct Contact: Codable, Sendable, Equatable {
     public var id: String
     public var name: String?
     public var addedAt: String
-    public init(id: String, name: String?, addedAt: String) {
+    /// From their contact card, when this daemon holds it.
+    public var username: String?
+    public var bio: String?
+    /// How many favorites they share with you (0 without a card).
+    public var sharedFavorites: Int
+
+    public init(
+        id: String, name: String?, addedAt: String, username: String? = nil, bio: String? = nil,
+        sharedFavorites: Int = 0
+    ) {
         self.id = id
         self.name = name
         self.addedAt = addedAt
+        self.username = username
+        self.bio = bio
+        self.sharedFavorites = sharedFavorites
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, name, addedAt, username, bio, sharedFavorites }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        name = try c.decodeIfPresent(String.self, forKey: .name)
+        addedAt = try c.decode(String.self, forKey: .addedAt)
+        username = try c.decodeIfPresent(String.self, forKey: .username)
+        bio = try c.decodeIfPresent(String.self, forKey: .bio)
+        sharedFavorites = try c.decodeIfPresent(Int.self, forKey: .sharedFavorites) ?? 0
     }
 }
 

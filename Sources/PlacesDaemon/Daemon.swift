@@ -21,6 +21,8 @@ public struct DaemonError: Error, CustomStringConvertible {
 public struct Daemon {
     /// The daemon's version, reported by `GET /v1/status`.
     public static let version = "0.1.0"
+    /// What `--version` prints: the version and the credit the gazetteer's licence asks for.
+    public static let versionText = "\(version)\nPlace names: GeoNames (https://www.geonames.org), CC BY 4.0"
 
     /// Sync settings from the command line.
     public struct SyncOptions: Sendable {

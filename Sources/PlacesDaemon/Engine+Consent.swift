@@ -53,13 +53,11 @@ extension Engine {
         try consentService().decline(reference, displayName: { displayName(of: $0) })
     }
 
-    /// `GET /v1/contacts`.
-    func contactList() throws -> ContactList { try consentService().contacts(displayName: { displayName(of: $0) }) }
-
     /// `POST /v1/contacts`: shares from this person arrive directly from now on; a pending
     /// invitation of theirs is accepted.
     func addContact(_ request: AddContactRequest) throws -> ContactList {
         for invitation in try consentService().addContact(request) { _ = try? acceptInvitation(invitation.doc.hex) }
+        offerMyCard()
         return try contactList()
     }
 

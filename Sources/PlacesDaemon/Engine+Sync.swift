@@ -56,7 +56,14 @@ extension Engine: ReplicationHost {
 
     public func document(_ doc: DocumentID) async -> ReplicaDocument? {
         guard let record = try? store.document(doc) else { return nil }
-        return ReplicaDocument(id: record.id, owner: record.owner, isShared: record.kind == .itinerary)
+        return Engine.replica(record)
+    }
+
+    /// A stored document as replication sees it.
+    static func replica(_ record: Store.DocumentRecord) -> ReplicaDocument {
+        ReplicaDocument(
+            id: record.id, owner: record.owner, isShared: record.kind == .itinerary || record.kind == .card,
+            kind: record.kind == .card ? .card : .itinerary)
     }
 
     public func participants(in doc: DocumentID) async -> Set<PublicKey> {
@@ -74,6 +81,17 @@ extension Engine: ReplicationHost {
         guard let record = try? store.document(doc), let vector = currentVector(doc) else { return nil }
         // Grants of members removed (or gone) in this daemon's view are held back (sync.md §7,
         // "Offers"); a grant may arrive before the op that makes its member one.
+        if record.kind == .card {
+            // A card's offer carries only the receiver's grant: a contact learns nothing of the
+            // owner's other contacts. The owner issues it the first time it offers the card.
+            let grant =
+                record.owner == me?.bytes
+                ? ensureCardGrant(record, to: peer)
+                : nil
+            var content = OfferContent(owner: record.owner, vector: vector, grants: grant.map { [$0] } ?? [])
+            content.kind = .card
+            return content
+        }
         let gone = (try? store.formerMembers(of: doc)) ?? []
         let grants = ((try? store.grants(in: doc)) ?? []).filter { !gone.contains(HexCoding.encode($0.member)) }
         var content = OfferContent(owner: record.owner, vector: vector, grants: grants)
@@ -135,8 +153,9 @@ extension Engine: ReplicationHost {
     }
 
     public func receiveShare(_ offer: ReceivedOffer, from peer: PublicKey) async -> ReplicaDocument? {
+        if offer.kind == .card { return receiveCard(offer, from: peer).map(Engine.replica) }
         guard let record = receiveShare(offer, doc: offer.doc, from: peer) else { return nil }
-        return ReplicaDocument(id: record.id, owner: record.owner, isShared: record.kind == .itinerary)
+        return Engine.replica(record)
     }
 
     public func admitJoin(_ offer: ReceivedOffer, from peer: PublicKey) async -> Bool {
@@ -155,19 +174,33 @@ extension Engine: ReplicationHost {
 
     // MARK: Documents and participants, cached
 
-    /// Itinerary documents both this daemon and `peer` belong to, in this daemon's view.
+    /// Itinerary documents both this daemon and `peer` belong to, in this daemon's view, and
+    /// the contact cards exchanged with `peer` (this identity's, when `peer` is in its
+    /// audience; `peer`'s own).
     func sharedDocuments(with peer: PublicKey) -> [Store.DocumentRecord] {
         guard let me else { return [] }
         let docs = (try? store.documents(kind: .itinerary)) ?? []
-        return docs.filter { doc in
+        var shared = docs.filter { doc in
             let participants = participants(of: doc)
             return participants.contains(peer) && participants.contains(me)
         }
+        for card in (try? store.documents(kind: .card)) ?? [] {
+            if card.owner == peer.bytes || (card.owner == me.bytes && cardAudience().contains(peer)) {
+                shared.append(card)
+            }
+        }
+        return shared
     }
 
     /// Owner and current members of a document.
     /// Kept in `participantsCache` until ops that may change membership are stored.
     func participants(of doc: Store.DocumentRecord) -> Set<PublicKey> {
+        if doc.kind == .card {
+            // A card's: its owner and, for this identity's own card, its audience; for
+            // another's card, its owner and this identity (cards are never relayed).
+            guard let owner = try? PublicKey(bytes: doc.owner), let me else { return [] }
+            return owner == me ? cardAudience().union([me]) : [owner, me]
+        }
         if let cached = participantsCache[doc.id] { return cached }
         var out = Set<PublicKey>()
         if let owner = try? PublicKey(bytes: doc.owner) { out.insert(owner) }
@@ -225,7 +258,9 @@ extension Engine: ReplicationHost {
     /// (from the caches), so that the replicator never waits on the engine to send them — a
     /// long request (a 100,000-stop itinerary's answer) would otherwise hold the push up.
     func pushLocal(_ ops: [SignedOp], doc: DocumentID) {
-        guard let record = try? store.document(doc), record.kind == .itinerary, let me else { return }
+        guard let record = try? store.document(doc), record.kind == .itinerary || record.kind == .card, let me else {
+            return
+        }
         let recipients = participants(of: record).filter { $0 != me }
         guard !recipients.isEmpty else { return }
         // What this daemon held before: its own ops of this commit taken out.

@@ -45,6 +45,10 @@ public actor Engine {
     /// The trip folders last read (`TripSnapshot`), each valid while the store is unchanged.
     var tripCache = SnapshotCache<TripSnapshot>()
     var expenseCache = SnapshotCache<ExpenseSnapshot>(capacity: 4)
+    /// The gazetteer and its index once a search loaded them (`Engine+Discover`).
+    var discoverCatalog: DiscoverCatalog?
+    /// Popularity's inputs, valid for one store generation.
+    var discoverCache: DiscoverState?
 
     init(store: Store, paths: DataPaths, version: String, logger: Logger) {
         self.store = store
@@ -99,6 +103,8 @@ public actor Engine {
                 "push.ms": "\(Engine.milliseconds(ContinuousClock.now - stored))",
             ])
         let kind = (try? store.document(doc))?.kind.rawValue
+        cardFollows(doc)
+        if changes.contains(where: { $0.kind == .member }) { offerMyCard() }
         events.publish(
             Event(
                 type: "changed", time: RFC3339.string(ms: RFC3339.nowMs()), doc: doc.hex, docKind: kind,

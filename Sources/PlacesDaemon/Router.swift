@@ -49,6 +49,10 @@ struct Router: ControlHandler {
             return .json(status: 204, body: [])
         // Favorites
         case ("GET", 1, "favorites"): return .json(status: 200, body: try await engine.favoritesJSON())
+        case ("GET", 2, "favorites") where path[1] == "sharing":
+            return .encoding(try await engine.favoriteSharingSetting())
+        case ("PUT", 2, "favorites") where path[1] == "sharing":
+            return .encoding(try await engine.setFavoriteSharing(try Self.object(r)))
         case ("POST", 1, "favorites"):
             return .encoding(try await engine.addFavorite(try r.decode(AddFavoriteRequest.self)), status: 201)
         case ("POST", 3, "favorites") where path[2] == "move":
@@ -126,6 +130,11 @@ struct Router: ControlHandler {
         case ("POST", 3, "invitations") where path[2] == "decline":
             return .encoding(try await engine.declineInvitation(path[1]))
         case ("GET", 1, "contacts"): return .encoding(try await engine.contactList())
+        case ("GET", 2, "contacts"): return .encoding(try await engine.contactProfile(path[1]))
+        case ("GET", 1, "discover"): return .encoding(try await engine.discover(r.query))
+        case ("GET", 2, "discover"): return .encoding(try await engine.discoverResult(path[1]))
+        case ("GET", 1, "preferences"): return .encoding(try await engine.preferences())
+        case ("PUT", 1, "preferences"): return .encoding(try await engine.setPreferences(try Self.object(r)))
         case ("POST", 1, "contacts"):
             return .encoding(try await engine.addContact(try r.decode(AddContactRequest.self)))
         case ("DELETE", 2, "contacts"): return .encoding(try await engine.removeContact(path[1]))

@@ -32,6 +32,8 @@ extension Problem {
             case .notAdmitted: (502, "not-admitted", "Not admitted")
             case .noMemberReachable: (504, "no-member-reachable", "No member reachable")
             case .invalidRoute: (400, "invalid-route", "Invalid route request")
+            case .badQuery: (400, "bad-query", "Bad query")
+            case .unknownGazetteerID: (400, "unknown-gazetteer-id", "Unknown gazetteer id")
             case .unsupportedMediaType: (415, "unsupported-media-type", "Unsupported media type")
             case .failure(let code, let title): (500, code, title)
             }

@@ -44,6 +44,10 @@ struct ServiceError: Error, Sendable, CustomStringConvertible {
         case noMemberReachable
         /// A route request the solver refuses.
         case invalidRoute
+        /// A discover query parameter is out of its bounds (400 `bad-query`, `field` names it).
+        case badQuery
+        /// A `gazetteerId` this build's gazetteer does not hold (400 `unknown-gazetteer-id`).
+        case unknownGazetteerID
         /// A body in a media type the route does not take (an import file).
         case unsupportedMediaType
         /// The daemon failed (storage, keys, files): the string is the problem code

@@ -24,7 +24,7 @@ enum Views {
             address: f[P.address], categories: f[P.categories] ?? [], priceLevel: f[P.priceLevel].map(Int.init),
             rating: f[P.rating], notes: f[P.notes], url: f[P.url],
             favorite: favorite, createdAt: RFC3339.string(ms: record.createdMs ?? 0),
-            updatedAt: record.updatedMs.map { RFC3339.string(ms: $0) })
+            updatedAt: record.updatedMs.map { RFC3339.string(ms: $0) }, gazetteerId: f[P.gazetteerID])
     }
 
     /// A place to go, its fields read through `StopFields`.
@@ -33,7 +33,8 @@ enum Views {
         typealias S = StopFields
         return Stop(
             id: record.id, placeId: f[S.placeID], name: f[S.name] ?? "", latitude: f[S.latitude] ?? 0,
-            longitude: f[S.longitude] ?? 0, address: f[S.address], position: position, day: f[S.day])
+            longitude: f[S.longitude] ?? 0, address: f[S.address], position: position, day: f[S.day],
+            gazetteerId: f[S.gazetteerID])
     }
 
     /// An itinerary, its fields read through `ItineraryFields` (`lodging.*` gathered into the

@@ -171,6 +171,10 @@ enum Schema {
             // this index each lookup read every entity of every document.
             try db.execute(sql: "CREATE INDEX IF NOT EXISTS entity_member ON entity(id) WHERE kind = 'member'")
         }
+        m.registerMigration("v8-preferences") { db in
+            // This device's settings (discover's sort, favorite sharing): not ops, never synced.
+            try db.execute(sql: "CREATE TABLE preference (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        }
         return m
     }
 

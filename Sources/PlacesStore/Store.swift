@@ -16,6 +16,8 @@ public final class Store: Sendable {
     /// What kind of document a document is.
     public enum DocumentKind: String, Sendable, Codable {
         case itinerary, library, profile
+        /// A contact card: its owner's profile and the favorites they share with contacts.
+        case card
     }
 
     /// A row of the `document` table.

@@ -22,6 +22,7 @@ struct PlacesBench {
         case "ingest": return print(String(format: "ingest: %.0f ops/s", try SyncBench.measureIngestRate()))
         case "trips": return try TripBench.run()
         case "expenses": return try ExpenseBench.run()
+        case "discover": return try DiscoverBench.run()
         default: break
         }
         let signRate = try measureSignRate()
@@ -46,6 +47,7 @@ struct PlacesBench {
         if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_DAEMON"] == nil { try measureDaemon() }
         if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_TRIPS"] == nil { try TripBench.run() }
         if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_EXPENSES"] == nil { try ExpenseBench.run() }
+        if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_DISCOVER"] == nil { try DiscoverBench.run() }
         if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_SYNC"] == nil { try SyncBench.run() }
     }
 

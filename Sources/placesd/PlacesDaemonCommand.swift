@@ -14,7 +14,7 @@ struct PlacesDaemonCommand: AsyncParsableCommand {
             identity key and the control socket (placesd.sock); it is --data-dir, else $PLACES_HOME, \
             else $XDG_DATA_HOME/places, else ~/.local/share/places.
             """,
-        version: Daemon.version)
+        version: Daemon.versionText)
 
     @Option(help: "The data directory.")
     var dataDir: String?

@@ -15,6 +15,8 @@ public struct OfferContent: Sendable {
     public var fromName: String?
     public var name: String?
     public var role: String?
+    /// The document's kind (a card is offered only to peers that take cards).
+    public var kind: ReplicaDocument.Kind = .itinerary
 
     public init(
         owner: [UInt8], vector: VersionVector, grants: [KeyGrant], fromName: String? = nil, name: String? = nil,

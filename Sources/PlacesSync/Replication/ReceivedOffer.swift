@@ -18,11 +18,14 @@ public struct ReceivedOffer: Sendable {
     public var role: String
     /// A holder's proof for a share link's redemption (empty when none).
     public var joinProof: [UInt8]
+    /// The kind the offer names (an unknown kind never reaches the host).
+    public var kind: ReplicaDocument.Kind = .itinerary
 
     public init(
         doc: DocumentID, owner: [UInt8], grants: [KeyGrant], name: String = "", fromName: String = "",
-        role: String = "", joinProof: [UInt8] = []
+        role: String = "", joinProof: [UInt8] = [], kind: ReplicaDocument.Kind = .itinerary
     ) {
+        self.kind = kind
         self.doc = doc
         self.owner = owner
         self.grants = grants

@@ -11,7 +11,11 @@ extension Replicator {
         // in this session (pulls during a long sync skip the member scan).
         let describe = peerVectors[peer]?[doc] == nil
         guard let content = await host?.offerContent(of: doc, to: peer, describe: describe) else { return nil }
+        // A contact card goes only to a peer that takes cards (an older daemon would take it
+        // for an itinerary).
+        if content.kind == .card, !cardPeers.contains(peer) { return nil }
         var offer = Places_Sync_V1_DocOffer()
+        if content.kind == .card { offer.kind = ReplicaDocument.Kind.card.rawValue }
         offer.doc = Data(doc.bytes)
         offer.owner = Data(content.owner)
         offer.vector = content.vector.seqs.keys.sorted().compactMap { author in
@@ -53,7 +57,31 @@ extension Replicator {
                 ])
             return []
         }
+        guard let offeredKind = Replicator.kind(of: offer) else {
+            logger.warning(
+                "ignored an offer of an unknown document kind",
+                metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)"])
+            return []
+        }
         var record = await host.document(docID)
+        // A document is offered as what it is: an itinerary offered as a card (or the other
+        // way round) is a lie, and a card is taken only from a peer that said it takes them.
+        if let held = record, held.kind != offeredKind {
+            logger.warning(
+                "ignored an offer that names the wrong kind for a document held",
+                metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)"])
+            return []
+        }
+        if offeredKind == .card {
+            guard cardPeers.contains(peer) else { return [] }
+            // A card not held: the host takes it only from its owner, a contact or co-member.
+            if record == nil {
+                guard let card = await host.receiveShare(Replicator.received(offer, doc: docID), from: peer) else {
+                    return []
+                }
+                record = card
+            }
+        }
         // The peer that just handed this daemon the document is answered even before the ops
         // that make it a participant here have arrived.
         let handedOver = record == nil

@@ -30,7 +30,17 @@ extension Replicator {
             doc: doc, owner: [UInt8](offer.owner),
             grants: offer.grants.prefix(Replicator.maxGrantsPerOffer).compactMap(Replicator.grant),
             name: String(offer.name.prefix(200)), fromName: String(offer.fromName.prefix(100)), role: offer.role,
-            joinProof: [UInt8](offer.joinProof))
+            joinProof: [UInt8](offer.joinProof), kind: kind(of: offer) ?? .itinerary)
+    }
+
+    /// The kind an offer names: "" and "itinerary" are itineraries, "card" a contact card;
+    /// nil for any other (the offer is ignored).
+    static func kind(of offer: Places_Sync_V1_DocOffer) -> ReplicaDocument.Kind? {
+        switch offer.kind {
+        case "", "itinerary": .itinerary
+        case "card": .card
+        default: nil
+        }
     }
 
     static func joinRequest(_ presentation: JoinPresentation) -> SyncMessage {

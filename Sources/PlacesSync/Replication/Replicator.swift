@@ -57,6 +57,10 @@ public actor Replicator {
     /// Documents whose whole log this daemon pulled from a peer in the current session
     /// (once each: equivocation recovery, `Replicator+Ingest`).
     var fullPulls: [PublicKey: Set<DocumentID>] = [:]
+    /// Peers whose `Hello.features` has `card/1` (they take contact cards), while connected.
+    var cardPeers: Set<PublicKey> = []
+    /// The features this build sends in `Hello` and understands (`Protocol/sync.md` §7).
+    public static let features = ["card/1"]
     /// What was sent to each peer of each document in answer to its offers: pipelined
     /// rounds (`Replicator+Rounds`). Reset when a session with the peer opens or closes.
     var sendWindows: [PublicKey: [DocumentID: SendWindow]] = [:]
@@ -159,6 +163,7 @@ extension Replicator: SyncDelegate {
         let name = String(hello.name.prefix(100))
         sessions[peer, default: 0] += 1
         if sessions[peer] == 1 { sendWindows[peer] = nil }
+        if hello.features.contains("card/1") { cardPeers.insert(peer) }
         await host.peerConnected(peer, name: name, address: reachable)
         var out = [SyncMessage]()
         for doc in await host.sharedDocumentIDs(with: peer) {
@@ -186,6 +191,7 @@ extension Replicator: SyncDelegate {
             // Everything kept per peer goes with its last session (sync.md §7, "Bounds").
             sendWindows[peer] = nil
             fullPulls[peer] = nil
+            cardPeers.remove(peer)
             peerVectors[peer] = nil
             offeredVectors[peer] = nil
         }

@@ -188,6 +188,7 @@ extension SyncService {
         hello.hello.protocolVersion = syncProtocolVersion
         hello.hello.name = Self.truncated(await delegate.helloName(for: peer), toUTF8Bytes: maxHelloNameBytes)
         hello.hello.listenPort = UInt32(await boundPort ?? 0)
+        hello.hello.features = Replicator.features
         let bytes: [UInt8] = try hello.serializedBytes()
         try await channel.writeAndFlush(Self.frames(for: bytes, cipher: cipher, allocator: channel.allocator)).get()
         while true {
@@ -205,6 +206,9 @@ extension SyncService {
             }
             guard theirs.name.utf8.count <= maxHelloNameBytes, theirs.listenPort <= 65_535 else {
                 throw SyncError(.protocolViolation, "The peer's Hello has a name over 100 bytes or a bad port")
+            }
+            guard theirs.features.count <= 16, theirs.features.allSatisfy({ $0.utf8.count <= 32 }) else {
+                throw SyncError(.protocolViolation, "The peer's Hello has over 16 features or one over 32 bytes")
             }
             return theirs
         }

@@ -1,0 +1,2 @@
+/// The gazetteer is what discover searches.
+extension Gazetteer: DiscoverSource {}
