@@ -58,8 +58,15 @@ struct HostileCardPeerTests {
         ) throws -> [WireMessage] {
             let session = session ?? self.session
             try session.send(try card.offer(to: [victimKey], owner: owner, kind: kind, grantor: grantor))
+            // The ops follow the receiver's answer, as an honest owner's do (or a pause).
+            var seen = [WireMessage]()
+            _ = try session.wait(
+                timeout: 1,
+                for: {
+                    if case .offer(let o)? = $0.kind { o.doc == Data(card.doc.bytes) && o.reply } else { false }
+                }, other: { seen.append($0) })
             for op in card.ops { try session.send(ops: [op], doc: card.doc) }
-            return try session.drain(for: seconds)
+            return try seen + session.drain(for: seconds)
         }
 
         /// Reconnects the adversary (after the victim's view of her changed).

@@ -104,6 +104,36 @@ struct CardDraft: Sendable {
     }
 }
 
+extension PeerSession {
+    /// Fetches the daemon's own contact card: waits for an offer of kind "card", opens the
+    /// grants addressed to this peer, answers with an empty-vector offer and collects ops
+    /// until it holds what was offered. Nil when no card was offered within `timeout`.
+    func fetchCard(timeout: Double = 5) throws -> (card: DocumentMirror, offer: Places_Sync_V1_DocOffer)? {
+        let deadline = Date().addingTimeInterval(timeout)
+        guard
+            let first = try wait(
+                timeout: timeout, for: { if case .offer(let o)? = $0.kind { o.kind == "card" } else { false } }),
+            case .offer(let offer)? = first.kind, let doc = DocumentID(bytes: [UInt8](offer.doc))
+        else { return nil }
+        var mirror = DocumentMirror(doc: doc, owner: [UInt8](offer.owner))
+        take(grants: offer.grants, into: &mirror)
+        try send(Wire.offer(doc: doc, owner: mirror.owner, kind: "card"))
+        try catchUp(&mirror, to: offer.vector.map { ([UInt8]($0.author), $0.seq) }, deadline: deadline)
+        return (mirror, offer)
+    }
+
+    /// Every offer and ops batch naming `doc` among `messages`.
+    static func about(_ doc: DocumentID, in messages: [WireMessage]) -> [WireMessage] {
+        messages.filter {
+            switch $0.kind {
+            case .offer(let o): o.doc == Data(doc.bytes)
+            case .ops(let b): b.doc == Data(doc.bytes)
+            default: false
+            }
+        }
+    }
+}
+
 extension Optional {
     /// The value, or a harness error saying what was missing.
     func orThrow(_ what: String) throws -> Wrapped {
