@@ -103,6 +103,7 @@ struct DiscoverBadInputTests {
             ("limit 1.5", "q=paris&limit=1.5", "limit"),
             ("an empty limit", "q=paris&limit=", "limit"),
             ("a limit past Int64", "q=paris&limit=99999999999999999999999", "limit"),
+            ("a parameter discover does not take", "q=paris&radius=5", "radius"),
         ]
         for c in cases {
             let r = Self.refusal(try t.d.send("GET", "/v1/discover?\(c.query)"))
