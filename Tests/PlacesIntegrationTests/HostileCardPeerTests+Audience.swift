@@ -214,4 +214,38 @@ extension HostileCardPeerTests {
             v.sharedFavoriteNames(m.humanID) == ["Pastelaria Zyxqor"]
         }
     }
+
+    @Test("sharing 2,000 favorites at once answers 200 and a contact receives every one of them")
+    func sharingManyFavorites() async throws {
+        let v = try SyncNode("Vera")
+        // 2,000 places with their own names and addresses of 200 characters, a hundred metres
+        // apart, each hearted: more than one op of 1 MiB holds as shared places.
+        let count = 2_000
+        let features = (0..<count).map { i in
+            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(-9 + Double(i) / 1_000),38.7]},"#
+                + #""properties":{"name":"Zyxqor Favorite \#(i)","address":"\#(String(repeating: "Rua ", count: 50))"}}"#
+        }
+        let file = #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#
+        let imported = try v.d.client.send(
+            "POST", "/v1/places/import", body: Array(file.utf8), headers: ["Content-Type": "application/geo+json"])
+        try #require((200..<300).contains(imported.status), "import: \(imported.status) \(imported.text.prefix(300))")
+        let places = try v.d.call(PlaceList.self, "GET", "/v1/places").places
+        try #require(places.count == count)
+        for place in places {
+            let r = try v.d.client.send("POST", "/v1/favorites", body: Array(#"{"placeId":"\#(place.id)"}"#.utf8))
+            try #require(r.status == 201 || r.status == 200, "favorite: \(r.status) \(r.text)")
+        }
+        let sharing = try v.d.send("PUT", "/v1/favorites/sharing", json: #"{"sharing":"all"}"#)
+        #expect(sharing.status == 200, "sharing \(count) favorites: \(sharing.status) \(sharing.text.prefix(300))")
+        guard v.serving("sharing \(count) favorites"), sharing.status == 200 else { return }
+
+        let mallory = try AdversarialPeer()
+        try v.accept(mallory.humanID)
+        let session = try mallory.connectForCards(to: v.address)
+        let fetched = try #require(try session.fetchCard(timeout: 30), "no card was offered")
+        let text = Self.plaintext(fetched.card)
+        let shared = Set(
+            text.components(separatedBy: "Zyxqor Favorite ").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) })
+        #expect(shared.count == count, "the contact received \(shared.count) of \(count) shared favorites")
+    }
 }
