@@ -26,6 +26,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// Expense terms as a peer stores them, exchange rates, amounts, the ledger and the
     /// settle-up planner with arbitrary balances (`FuzzExpenses`).
     case expenses
+    /// Issue 15's discover input: a peer's gazetteer ids, `NameFolding.fold` and a gazetteer
+    /// search over arbitrary UTF-8 (`FuzzDiscover`).
+    case discover
 
     /// Runs one input. `sync-session` drives an actor: here it waits for it on a
     /// semaphore, so call this from a thread outside Swift's cooperative pool (libFuzzer's,
@@ -41,6 +44,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .placeImport: PlaceImport.fuzz(input)
         case .trips: FuzzTrips.run(input)
         case .expenses: FuzzExpenses.run(input)
+        case .discover: FuzzDiscover.run(input)
         }
     }
 
