@@ -1,4 +1,5 @@
 import PlacesAPI
+import PlacesCrypto
 import PlacesModel
 import PlacesStore
 
@@ -14,6 +15,39 @@ struct CardService {
     /// The most favorites a card carries (`Protocol/sync.md` §7, "Bounds"): the first ones in
     /// the owner's order.
     static let maxSharedPlaces = 10_000
+
+    /// A person's card's document id: the first 16 bytes of BLAKE2b-256(`"places/card/1"` ‖
+    /// 0x00 ‖ owner's Ed25519 key) (`Protocol/sync.md` §7.2). Fixed by the owner, so that no
+    /// one — not even the owner — can make a receiver hold a second or a decoy card, and
+    /// an itinerary can never be offered under a card's id.
+    static func documentID(owner: [UInt8]) -> DocumentID {
+        let digest = Blake2b.hash256(Array("places/card/1".utf8) + [0] + owner)
+        // 16 of 32 bytes: always a valid document id.
+        return DocumentID(bytes: Array(digest.prefix(16))) ?? DocumentID(bytes: [UInt8](repeating: 0, count: 16))!
+    }
+
+    /// The most entities one op of the card changes (an op is at most 1 MiB; a shared
+    /// favorite's changes are under 1 KB).
+    static let entitiesPerOp = 400
+
+    /// `changes` cut into runs that change at most `entitiesPerOp` entities each, an
+    /// entity's changes never split (its `create` and `set`s stay in one op).
+    static func chunks(_ changes: [Change], entitiesPerOp: Int) -> [[Change]] {
+        var out = [[Change]]()
+        var current = [Change]()
+        var entities = Set<EntityID>()
+        for change in changes {
+            if !entities.contains(change.entity), entities.count == entitiesPerOp {
+                out.append(current)
+                current = []
+                entities = []
+            }
+            entities.insert(change.entity)
+            current.append(change)
+        }
+        if !current.isEmpty { out.append(current) }
+        return out
+    }
 
     /// The fields a shared favorite copies from its library place.
     static let copied: [(place: FieldSpec, shared: FieldSpec)] = [

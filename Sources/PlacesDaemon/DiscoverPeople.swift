@@ -50,41 +50,114 @@ struct DiscoverPeople {
 }
 
 /// Popularity and hearts, computed from `DiscoverPeople` over the gazetteer (once per store
-/// generation, after the first search loaded the gazetteer).
+/// generation, after the first search loaded the gazetteer). Linear in what was saved: a
+/// saved place is reduced to one per person, gazetteer id and ~100 m cell of its folded name
+/// before anything is matched, so 10,000 copies of one place from one person cost as one,
+/// and a place is compared only with those of its own name in its own and the neighbouring
+/// cells.
 struct DiscoverPopularity {
     /// Result id → how many distinct people (not this one) saved it; absent = 0.
     var counts: [String: Int] = [:]
     /// Result ids this person has a favorite of.
     var favorites: Set<String> = []
 
+    /// Saved places by folded name and cell, each with the people who saved one there.
+    private struct NameCells {
+        var cells: [String: [Cell: [(person: String, latitude: Double, longitude: Double)]]] = [:]
+
+        mutating func add(_ saved: DiscoverPeople.Saved) {
+            let cell = Cell(saved.latitude, saved.longitude)
+            var here = cells[saved.folded, default: [:]][cell, default: []]
+            // One per person and cell is enough: the cell is ~100 m.
+            guard !here.contains(where: { $0.person == saved.person }) else { return }
+            here.append((saved.person, saved.latitude, saved.longitude))
+            cells[saved.folded, default: [:]][cell] = here
+        }
+
+        /// The people who saved a place of `place`'s folded name within 100 m of it.
+        func people(near place: DiscoverPeople.Saved) -> Set<String> {
+            guard let byCell = cells[place.folded] else { return [] }
+            var out = Set<String>()
+            for cell in Cell(place.latitude, place.longitude).neighbourhood {
+                for entry in byCell[cell] ?? [] where !out.contains(entry.person) {
+                    if DiscoverPeople.meters(place.latitude, place.longitude, entry.latitude, entry.longitude) <= 100 {
+                        out.insert(entry.person)
+                    }
+                }
+            }
+            return out
+        }
+    }
+
+    /// A cell of 0.001° of latitude (~111 m) by 0.001°/cos(latitude) of longitude, clamped
+    /// so that any finite coordinate has one.
+    private struct Cell: Hashable {
+        var row: Int
+        var column: Int
+
+        init(_ latitude: Double, _ longitude: Double) {
+            let lat = latitude.isFinite ? max(-90, min(90, latitude)) : 0
+            let lon = longitude.isFinite ? max(-180, min(180, longitude)) : 0
+            row = Int((lat * 1_000).rounded(.down))
+            let scale = max(0.01, cos(lat * .pi / 180))
+            column = Int((lon * 1_000 * scale).rounded(.down))
+        }
+
+        private init(row: Int, column: Int) {
+            self.row = row
+            self.column = column
+        }
+
+        var neighbourhood: [Cell] {
+            var out = [Cell]()
+            for dr in -1...1 { for dc in -1...1 { out.append(Cell(row: row + dr, column: column + dc)) } }
+            return out
+        }
+    }
+
     init(people: DiscoverPeople, catalog: DiscoverCatalog) {
         let index = catalog.index
-        var persons = [String: Set<String>]()
-        /// The gazetteer entries a saved place is: its id, else same folded name within 100 m.
-        func entries(_ saved: DiscoverPeople.Saved) -> [String] {
-            if let id = saved.gazetteerID { return [id] }
-            return index.entries(named: saved.name, within: 100, ofLatitude: saved.latitude, longitude: saved.longitude)
-                .map { catalog.gazetteer.id($0) }
-        }
+        // Others' saves, deduplicated.
+        var byID = [String: Set<String>]()
+        var byName = NameCells()
         for saved in people.saved {
-            for id in entries(saved) { persons[id, default: []].insert(saved.person) }
+            if let id = saved.gazetteerID { byID[id, default: []].insert(saved.person) } else { byName.add(saved) }
         }
-        for favorite in people.favorites { favorites.formUnion(entries(favorite)) }
-        // Candidates (library places, contacts' favorites): matched against what others saved.
-        var byName = [String: [DiscoverPeople.Saved]]()
-        var byID = [String: [DiscoverPeople.Saved]]()
-        for saved in people.saved {
-            byName[saved.folded, default: []].append(saved)
-            if let id = saved.gazetteerID { byID[id, default: []].append(saved) }
+        var persons = byID
+        // A save without an id counts for the gazetteer entries of its name within 100 m.
+        for (folded, cells) in byName.cells {
+            for (_, entries) in cells {
+                for entry in entries {
+                    for i in index.entries(named: folded, within: 100, ofLatitude: entry.latitude, longitude: entry.longitude) {
+                        persons[catalog.gazetteer.id(i), default: []].insert(entry.person)
+                    }
+                }
+            }
         }
-        for (i, candidate) in people.candidateSaved.enumerated() {
+        // Hearts: this person's favorites, by id and by name.
+        var favoriteIDs = Set<String>()
+        var favoriteNames = NameCells()
+        for favorite in people.favorites {
+            if let id = favorite.gazetteerID { favoriteIDs.insert(id) }
+            favoriteNames.add(favorite)
+            for i in index.entries(named: favorite.folded, within: 100, ofLatitude: favorite.latitude, longitude: favorite.longitude) {
+                favoriteIDs.insert(catalog.gazetteer.id(i))
+            }
+        }
+        favorites = favoriteIDs
+        // Candidates (library places, contacts' favorites): the people who saved the same place.
+        var byNameAll = byName
+        for saved in people.saved where saved.gazetteerID != nil { byNameAll.add(saved) }
+        for (i, candidate) in people.candidateSaved.enumerated() where i < people.candidates.count {
             let id = people.candidates[i].id
-            var who = Set<String>()
-            let pool = (candidate.gazetteerID.flatMap { byID[$0] } ?? []) + (byName[candidate.folded] ?? [])
-            for other in pool where DiscoverPeople.same(candidate, other) { who.insert(other.person) }
+            var who = byNameAll.people(near: candidate)
             if let gid = candidate.gazetteerID { who.formUnion(persons[gid] ?? []) }
             if !who.isEmpty { persons[id] = who }
-            if people.favorites.contains(where: { DiscoverPeople.same($0, candidate) }) { favorites.insert(id) }
+            if let gid = candidate.gazetteerID, favoriteIDs.contains(gid) {
+                favorites.insert(id)
+            } else if !favoriteNames.people(near: candidate).isEmpty {
+                favorites.insert(id)
+            }
         }
         counts = persons.mapValues(\.count)
     }

@@ -62,7 +62,8 @@ extension Engine {
         let stored = JSONValue.object([
             "mode": .string(mode.rawValue), "placeIds": .array(ids.sorted().map(JSONValue.string)),
         ])
-        try storeCall { () throws(StoreError) in try store.setPreference(Self.sharingPreference, stored.description) }
+        let storedText = String(decoding: (try? JSONEncoder().encode(stored)) ?? Data(), as: UTF8.self)
+        try storeCall { () throws(StoreError) in try store.setPreference(Self.sharingPreference, storedText) }
         try refreshCard(sharing: setting)
         return try favoriteSharingSetting()
     }
@@ -96,7 +97,7 @@ extension Engine {
         var card = try myCard()
         if card == nil {
             guard sharing.mode != .off else { return false }
-            let id = DocumentID(bytes: SecureRandom.bytes(16))!
+            let id = CardService.documentID(owner: identity.publicKey.bytes)
             do {
                 let key = try SecretBox.randomKey()
                 try store.createDocument(
@@ -115,7 +116,10 @@ extension Engine {
             try service.changes(profile: account.profile(in: store), sharing: sharing)
         }
         guard !changes.isEmpty else { return false }
-        try commit(card.id, changes, summary: "contact card updated")
+        // One op per few hundred favorites: 2,000 shared at once would not fit in one op.
+        for part in CardService.chunks(changes, entitiesPerOp: CardService.entitiesPerOp) {
+            try commit(card.id, part, summary: "contact card updated")
+        }
         // Contacts connected now receive it (an offer to those who have not offered it yet).
         offerToConnected(card, newcomers: participants(of: card))
         return true
@@ -181,6 +185,12 @@ extension Engine {
         guard (try? store.isContact(peer.bytes)) == true || coMembers().contains(peer) else {
             logger.info(
                 "ignored a contact card from someone who is neither a contact nor a co-member",
+                metadata: ["peer.id": "\(peer.humanID.prefix(7))"])
+            return nil
+        }
+        guard offer.doc == CardService.documentID(owner: peer.bytes) else {
+            logger.warning(
+                "ignored a contact card whose id is not its owner's card id",
                 metadata: ["peer.id": "\(peer.humanID.prefix(7))"])
             return nil
         }

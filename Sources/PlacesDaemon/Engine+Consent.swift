@@ -103,6 +103,14 @@ extension Engine {
                 metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)"])
             return nil
         }
+        // A person's card id is never an itinerary (an owner offering their card as an
+        // itinerary would otherwise keep their real card out).
+        guard docID != CardService.documentID(owner: owner) else {
+            logger.warning(
+                "ignored an itinerary offered under its owner's card id",
+                metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)"])
+            return nil
+        }
         guard (try? store.isContact(owner)) == true else {
             let name = offer.name.isEmpty ? nil : offer.name
             let role = ["editor", "viewer"].contains(offer.role) ? offer.role : nil

@@ -216,7 +216,7 @@ extension Engine {
         var out = body
         let g = catalog.gazetteer
         if out["name"] == nil || out["name"]?.isNull == true { out["name"] = .string(g.name(i)) }
-        if out["latitude"] == nil && out["longitude"] == nil {
+        if (out["latitude"] ?? .null).isNull && (out["longitude"] ?? .null).isNull {
             out["latitude"] = .number(g.latitude(i))
             out["longitude"] = .number(g.longitude(i))
         }

@@ -203,7 +203,8 @@ struct HostileCardPeerTests {
             v.sharedFavoriteNames(m.humanID) == ["Pastelaria Zyxqor"]
         }
         let ops = v.opCount
-        var second = try CardDraft(author: m)
+        // Another document id than the owner's card id (sync.md §7.2).
+        var second = try CardDraft(author: m, doc: DocumentID(bytes: SecureRandom.bytes(16)).orThrow("id"))
         try second.append(
             Wire.cardRoot(second.doc, name: "Mallory II", username: "mallory2", bio: "The real one")
                 + Wire.sharedPlace(name: Self.planted("second"), gazetteerID: Wire.string("city:2988507")))
@@ -290,10 +291,14 @@ struct HostileCardPeerTests {
             names: [Self.planted("disguised"), Self.planted("trip"), Self.planted("future")], "lying kinds")
         #expect(v.person(m.humanID)?["name"] as? String != Self.planted("trip"))
 
-        // Her honest card, with the right kind, on the same connection.
-        _ = try t.deliver(try Self.honestCard(m))
-        try await eventually("the honest card is shown", timeout: .seconds(10)) {
-            v.sharedFavoriteNames(m.humanID) == ["Pastelaria Zyxqor"]
+        // Mallory poisoned her own card (a person has one card id, sync.md §7.2, and her chain
+        // now starts with a refused op): that costs only her. Eve, another contact, is served.
+        let eve = try AdversarialPeer()
+        try v.accept(eve.humanID)
+        let eveSession = try eve.connectForCards(to: v.address, name: "Eve")
+        _ = try t.deliver(try Self.honestCard(eve), from: eveSession)
+        try await eventually("an honest card is shown", timeout: .seconds(10)) {
+            v.sharedFavoriteNames(eve.humanID) == ["Pastelaria Zyxqor"]
         }
         #expect(v.popularity(of: Self.lisbon, query: "lisbon") == 1)
     }

@@ -66,18 +66,25 @@ extension Wire {
     }
 }
 
-/// A contact card one peer writes: its document id, key and the ops so far. The document id
-/// is random, as an itinerary's is: the contract (`Protocol/sync.md` §7) does not derive it
-/// from the owner. Ops are signed by `author` unless `signer` says otherwise.
+/// A contact card one peer writes: its document id (by default the author's card id,
+/// `Protocol/sync.md` §7.2), key and the ops so far. Ops are signed by `author` unless
+/// `signer` says otherwise.
 struct CardDraft: Sendable {
     let author: AdversarialPeer
     private(set) var mirror: DocumentMirror
 
     init(author: AdversarialPeer, doc: DocumentID? = nil) throws {
         self.author = author
-        let doc = try doc ?? DocumentID(bytes: SecureRandom.bytes(16)).orThrow("no document id")
+        let doc = try doc ?? CardDraft.cardID(of: author.key)
         mirror = DocumentMirror(doc: doc, owner: author.key)
         mirror.keys[0] = try SecretBox.randomKey()
+    }
+
+    /// A person's card id (`Protocol/sync.md` §7.2): the first 16 bytes of
+    /// BLAKE2b-256("places/card/1" ‖ 0x00 ‖ key).
+    static func cardID(of key: [UInt8]) throws -> DocumentID {
+        try DocumentID(bytes: Array(Blake2b.hash256(Array("places/card/1".utf8) + [0] + key).prefix(16)))
+            .orThrow("no document id")
     }
 
     var doc: DocumentID { mirror.doc }
