@@ -140,7 +140,9 @@ extension GazetteerParser {
             counts.append(Int(n))
         }
         let total = counts.reduce(0, +)
-        var builder = Builder(capacity: total, textCapacity: bytes.count)
+        // A record takes at least 14 bytes: a header that promises more than the file can
+        // hold must not make us reserve memory for it.
+        var builder = Builder(capacity: min(total, bytes.count / 14), textCapacity: bytes.count)
         let kinds: [GazetteerKind] = [.continent, .country, .region, .city]
         for (k, kind) in kinds.enumerated() {
             for _ in 0..<counts[k] {
