@@ -28,11 +28,13 @@ public final class GazetteerIndex: Sendable {
     let fuzzyKey: [UInt32]
     let fuzzyMask: [UInt32]
     let fuzzyLengthStart: [Int32]
-    /// Per entry: kind (`kindCode`), population × kind weight, region entry (-1: none),
-    /// position on the unit sphere.
+    /// Per entry: kind (`kindCode`), population × kind weight, region slot (a region's own,
+    /// a city's region's, else -1; slots number the regions 0..<regionCount), position on
+    /// the unit sphere.
     let kind: [UInt8]
     let prominence: [Float]
-    let region: [Int32]
+    let regionSlot: [Int32]
+    let regionCount: Int
     let unitX: [Float]
     let unitY: [Float]
     let unitZ: [Float]
@@ -72,13 +74,12 @@ public final class GazetteerIndex: Sendable {
             unitY[i] = y
             unitZ[i] = z
             seen.removeAll(keepingCapacity: true)
-            let alternates = source.alternateNames(i)
-            for nameIndex in -1..<alternates.count {
-                NameFolding.fold(nameIndex < 0 ? source.name(i) : alternates[nameIndex], into: &folded)
+            source.forEachName(i) { name in
+                NameFolding.fold(utf8: name, into: &folded)
                 if folded.count > Self.maxKeyBytes { folded.removeSubrange(Self.maxKeyBytes...) }
-                if folded.isEmpty { continue }
+                if folded.isEmpty { return }
                 if seen.contains(where: { $0.1 == folded.count && bytes[$0.0..<($0.0 + $0.1)].elementsEqual(folded) }) {
-                    continue
+                    return
                 }
                 let start = bytes.count
                 seen.append((start, folded.count))
@@ -103,7 +104,18 @@ public final class GazetteerIndex: Sendable {
             bytes: bytes, keyStart: keyStart, keyLength: keyLength)
         self.kind = kind
         self.prominence = prominence
-        self.region = region
+        // Dense region numbers, so that a search can keep a small array per region.
+        var slots = [Int32](repeating: -1, count: n)
+        var regionCount: Int32 = 0
+        for i in 0..<n where kind[i] == 1 {
+            slots[i] = regionCount
+            regionCount += 1
+        }
+        for i in 0..<n where kind[i] == 0 && region[i] >= 0 && kind[Int(region[i])] == 1 {
+            slots[i] = slots[Int(region[i])]
+        }
+        self.regionSlot = slots
+        self.regionCount = Int(regionCount)
         self.unitX = unitX
         self.unitY = unitY
         self.unitZ = unitZ
@@ -137,31 +149,27 @@ public final class GazetteerIndex: Sendable {
     /// and then by entry on equal bytes (a stable order, the same on every device).
     private static func sortedOrder(bytes: [UInt8], starts: [UInt32], lengths: [UInt16]) -> [UInt32] {
         // The first 8 bytes, big-endian, decide most comparisons without touching `bytes`.
-        var heads = [UInt64](repeating: 0, count: starts.count)
+        var items = [(head: UInt64, key: UInt32)](repeating: (0, 0), count: starts.count)
         bytes.withUnsafeBufferPointer { b in
             for k in 0..<starts.count {
                 let s = Int(starts[k])
                 let len = Int(lengths[k] & ~wordFlag)
                 var h: UInt64 = 0
                 for j in 0..<8 { h = (h << 8) | UInt64(j < len ? b[s + j] : 0) }
-                heads[k] = h
+                items[k] = (h, UInt32(k))
+            }
+            items.sort { x, y in
+                if x.head != y.head { return x.head < y.head }
+                let a = Int(x.key)
+                let c = Int(y.key)
+                let order = compare(
+                    b, Int(starts[a]), Int(lengths[a] & ~wordFlag), b, Int(starts[c]), Int(lengths[c] & ~wordFlag))
+                if order != 0 { return order < 0 }
+                if lengths[a] != lengths[c] { return lengths[a] < lengths[c] }
+                return a < c
             }
         }
-        var order = (0..<UInt32(starts.count)).map { $0 }
-        bytes.withUnsafeBufferPointer { b in
-            order.sort { x, y in
-                let hx = heads[Int(x)]
-                let hy = heads[Int(y)]
-                if hx != hy { return hx < hy }
-                let c = compare(
-                    b, Int(starts[Int(x)]), Int(lengths[Int(x)] & ~wordFlag), b, Int(starts[Int(y)]),
-                    Int(lengths[Int(y)] & ~wordFlag))
-                if c != 0 { return c < 0 }
-                if lengths[Int(x)] != lengths[Int(y)] { return lengths[Int(x)] < lengths[Int(y)] }
-                return x < y
-            }
-        }
-        return order
+        return items.map(\.key)
     }
 
     /// -1, 0 or 1, comparing bytes and then lengths.

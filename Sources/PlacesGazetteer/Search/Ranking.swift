@@ -19,6 +19,8 @@ enum Ranking {
         /// Popularity as sorted (negated for descending), 0 when the sort is off.
         var popularity: Int
         var quality: UInt8
+        /// The quality reported (`quality` ranks a 1–3 letter exact match as a prefix).
+        var reported: UInt8
         /// Within a quality: 0 a whole name, 1 a later word ("york" in "new york"), or the
         /// number of edits for a fuzzy match.
         var detail: UInt8
