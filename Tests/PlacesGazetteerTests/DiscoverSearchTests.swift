@@ -40,7 +40,7 @@ import Testing
         #expect(Array(ids("par").prefix(4)) == ["city:2988507", "region:BR.18", "country:PY", "city:3383330"])
         #expect(ids("afr").first == "continent:AF")
         #expect(ids("eur").first == "continent:EU")
-        #expect(ids("p").first == "country:PT")  // 10.3 M / 4 is more than Paris's 2.1 M
+        #expect(ids("p").first == "city:2988507")  // Portugal's 10.3 M ÷ 10 is less than Paris's 2.1 M
     }
 
     @Test func exactBeforePrefixBeforeFuzzy() {

@@ -7,9 +7,9 @@ enum Ranking {
     static func weight(_ kind: GazetteerKind) -> Float {
         switch kind {
         case .city: 1
-        case .region: 1.0 / 6
-        case .country: 1.0 / 4
-        case .continent: 1.0 / 10
+        case .region: 1.0 / 15
+        case .country: 1.0 / 10
+        case .continent: 1.0 / 30
         }
     }
 
