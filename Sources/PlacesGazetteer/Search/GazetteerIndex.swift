@@ -158,15 +158,39 @@ public final class GazetteerIndex: Sendable {
                 for j in 0..<8 { h = (h << 8) | UInt64(j < len ? b[s + j] : 0) }
                 items[k] = (h, UInt32(k))
             }
-            items.sort { x, y in
-                if x.head != y.head { return x.head < y.head }
-                let a = Int(x.key)
-                let c = Int(y.key)
-                let order = compare(
-                    b, Int(starts[a]), Int(lengths[a] & ~wordFlag), b, Int(starts[c]), Int(lengths[c] & ~wordFlag))
-                if order != 0 { return order < 0 }
-                if lengths[a] != lengths[c] { return lengths[a] < lengths[c] }
-                return a < c
+            // Radix sort on the heads (four 16-bit digits, least significant first; stable),
+            // then each run of equal heads by the rest of its bytes.
+            var other = items
+            var counts = [Int](repeating: 0, count: 65_537)
+            for shift in stride(from: 0, to: 64, by: 16) {
+                for i in 0..<counts.count { counts[i] = 0 }
+                for item in items { counts[Int((item.head >> UInt64(shift)) & 0xFFFF) + 1] += 1 }
+                if counts[1...].contains(items.count) { continue }  // one value: already in order
+                for i in 1..<counts.count { counts[i] += counts[i - 1] }
+                for item in items {
+                    let digit = Int((item.head >> UInt64(shift)) & 0xFFFF)
+                    other[counts[digit]] = item
+                    counts[digit] += 1
+                }
+                swap(&items, &other)
+            }
+            var runStart = 0
+            while runStart < items.count {
+                var runEnd = runStart + 1
+                while runEnd < items.count, items[runEnd].head == items[runStart].head { runEnd += 1 }
+                if runEnd - runStart > 1 {
+                    items[runStart..<runEnd].sort { x, y in
+                        let a = Int(x.key)
+                        let c = Int(y.key)
+                        let order = compare(
+                            b, Int(starts[a]), Int(lengths[a] & ~wordFlag), b, Int(starts[c]),
+                            Int(lengths[c] & ~wordFlag))
+                        if order != 0 { return order < 0 }
+                        if lengths[a] != lengths[c] { return lengths[a] < lengths[c] }
+                        return a < c
+                    }
+                }
+                runStart = runEnd
             }
         }
         return items.map(\.key)
