@@ -173,7 +173,8 @@ public final class Gazetteer: Sendable {
         let city = "city:"
         guard id.hasPrefix(city) else { return codeIndex[id] }
         let digits = id.utf8.dropFirst(city.utf8.count)
-        guard (1...10).contains(digits.count), digits.allSatisfy({ $0 >= 48 && $0 <= 57 }),
+        guard (1...10).contains(digits.count), digits.first != UInt8(ascii: "0"),
+            digits.allSatisfy({ $0 >= 48 && $0 <= 57 }),
             let value = UInt32(Substring(digits))
         else { return nil }
         // Binary search: the cities are stored by ascending GeoNames id.
