@@ -23,6 +23,10 @@ import Testing
         // The state has 46 M people, the city 12 M: size alone would put the state first.
         #expect(Array(ids("sao paulo").prefix(2)) == ["city:3448439", "region:BR.27"])
         #expect(Array(ids("new york").prefix(2)) == ["city:5128581", "region:US.NY"])
+        // Even a region 600 times bigger: the city that it contains comes first, the region
+        // right after it, before smaller matches.
+        #expect(Array(ids("cordoba").prefix(2)) == ["city:3860259", "region:AR.05"])
+        #expect(Array(ids("cor").prefix(2)) == ["city:3860259", "region:AR.05"])
         // With near, distance decides (the state's centre is nearer to Albany).
         #expect(ids("new york") { $0.near = (42.65, -73.75) }.first == "region:US.NY")
     }
