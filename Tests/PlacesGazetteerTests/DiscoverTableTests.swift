@@ -74,6 +74,8 @@ struct DiscoverTableTests {
         .init(text: "ber", first: "city:2950159"),
         .init(text: "bue", first: "city:3435910"),
         .init(text: "stockh", first: "city:2673730"),
+        .init(text: "mad", first: "city:3117735"),  // Madrid: own names before alternates (Madras)
+        .init(text: "s", first: "city:1796236"),  // Shanghai, not North America by a foreign name
         // Typos.
         .init(text: "lisbn", first: "city:2267057"),
         .init(text: "sprngfield", first: "city:4409896"),  // two edits at 9+ letters

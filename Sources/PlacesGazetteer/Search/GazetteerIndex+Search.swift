@@ -106,7 +106,8 @@ extension GazetteerIndex {
         var found: [Int] = []
         bytes.withUnsafeBufferPointer { b in
             query.withUnsafeBufferPointer { qb in
-                for k in prefixRange(qb, b) where keyLength[k] == UInt16(qb.count) {
+                for k in prefixRange(qb, b)
+                where keyLength[k] & Self.wordFlag == 0 && Int(keyLength[k] & Self.lengthMask) == qb.count {
                     let e = Int(keyEntry[k])
                     let d = Self.greatCircleMeters(latitude, longitude, source.latitude(e), source.longitude(e))
                     if d <= meters { found.append(e) }
@@ -117,14 +118,18 @@ extension GazetteerIndex {
     }
 
     /// (rank, detail, reported): exact (0, 0, 0) for a whole name of the query's length,
-    /// else prefix: (1, 0, 1) for a whole name, (1, 1, 1) for a later word. A query of 1–3
-    /// bytes is still being typed: its exact matches rank as prefixes ("par" gives Paris,
-    /// not Par in Cornwall) but are still reported exact.
+    /// else prefix (1, detail, 1): detail 0 for a whole name, 1 for a later word. A query of
+    /// 1–3 bytes is still being typed: its exact matches rank as prefixes ("par" gives
+    /// Paris, not Par in Cornwall) but are still reported exact, and an entry's own name
+    /// ranks before its alternates (detail 0, 1, then 2 for a word): "mad" gives Madrid
+    /// before Chennai, once Madras.
     @inline(__always)
     static func prefixQuality(_ length: UInt16, _ queryLength: Int) -> (UInt8, UInt8, UInt8) {
-        if length & wordFlag != 0 { return (1, 1, 1) }
-        guard Int(length) == queryLength else { return (1, 0, 1) }
-        return queryLength <= shortQuery ? (1, 0, 0) : (0, 0, 0)
+        let short = queryLength <= shortQuery
+        if length & wordFlag != 0 { return (1, short ? 2 : 1, 1) }
+        let detail: UInt8 = short && length & alternateFlag != 0 ? 1 : 0
+        guard Int(length & lengthMask) == queryLength else { return (1, detail, 1) }
+        return short ? (1, detail, 0) : (0, 0, 0)
     }
 
     /// Queries of at most this many bytes rank exact matches among prefixes.
@@ -137,14 +142,14 @@ extension GazetteerIndex {
         var hi = keyStart.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            let c = Self.compare(b, Int(keyStart[mid]), Int(keyLength[mid] & ~Self.wordFlag), qb, 0, n)
+            let c = Self.compare(b, Int(keyStart[mid]), Int(keyLength[mid] & Self.lengthMask), qb, 0, n)
             if c < 0 { lo = mid + 1 } else { hi = mid }
         }
         let first = lo
         hi = keyStart.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            let length = Int(keyLength[mid] & ~Self.wordFlag)
+            let length = Int(keyLength[mid] & Self.lengthMask)
             let c = Self.compare(b, Int(keyStart[mid]), min(length, n), qb, 0, n)
             if c <= 0 { lo = mid + 1 } else { hi = mid }
         }
@@ -188,10 +193,13 @@ extension GazetteerIndex {
         var folded: [UInt8] = []
         for (c, candidate) in candidates.enumerated() {
             var best: (UInt8, UInt8, UInt8)?
-            for name in candidate.names.prefix(16) {
+            for (n, name) in candidate.names.prefix(16).enumerated() {
                 NameFolding.fold(name, into: &folded)
                 if folded.count > Self.maxKeyBytes { folded.removeSubrange(Self.maxKeyBytes...) }
-                guard let m = Self.match(query, folded, allowedEdits: allowed) else { continue }
+                guard var m = Self.match(query, folded, allowedEdits: allowed) else { continue }
+                if query.count <= Self.shortQuery, m.0 == 1 {
+                    m.1 = m.1 == 1 ? 2 : (n > 0 ? 1 : 0)  // as prefixQuality: own name, alternate, word
+                }
                 if best.map({ (m.0, m.1) < ($0.0, $0.1) }) ?? true { best = m }
             }
             guard let (quality, detail, reported) = best else { continue }

@@ -19,7 +19,8 @@ public final class GazetteerIndex: Sendable {
     let source: any DiscoverSource
     /// The folded names, back to back (UTF-8).
     let bytes: [UInt8]
-    /// Sorted keys: start in `bytes`, length (bit 15 set for a word-suffix key), entry.
+    /// Sorted keys: start in `bytes`, length (bit 15 set for a word-suffix key, bit 14 for
+    /// an alternate name's), entry.
     let keyStart: [UInt32]
     let keyLength: [UInt16]
     let keyEntry: [UInt32]
@@ -40,6 +41,9 @@ public final class GazetteerIndex: Sendable {
     let unitZ: [Float]
 
     static let wordFlag: UInt16 = 0x8000
+    /// Set on the keys of an alternate name (and its words).
+    static let alternateFlag: UInt16 = 0x4000
+    static let lengthMask: UInt16 = 0x3FFF
     /// Keys are cut to this many bytes (names are far shorter).
     static let maxKeyBytes = 255
 
@@ -74,7 +78,9 @@ public final class GazetteerIndex: Sendable {
             unitY[i] = y
             unitZ[i] = z
             seen.removeAll(keepingCapacity: true)
+            var flag: UInt16 = 0  // the first name is the entry's own, the others alternates
             source.forEachName(i) { name in
+                defer { flag = Self.alternateFlag }
                 NameFolding.fold(utf8: name, into: &folded)
                 if folded.count > Self.maxKeyBytes { folded.removeSubrange(Self.maxKeyBytes...) }
                 if folded.isEmpty { return }
@@ -85,12 +91,12 @@ public final class GazetteerIndex: Sendable {
                 seen.append((start, folded.count))
                 bytes.append(contentsOf: folded)
                 starts.append(UInt32(start))
-                lengths.append(UInt16(folded.count))
+                lengths.append(UInt16(folded.count) | flag)
                 entries.append(UInt32(i))
                 // Each later word as a key of its own, so that "york" finds "new york".
                 for p in 1..<folded.count where folded[p - 1] == 0x20 && folded[p] != 0x20 {
                     starts.append(UInt32(start + p))
-                    lengths.append(UInt16(folded.count - p) | Self.wordFlag)
+                    lengths.append(UInt16(folded.count - p) | Self.wordFlag | flag)
                     entries.append(UInt32(i))
                 }
             }
@@ -153,7 +159,7 @@ public final class GazetteerIndex: Sendable {
         bytes.withUnsafeBufferPointer { b in
             for k in 0..<starts.count {
                 let s = Int(starts[k])
-                let len = Int(lengths[k] & ~wordFlag)
+                let len = Int(lengths[k] & lengthMask)
                 var h: UInt64 = 0
                 for j in 0..<8 { h = (h << 8) | UInt64(j < len ? b[s + j] : 0) }
                 items[k] = (h, UInt32(k))
@@ -183,8 +189,8 @@ public final class GazetteerIndex: Sendable {
                         let a = Int(x.key)
                         let c = Int(y.key)
                         let order = compare(
-                            b, Int(starts[a]), Int(lengths[a] & ~wordFlag), b, Int(starts[c]),
-                            Int(lengths[c] & ~wordFlag))
+                            b, Int(starts[a]), Int(lengths[a] & lengthMask), b, Int(starts[c]),
+                            Int(lengths[c] & lengthMask))
                         if order != 0 { return order < 0 }
                         if lengths[a] != lengths[c] { return lengths[a] < lengths[c] }
                         return a < c
@@ -217,7 +223,7 @@ public final class GazetteerIndex: Sendable {
         [UInt32], [UInt32], [Int32]
     ) {
         var countByLength = [Int32](repeating: 0, count: maxKeyBytes + 2)
-        for l in keyLength where l & wordFlag == 0 { countByLength[Int(l)] += 1 }
+        for l in keyLength where l & wordFlag == 0 { countByLength[Int(l & lengthMask)] += 1 }
         var lengthStart = [Int32](repeating: 0, count: maxKeyBytes + 2)
         var total: Int32 = 0
         for l in 0...maxKeyBytes {
@@ -230,7 +236,7 @@ public final class GazetteerIndex: Sendable {
         var masks = [UInt32](repeating: 0, count: Int(total))
         bytes.withUnsafeBufferPointer { b in
             for k in 0..<keyStart.count where keyLength[k] & wordFlag == 0 {
-                let l = Int(keyLength[k])
+                let l = Int(keyLength[k] & lengthMask)
                 let slot = Int(next[l])
                 next[l] += 1
                 keys[slot] = UInt32(k)
