@@ -126,6 +126,20 @@ import Testing
         #expect(ids("\u{0}\u{FFFF}\u{10FFFF}").isEmpty)
     }
 
+    @Test func arbitraryBytesNeverTrap() {
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array("aeiouprsntlyzç ßø'-.ЖЖ東\u{301}\u{0}\u{FFFD}")
+        let candidates = [DiscoverCandidate(id: "place:1", names: ["", "a", "Zz"], latitude: .nan, longitude: 500)]
+        for _ in 0..<500 {
+            let length = Int.random(in: 1...40, using: &rng)
+            let text = String((0..<length).map { _ in alphabet.randomElement(using: &rng) ?? "a" })
+            let sort = PopularitySort.allCases.randomElement(using: &rng) ?? .off
+            let q = DiscoverQuery(text: text, near: Bool.random(using: &rng) ? (91, -181) : nil, limit: 7, sort: sort)
+            let hits = index.search(q, candidates: candidates, popular: ["place:1": Int.min, "city:2988507": Int.max])
+            #expect(hits.count <= 7)
+        }
+    }
+
     @Test func entriesNamedWithinADistance() {
         let springfield = fixture.index(ofID: "city:4250542")
         #expect(index.entries(named: "SPRINGFIELD", within: 100, ofLatitude: 39.80, longitude: -89.64) == [springfield])
