@@ -14,7 +14,7 @@ extension Gazetteer {
     public static func load(contentsOf url: URL) throws -> Gazetteer {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try Data(contentsOf: url, options: .alwaysMapped)
         } catch {
             throw GazetteerError(.unreadable, "cannot read the gazetteer \(url.path): \(error.localizedDescription)")
         }

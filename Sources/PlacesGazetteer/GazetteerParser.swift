@@ -1,3 +1,5 @@
+import Foundation
+
 /// One pass over the file's bytes: no `String` per line or field, so that 5 MB load in a
 /// few tens of milliseconds.
 struct GazetteerParser {
@@ -20,8 +22,7 @@ struct GazetteerParser {
         while position < bytes.count {
             line += 1
             let start = position
-            var end = start
-            while end < bytes.count && bytes[end] != 10 { end += 1 }
+            let end = next(10, in: start..<bytes.count)
             position = end + 1
             if end > start && bytes[start] == UInt8(ascii: "#") { continue }
             return start..<end
@@ -29,17 +30,28 @@ struct GazetteerParser {
         return nil
     }
 
+    /// The index of the first `byte` in `range`, or its end (memchr: SIMD, not a Swift loop).
+    func next(_ byte: UInt8, in range: Range<Int>) -> Int {
+        guard let base = bytes.baseAddress, !range.isEmpty,
+            let found = memchr(base + range.lowerBound, Int32(byte), range.count)
+        else { return range.upperBound }
+        return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+    }
+
     /// The line's tab-separated fields; exactly `count` of them or an error.
     func fields(_ range: Range<Int>, count: Int) throws -> [Range<Int>] {
         var result: [Range<Int>] = []
-        result.reserveCapacity(count)
+        result.reserveCapacity(count + 1)
         var from = range.lowerBound
-        for j in range where bytes[j] == 9 {
-            result.append(from..<j)
-            from = j + 1
-            guard result.count < count else { break }
+        while result.count < count {
+            let tab = next(9, in: from..<range.upperBound)
+            result.append(from..<tab)
+            guard tab < range.upperBound else { break }
+            from = tab + 1
         }
-        result.append(from..<range.upperBound)
+        if result.count == count, from <= range.upperBound, result[count - 1].upperBound < range.upperBound {
+            result.append(from..<range.upperBound)
+        }
         guard result.count == count else {
             throw fail(
                 "expected \(count) tab-separated fields, found \(result.count > count ? "more" : "\(result.count)")")
@@ -112,6 +124,7 @@ extension GazetteerParser {
     /// The header, then continents, countries, regions and cities, each `code TAB name TAB
     /// latitude TAB longitude TAB population TAB parent TAB alternates`.
     mutating func parse() throws -> Gazetteer {
+        try checkUTF8()
         guard let header = nextLine() else { throw fail("empty file: not a gazetteer") }
         let head = try fields(header, count: 6)
         guard string(head[0]) == Gazetteer.magic else {
@@ -127,7 +140,9 @@ extension GazetteerParser {
             counts.append(Int(n))
         }
         let total = counts.reduce(0, +)
-        var builder = Builder(capacity: total, textCapacity: bytes.count)
+        // A record takes at least 14 bytes: a header that promises more than the file can
+        // hold must not make us reserve memory for it.
+        var builder = Builder(capacity: min(total, bytes.count / 14), textCapacity: bytes.count)
         let kinds: [GazetteerKind] = [.continent, .country, .region, .city]
         for (k, kind) in kinds.enumerated() {
             for _ in 0..<counts[k] {
@@ -213,7 +228,7 @@ extension GazetteerParser {
             guard b.cityIDs.last.map({ Int64($0) < id }) ?? true else {
                 throw fail("city \(id) is out of order: cities are listed by ascending GeoNames id, once each")
             }
-            let key = parentCode.contains(".") ? "region:" + parentCode : "country:" + parentCode
+            let key = bytes[f[5]].contains(UInt8(ascii: ".")) ? "region:" + parentCode : "country:" + parentCode
             guard let p = b.seen[key] else {
                 throw fail("city \(id) lies in '\(parentCode)', which is no region or country listed before it")
             }
@@ -236,37 +251,40 @@ extension GazetteerParser {
         b.parents.append(parent)
     }
 
-    /// Copies the name and alternates into the text buffer, checking they are UTF-8 without
-    /// empty names or control characters.
+    /// Copies the name and alternates into the text buffer, checking there is a name and no
+    /// control character or empty alternate (UTF-8 is checked for the whole file at once).
     func appendNames(name: Range<Int>, alternates: Range<Int>, into b: inout Builder) throws {
         guard !name.isEmpty else { throw fail("an entry needs a name") }
-        let names = bytes[name]
-        guard !names.contains(UInt8(ascii: "|")) else { throw fail("a name cannot contain '|'") }
-        for range in [name, alternates] {
-            let slice = UnsafeBufferPointer(rebasing: bytes[range])
-            guard !slice.contains(where: { $0 < 32 || $0 == 127 }) else {
-                throw fail("names cannot contain control characters")
-            }
-            var decoder = UTF8()
-            var iterator = slice.makeIterator()
-            decoding: while true {
-                switch decoder.decode(&iterator) {
-                case .scalarValue: continue
-                case .emptyInput: break decoding
-                case .error: throw fail("a name is not valid UTF-8")
-                }
-            }
+        let bar = UInt8(ascii: "|")
+        for j in name {
+            let c = bytes[j]
+            guard c >= 32, c != 127 else { throw fail("names cannot contain control characters") }
+            guard c != bar else { throw fail("a name cannot contain '|'") }
         }
-        if !alternates.isEmpty {
-            let a = bytes[alternates]
-            guard a.first != UInt8(ascii: "|"), a.last != UInt8(ascii: "|"),
-                !zip(a, a.dropFirst()).contains(where: { $0 == UInt8(ascii: "|") && $1 == UInt8(ascii: "|") })
-            else { throw fail("an alternate name is empty (a stray '|')") }
+        var previous = bar
+        for j in alternates {
+            let c = bytes[j]
+            guard c >= 32, c != 127 else { throw fail("names cannot contain control characters") }
+            guard c != bar || previous != bar else { throw fail("an alternate name is empty (a stray '|')") }
+            previous = c
         }
+        guard alternates.isEmpty || previous != bar else { throw fail("an alternate name is empty (a stray '|')") }
         guard b.text.count + name.count + alternates.count < Int(UInt32.max) else { throw fail("too much text") }
         b.textStart.append(UInt32(b.text.count))
         b.text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[name]))
         b.alternatesStart.append(UInt32(b.text.count))
         b.text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[alternates]))
+    }
+
+    /// Throws naming the first line that is not UTF-8, if any (the standard library's
+    /// validation, which neither copies nor allocates).
+    mutating func checkUTF8() throws {
+        do {
+            _ = try UTF8Span(validating: bytes.span)
+        } catch {
+            let offset = min(error.byteOffsets.lowerBound, bytes.count)
+            line = 1 + bytes[..<offset].reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
+            throw fail("not valid UTF-8")
+        }
     }
 }

@@ -61,11 +61,12 @@ struct GazetteerDataTests {
     }
 
     @Test(
-        "big cities know their names in other languages",
+        "big cities, some regions and countries know their names in other languages",
         arguments: [
             ("city:2267057", "Lisboa"), ("city:2867714", "München"), ("city:2761369", "Wien"),
             ("city:1816670", "Peking"), ("city:3067696", "Praha"), ("city:3169070", "Roma"),
             ("city:524901", "Moskva"), ("city:756135", "Warszawa"), ("city:2886242", "Cologne"),
+            ("country:DE", "Deutschland"), ("region:DE.02", "Bayern"),
         ])
     func exonyms(id: String, alternate: String) throws {
         let g = try gazetteer()

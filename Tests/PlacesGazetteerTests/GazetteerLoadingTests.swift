@@ -81,8 +81,9 @@ struct GazetteerLoadingTests {
         #expect(throws: GazetteerError.self) { try load(long) }
         #expect(throws: GazetteerError.self) { try load("") }
         var bytes = Array(replacing(line: 6, with: "2267057\tLisbon\t38.7251\t-9.1498\t517802\tPT.14\tLisbo").utf8)
-        bytes.insert(0xFF, at: bytes.firstIndex(of: UInt8(ascii: "L"))!)
-        #expect(throws: GazetteerError.self) { try Gazetteer.load(bytes: bytes, file: "test.tsv") }
+        bytes.insert(0xFF, at: bytes.lastIndex(of: UInt8(ascii: "L"))!)
+        let notUTF8 = #expect(throws: GazetteerError.self) { try Gazetteer.load(bytes: bytes, file: "test.tsv") }
+        #expect(notUTF8?.line == 6 && notUTF8?.message == "test.tsv, line 6: not valid UTF-8")
         let missing = URL(fileURLWithPath: "/nonexistent/gazetteer.tsv")
         let unreadable = #expect(throws: GazetteerError.self) { try Gazetteer.load(contentsOf: missing) }
         #expect(unreadable?.code == .unreadable && unreadable?.message.contains("/nonexistent/gazetteer.tsv") == true)

