@@ -57,6 +57,10 @@ struct DiscoverTableTests {
         .init(text: "japan", first: "country:JP"),
         .init(text: "mexico", first: "country:MX", second: "city:3530597"),
         .init(text: "ivory coast", first: "country:CI"),
+        .init(text: "deutschland", first: "country:DE"),
+        .init(text: "España", first: "country:ES"),
+        .init(text: "usa", first: "country:US"),  // an exact alternate of 3 letters, before Uşak
+        .init(text: "uk", first: "country:GB"),
         .init(text: "asia", first: "continent:AS"),
         .init(text: "north am", first: "continent:NA"),
         // Regions and their other names.

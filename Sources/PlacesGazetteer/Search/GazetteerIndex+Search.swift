@@ -121,15 +121,15 @@ extension GazetteerIndex {
     /// else prefix (1, detail, 1): detail 0 for a whole name, 1 for a later word. A query of
     /// 1–3 bytes is still being typed: its exact matches rank as prefixes ("par" gives
     /// Paris, not Par in Cornwall) but are still reported exact, and an entry's own name
-    /// ranks before its alternates (detail 0, 1, then 2 for a word): "mad" gives Madrid
-    /// before Chennai, once Madras.
+    /// or an exact alternate ranks before other alternates (detail 0, 1, then 2 for a
+    /// word): "mad" gives Madrid before Chennai, once Madras; "usa" the United States.
     @inline(__always)
     static func prefixQuality(_ length: UInt16, _ queryLength: Int) -> (UInt8, UInt8, UInt8) {
         let short = queryLength <= shortQuery
         if length & wordFlag != 0 { return (1, short ? 2 : 1, 1) }
         let detail: UInt8 = short && length & alternateFlag != 0 ? 1 : 0
         guard Int(length & lengthMask) == queryLength else { return (1, detail, 1) }
-        return short ? (1, detail, 0) : (0, 0, 0)
+        return short ? (1, 0, 0) : (0, 0, 0)  // "usa", "uk": an exact alternate counts as an own name
     }
 
     /// Queries of at most this many bytes rank exact matches among prefixes.
@@ -198,7 +198,8 @@ extension GazetteerIndex {
                 if folded.count > Self.maxKeyBytes { folded.removeSubrange(Self.maxKeyBytes...) }
                 guard var m = Self.match(query, folded, allowedEdits: allowed) else { continue }
                 if query.count <= Self.shortQuery, m.0 == 1 {
-                    m.1 = m.1 == 1 ? 2 : (n > 0 ? 1 : 0)  // as prefixQuality: own name, alternate, word
+                    // As prefixQuality: own name or exact, alternate, word.
+                    m.1 = m.1 == 1 ? 2 : (n > 0 && m.2 != 0 ? 1 : 0)
                 }
                 if best.map({ (m.0, m.1) < ($0.0, $0.1) }) ?? true { best = m }
             }
