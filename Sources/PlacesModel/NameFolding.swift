@@ -26,18 +26,22 @@ public enum NameFolding {
     /// `s` folded into `out` (emptied first) as UTF-8: what the index uses to avoid a String
     /// per name.
     public static func fold(_ s: String, into out: inout [UInt8]) {
-        out.removeAll(keepingCapacity: true)
         var s = s  // `withUTF8` needs it mutable (it makes a bridged string contiguous)
-        let latin = s.withUTF8 { bytes in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxOutputBytes + 2) { buffer in
-                let written = table.withUnsafeBufferPointer { foldLatin(bytes, table: $0, into: buffer) }
-                guard written >= 0 else { return false }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<written]))
-                return true
-            }
+        s.withUTF8 { fold(utf8: $0, into: &out) }
+    }
+
+    /// `utf8` (any bytes; invalid UTF-8 is repaired first) folded into `out` (emptied
+    /// first): what the index uses to fold names straight from the gazetteer's buffer.
+    public static func fold(utf8 bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        out.removeAll(keepingCapacity: true)
+        let latin = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxOutputBytes + 2) { buffer in
+            let written = table.withUnsafeBufferPointer { foldLatin(bytes, table: $0, into: buffer) }
+            guard written >= 0 else { return false }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<written]))
+            return true
         }
         if !latin {
-            foldWithFoundation(s, into: &out)
+            foldWithFoundation(String(decoding: bytes, as: UTF8.self), into: &out)
         }
         trimTrailingSpace(&out)
     }

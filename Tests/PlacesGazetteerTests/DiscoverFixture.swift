@@ -30,6 +30,13 @@ struct DiscoverFixture: DiscoverSource {
     func index(ofID id: String) -> Int? { entries.firstIndex { $0.id == id } }
 
     static let standard: [Entry] = [
+        // Bigger than any real region, so that only the containment rule puts the city first.
+        .init(
+            kind: .region, id: "region:AR.05", name: "Córdoba", latitude: -31.4, longitude: -64.2,
+            population: 900_000_000),
+        .init(
+            kind: .city, id: "city:3860259", name: "Córdoba", latitude: -31.41, longitude: -64.18,
+            population: 1_428_214, region: "region:AR.05"),
         .init(
             kind: .continent, id: "continent:EU", name: "Europe", latitude: 48.7, longitude: 9.1,
             population: 741_000_000),

@@ -23,6 +23,10 @@ import Testing
         // The state has 46 M people, the city 12 M: size alone would put the state first.
         #expect(Array(ids("sao paulo").prefix(2)) == ["city:3448439", "region:BR.27"])
         #expect(Array(ids("new york").prefix(2)) == ["city:5128581", "region:US.NY"])
+        // Even a region 600 times bigger: the city that it contains comes first, the region
+        // right after it, before smaller matches.
+        #expect(Array(ids("cordoba").prefix(2)) == ["city:3860259", "region:AR.05"])
+        #expect(Array(ids("cor").prefix(2)) == ["city:3860259", "region:AR.05"])
         // With near, distance decides (the state's centre is nearer to Albany).
         #expect(ids("new york") { $0.near = (42.65, -73.75) }.first == "region:US.NY")
     }
@@ -40,7 +44,7 @@ import Testing
         #expect(Array(ids("par").prefix(4)) == ["city:2988507", "region:BR.18", "country:PY", "city:3383330"])
         #expect(ids("afr").first == "continent:AF")
         #expect(ids("eur").first == "continent:EU")
-        #expect(ids("p").first == "country:PT")  // 10.3 M / 4 is more than Paris's 2.1 M
+        #expect(ids("p").first == "city:2988507")  // Portugal's 10.3 M ÷ 10 is less than Paris's 2.1 M
     }
 
     @Test func exactBeforePrefixBeforeFuzzy() {
@@ -120,6 +124,20 @@ import Testing
         #expect(ids("paris") { $0.limit = -5 }.count == 1)
         #expect(ids("paris") { $0.near = (.nan, .infinity) }.first == "city:2988507")
         #expect(ids("\u{0}\u{FFFF}\u{10FFFF}").isEmpty)
+    }
+
+    @Test func arbitraryBytesNeverTrap() {
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array("aeiouprsntlyzç ßø'-.ЖЖ東\u{301}\u{0}\u{FFFD}")
+        let candidates = [DiscoverCandidate(id: "place:1", names: ["", "a", "Zz"], latitude: .nan, longitude: 500)]
+        for _ in 0..<500 {
+            let length = Int.random(in: 1...40, using: &rng)
+            let text = String((0..<length).map { _ in alphabet.randomElement(using: &rng) ?? "a" })
+            let sort = PopularitySort.allCases.randomElement(using: &rng) ?? .off
+            let q = DiscoverQuery(text: text, near: Bool.random(using: &rng) ? (91, -181) : nil, limit: 7, sort: sort)
+            let hits = index.search(q, candidates: candidates, popular: ["place:1": Int.min, "city:2988507": Int.max])
+            #expect(hits.count <= 7)
+        }
     }
 
     @Test func entriesNamedWithinADistance() {

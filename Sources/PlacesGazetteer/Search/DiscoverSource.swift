@@ -24,4 +24,35 @@ public protocol DiscoverSource: Sendable {
     func region(_ i: Int) -> Int?
     /// The entry with this id.
     func index(ofID id: String) -> Int?
+    /// Calls `body` with the UTF-8 of entry `i`'s name, then of each alternate name (the
+    /// index's build reads every name this way; the default makes Strings).
+    func forEachName(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void)
+}
+
+extension DiscoverSource {
+    public func forEachName(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        for var name in [self.name(i)] + alternateNames(i) {
+            name.withUTF8(body)
+        }
+    }
+}
+
+extension Gazetteer: DiscoverSource {
+    /// Straight from the gazetteer's buffer (`name|alternate|…`), without a String per name:
+    /// a third of the index's build time otherwise.
+    public func forEachName(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        let start = Int(textStart[i])
+        let split = Int(alternatesStart[i])
+        let end = Int(textStart[i + 1])
+        text.withUnsafeBufferPointer { b in
+            body(UnsafeBufferPointer(rebasing: b[start..<split]))
+            guard split < end else { return }
+            var from = split
+            for j in split..<end where b[j] == UInt8(ascii: "|") {
+                body(UnsafeBufferPointer(rebasing: b[from..<j]))
+                from = j + 1
+            }
+            body(UnsafeBufferPointer(rebasing: b[from..<end]))
+        }
+    }
 }

@@ -40,35 +40,50 @@ extension GazetteerIndex {
             let idB = b >= 0 ? source.id(b) : candidates[-1 - b].id
             return idA != idB ? idA < idB : a < b
         }
+        let rankRegions = point == nil && kindMask & 0b11 == 0b11
         bytes.withUnsafeBufferPointer { b in
             query.withUnsafeBufferPointer { qb in
                 let range = prefixRange(qb, b)
                 let fuzzy = fuzzyMatches(qb, bytes: b)
-                let regionOrder = point == nil ? regionProminence(range: range, fuzzy: fuzzy, qb.count, kindMask) : []
-                func offer(_ e: Int, _ quality: UInt8, _ detail: UInt8) {
-                    guard kindMask & (1 << kind[e]) != 0 else { return }
-                    var order: Float
-                    if let p = point {
-                        order = chord2(p, unitX[e], unitY[e], unitZ[e])
-                    } else {
-                        order = -prominence[e]
-                        if kind[e] == 1, let slot = Self.find(e, in: regionOrder) { order = -regionOrder[slot].1 }
+                let n = qb.count
+                // Per region slot (only without `near`): its best quality among the hits
+                // and the prominence of its best city hit of that quality.
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: rankRegions ? regionCount : 0) { quality in
+                    withUnsafeTemporaryAllocation(of: Float.self, capacity: rankRegions ? regionCount : 0) { city in
+                        if rankRegions {
+                            containedCities(range, fuzzy, n, quality: quality, city: city)
+                        }
+                        func offer(_ e: Int, _ q: (UInt8, UInt8, UInt8)) {
+                            guard kindMask & (1 << kind[e]) != 0 else { return }
+                            var order: Float
+                            if let p = point {
+                                order = chord2(p, unitX[e], unitY[e], unitZ[e])
+                            } else {
+                                order = -prominence[e]
+                                let slot = Int(regionSlot[e])
+                                if rankRegions, kind[e] == 1, slot >= 0, city[slot] >= 0 {
+                                    order = max(order, -city[slot].nextDown)
+                                }
+                            }
+                            let popularity = sortSign == 0 ? 0 : sortSign &* (entryPopularity[e] ?? 0)
+                            top.offer(
+                                .init(
+                                    popularity: popularity, quality: q.0, reported: q.2, detail: q.1, order: order,
+                                    hit: e))
+                        }
+                        for k in range {
+                            offer(Int(keyEntry[k]), Self.prefixQuality(keyLength[k], n))
+                        }
+                        for f in fuzzy { offer(f.entry, (2, UInt8(f.edits), 2)) }
                     }
-                    let popularity = sortSign == 0 ? 0 : sortSign &* (entryPopularity[e] ?? 0)
-                    top.offer(.init(popularity: popularity, quality: quality, detail: detail, order: order, hit: e))
                 }
-                for k in range {
-                    let (quality, detail) = Self.prefixQuality(keyLength[k], qb.count)
-                    offer(Int(keyEntry[k]), quality, detail)
-                }
-                for f in fuzzy { offer(f.entry, 2, UInt8(f.edits)) }
             }
         }
         if kindMask & (1 << 4) != 0 {
             offerCandidates(candidates, query, point, popular, sortSign, &top)
         }
         return top.keys.map { key in
-            let quality = MatchQuality(rawValue: Int(key.quality)) ?? .fuzzy
+            let quality = MatchQuality(rawValue: Int(key.reported)) ?? .fuzzy
             if key.hit >= 0 {
                 return DiscoverHit(
                     gazetteerIndex: key.hit, candidateIndex: nil, quality: quality,
@@ -91,7 +106,8 @@ extension GazetteerIndex {
         var found: [Int] = []
         bytes.withUnsafeBufferPointer { b in
             query.withUnsafeBufferPointer { qb in
-                for k in prefixRange(qb, b) where keyLength[k] == UInt16(qb.count) {
+                for k in prefixRange(qb, b)
+                where keyLength[k] & Self.wordFlag == 0 && Int(keyLength[k] & Self.lengthMask) == qb.count {
                     let e = Int(keyEntry[k])
                     let d = Self.greatCircleMeters(latitude, longitude, source.latitude(e), source.longitude(e))
                     if d <= meters { found.append(e) }
@@ -101,13 +117,23 @@ extension GazetteerIndex {
         return Array(Set(found)).sorted()
     }
 
-    /// Exact (0, 0) for a whole name of the query's length, else prefix: (1, 0) for a whole
-    /// name, (1, 1) for a later word.
+    /// (rank, detail, reported): exact (0, 0, 0) for a whole name of the query's length,
+    /// else prefix (1, detail, 1): detail 0 for a whole name, 1 for a later word. A query of
+    /// 1–3 bytes is still being typed: its exact matches rank as prefixes ("par" gives
+    /// Paris, not Par in Cornwall) but are still reported exact, and an entry's own name
+    /// or an exact alternate ranks before other alternates (detail 0, 1, then 2 for a
+    /// word): "mad" gives Madrid before Chennai, once Madras; "usa" the United States.
     @inline(__always)
-    static func prefixQuality(_ length: UInt16, _ queryLength: Int) -> (UInt8, UInt8) {
-        if length & wordFlag != 0 { return (1, 1) }
-        return Int(length) == queryLength ? (0, 0) : (1, 0)
+    static func prefixQuality(_ length: UInt16, _ queryLength: Int) -> (UInt8, UInt8, UInt8) {
+        let short = queryLength <= shortQuery
+        if length & wordFlag != 0 { return (1, short ? 2 : 1, 1) }
+        let detail: UInt8 = short && length & alternateFlag != 0 ? 1 : 0
+        guard Int(length & lengthMask) == queryLength else { return (1, detail, 1) }
+        return short ? (1, 0, 0) : (0, 0, 0)  // "usa", "uk": an exact alternate counts as an own name
     }
+
+    /// Queries of at most this many bytes rank exact matches among prefixes.
+    static let shortQuery = 3
 
     /// The sorted keys that start with `qb`.
     func prefixRange(_ qb: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Range<Int> {
@@ -116,14 +142,14 @@ extension GazetteerIndex {
         var hi = keyStart.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            let c = Self.compare(b, Int(keyStart[mid]), Int(keyLength[mid] & ~Self.wordFlag), qb, 0, n)
+            let c = Self.compare(b, Int(keyStart[mid]), Int(keyLength[mid] & Self.lengthMask), qb, 0, n)
             if c < 0 { lo = mid + 1 } else { hi = mid }
         }
         let first = lo
         hi = keyStart.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            let length = Int(keyLength[mid] & ~Self.wordFlag)
+            let length = Int(keyLength[mid] & Self.lengthMask)
             let c = Self.compare(b, Int(keyStart[mid]), min(length, n), qb, 0, n)
             if c <= 0 { lo = mid + 1 } else { hi = mid }
         }
@@ -131,43 +157,32 @@ extension GazetteerIndex {
     }
 
     /// Without `near`, a city comes before a region of the same quality that contains it
-    /// (São Paulo the city before the state): each matching region's prominence, lowered to
-    /// just under that of its best such city. Sorted by entry.
-    private func regionProminence(range: Range<Int>, fuzzy: [(entry: Int, edits: Int)], _ n: Int, _ kindMask: UInt8)
-        -> [(Int, Float, UInt8)]
-    {
-        guard kindMask & 0b11 == 0b11 else { return [] }
-        var regions: [(Int, Float, UInt8)] = []  // entry, prominence, best quality
-        for k in range where kind[Int(keyEntry[k])] == 1 {
-            regions.append((Int(keyEntry[k]), prominence[Int(keyEntry[k])], Self.prefixQuality(keyLength[k], n).0))
+    /// (São Paulo the city before the state): for each region slot, its best rank among
+    /// the hits (`quality`, 255 for none) and the prominence of its best city hit of that
+    /// rank (`city`, -1 for none); a region ranks just after that city at best.
+    private func containedCities(
+        _ range: Range<Int>, _ fuzzy: [(entry: Int, edits: Int)], _ n: Int, quality: UnsafeMutableBufferPointer<UInt8>,
+        city: UnsafeMutableBufferPointer<Float>
+    ) {
+        quality.initialize(repeating: 255)
+        city.initialize(repeating: -1)
+        for k in range {
+            let e = Int(keyEntry[k])
+            if kind[e] == 1 {
+                quality[Int(regionSlot[e])] = min(quality[Int(regionSlot[e])], Self.prefixQuality(keyLength[k], n).0)
+            }
         }
-        for f in fuzzy where kind[f.entry] == 1 { regions.append((f.entry, prominence[f.entry], 2)) }
-        guard !regions.isEmpty else { return [] }
-        regions.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.2 < $1.2 }
-        var unique: [(Int, Float, UInt8)] = []
-        for r in regions where unique.last?.0 != r.0 { unique.append(r) }
-        func lower(city e: Int, quality: UInt8) {
-            let r = Int(region[e])
-            guard r >= 0, let slot = Self.find(r, in: unique), unique[slot].2 == quality else { return }
-            let cap = prominence[e].nextDown
-            if cap < unique[slot].1 { unique[slot].1 = cap }
+        for f in fuzzy where kind[f.entry] == 1 {
+            quality[Int(regionSlot[f.entry])] = min(quality[Int(regionSlot[f.entry])], 2)
+        }
+        func lower(_ e: Int, _ q: UInt8) {
+            let slot = Int(regionSlot[e])
+            if slot >= 0, quality[slot] == q, prominence[e] > city[slot] { city[slot] = prominence[e] }
         }
         for k in range where kind[Int(keyEntry[k])] == 0 {
-            lower(city: Int(keyEntry[k]), quality: Self.prefixQuality(keyLength[k], n).0)
+            lower(Int(keyEntry[k]), Self.prefixQuality(keyLength[k], n).0)
         }
-        for f in fuzzy where kind[f.entry] == 0 { lower(city: f.entry, quality: 2) }
-        return unique
-    }
-
-    @inline(__always)
-    static func find(_ entry: Int, in sorted: [(Int, Float, UInt8)]) -> Int? {
-        var lo = 0
-        var hi = sorted.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if sorted[mid].0 < entry { lo = mid + 1 } else { hi = mid }
-        }
-        return lo < sorted.count && sorted[lo].0 == entry ? lo : nil
+        for f in fuzzy where kind[f.entry] == 0 { lower(f.entry, 2) }
     }
 
     private func offerCandidates(
@@ -177,36 +192,43 @@ extension GazetteerIndex {
         let allowed = Self.allowedEdits(queryLength: query.count)
         var folded: [UInt8] = []
         for (c, candidate) in candidates.enumerated() {
-            var best: (UInt8, UInt8)?
-            for name in candidate.names.prefix(16) {
+            var best: (UInt8, UInt8, UInt8)?
+            for (n, name) in candidate.names.prefix(16).enumerated() {
                 NameFolding.fold(name, into: &folded)
                 if folded.count > Self.maxKeyBytes { folded.removeSubrange(Self.maxKeyBytes...) }
-                guard let m = Self.match(query, folded, allowedEdits: allowed) else { continue }
-                if best.map({ m < $0 }) ?? true { best = m }
+                guard var m = Self.match(query, folded, allowedEdits: allowed) else { continue }
+                if query.count <= Self.shortQuery, m.0 == 1 {
+                    // As prefixQuality: own name or exact, alternate, word.
+                    m.1 = m.1 == 1 ? 2 : (n > 0 && m.2 != 0 ? 1 : 0)
+                }
+                if best.map({ (m.0, m.1) < ($0.0, $0.1) }) ?? true { best = m }
             }
-            guard let (quality, detail) = best else { continue }
+            guard let (quality, detail, reported) = best else { continue }
             var order: Float = 0
             if let p = point {
                 let (x, y, z) = Self.unitVector(latitude: candidate.latitude, longitude: candidate.longitude)
                 order = chord2(p, x, y, z)
             }
             let popularity = sortSign &* (popular[candidate.id] ?? 0)
-            top.offer(.init(popularity: popularity, quality: quality, detail: detail, order: order, hit: -1 - c))
+            top.offer(
+                .init(
+                    popularity: popularity, quality: quality, reported: reported, detail: detail, order: order,
+                    hit: -1 - c))
         }
     }
 
     /// How `name` (folded) matches `query` (folded), by the gazetteer's rules.
-    static func match(_ query: [UInt8], _ name: [UInt8], allowedEdits: Int) -> (UInt8, UInt8)? {
-        if name == query { return (0, 0) }
-        if name.starts(with: query) { return (1, 0) }
+    static func match(_ query: [UInt8], _ name: [UInt8], allowedEdits: Int) -> (UInt8, UInt8, UInt8)? {
+        if name == query { return query.count <= shortQuery ? (1, 0, 0) : (0, 0, 0) }
+        if name.starts(with: query) { return (1, 0, 1) }
         for p in 1..<max(name.count, 1) where name[p - 1] == 0x20 && name[p...].starts(with: query) {
-            return (1, 1)
+            return (1, 1, 1)
         }
         guard allowedEdits > 0 else { return nil }
         let edits = query.withUnsafeBufferPointer { qb in
             name.withUnsafeBufferPointer { nb in editDistance(qb, nb, 0, nb.count, atMost: allowedEdits) }
         }
-        return edits <= allowedEdits ? (2, UInt8(edits)) : nil
+        return edits <= allowedEdits ? (2, UInt8(edits), 2) : nil
     }
 
     @inline(__always)

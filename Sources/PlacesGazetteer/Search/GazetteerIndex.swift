@@ -19,7 +19,8 @@ public final class GazetteerIndex: Sendable {
     let source: any DiscoverSource
     /// The folded names, back to back (UTF-8).
     let bytes: [UInt8]
-    /// Sorted keys: start in `bytes`, length (bit 15 set for a word-suffix key), entry.
+    /// Sorted keys: start in `bytes`, length (bit 15 set for a word-suffix key, bit 14 for
+    /// an alternate name's), entry.
     let keyStart: [UInt32]
     let keyLength: [UInt16]
     let keyEntry: [UInt32]
@@ -28,16 +29,21 @@ public final class GazetteerIndex: Sendable {
     let fuzzyKey: [UInt32]
     let fuzzyMask: [UInt32]
     let fuzzyLengthStart: [Int32]
-    /// Per entry: kind (`kindCode`), population × kind weight, region entry (-1: none),
-    /// position on the unit sphere.
+    /// Per entry: kind (`kindCode`), population × kind weight, region slot (a region's own,
+    /// a city's region's, else -1; slots number the regions 0..<regionCount), position on
+    /// the unit sphere.
     let kind: [UInt8]
     let prominence: [Float]
-    let region: [Int32]
+    let regionSlot: [Int32]
+    let regionCount: Int
     let unitX: [Float]
     let unitY: [Float]
     let unitZ: [Float]
 
     static let wordFlag: UInt16 = 0x8000
+    /// Set on the keys of an alternate name (and its words).
+    static let alternateFlag: UInt16 = 0x4000
+    static let lengthMask: UInt16 = 0x3FFF
     /// Keys are cut to this many bytes (names are far shorter).
     static let maxKeyBytes = 255
 
@@ -72,24 +78,25 @@ public final class GazetteerIndex: Sendable {
             unitY[i] = y
             unitZ[i] = z
             seen.removeAll(keepingCapacity: true)
-            let alternates = source.alternateNames(i)
-            for nameIndex in -1..<alternates.count {
-                NameFolding.fold(nameIndex < 0 ? source.name(i) : alternates[nameIndex], into: &folded)
+            var flag: UInt16 = 0  // the first name is the entry's own, the others alternates
+            source.forEachName(i) { name in
+                defer { flag = Self.alternateFlag }
+                NameFolding.fold(utf8: name, into: &folded)
                 if folded.count > Self.maxKeyBytes { folded.removeSubrange(Self.maxKeyBytes...) }
-                if folded.isEmpty { continue }
+                if folded.isEmpty { return }
                 if seen.contains(where: { $0.1 == folded.count && bytes[$0.0..<($0.0 + $0.1)].elementsEqual(folded) }) {
-                    continue
+                    return
                 }
                 let start = bytes.count
                 seen.append((start, folded.count))
                 bytes.append(contentsOf: folded)
                 starts.append(UInt32(start))
-                lengths.append(UInt16(folded.count))
+                lengths.append(UInt16(folded.count) | flag)
                 entries.append(UInt32(i))
                 // Each later word as a key of its own, so that "york" finds "new york".
                 for p in 1..<folded.count where folded[p - 1] == 0x20 && folded[p] != 0x20 {
                     starts.append(UInt32(start + p))
-                    lengths.append(UInt16(folded.count - p) | Self.wordFlag)
+                    lengths.append(UInt16(folded.count - p) | Self.wordFlag | flag)
                     entries.append(UInt32(i))
                 }
             }
@@ -103,7 +110,18 @@ public final class GazetteerIndex: Sendable {
             bytes: bytes, keyStart: keyStart, keyLength: keyLength)
         self.kind = kind
         self.prominence = prominence
-        self.region = region
+        // Dense region numbers, so that a search can keep a small array per region.
+        var slots = [Int32](repeating: -1, count: n)
+        var regionCount: Int32 = 0
+        for i in 0..<n where kind[i] == 1 {
+            slots[i] = regionCount
+            regionCount += 1
+        }
+        for i in 0..<n where kind[i] == 0 && region[i] >= 0 && kind[Int(region[i])] == 1 {
+            slots[i] = slots[Int(region[i])]
+        }
+        self.regionSlot = slots
+        self.regionCount = Int(regionCount)
         self.unitX = unitX
         self.unitY = unitY
         self.unitZ = unitZ
@@ -137,31 +155,51 @@ public final class GazetteerIndex: Sendable {
     /// and then by entry on equal bytes (a stable order, the same on every device).
     private static func sortedOrder(bytes: [UInt8], starts: [UInt32], lengths: [UInt16]) -> [UInt32] {
         // The first 8 bytes, big-endian, decide most comparisons without touching `bytes`.
-        var heads = [UInt64](repeating: 0, count: starts.count)
+        var items = [(head: UInt64, key: UInt32)](repeating: (0, 0), count: starts.count)
         bytes.withUnsafeBufferPointer { b in
             for k in 0..<starts.count {
                 let s = Int(starts[k])
-                let len = Int(lengths[k] & ~wordFlag)
+                let len = Int(lengths[k] & lengthMask)
                 var h: UInt64 = 0
                 for j in 0..<8 { h = (h << 8) | UInt64(j < len ? b[s + j] : 0) }
-                heads[k] = h
+                items[k] = (h, UInt32(k))
+            }
+            // Radix sort on the heads (four 16-bit digits, least significant first; stable),
+            // then each run of equal heads by the rest of its bytes.
+            var other = items
+            var counts = [Int](repeating: 0, count: 65_537)
+            for shift in stride(from: 0, to: 64, by: 16) {
+                for i in 0..<counts.count { counts[i] = 0 }
+                for item in items { counts[Int((item.head >> UInt64(shift)) & 0xFFFF) + 1] += 1 }
+                if counts[1...].contains(items.count) { continue }  // one value: already in order
+                for i in 1..<counts.count { counts[i] += counts[i - 1] }
+                for item in items {
+                    let digit = Int((item.head >> UInt64(shift)) & 0xFFFF)
+                    other[counts[digit]] = item
+                    counts[digit] += 1
+                }
+                swap(&items, &other)
+            }
+            var runStart = 0
+            while runStart < items.count {
+                var runEnd = runStart + 1
+                while runEnd < items.count, items[runEnd].head == items[runStart].head { runEnd += 1 }
+                if runEnd - runStart > 1 {
+                    items[runStart..<runEnd].sort { x, y in
+                        let a = Int(x.key)
+                        let c = Int(y.key)
+                        let order = compare(
+                            b, Int(starts[a]), Int(lengths[a] & lengthMask), b, Int(starts[c]),
+                            Int(lengths[c] & lengthMask))
+                        if order != 0 { return order < 0 }
+                        if lengths[a] != lengths[c] { return lengths[a] < lengths[c] }
+                        return a < c
+                    }
+                }
+                runStart = runEnd
             }
         }
-        var order = (0..<UInt32(starts.count)).map { $0 }
-        bytes.withUnsafeBufferPointer { b in
-            order.sort { x, y in
-                let hx = heads[Int(x)]
-                let hy = heads[Int(y)]
-                if hx != hy { return hx < hy }
-                let c = compare(
-                    b, Int(starts[Int(x)]), Int(lengths[Int(x)] & ~wordFlag), b, Int(starts[Int(y)]),
-                    Int(lengths[Int(y)] & ~wordFlag))
-                if c != 0 { return c < 0 }
-                if lengths[Int(x)] != lengths[Int(y)] { return lengths[Int(x)] < lengths[Int(y)] }
-                return x < y
-            }
-        }
-        return order
+        return items.map(\.key)
     }
 
     /// -1, 0 or 1, comparing bytes and then lengths.
@@ -185,7 +223,7 @@ public final class GazetteerIndex: Sendable {
         [UInt32], [UInt32], [Int32]
     ) {
         var countByLength = [Int32](repeating: 0, count: maxKeyBytes + 2)
-        for l in keyLength where l & wordFlag == 0 { countByLength[Int(l)] += 1 }
+        for l in keyLength where l & wordFlag == 0 { countByLength[Int(l & lengthMask)] += 1 }
         var lengthStart = [Int32](repeating: 0, count: maxKeyBytes + 2)
         var total: Int32 = 0
         for l in 0...maxKeyBytes {
@@ -198,7 +236,7 @@ public final class GazetteerIndex: Sendable {
         var masks = [UInt32](repeating: 0, count: Int(total))
         bytes.withUnsafeBufferPointer { b in
             for k in 0..<keyStart.count where keyLength[k] & wordFlag == 0 {
-                let l = Int(keyLength[k])
+                let l = Int(keyLength[k] & lengthMask)
                 let slot = Int(next[l])
                 next[l] += 1
                 keys[slot] = UInt32(k)

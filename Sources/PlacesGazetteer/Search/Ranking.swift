@@ -7,9 +7,9 @@ enum Ranking {
     static func weight(_ kind: GazetteerKind) -> Float {
         switch kind {
         case .city: 1
-        case .region: 1.0 / 6
-        case .country: 1.0 / 4
-        case .continent: 1.0 / 10
+        case .region: 1.0 / 15
+        case .country: 1.0 / 10
+        case .continent: 1.0 / 30
         }
     }
 
@@ -19,6 +19,8 @@ enum Ranking {
         /// Popularity as sorted (negated for descending), 0 when the sort is off.
         var popularity: Int
         var quality: UInt8
+        /// The quality reported (`quality` ranks a 1–3 letter exact match as a prefix).
+        var reported: UInt8
         /// Within a quality: 0 a whole name, 1 a later word ("york" in "new york"), or the
         /// number of edits for a fuzzy match.
         var detail: UInt8
