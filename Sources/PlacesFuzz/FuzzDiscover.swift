@@ -11,8 +11,10 @@ import PlacesModel
 ///   and refuses in words; `.optional` takes null.
 /// - 1: `NameFolding.fold` over the rest read as UTF-8 (invalid sequences replaced):
 ///   idempotent; only `a`–`z`, digits and single inner spaces among its ASCII bytes;
-///   canonically equivalent inputs (NFC and NFD) fold alike; ASCII case does not matter.
-/// - 2: a gazetteer search (`GazetteerIndex.search`) with a query, kinds, `near`, limit,
+///   canonically equivalent inputs (NFC and NFD) fold alike below the output cut; Latin
+///   text folds the same beside a word of another script; ASCII case does not matter.
+/// - 2: a search of a small fixture gazetteer (`GazetteerIndex.search` over
+///   `FuzzDiscoverFixture`) with a query, kinds, `near`, limit,
 ///   sort, library candidates and popularity counts built from the bytes: at most `limit`
 ///   hits, each once, in range, of an allowed kind, ordered by quality (or by popularity
 ///   when sorted), with the popularity the daemon declared; a smaller limit gives a
