@@ -59,7 +59,8 @@ extension ChecklistGroup {
 
         func run() throws {
             let request = ChecklistCreate(text: text, list: list, assignee: assign)
-            let reply = try global.api.post(Target.v1("itineraries", try global.names.itinerary(itinerary), "checklist"), request)
+            let reply = try global.api.post(
+                Target.v1("itineraries", try global.names.itinerary(itinerary), "checklist"), request)
             if global.json { return printRaw(reply) }
             let item = try reply.decode(ChecklistItem.self)
             print("added \(Format.shortID(item.id)) “\(item.text)”")

@@ -43,7 +43,8 @@ func printContacts(_ list: ContactRows) {
     var table = Table("NAME", "USERNAME", "SHARED", "ID", "SINCE", alignments: [.left, .left, .right])
     for contact in list.contacts {
         table.append(
-            contact.name ?? "—", contact.username.map { "@" + $0 } ?? "", contact.sharedFavorites.map(String.init) ?? "",
+            contact.name ?? "—", contact.username.map { "@" + $0 } ?? "",
+            contact.sharedFavorites.map(String.init) ?? "",
             contact.id, contact.addedAt.map(Format.time) ?? "")
     }
     table.print()
@@ -89,7 +90,8 @@ extension ContactsGroup {
         private func resolve(_ text: String) throws -> String {
             let reply = try global.api.get(Target.v1("contacts"))
             let rows = try reply.decode(ContactRows.self).contacts
-            let entries = rows.map { NameResolver.Entry(ids: [$0.id], name: $0.name ?? $0.username ?? $0.id) }
+            let entries =
+                rows.map { NameResolver.Entry(ids: [$0.id], name: $0.name ?? $0.username ?? $0.id) }
                 + rows.compactMap { row in row.username.map { NameResolver.Entry(ids: [row.id], name: $0) } }
             let kind = NameResolver.Kind(
                 singular: "contact", plural: "contacts", listTarget: Target.v1("contacts"), entries: { _ in [] },

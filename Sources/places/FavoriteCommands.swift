@@ -35,7 +35,8 @@ extension FavoriteGroup {
         @OptionGroup var global: GlobalOptions
 
         @Argument(
-            help: "A library place (id, name or unique start) or a discover result (id or name), added to your library.")
+            help: "A library place (id, name or unique start) or a discover result (id or name), added to your library."
+        )
         var place: String
 
         @Option(help: "1-based position in your favorites (default: last).")
@@ -85,7 +86,8 @@ extension FavoriteGroup {
         }
 
         func run() throws {
-            let reply = try global.api.post(Target.v1("favorites", try global.names.favorite(favorite), "move"), MoveRequest(position: to))
+            let reply = try global.api.post(
+                Target.v1("favorites", try global.names.favorite(favorite), "move"), MoveRequest(position: to))
             if global.json { return printRaw(reply) }
             printFavorites(try reply.decode(FavoriteList.self))
         }

@@ -382,7 +382,8 @@ extension ItineraryGroup {
         var stop: String
 
         func run() throws {
-            let reply = try global.api.delete(Target.v1("itineraries", try global.names.itinerary(itinerary), "places", stop))
+            let reply = try global.api.delete(
+                Target.v1("itineraries", try global.names.itinerary(itinerary), "places", stop))
             if global.json { return printRaw(reply) }
             printItinerary(try reply.decode(Itinerary.self), trip: ItineraryTripFields(reply))
         }
@@ -411,7 +412,8 @@ extension ItineraryGroup {
 
         func run() throws {
             let reply = try global.api.post(
-                Target.v1("itineraries", try global.names.itinerary(itinerary), "places", stop, "move"), MoveRequest(position: to))
+                Target.v1("itineraries", try global.names.itinerary(itinerary), "places", stop, "move"),
+                MoveRequest(position: to))
             if global.json { return printRaw(reply) }
             printItinerary(try reply.decode(Itinerary.self), trip: ItineraryTripFields(reply))
         }

@@ -85,7 +85,10 @@ extension ItineraryGroup {
             let target =
                 switch format {
                 case .ics: Target.v1("itineraries", try global.names.itinerary(id), "calendar")
-                case .geojson: Target.v1("itineraries", try global.names.itinerary(id), "route", query: [("day", "all"), ("format", "geojson")])
+                case .geojson:
+                    Target.v1(
+                        "itineraries", try global.names.itinerary(id), "route",
+                        query: [("day", "all"), ("format", "geojson")])
                 }
             try emit(try global.api.get(target).response.body, output: output)
         }

@@ -50,7 +50,8 @@ struct ShareCommand: ParsableCommand {
     func run() throws {
         if let member {
             let reply = try global.api.post(
-                Target.v1("itineraries", try global.names.itinerary(itinerary), "share"), ShareRequest(member: member, role: role))
+                Target.v1("itineraries", try global.names.itinerary(itinerary), "share"),
+                ShareRequest(member: member, role: role))
             if global.json { return printRaw(reply) }
             return printMembers(try reply.decode(MemberList.self))
         }

@@ -151,7 +151,9 @@ extension NameResolver.Kind {
     static let place = NameResolver.Kind(
         singular: "place", plural: "places", listTarget: Target.v1("places"),
         entries: { data in
-            try JSONDecoder().decode(Rows.self, from: data).places.map { NameResolver.Entry(ids: [$0.id], name: $0.name) }
+            try JSONDecoder().decode(Rows.self, from: data).places.map {
+                NameResolver.Entry(ids: [$0.id], name: $0.name)
+            }
         }, listCommand: "places place list")
 
     /// Itineraries the user holds, own and shared (`GET /v1/itineraries?scope=all`).

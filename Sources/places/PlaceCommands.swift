@@ -111,8 +111,12 @@ extension PlaceGroup {
 
         func validate() throws {
             try validateCoordinates(latitude: latitude, longitude: longitude)
-            if (latitude == nil) != (longitude == nil) { throw ValidationError("give both --lat and --lon, or neither") }
-            if within != nil && latitude != nil { throw ValidationError("--in looks the coordinates up; drop --lat/--lon") }
+            if (latitude == nil) != (longitude == nil) {
+                throw ValidationError("give both --lat and --lon, or neither")
+            }
+            if within != nil && latitude != nil {
+                throw ValidationError("--in looks the coordinates up; drop --lat/--lon")
+            }
         }
 
         func run() throws {

@@ -30,7 +30,8 @@ struct PlacesCommand: ParsableCommand {
         version: "0.1.0\nPlace names: GeoNames (geonames.org), CC BY 4.0",
         subcommands: [
             Init.self, Login.self, Logout.self, Whoami.self, Status.self,
-            DiscoverCommand.self, PlaceGroup.self, FavoriteGroup.self, ItineraryGroup.self, ItemGroup.self, ChecklistGroup.self,
+            DiscoverCommand.self, PlaceGroup.self, FavoriteGroup.self, ItineraryGroup.self, ItemGroup.self,
+            ChecklistGroup.self,
             ExpenseGroup.self, TravellerGroup.self,
             Activity.self, Events.self, Route.self, PeersGroup.self, InvitationsGroup.self, ContactsGroup.self,
             ShareCommand.self, JoinCommand.self, MembersCommand.self, UnshareCommand.self,

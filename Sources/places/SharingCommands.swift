@@ -30,7 +30,8 @@ extension ItineraryGroup {
 
         func run() throws {
             let reply = try global.api.post(
-                Target.v1("itineraries", try global.names.itinerary(itinerary), "share"), ShareRequest(member: member, role: role))
+                Target.v1("itineraries", try global.names.itinerary(itinerary), "share"),
+                ShareRequest(member: member, role: role))
             if global.json { return printRaw(reply) }
             printMembers(try reply.decode(MemberList.self))
         }
