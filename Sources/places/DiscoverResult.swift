@@ -23,15 +23,18 @@ struct DiscoverResult: Decodable, Sendable, Equatable {
     /// Whether the user's library holds it as a favorite.
     var favorite: Bool?
 
-    /// "Lisbon, Portugal" for a city; the country's continent for a country; "" for a continent.
+    /// "Lisbon, Portugal" (region, country) for a city or a place; the country for a region;
+    /// the continent for a country; "" for a continent.
     var whereText: String {
         var parts: [String] = []
         switch kind {
         case "continent": break
         case "country": if let continent { parts.append(continent) }
+        case "region": if let country { parts.append(country) }
         default:
-            if let region, region != name { parts.append(region) }
-            if let country, country != name { parts.append(country) }
+            // A city keeps a region of the same name: "Lisbon, Lisbon, Portugal".
+            if let region { parts.append(region) }
+            if let country { parts.append(country) }
         }
         return parts.joined(separator: ", ")
     }

@@ -378,12 +378,13 @@ extension ItineraryGroup {
         @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
-        @Argument(help: "The stop id or its place id.")
+        @Argument(help: "The place to go: its name, its stop id or its place id (or a unique start).")
         var stop: String
 
         func run() throws {
-            let reply = try global.api.delete(
-                Target.v1("itineraries", try global.names.itinerary(itinerary), "places", stop))
+            let itineraryID = try global.names.itinerary(itinerary)
+            let stopID = try global.names.stop(stop, in: itineraryID)
+            let reply = try global.api.delete(Target.v1("itineraries", itineraryID, "places", stopID))
             if global.json { return printRaw(reply) }
             printItinerary(try reply.decode(Itinerary.self), trip: ItineraryTripFields(reply))
         }
@@ -400,7 +401,7 @@ extension ItineraryGroup {
         @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
-        @Argument(help: "The stop id or its place id.")
+        @Argument(help: "The place to go: its name, its stop id or its place id (or a unique start).")
         var stop: String
 
         @Option(help: "The new 1-based position.")
@@ -411,8 +412,10 @@ extension ItineraryGroup {
         }
 
         func run() throws {
+            let itineraryID = try global.names.itinerary(itinerary)
+            let stopID = try global.names.stop(stop, in: itineraryID)
             let reply = try global.api.post(
-                Target.v1("itineraries", try global.names.itinerary(itinerary), "places", stop, "move"),
+                Target.v1("itineraries", itineraryID, "places", stopID, "move"),
                 MoveRequest(position: to))
             if global.json { return printRaw(reply) }
             printItinerary(try reply.decode(Itinerary.self), trip: ItineraryTripFields(reply))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PlacesControlClient
+import PlacesModel
 
 /// Turns what a user types for a place, a favorite or an itinerary (`"belem tower"`,
 /// `lisbon w`, `3f7a9c01`) into the id the control API takes.
@@ -10,7 +11,8 @@ import PlacesControlClient
 ///    the daemon as it is: the daemon resolves id prefixes, and no list is fetched.
 /// 2. Otherwise the list is fetched and the text is compared, ignoring case and accents
 ///    (``NameResolver/fold(_:)``), with each entry's id and name: an equal id, then an
-///    equal name, then a name (or an id, for 4+ hex digits) that starts with the text.
+///    equal name, then a name (or an id, for 4+ hex digits) that starts with the text,
+///    then a name with a word that starts with it.
 /// 3. The first step with exactly one match wins. Several matches at that step: they are
 ///    listed on standard error as `id  name` lines, and `places` exits 2. No match: exit 2
 ///    naming what was looked for, unless the text is made of 4+ hex letters (`abcd`), which
@@ -47,6 +49,19 @@ struct NameResolver {
 
     /// The id of the favorite `text` names (by its place's name or either id).
     func favorite(_ text: String) throws -> String { try resolve(text, .favorite) }
+
+    /// The id of the place to go (stop) `text` names in the itinerary `itineraryID`: the
+    /// stop's name, the stop's or its library place's id.
+    func stop(_ text: String, in itineraryID: String) throws -> String {
+        let kind = Kind(
+            singular: "place to go", plural: "places to go", listTarget: Target.v1("itineraries", itineraryID),
+            entries: { data in
+                try JSONDecoder().decode(Kind.Rows.self, from: data).places.map {
+                    Entry(ids: [$0.id] + ($0.placeId.map { [$0] } ?? []), name: $0.name)
+                }
+            }, listCommand: "places itinerary show \(Format.shortID(itineraryID))")
+        return try resolve(text, kind)
+    }
 
     /// Resolves `text` among the entries of `kind` (see the type's rules).
     func resolve(_ text: String, _ kind: Kind) throws -> String {
@@ -91,7 +106,9 @@ struct NameResolver {
         let prefixed = entries.filter {
             fold($0.name).hasPrefix(key) || (idPrefix && $0.ids.contains { $0.lowercased().hasPrefix(lowered) })
         }
-        for tier in [byID, exact, prefixed] where !tier.isEmpty {
+        // Last: the text starts a later word of the name ("nicola" → Café Nicola).
+        let worded = entries.filter { (" " + fold($0.name)).contains(" " + key) }
+        for tier in [byID, exact, prefixed, worded] where !tier.isEmpty {
             return tier.count == 1 ? .found(tier[0]) : .ambiguous(tier)
         }
         return .none
@@ -109,41 +126,9 @@ struct NameResolver {
         return (4...32).contains(bytes.count) && bytes.allSatisfy(\.isHexDigit)
     }
 
-    /// Case- and accent-free form of a name, the same as the daemon's discover search
-    /// uses: lowercase, marks dropped (é→e, ß→ss, ø→o…), apostrophes removed, other
-    /// punctuation and spaces as single spaces, trimmed.
-    ///
-    /// Until `PlacesModel.NameFolding` lands this is a local copy of its rules; it then
-    /// becomes `NameFolding.fold(text)`.
-    static func fold(_ text: String) -> String {
-        let special: [Character: String] = [
-            "ß": "ss", "æ": "ae", "ø": "o", "ł": "l", "đ": "d", "þ": "th", "œ": "oe", "ı": "i", "ð": "d",
-        ]
-        var out = ""
-        var pendingSpace = false
-        let lowered = text.lowercased()
-        for character in lowered {
-            if character == "'" || character == "’" || character == "ʼ" || character == "`" { continue }
-            let pieces: String
-            if let mapped = special[character] {
-                pieces = mapped
-            } else {
-                pieces = String(character).folding(options: [.diacriticInsensitive, .widthInsensitive], locale: nil)
-            }
-            for scalar in pieces.unicodeScalars {
-                if CharacterSet.letters.contains(scalar) || CharacterSet.decimalDigits.contains(scalar) {
-                    if pendingSpace && !out.isEmpty { out.append(" ") }
-                    pendingSpace = false
-                    out.unicodeScalars.append(scalar)
-                } else if CharacterSet.nonBaseCharacters.contains(scalar) {
-                    continue
-                } else {
-                    pendingSpace = true
-                }
-            }
-        }
-        return out
-    }
+    /// Case- and accent-free form of a name: `NameFolding.fold`, the one the daemon's
+    /// discover search and the gazetteer use.
+    static func fold(_ text: String) -> String { NameFolding.fold(text) }
 }
 
 extension NameResolver.Kind {
@@ -184,7 +169,7 @@ extension NameResolver.Kind {
         }, listCommand: "places favorite list")
 
     /// The few fields of a list the resolver reads; anything else in the body is ignored.
-    private struct Rows: Decodable {
+    fileprivate struct Rows: Decodable {
         struct Row: Decodable {
             var id: String
             var name: String

@@ -114,6 +114,9 @@ struct CLINameTests {
         let added = try f.daemon.cli(["itinerary", "add-place", "lisbon wi", "cafe nic"])
         #expect(added.status == 0 && added.stdout.contains(wineID) && added.stdout.contains("Café Nicola"))
 
+        let unstopped = try f.daemon.cli(["itinerary", "remove-place", "lisbon wi", "NICOLA"])
+        #expect(unstopped.status == 0 && !unstopped.stdout.contains("Café Nicola"), "\(unstopped.stderr)")
+
         let both = try f.daemon.cli(["itinerary", "show", "lisbon"])
         #expect(both.status == 2 && both.stderr.contains("could be 2 itineraries"))
         #expect(both.stderr.contains("\(weekendID.prefix(8))  Lisbon weekend"))
