@@ -24,6 +24,13 @@ extension PlaceGroup.Add {
         {
             match = nil
         }
+        if let match, Self.isWithin(typed: name, result: match) {
+            // "Belem Tower" finding Belém: the tower is in Belém, it is not Belém.
+            printError("no “\(name)” in discover: placing it at \(match.described)")
+            let created = try results.create(from: match, name: name, details: details, gazetteer: false)
+            if global.json { return printRaw(created.reply) }
+            return print("added place \(Format.shortID(created.id)) \(created.place.name)")
+        }
         if let match {
             printError("using \(match.described)")
             return try add(match, named: nil, results)
@@ -53,6 +60,14 @@ extension PlaceGroup.Add {
         let created = try results.create(from: result, name: named, details: details)
         if global.json { return printRaw(created.reply) }
         print("added place \(Format.shortID(created.id)) \(created.place.name)")
+    }
+
+    /// Whether the typed name holds the result's whole name and more ("Belem Tower" and
+    /// Belém): then the result is where the place is, not the place itself.
+    static func isWithin(typed: String, result: DiscoverResult) -> Bool {
+        let typedKey = NameResolver.fold(typed)
+        let resultKey = NameResolver.fold(result.name)
+        return !resultKey.isEmpty && typedKey != resultKey && (" \(typedKey) ").contains(" \(resultKey) ")
     }
 
     /// Great-circle distance between two results, in meters.

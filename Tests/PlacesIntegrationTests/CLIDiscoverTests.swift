@@ -284,6 +284,8 @@ struct CLIDiscoverRouteTests {
         let near = try f.daemon.cli(["place", "add", "Belem Tower", "--in", "Lisbon"])
         #expect(near.status == 0 && near.stdout.contains("added place"), "\(near.stderr)")
         #expect(near.stderr.contains("Lisbon"))
+        let named = try f.daemon.cli(["place", "show", "belem tower"])
+        #expect(named.status == 0 && named.stdout.contains("Belem Tower"), "\(named.stderr)")
         _ = try f.daemon.cli(["itinerary", "create", "Porto days"])
         let stop = try f.daemon.cli(["itinerary", "add-place", "porto d", "Porto"])
         #expect(stop.status == 0 && stop.stdout.contains("Porto"), "\(stop.stderr)")
