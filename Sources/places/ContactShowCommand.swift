@@ -20,6 +20,7 @@ struct ContactRows: Decodable, Sendable {
 /// `GET /v1/contacts/{personId}`: a person's profile and the favorites they share.
 struct ContactProfile: Decodable, Sendable {
     struct SharedFavorite: Decodable, Sendable {
+        /// The discover id, `place:<owner 64 hex>.<32 hex>`.
         var id: String
         var name: String
         var latitude: Double
@@ -80,7 +81,7 @@ extension ContactsGroup {
             for favorite in profile.favorites {
                 table.append(
                     favorite.name, Format.coordinates(favorite.latitude, favorite.longitude),
-                    (favorite.categories ?? []).joined(separator: ","), "place:\(profile.id).\(favorite.id)")
+                    (favorite.categories ?? []).joined(separator: ","), favorite.id)
             }
             table.print()
         }
