@@ -10,11 +10,11 @@ extension PlacesCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id (or a unique prefix of 4+ hex digits).")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
         func run() throws {
-            let reply = try global.api.get(Target.v1("itineraries", itinerary, "activity"))
+            let reply = try global.api.get(Target.v1("itineraries", try global.names.itinerary(itinerary), "activity"))
             if global.json { return printRaw(reply) }
             let list = try reply.decode(ActivityList.self)
             guard !list.activity.isEmpty else { return print("no activity") }

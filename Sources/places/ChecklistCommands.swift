@@ -25,11 +25,11 @@ extension ChecklistGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id (or a unique prefix of 4+ hex digits).")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
         func run() throws {
-            let reply = try global.api.get(Target.v1("itineraries", itinerary, "checklist"))
+            let reply = try global.api.get(Target.v1("itineraries", try global.names.itinerary(itinerary), "checklist"))
             if global.json { return printRaw(reply) }
             let list = try reply.decode(ChecklistList.self)
             guard !list.items.isEmpty else {
@@ -45,7 +45,7 @@ extension ChecklistGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id.")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
         @Argument(help: "What to pack or do.")
@@ -59,7 +59,8 @@ extension ChecklistGroup {
 
         func run() throws {
             let request = ChecklistCreate(text: text, list: list, assignee: assign)
-            let reply = try global.api.post(Target.v1("itineraries", itinerary, "checklist"), request)
+            let reply = try global.api.post(
+                Target.v1("itineraries", try global.names.itinerary(itinerary), "checklist"), request)
             if global.json { return printRaw(reply) }
             let item = try reply.decode(ChecklistItem.self)
             print("added \(Format.shortID(item.id)) “\(item.text)”")
@@ -68,18 +69,21 @@ extension ChecklistGroup {
 
     /// The arguments naming one checklist entry.
     struct EntryReference: ParsableArguments {
-        @Argument(help: "The itinerary id.")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
         @Argument(help: "The checklist entry id (or a unique prefix of 4+ hex digits).")
         var item: String
 
-        var target: String { Target.v1("itineraries", itinerary, "checklist", item) }
+        /// The entry's target; the itinerary may be given by name.
+        func target(_ global: GlobalOptions) throws -> String {
+            Target.v1("itineraries", try global.names.itinerary(itinerary), "checklist", item)
+        }
     }
 
     /// Sends a PATCH and prints the entry as it now is.
     static func patch(_ global: GlobalOptions, _ entry: EntryReference, _ body: JSONBody, verb: String) throws {
-        let reply = try global.api.patch(entry.target, body)
+        let reply = try global.api.patch(try entry.target(global), body)
         if global.json { return printRaw(reply) }
         let item = try reply.decode(ChecklistItem.self)
         print("\(verb) \(Format.shortID(item.id)) “\(item.text)”")
@@ -153,7 +157,7 @@ extension ChecklistGroup {
         }
 
         func run() throws {
-            let reply = try global.api.post(entry.target + "/move", MoveRequest(position: to))
+            let reply = try global.api.post(try entry.target(global) + "/move", MoveRequest(position: to))
             if global.json { return printRaw(reply) }
             print(TripFormat.checklist(try reply.decode(ChecklistList.self)))
         }
@@ -167,7 +171,7 @@ extension ChecklistGroup {
         @OptionGroup var entry: EntryReference
 
         func run() throws {
-            let reply = try global.api.delete(entry.target)
+            let reply = try global.api.delete(try entry.target(global))
             if global.json { return printRaw(reply) }
             print("removed \(entry.item)")
         }

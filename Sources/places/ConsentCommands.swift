@@ -66,7 +66,7 @@ struct ContactsGroup: ParsableCommand {
         commandName: "contacts",
         abstract: "People whose shares arrive directly, without an invitation.",
         discussion: "Accepting an invitation adds its sender; `add` trusts someone ahead (e.g. on a headless box).",
-        subcommands: [List.self, Add.self, Remove.self],
+        subcommands: [List.self, Show.self, Add.self, Remove.self],
         defaultSubcommand: List.self,
         aliases: ["contact"])
 
@@ -77,7 +77,7 @@ struct ContactsGroup: ParsableCommand {
         func run() throws {
             let reply = try global.api.get(Target.v1("contacts"))
             if global.json { return printRaw(reply) }
-            printContacts(try reply.decode(ContactList.self))
+            printContacts(try reply.decode(ContactRows.self))
         }
     }
 
@@ -90,7 +90,7 @@ struct ContactsGroup: ParsableCommand {
         func run() throws {
             let reply = try global.api.post(Target.v1("contacts"), AddContactRequest(id: id, name: name))
             if global.json { return printRaw(reply) }
-            printContacts(try reply.decode(ContactList.self))
+            printContacts(try reply.decode(ContactRows.self))
         }
     }
 
@@ -103,14 +103,7 @@ struct ContactsGroup: ParsableCommand {
         func run() throws {
             let reply = try global.api.delete(Target.v1("contacts", id))
             if global.json { return printRaw(reply) }
-            printContacts(try reply.decode(ContactList.self))
+            printContacts(try reply.decode(ContactRows.self))
         }
     }
-}
-
-func printContacts(_ list: ContactList) {
-    guard !list.contacts.isEmpty else { return print("no contacts yet") }
-    var table = Table("NAME", "ID", "SINCE")
-    for contact in list.contacts { table.append(contact.name ?? "—", contact.id, Format.time(contact.addedAt)) }
-    table.print()
 }

@@ -97,7 +97,7 @@ extension ExpenseGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id (or a unique prefix of 4+ hex digits).")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
         @Argument(help: "What it was, e.g. \"Dinner at Ramiro\".")
@@ -126,7 +126,7 @@ extension ExpenseGroup {
         }
 
         func run() throws {
-            let session = ExpenseSession(global, itinerary: itinerary)
+            let session = try ExpenseSession(global, itinerary: itinerary)
             var money = try split.money(amount: amount, currency: currency)
             var body = JSONBody()
             body["title"] = .string(title)
@@ -158,14 +158,14 @@ extension ExpenseGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id (or a unique prefix of 4+ hex digits).")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
         @Option(help: "Only expenses or only transfers (payments between travellers).")
         var kind: Kind?
 
         func run() throws {
-            let session = ExpenseSession(global, itinerary: itinerary)
+            let session = try ExpenseSession(global, itinerary: itinerary)
             let reply = try session.request("GET", session.target("expenses", query: [("kind", kind?.rawValue)]))
             if global.json { return printRaw(reply) }
             let list = try reply.decode(ExpenseAPI.ExpenseList.self).expenses
@@ -190,7 +190,7 @@ extension ExpenseGroup {
 
     /// The arguments naming one expense.
     struct ExpenseReference: ParsableArguments {
-        @Argument(help: "The itinerary id.")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
         @Argument(help: "The expense id (or a unique prefix of 4+ hex digits).")
@@ -205,7 +205,7 @@ extension ExpenseGroup {
         @OptionGroup var reference: ExpenseReference
 
         func run() throws {
-            let session = ExpenseSession(global, itinerary: reference.itinerary)
+            let session = try ExpenseSession(global, itinerary: reference.itinerary)
             let reply = try session.request("GET", session.target("expenses", reference.expense))
             if global.json { return printRaw(reply) }
             print(ExpenseFormat.fields(try reply.decode(ExpenseAPI.Expense.self)))
@@ -220,7 +220,7 @@ extension ExpenseGroup {
         @OptionGroup var reference: ExpenseReference
 
         func run() throws {
-            let session = ExpenseSession(global, itinerary: reference.itinerary)
+            let session = try ExpenseSession(global, itinerary: reference.itinerary)
             let reply = try session.request("DELETE", session.target("expenses", reference.expense))
             if global.json { return printRaw(reply) }
             print("removed expense \(reference.expense)")

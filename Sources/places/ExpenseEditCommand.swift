@@ -58,7 +58,7 @@ extension ExpenseGroup {
         }
 
         func run() throws {
-            let session = ExpenseSession(global, itinerary: reference.itinerary)
+            let session = try ExpenseSession(global, itinerary: reference.itinerary)
             let target = session.target("expenses", reference.expense)
             var body = JSONBody()
             if let title { body["title"] = .string(title) }

@@ -15,14 +15,14 @@ extension ExpenseGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id (or a unique prefix of 4+ hex digits).")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
         @Flag(name: .customLong("by-category"), help: "Also show each traveller's spending by category.")
         var byCategory = false
 
         func run() throws {
-            let session = ExpenseSession(global, itinerary: itinerary)
+            let session = try ExpenseSession(global, itinerary: itinerary)
             let reply = try session.request("GET", session.target("balances"))
             if global.json { return printRaw(reply) }
             let answer = try reply.decode(ExpenseAPI.Balances.self)
@@ -49,11 +49,11 @@ extension ExpenseGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id (or a unique prefix of 4+ hex digits).")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
         func run() throws {
-            let session = ExpenseSession(global, itinerary: itinerary)
+            let session = try ExpenseSession(global, itinerary: itinerary)
             let reply = try session.request("GET", session.target("settlement"))
             if global.json { return printRaw(reply) }
             print(ExpenseFormat.settlement(try reply.decode(ExpenseAPI.Settlement.self)))
@@ -67,11 +67,11 @@ extension ExpenseGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id (or a unique prefix of 4+ hex digits).")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
         func run() throws {
-            let session = ExpenseSession(global, itinerary: itinerary)
+            let session = try ExpenseSession(global, itinerary: itinerary)
             let reply = try session.request("GET", session.target("debts"))
             if global.json { return printRaw(reply) }
             print(ExpenseFormat.debts(try reply.decode(ExpenseAPI.Debts.self)))
@@ -90,7 +90,7 @@ extension ExpenseGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id (or a unique prefix of 4+ hex digits).")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
         @Argument(help: "The amount paid, e.g. 41.20.")
@@ -124,7 +124,7 @@ extension ExpenseGroup {
         }
 
         func run() throws {
-            let session = ExpenseSession(global, itinerary: itinerary)
+            let session = try ExpenseSession(global, itinerary: itinerary)
             let code: String
             if let currency {
                 code = try AmountText.currency(currency)
@@ -171,7 +171,7 @@ extension ExpenseGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id (or a unique prefix of 4+ hex digits).")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
         @Flag(help: "The balances instead of the expenses.")
@@ -181,7 +181,7 @@ extension ExpenseGroup {
         var output: String?
 
         func run() throws {
-            let session = ExpenseSession(global, itinerary: itinerary)
+            let session = try ExpenseSession(global, itinerary: itinerary)
             let reply = try session.request("GET", session.target(balances ? "balances.csv" : "expenses.csv"))
             try emit(reply.response.body, output: output)
         }

@@ -12,9 +12,10 @@ final class ExpenseSession {
     let itinerary: String
     private var names: TravellerNames?
 
-    init(_ global: GlobalOptions, itinerary: String) {
+    /// `itinerary` is what the user typed: an id, a name or a unique prefix of one.
+    init(_ global: GlobalOptions, itinerary: String) throws {
         self.api = global.api
-        self.itinerary = itinerary
+        self.itinerary = try global.names.itinerary(itinerary)
     }
 
     /// `/v1/itineraries/{itinerary}/<segments>`.

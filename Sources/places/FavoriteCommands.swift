@@ -7,7 +7,7 @@ struct FavoriteGroup: ParsableCommand {
         commandName: "favorite",
         abstract: "Heart places and keep them in your own order.",
         discussion: "Without a subcommand, lists favorites. `places favorites` is the same as `places favorite list`.",
-        subcommands: [Add.self, List.self, Move.self, Remove.self],
+        subcommands: [Add.self, List.self, Move.self, Remove.self, Share.self],
         defaultSubcommand: List.self,
         aliases: ["favorites", "fav"])
 }
@@ -34,7 +34,9 @@ extension FavoriteGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The place id (or a unique prefix of 4+ hex digits).")
+        @Argument(
+            help: "A library place (id, name or unique start) or a discover result (id or name), added to your library."
+        )
         var place: String
 
         @Option(help: "1-based position in your favorites (default: last).")
@@ -45,8 +47,9 @@ extension FavoriteGroup {
         }
 
         func run() throws {
+            let placeID = try ResultResolver(global: global).libraryPlace(place).id
             let reply = try global.api.post(
-                Target.v1("favorites"), AddFavoriteRequest(placeId: place, position: position))
+                Target.v1("favorites"), AddFavoriteRequest(placeId: placeID, position: position))
             if global.json { return printRaw(reply) }
             let favorite = try reply.decode(Favorite.self)
             print("♥ \(favorite.name) is favorite #\(favorite.position) (\(Format.shortID(favorite.id)))")
@@ -72,7 +75,7 @@ extension FavoriteGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The favorite id or its place id (or a unique prefix).")
+        @Argument(help: "The favorite: its place's name, the favorite's or the place's id, or a unique start of one.")
         var favorite: String
 
         @Option(help: "The new 1-based position.")
@@ -83,7 +86,8 @@ extension FavoriteGroup {
         }
 
         func run() throws {
-            let reply = try global.api.post(Target.v1("favorites", favorite, "move"), MoveRequest(position: to))
+            let reply = try global.api.post(
+                Target.v1("favorites", try global.names.favorite(favorite), "move"), MoveRequest(position: to))
             if global.json { return printRaw(reply) }
             printFavorites(try reply.decode(FavoriteList.self))
         }
@@ -96,11 +100,11 @@ extension FavoriteGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The favorite id or its place id (or a unique prefix).")
+        @Argument(help: "The favorite: its place's name, the favorite's or the place's id, or a unique start of one.")
         var favorite: String
 
         func run() throws {
-            let reply = try global.api.delete(Target.v1("favorites", favorite))
+            let reply = try global.api.delete(Target.v1("favorites", try global.names.favorite(favorite)))
             if global.json { return printRaw(reply) }
             print("removed favorite \(favorite)")
         }

@@ -37,7 +37,7 @@ extension ItemGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id (or a unique prefix of 4+ hex digits).")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
         @Argument(help: "lodging, transport, food or activity.")
@@ -59,7 +59,8 @@ extension ItemGroup {
             body["type"] = .string(type.rawValue)
             body["title"] = .string(title)
             try fields.fill(&body)
-            let reply = try global.api.post(Target.v1("itineraries", itinerary, "items"), body)
+            let reply = try global.api.post(
+                Target.v1("itineraries", try global.names.itinerary(itinerary), "items"), body)
             if global.json { return printRaw(reply) }
             let item = try reply.decode(TripItem.self)
             print("added \(item.type) \(Format.shortID(item.id)) \(item.title)")
@@ -73,7 +74,7 @@ extension ItemGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id (or a unique prefix of 4+ hex digits).")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
         @Option(help: "Only items of this type: lodging, transport, food or activity.")
@@ -81,7 +82,8 @@ extension ItemGroup {
 
         func run() throws {
             let reply = try global.api.get(
-                Target.v1("itineraries", itinerary, "items", query: [("type", type?.rawValue)]))
+                Target.v1(
+                    "itineraries", try global.names.itinerary(itinerary), "items", query: [("type", type?.rawValue)]))
             if global.json { return printRaw(reply) }
             let list = try reply.decode(ItemList.self)
             guard !list.items.isEmpty else {
@@ -98,14 +100,15 @@ extension ItemGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id.")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
         @Argument(help: "The item id (or a unique prefix of 4+ hex digits).")
         var item: String
 
         func run() throws {
-            let reply = try global.api.get(Target.v1("itineraries", itinerary, "items", item))
+            let reply = try global.api.get(
+                Target.v1("itineraries", try global.names.itinerary(itinerary), "items", item))
             if global.json { return printRaw(reply) }
             print(TripFormat.itemFields(try reply.decode(TripItem.self)))
         }
@@ -124,7 +127,7 @@ extension ItemGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id.")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
         @Argument(help: "The item id (or a unique prefix of 4+ hex digits).")
@@ -146,7 +149,8 @@ extension ItemGroup {
             guard !body.fields.isEmpty else {
                 throw ValidationError("nothing to change: give at least one field option or --clear FIELD")
             }
-            let reply = try global.api.patch(Target.v1("itineraries", itinerary, "items", item), body)
+            let reply = try global.api.patch(
+                Target.v1("itineraries", try global.names.itinerary(itinerary), "items", item), body)
             if global.json { return printRaw(reply) }
             print(TripFormat.itemFields(try reply.decode(TripItem.self)))
         }
@@ -158,14 +162,15 @@ extension ItemGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id.")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
         @Argument(help: "The item id (or a unique prefix of 4+ hex digits).")
         var item: String
 
         func run() throws {
-            let reply = try global.api.delete(Target.v1("itineraries", itinerary, "items", item))
+            let reply = try global.api.delete(
+                Target.v1("itineraries", try global.names.itinerary(itinerary), "items", item))
             if global.json { return printRaw(reply) }
             print("removed item \(item)")
         }
@@ -183,7 +188,7 @@ extension ItemGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id.")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
         @Argument(help: "The item id, or a place to go's stop id.")
@@ -206,7 +211,8 @@ extension ItemGroup {
         func run() throws {
             let reference = try day.map { try dayReference($0) }
             let request = ItemMoveRequest(date: reference?.date, day: reference?.number, position: position)
-            let reply = try global.api.post(Target.v1("itineraries", itinerary, "items", item, "move"), request)
+            let reply = try global.api.post(
+                Target.v1("itineraries", try global.names.itinerary(itinerary), "items", item, "move"), request)
             if global.json { return printRaw(reply) }
             print(TripFormat.day(try reply.decode(TripDay.self), plain: style.plain))
         }

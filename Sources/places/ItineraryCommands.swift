@@ -126,14 +126,17 @@ extension ItineraryGroup {
 
         @OptionGroup var fields: ItineraryFields
 
-        @Option(name: .customLong("place"), help: "A place id to go to (repeat, in order).")
+        @Option(name: .customLong("place"), help: "A library place (id or name) to go to (repeat, in order).")
         var places: [String] = []
 
         func run() throws {
             var body = JSONBody()
             body["name"] = .string(name)
             try fields.fill(&body)
-            if !places.isEmpty { body["places"] = .array(places.map(JSONValue.string)) }
+            if !places.isEmpty {
+                let names = global.names
+                body["places"] = .array(try places.map { JSONValue.string(try names.place($0)) })
+            }
             let reply = try global.api.post(Target.v1("itineraries"), body)
             if global.json { return printRaw(reply) }
             let itinerary = try reply.decode(Itinerary.self)
@@ -189,7 +192,7 @@ extension ItineraryGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id (or a unique prefix of 4+ hex digits).")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var id: String
 
         @Option(help: ArgumentHelp("Only this day: its number (1 = first) or its date.", valueName: "N|YYYY-MM-DD"))
@@ -203,11 +206,11 @@ extension ItineraryGroup {
 
         func run() throws {
             if let day {
-                let reply = try global.api.get(Target.v1("itineraries", id, "days", day))
+                let reply = try global.api.get(Target.v1("itineraries", try global.names.itinerary(id), "days", day))
                 if global.json { return printRaw(reply) }
                 return print(TripFormat.day(try reply.decode(TripDay.self), plain: style.plain))
             }
-            let reply = try global.api.get(Target.v1("itineraries", id))
+            let reply = try global.api.get(Target.v1("itineraries", try global.names.itinerary(id)))
             if global.json { return printRaw(reply) }
             printItinerary(try reply.decode(Itinerary.self), trip: ItineraryTripFields(reply))
         }
@@ -236,7 +239,7 @@ extension ItineraryGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id (or a unique prefix of 4+ hex digits).")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var id: String
 
         @Option(help: "New name.")
@@ -293,7 +296,7 @@ extension ItineraryGroup {
             guard !body.fields.isEmpty else {
                 throw ValidationError("nothing to change: give at least one field option or --clear FIELD")
             }
-            let reply = try global.api.patch(Target.v1("itineraries", id), body)
+            let reply = try global.api.patch(Target.v1("itineraries", try global.names.itinerary(id)), body)
             if global.json { return printRaw(reply) }
             printItinerary(try reply.decode(Itinerary.self), trip: ItineraryTripFields(reply))
             if settlementCurrency != nil, let code = try? reply.decode(SettlementCurrencyField.self).settlementCurrency
@@ -317,14 +320,14 @@ extension ItineraryGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id (or a unique prefix of 4+ hex digits).")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var id: String
 
         func run() throws {
             // Whether this is a delete or a leave depends on the caller's role.
             let list = try? global.api.get(Target.v1("itineraries")).decode(ItineraryList.self)
             let role = list?.itineraries.first { $0.id.hasPrefix(id.lowercased()) }?.role
-            let reply = try global.api.delete(Target.v1("itineraries", id))
+            let reply = try global.api.delete(Target.v1("itineraries", try global.names.itinerary(id)))
             if global.json { return printRaw(reply) }
             if let role, role != "owner" {
                 print("left itinerary \(id): it stays for its other members")
@@ -342,10 +345,10 @@ extension ItineraryGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id.")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
-        @Argument(help: "The place id.")
+        @Argument(help: "A library place (id, name or unique start) or a discover result (id or name).")
         var place: String
 
         @Option(help: "1-based position among the places to go (default: last).")
@@ -356,8 +359,9 @@ extension ItineraryGroup {
         }
 
         func run() throws {
-            let reply = try global.api.post(
-                Target.v1("itineraries", itinerary, "places"), AddStopRequest(placeId: place, position: position))
+            let target = Target.v1("itineraries", try global.names.itinerary(itinerary), "places")
+            let placeID = try ResultResolver(global: global).libraryPlace(place).id
+            let reply = try global.api.post(target, AddStopRequest(placeId: placeID, position: position))
             if global.json { return printRaw(reply) }
             printItinerary(try reply.decode(Itinerary.self), trip: ItineraryTripFields(reply))
         }
@@ -371,14 +375,16 @@ extension ItineraryGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id.")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
-        @Argument(help: "The stop id or its place id.")
+        @Argument(help: "The place to go: its name, its stop id or its place id (or a unique start).")
         var stop: String
 
         func run() throws {
-            let reply = try global.api.delete(Target.v1("itineraries", itinerary, "places", stop))
+            let itineraryID = try global.names.itinerary(itinerary)
+            let stopID = try global.names.stop(stop, in: itineraryID)
+            let reply = try global.api.delete(Target.v1("itineraries", itineraryID, "places", stopID))
             if global.json { return printRaw(reply) }
             printItinerary(try reply.decode(Itinerary.self), trip: ItineraryTripFields(reply))
         }
@@ -392,10 +398,10 @@ extension ItineraryGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id.")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
-        @Argument(help: "The stop id or its place id.")
+        @Argument(help: "The place to go: its name, its stop id or its place id (or a unique start).")
         var stop: String
 
         @Option(help: "The new 1-based position.")
@@ -406,8 +412,11 @@ extension ItineraryGroup {
         }
 
         func run() throws {
+            let itineraryID = try global.names.itinerary(itinerary)
+            let stopID = try global.names.stop(stop, in: itineraryID)
             let reply = try global.api.post(
-                Target.v1("itineraries", itinerary, "places", stop, "move"), MoveRequest(position: to))
+                Target.v1("itineraries", itineraryID, "places", stopID, "move"),
+                MoveRequest(position: to))
             if global.json { return printRaw(reply) }
             printItinerary(try reply.decode(Itinerary.self), trip: ItineraryTripFields(reply))
         }

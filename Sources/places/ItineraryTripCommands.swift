@@ -15,13 +15,13 @@ extension ItineraryGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id (or a unique prefix of 4+ hex digits).")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var id: String
 
         @OptionGroup var style: TripStyle
 
         func run() throws {
-            let reply = try global.api.get(Target.v1("itineraries", id, "days"))
+            let reply = try global.api.get(Target.v1("itineraries", try global.names.itinerary(id), "days"))
             if global.json { return printRaw(reply) }
             print(TripFormat.days(try reply.decode(DayList.self), plain: style.plain))
         }
@@ -42,13 +42,13 @@ extension ItineraryGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id (or a unique prefix of 4+ hex digits).")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var id: String
 
         @OptionGroup var style: TripStyle
 
         func run() throws {
-            let reply = try global.api.get(Target.v1("itineraries", id, "warnings"))
+            let reply = try global.api.get(Target.v1("itineraries", try global.names.itinerary(id), "warnings"))
             if global.json { return printRaw(reply) }
             print(TripFormat.warnings(try reply.decode(WarningList.self), plain: style.plain))
         }
@@ -72,7 +72,7 @@ extension ItineraryGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id (or a unique prefix of 4+ hex digits).")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var id: String
 
         @Option(help: "ics or geojson.")
@@ -84,8 +84,11 @@ extension ItineraryGroup {
         func run() throws {
             let target =
                 switch format {
-                case .ics: Target.v1("itineraries", id, "calendar")
-                case .geojson: Target.v1("itineraries", id, "route", query: [("day", "all"), ("format", "geojson")])
+                case .ics: Target.v1("itineraries", try global.names.itinerary(id), "calendar")
+                case .geojson:
+                    Target.v1(
+                        "itineraries", try global.names.itinerary(id), "route",
+                        query: [("day", "all"), ("format", "geojson")])
                 }
             try emit(try global.api.get(target).response.body, output: output)
         }

@@ -18,7 +18,7 @@ struct ShareCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The itinerary id (or a unique prefix).")
+    @Argument(help: "The itinerary: its id, its name or a unique start of either.")
     var itinerary: String
 
     @Option(help: "viewer or editor.")
@@ -50,12 +50,13 @@ struct ShareCommand: ParsableCommand {
     func run() throws {
         if let member {
             let reply = try global.api.post(
-                Target.v1("itineraries", itinerary, "share"), ShareRequest(member: member, role: role))
+                Target.v1("itineraries", try global.names.itinerary(itinerary), "share"),
+                ShareRequest(member: member, role: role))
             if global.json { return printRaw(reply) }
             return printMembers(try reply.decode(MemberList.self))
         }
         let reply = try global.api.post(
-            Target.v1("itineraries", itinerary, "links"),
+            Target.v1("itineraries", try global.names.itinerary(itinerary), "links"),
             LinkRequest(role: role, expires: expires, uses: uses, audience: audience))
         if global.json { return printRaw(reply) }
         let link = try reply.decode(ShareLinkInfo.self)
@@ -112,11 +113,11 @@ struct MembersCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The itinerary id (or a unique prefix).")
+    @Argument(help: "The itinerary: its id, its name or a unique start of either.")
     var itinerary: String
 
     func run() throws {
-        let reply = try global.api.get(Target.v1("itineraries", itinerary, "members"))
+        let reply = try global.api.get(Target.v1("itineraries", try global.names.itinerary(itinerary), "members"))
         if global.json { return printRaw(reply) }
         printMembers(try reply.decode(MemberList.self))
     }
@@ -135,7 +136,7 @@ struct UnshareCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The itinerary id (or a unique prefix).")
+    @Argument(help: "The itinerary: its id, its name or a unique start of either.")
     var itinerary: String
 
     @Option(help: "The member's id.")
@@ -151,9 +152,9 @@ struct UnshareCommand: ParsableCommand {
     func run() throws {
         let target =
             if let member {
-                Target.v1("itineraries", itinerary, "members", member)
+                Target.v1("itineraries", try global.names.itinerary(itinerary), "members", member)
             } else {
-                Target.v1("itineraries", itinerary, "links", link!)
+                Target.v1("itineraries", try global.names.itinerary(itinerary), "links", link!)
             }
         let reply = try global.api.delete(target)
         if global.json { return printRaw(reply) }

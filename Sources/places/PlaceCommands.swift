@@ -81,27 +81,46 @@ extension PlaceGroup {
     /// `places place add`.
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Add a place to your library.",
-            discussion: "Coordinates are decimal degrees; negative values work as `--lat -33.9` or `--lat=-33.9`.")
+            abstract: "Add a place to your library: by name, from a discover result, or at coordinates.",
+            discussion: """
+                Without --lat/--lon the coordinates come from discover: NAME may be a result id \
+                (city:2267057, place:…) or a name (`places place add Lisbon`); the first result \
+                is used and named on standard error. --in CITY looks for NAME near CITY, and puts \
+                NAME at CITY's centre when nothing of that name is within 50 km. A result already \
+                in your library (same gazetteer id) is not added twice. Coordinates are decimal \
+                degrees; negative values work as `--lat -33.9` or `--lat=-33.9`.
+                """)
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The place's name.")
+        @Argument(help: "The place's name, or a discover result's id or name.")
         var name: String
 
         @Option(name: .customLong("lat"), parsing: .unconditional, help: "Latitude in decimal degrees (-90 to 90).")
-        var latitude: Double
+        var latitude: Double?
 
         @Option(name: .customLong("lon"), parsing: .unconditional, help: "Longitude in decimal degrees (-180 to 180).")
-        var longitude: Double
+        var longitude: Double?
+
+        @Option(
+            name: .customLong("in"),
+            help: ArgumentHelp("Look for NAME in or near this city (or region, country).", valueName: "city"))
+        var within: String?
 
         @OptionGroup var details: PlaceDetails
 
         func validate() throws {
             try validateCoordinates(latitude: latitude, longitude: longitude)
+            if (latitude == nil) != (longitude == nil) {
+                throw ValidationError("give both --lat and --lon, or neither")
+            }
+            if within != nil && latitude != nil {
+                throw ValidationError("--in looks the coordinates up; drop --lat/--lon")
+            }
         }
 
         func run() throws {
+            guard let latitude, let longitude else { return try addFromDiscover() }
             var body = JSONBody()
             body["name"] = .string(name)
             body["latitude"] = .double(latitude)
@@ -125,7 +144,7 @@ extension PlaceGroup {
             if global.json { return printRaw(reply) }
             let list = try reply.decode(PlaceList.self)
             guard !list.places.isEmpty else {
-                return print("no places yet: add one with `places place add NAME --lat X --lon Y`")
+                return print("no places yet: add one with `places place add NAME` (e.g. `places place add Lisbon`)")
             }
             var table = Table("ID", "NAME", "LOCATION", "CATEGORIES", "PRICE", "RATING", "FAV")
             for place in list.places {
@@ -145,11 +164,11 @@ extension PlaceGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The place id (or a unique prefix of 4+ hex digits).")
+        @Argument(help: "The place: its id, its name or a unique start of either (case and accents ignored).")
         var id: String
 
         func run() throws {
-            let reply = try global.api.get(Target.v1("places", id))
+            let reply = try global.api.get(Target.v1("places", try global.names.place(id)))
             if global.json { return printRaw(reply) }
             printPlace(try reply.decode(Place.self))
         }
@@ -173,7 +192,7 @@ extension PlaceGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The place id (or a unique prefix of 4+ hex digits).")
+        @Argument(help: "The place: its id, its name or a unique start of either (case and accents ignored).")
         var id: String
 
         @Option(help: "New name.")
@@ -209,7 +228,7 @@ extension PlaceGroup {
             guard !body.fields.isEmpty else {
                 throw ValidationError("nothing to change: give at least one field option or --clear FIELD")
             }
-            let reply = try global.api.patch(Target.v1("places", id), body)
+            let reply = try global.api.patch(Target.v1("places", try global.names.place(id)), body)
             if global.json { return printRaw(reply) }
             printPlace(try reply.decode(Place.self))
         }
@@ -224,11 +243,11 @@ extension PlaceGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The place id (or a unique prefix of 4+ hex digits).")
+        @Argument(help: "The place: its id, its name or a unique start of either (case and accents ignored).")
         var id: String
 
         func run() throws {
-            let reply = try global.api.delete(Target.v1("places", id))
+            let reply = try global.api.delete(Target.v1("places", try global.names.place(id)))
             if global.json { return printRaw(reply) }
             print("removed place \(id)")
         }

@@ -16,7 +16,9 @@ struct PlacesCommand: ParsableCommand {
             identity with `places init`.
 
             Ids are printed short (the first 8 hex digits); anywhere an id is taken, any \
-            unique prefix of 4 or more hex digits works. --json prints the API's JSON.
+            unique prefix of 4 or more hex digits works. A place, favorite or itinerary can \
+            also be given by name, ignoring case and accents ("belem tower", "lisbon w"); \
+            when several match they are listed and places exits 2. --json prints the API's JSON.
 
             Exit codes:
               0  success
@@ -25,10 +27,11 @@ struct PlacesCommand: ParsableCommand {
               3  no daemon is running on the socket (start `placesd`)
               4  the daemon is logged out or not initialised (`places login` / `places init`)
             """,
-        version: "0.1.0",
+        version: "0.1.0\nPlace names: GeoNames (geonames.org), CC BY 4.0",
         subcommands: [
             Init.self, Login.self, Logout.self, Whoami.self, Status.self,
-            PlaceGroup.self, FavoriteGroup.self, ItineraryGroup.self, ItemGroup.self, ChecklistGroup.self,
+            DiscoverCommand.self, PlaceGroup.self, FavoriteGroup.self, ItineraryGroup.self, ItemGroup.self,
+            ChecklistGroup.self,
             ExpenseGroup.self, TravellerGroup.self,
             Activity.self, Events.self, Route.self, PeersGroup.self, InvitationsGroup.self, ContactsGroup.self,
             ShareCommand.self, JoinCommand.self, MembersCommand.self, UnshareCommand.self,

@@ -15,7 +15,7 @@ extension ItineraryGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id (or a unique prefix of 4+ hex digits).")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
         @Option(help: ArgumentHelp("Set a rate (repeatable): 1 CODE = RATE settlement units.", valueName: "CODE=RATE"))
@@ -43,7 +43,7 @@ extension ItineraryGroup {
         }
 
         func run() throws {
-            let session = ExpenseSession(global, itinerary: itinerary)
+            let session = try ExpenseSession(global, itinerary: itinerary)
             var reply = try session.request("GET", session.target("rates"))
             if !set.isEmpty || !remove.isEmpty {
                 // The table is one register: the whole of it is written back.

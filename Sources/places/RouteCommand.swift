@@ -30,7 +30,7 @@ extension PlacesCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id (or a unique prefix of 4+ hex digits).")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
         @Option(
@@ -91,12 +91,14 @@ extension PlacesCommand {
         func run() throws {
             let api = global.api
             if apply {
-                let reply = try api.post(Target.v1("itineraries", itinerary, "route", "apply", query: query))
+                let reply = try api.post(
+                    Target.v1("itineraries", try global.names.itinerary(itinerary), "route", "apply", query: query))
                 if global.json { return printRaw(reply) }
                 print("places to go reordered by the planned route\n")
                 return printItinerary(try reply.decode(Itinerary.self), trip: ItineraryTripFields(reply))
             }
-            let reply = try api.get(Target.v1("itineraries", itinerary, "route", query: query))
+            let reply = try api.get(
+                Target.v1("itineraries", try global.names.itinerary(itinerary), "route", query: query))
             var content = reply.response.body
             if format == .gmaps && !global.json {
                 // The API wraps the links in JSON; people and files want the links themselves.

@@ -15,7 +15,7 @@ extension ItineraryGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id (or a unique prefix).")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
         @Option(name: .customLong("with"), help: "The friend's public id.")
@@ -30,7 +30,8 @@ extension ItineraryGroup {
 
         func run() throws {
             let reply = try global.api.post(
-                Target.v1("itineraries", itinerary, "share"), ShareRequest(member: member, role: role))
+                Target.v1("itineraries", try global.names.itinerary(itinerary), "share"),
+                ShareRequest(member: member, role: role))
             if global.json { return printRaw(reply) }
             printMembers(try reply.decode(MemberList.self))
         }

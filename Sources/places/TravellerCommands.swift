@@ -24,11 +24,11 @@ extension TravellerGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id (or a unique prefix of 4+ hex digits).")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
         func run() throws {
-            let session = ExpenseSession(global, itinerary: itinerary)
+            let session = try ExpenseSession(global, itinerary: itinerary)
             let reply = try session.request("GET", session.target("travellers"))
             if global.json { return printRaw(reply) }
             let travellers = try reply.decode(ExpenseAPI.TravellerList.self).travellers
@@ -54,14 +54,14 @@ extension TravellerGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id.")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
         @Argument(help: "Their name, e.g. Leo.")
         var name: String
 
         func run() throws {
-            let session = ExpenseSession(global, itinerary: itinerary)
+            let session = try ExpenseSession(global, itinerary: itinerary)
             var body = JSONBody()
             body["name"] = .string(name)
             let reply = try session.request("POST", session.target("travellers"), body)
@@ -78,7 +78,7 @@ extension TravellerGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id.")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
         @Argument(help: "The traveller: their name (a unique start of it) or id.")
@@ -88,7 +88,7 @@ extension TravellerGroup {
         var name: String
 
         func run() throws {
-            let session = ExpenseSession(global, itinerary: itinerary)
+            let session = try ExpenseSession(global, itinerary: itinerary)
             let found = try session.traveller(traveller)
             var body = JSONBody()
             body["name"] = .string(name)
@@ -106,14 +106,14 @@ extension TravellerGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary id.")
+        @Argument(help: "The itinerary: its id, its name or a unique start of either.")
         var itinerary: String
 
         @Argument(help: "The traveller: their name (a unique start of it) or id.")
         var traveller: String
 
         func run() throws {
-            let session = ExpenseSession(global, itinerary: itinerary)
+            let session = try ExpenseSession(global, itinerary: itinerary)
             let found = try session.traveller(traveller)
             let reply = try session.request("DELETE", session.target("travellers", found.id))
             if global.json { return printRaw(reply) }

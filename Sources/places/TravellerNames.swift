@@ -23,11 +23,8 @@ struct TravellerNames {
         self.me = me
     }
 
-    /// Case- and accent-insensitive form of a name, spaces trimmed.
-    static func folded(_ text: String) -> String {
-        text.trimmingCharacters(in: .whitespaces).folding(
-            options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-    }
+    /// Case- and accent-insensitive form of a name: the one fold every name lookup uses.
+    static func folded(_ text: String) -> String { NameResolver.fold(text) }
 
     /// The traveller `text` names.
     func resolve(_ text: String) throws(Failure) -> ExpenseAPI.Traveller {

@@ -173,13 +173,13 @@ _places() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    init|login|logout|whoami|status|place|favorite|itinerary|item|checklist|expense|traveller|activity|events|route|peers|invitations|contacts|share|join|members|unshare|help)
+    init|login|logout|whoami|status|discover|place|favorite|itinerary|item|checklist|expense|traveller|activity|events|route|peers|invitations|contacts|share|join|members|unshare|help)
         # Offer subcommand argument completions
         "_places_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'init login logout whoami status place favorite itinerary item checklist expense traveller activity events route peers invitations contacts share join members unshare help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'init login logout whoami status discover place favorite itinerary item checklist expense traveller activity events route peers invitations contacts share join members unshare help' -- "${cur}"))
         ;;
     esac
 }
@@ -289,6 +289,37 @@ _places_status() {
     esac
 }
 
+_places_discover() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket --kind --near --limit --sort)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--kind')
+        return
+        ;;
+    '--near')
+        return
+        ;;
+    '--limit')
+        return
+        ;;
+    '--sort')
+        __places_add_completions -W 'desc'$'\n''asc'$'\n''off'
+        return
+        ;;
+    esac
+}
+
 _places_place() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
@@ -316,7 +347,7 @@ _places_place_add() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=(--category)
-    non_repeating_options=(--data-dir --socket --lat --lon --address --price --rating --notes --url)
+    non_repeating_options=(--data-dir --socket --lat --lon --in --address --price --rating --notes --url)
     __places_offer_flags_options 1
 
     # Offer option value completions
@@ -331,6 +362,9 @@ _places_place_add() {
         return
         ;;
     '--lon')
+        return
+        ;;
+    '--in')
         return
         ;;
     '--address')
@@ -516,13 +550,13 @@ _places_favorite() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|list|move|remove)
+    add|list|move|remove|share)
         # Offer subcommand argument completions
         "_places_favorite_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add list move remove' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add list move remove share' -- "${cur}"))
         ;;
     esac
 }
@@ -600,6 +634,35 @@ _places_favorite_remove() {
         return
         ;;
     '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_favorite_share() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=(--only)
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--only')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __places_add_completions -W 'on'$'\n''off'
         return
         ;;
     esac
@@ -2076,13 +2139,13 @@ _places_contacts() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    list|add|remove)
+    list|show|add|remove)
         # Offer subcommand argument completions
         "_places_contacts_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'list add remove' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'list show add remove' -- "${cur}"))
         ;;
     esac
 }
@@ -2093,6 +2156,24 @@ _places_contacts_list() {
     repeating_options=()
     non_repeating_options=(--data-dir --socket)
     __places_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_contacts_show() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in

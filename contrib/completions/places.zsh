@@ -55,6 +55,7 @@ _places() {
             'logout:Wipe your key from the daemon'\''s memory.'
             'whoami:Show your id (the one friends add), name and username.'
             'status:Show the daemon'\''s state: version, identity, login, data dir.'
+            'discover:Find a city, region, country or continent (or one of your or your contacts'\'' places).'
             'place:Add, list, show, edit, remove, import and export places in your library.'
             'favorite:Heart places and keep them in your own order.'
             'itinerary:Create, show, edit and delete itineraries and their places to go.'
@@ -78,7 +79,7 @@ _places() {
         ;;
     arg)
         case "${words[1]}" in
-        init|login|logout|whoami|status|place|favorite|itinerary|item|checklist|expense|traveller|activity|events|route|peers|invitations|contacts|share|join|members|unshare|help)
+        init|login|logout|whoami|status|discover|place|favorite|itinerary|item|checklist|expense|traveller|activity|events|route|peers|invitations|contacts|share|join|members|unshare|help)
             "_places_${words[1]}" && ret=0
             ;;
         esac
@@ -164,6 +165,26 @@ _places_status() {
     return "${ret}"
 }
 
+_places_discover() {
+    local -i ret=1
+    local -ar ___sort=('desc' 'asc' 'off')
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':query:'
+        '--kind[Only this kind\: city, region, country, continent or place.]:kind:'
+        '--near[Nearer first among equal matches, e.g. --near 39.8,-89.6.]:lat,lon:'
+        '--limit[At most this many results, 1 to 100 (default 20).]:n:'
+        '--sort[Sort by popularity from now on\: desc, asc or off (kept).]:order:{__places_complete "${___sort[@]}"}'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
 _places_place() {
     local -i ret=1
     local -ar arg_specs=(
@@ -176,7 +197,7 @@ _places_place() {
     case "${state}" in
     command)
         local -ar subcommands=(
-            'add:Add a place to your library.'
+            'add:Add a place to your library: by name, from a discover result, or at coordinates.'
             'list:List the places in your library.'
             'show:Show every field of a place.'
             'edit:Change some fields of a place.'
@@ -207,6 +228,7 @@ _places_place_add() {
         ':name:'
         '--lat[Latitude in decimal degrees (-90 to 90).]:lat:'
         '--lon[Longitude in decimal degrees (-180 to 180).]:lon:'
+        '--in[Look for NAME in or near this city (or region, country).]:city:'
         '--address[Street address.]:address:'
         '*--category[A category (repeat for several), e.g. food, museum.]:category:'
         '--price[Price level from 1 (cheap) to 4 (expensive).]:1-4:'
@@ -341,12 +363,13 @@ _places_favorite() {
             'list:List your favorites in order, with their count.'
             'move:Move a favorite to another position.'
             'remove:Un-heart a place (the place stays in your library).'
+            'share:Share your favorites with your contacts (on, off), or show what you share.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        add|list|move|remove)
+        add|list|move|remove|share)
             "_places_favorite_${words[1]}" && ret=0
             ;;
         esac
@@ -417,6 +440,23 @@ _places_favorite_remove() {
     return "${ret}"
 }
 
+_places_favorite_share() {
+    local -i ret=1
+    local -ar _state=('on' 'off')
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':state:{__places_complete "${_state[@]}"}'
+        '--only[Share only these favorites (name or id; repeatable).]:favorite:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
 _places_itinerary() {
     local -i ret=1
     local -ar arg_specs=(
@@ -479,7 +519,7 @@ _places_itinerary_create() {
         '--notes[Free-form notes.]:notes:'
         '--tz[The trip'\''s IANA time zone, the default of its items'\'' times.]:zone:'
         '--travel-mode[How you get around on day routes\: walking, cycling or driving.]:travel-mode:{__places_complete "${___travel_mode[@]}"}'
-        '*--place[A place id to go to (repeat, in order).]:place:'
+        '*--place[A library place (id or name) to go to (repeat, in order).]:place:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -1587,6 +1627,7 @@ _places_contacts() {
     command)
         local -ar subcommands=(
             'list:List contacts.'
+            'show:Show a contact'\''s profile (name, username, bio) and the favorites they share with you.'
             'add:Accept shares from this person from now on.'
             'remove:Stop accepting shares directly from this person (they arrive as invitations again).'
         )
@@ -1594,7 +1635,7 @@ _places_contacts() {
         ;;
     arg)
         case "${words[1]}" in
-        list|add|remove)
+        list|show|add|remove)
             "_places_contacts_${words[1]}" && ret=0
             ;;
         esac
@@ -1610,6 +1651,21 @@ _places_contacts_list() {
         '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
         '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
         '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_contacts_show() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':id:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

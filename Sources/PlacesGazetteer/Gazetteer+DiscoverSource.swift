@@ -1,2 +1,0 @@
-/// The gazetteer is what discover searches.
-extension Gazetteer: DiscoverSource {}
