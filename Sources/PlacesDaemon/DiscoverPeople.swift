@@ -128,7 +128,9 @@ struct DiscoverPopularity {
         for (folded, cells) in byName.cells {
             for (_, entries) in cells {
                 for entry in entries {
-                    for i in index.entries(named: folded, within: 100, ofLatitude: entry.latitude, longitude: entry.longitude) {
+                    for i in index.entries(
+                        named: folded, within: 100, ofLatitude: entry.latitude, longitude: entry.longitude)
+                    {
                         persons[catalog.gazetteer.id(i), default: []].insert(entry.person)
                     }
                 }
@@ -140,7 +142,9 @@ struct DiscoverPopularity {
         for favorite in people.favorites {
             if let id = favorite.gazetteerID { favoriteIDs.insert(id) }
             favoriteNames.add(favorite)
-            for i in index.entries(named: favorite.folded, within: 100, ofLatitude: favorite.latitude, longitude: favorite.longitude) {
+            for i in index.entries(
+                named: favorite.folded, within: 100, ofLatitude: favorite.latitude, longitude: favorite.longitude)
+            {
                 favoriteIDs.insert(catalog.gazetteer.id(i))
             }
         }

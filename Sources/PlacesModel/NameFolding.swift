@@ -127,7 +127,7 @@ public enum NameFolding {
             let v = scalar.value
             if v < 0x250 {
                 appendTable(Int(v), scalar, to: &out)
-            } else if isLatinCombining(v) || isApostrophe(v) {
+            } else if isLatinCombining(v) || isApostrophe(v) || isInvisible(scalar) {
                 continue
             } else {
                 switch scalar.properties.generalCategory {
@@ -170,6 +170,16 @@ public enum NameFolding {
     private static func isLatinCombining(_ v: UInt32) -> Bool {
         (0x300..<0x370).contains(v) || (0x1AB0..<0x1B00).contains(v) || (0x1DC0..<0x1E00).contains(v)
             || (0x20D0..<0x2100).contains(v) || (0xFE20..<0xFE30).contains(v)
+    }
+
+    /// Characters that are not seen: format characters (zero-width space and joiners, word
+    /// joiner, byte-order mark) and variation selectors. Dropped, so that "lis\u{200B}boa"
+    /// pasted from the web is "lisboa" and folding twice changes nothing.
+    @inline(__always)
+    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        return scalar.properties.generalCategory == .format || (0xFE00...0xFE0F).contains(v)
+            || (0xE0100...0xE01EF).contains(v)
     }
 
     /// Apostrophe look-alikes above U+0250 (’ ‘ ʼ ʻ ′ and friends): dropped like `'`.

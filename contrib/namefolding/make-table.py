@@ -29,6 +29,8 @@ def fold(cp):
         s = SPECIAL[ch]
         return (ord(s[0]), ord(s[1]) if len(s) > 1 else 0)
     cat = unicodedata.category(ch)
+    if cat == "Cf":  # invisible format characters (soft hyphen): dropped, not separators
+        return DROP
     if ch.isascii():
         if ch.isalnum():
             return (ord(ch.lower()), 0)
