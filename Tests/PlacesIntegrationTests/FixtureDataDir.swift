@@ -26,6 +26,8 @@ enum FixtureDataDir {
     /// (`FixtureDataDirTests`): issue 13's per-section costs and item count, which count
     /// the itinerary's own lodging and transportation as its first items.
     static let addedItineraryFields: Set<String> = ["costs", "itemCount"]
+    /// What a contact gained since (issue 15: from their contact card, none in the fixture).
+    static let addedContactFields: Set<String> = ["sharedFavorites", "username", "bio"]
 
     static let ignoredStatusFields: Set<String> = [
         "pid",  // the process id

@@ -78,6 +78,13 @@ struct FixtureDataDirTests {
                     "GET \(capture.path): costs \(String(describing: costs))")
                 got = JSONCanon.removingKeys(FixtureDataDir.addedItineraryFields, from: got)
             }
+            if capture.path == "/v1/contacts", var list = got as? [String: Any],
+                let contacts = list["contacts"] as? [[String: Any]]
+            {
+                #expect(contacts.allSatisfy { $0["sharedFavorites"] as? Int == 0 }, "GET /v1/contacts: no cards held")
+                list["contacts"] = contacts.map { JSONCanon.removingKeys(FixtureDataDir.addedContactFields, from: $0) }
+                got = list
+            }
             if let since = viewsSince, capture.path.hasSuffix("/activity"), var list = got as? [String: Any],
                 let lines = list["activity"] as? [[String: Any]]
             {
