@@ -85,6 +85,7 @@ extension FuzzDiscover {
         for i in stride(from: 0, to: min(gazetteer.count, 5_000), by: 97) { popular[gazetteer.id(i)] = i % 7 }
 
         let hits = index.search(query, candidates: candidates, popular: popular)
+        let shortQuery = NameFolding.fold(text).utf8.count <= 3
         precondition(hits.count <= limit, "\(hits.count) hits for limit \(limit)")
         var seen = Set<String>()
         var previous: DiscoverHit?
@@ -109,7 +110,13 @@ extension FuzzDiscover {
             if text.count <= 4 { precondition(hit.quality != .fuzzy, "a fuzzy match for \(text.count) letters") }
             if let previous {
                 switch sort {
-                case .off: precondition(previous.quality <= hit.quality, "quality out of order")
+                case .off:
+                    // A query of at most 3 folded bytes is still being typed: its exact matches
+                    // rank among its prefixes (docs/discover.md, "Search and ranking").
+                    func tier(_ q: MatchQuality) -> Int {
+                        shortQuery && q == .exact ? MatchQuality.prefix.rawValue : q.rawValue
+                    }
+                    precondition(tier(previous.quality) <= tier(hit.quality), "quality out of order")
                 case .descending: precondition(previous.popularity >= hit.popularity, "not by popularity, desc")
                 case .ascending: precondition(previous.popularity <= hit.popularity, "not by popularity, asc")
                 }
