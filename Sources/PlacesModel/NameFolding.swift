@@ -131,8 +131,13 @@ public enum NameFolding {
                 continue
             } else {
                 switch scalar.properties.generalCategory {
+                case .nonspacingMark, .spacingMark, .enclosingMark:
+                    // A mark belongs to the letter before it; one with none (at the start, or
+                    // after a separator) is dropped, or a second fold would join it to the space.
+                    guard let last = out.last, last != 0x20 else { continue }
+                    appendOwnLowercase(scalar, to: &out)
                 case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-                    .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
+                    .decimalNumber, .letterNumber, .otherNumber:
                     appendOwnLowercase(scalar, to: &out)
                 default:
                     if let last = out.last, last != 0x20 { out.append(0x20) }

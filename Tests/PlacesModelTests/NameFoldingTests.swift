@@ -50,3 +50,11 @@ import Testing
         #expect(bytes == Array("zurich".utf8))
     }
 }
+
+@Test("a mark with no letter before it (after invalid bytes) is dropped, so folding twice changes nothing")
+func orphanMarkFoldsOnce() {
+    let bytes: [UInt8] = [0x53, 0xC3, 0xA3, 0x6F, 0x20, 0x50, 0x61, 0x75, 0x95, 0x90, 0xDF, 0xBD, 0x9E, 0x79]
+    let once = NameFolding.fold(String(decoding: bytes, as: UTF8.self))
+    #expect(NameFolding.fold(once) == once, "\(Array(once.unicodeScalars))")
+    #expect(once.hasPrefix("sao pau"))
+}
