@@ -129,6 +129,10 @@ public enum NameFolding {
                 appendTable(Int(v), scalar, to: &out)
             } else if isLatinCombining(v) || isApostrophe(v) || isInvisible(scalar) {
                 continue
+            } else if let upper = latinUppercase(scalar) {
+                // A lowercase letter above U+0250 whose capital the table folds (ʒ, from Ʒ):
+                // folded as its capital, as the fast path folds the capital.
+                appendTable(Int(upper.value), upper, to: &out)
             } else {
                 switch scalar.properties.generalCategory {
                 case .nonspacingMark, .spacingMark, .enclosingMark:
@@ -175,6 +179,15 @@ public enum NameFolding {
     private static func isLatinCombining(_ v: UInt32) -> Bool {
         (0x300..<0x370).contains(v) || (0x1AB0..<0x1B00).contains(v) || (0x1DC0..<0x1E00).contains(v)
             || (0x20D0..<0x2100).contains(v) || (0xFE20..<0xFE30).contains(v)
+    }
+
+    /// The capital below U+0250 of a letter above it, when the table folds that capital to
+    /// ASCII; nil otherwise.
+    private static func latinUppercase(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
+        let mapping = scalar.properties.uppercaseMapping.unicodeScalars
+        guard mapping.count == 1, let upper = mapping.first, upper.value < 0x250, upper != scalar else { return nil }
+        let a = table[2 * Int(upper.value)]
+        return a == 0x00 || a == 0x20 || a == 0xFF ? nil : upper
     }
 
     /// Characters that are not seen: format characters (zero-width space and joiners, word

@@ -58,3 +58,10 @@ func orphanMarkFoldsOnce() {
     #expect(NameFolding.fold(once) == once, "\(Array(once.unicodeScalars))")
     #expect(once.hasPrefix("sao pau"))
 }
+
+@Test("a lowercase letter above U+0250 folds as its capital does (ʒ and Ʒ are z), alone and beside another script")
+func lowercaseEzhFoldsLikeItsCapital() {
+    #expect(NameFolding.fold("Ʒ") == "z")
+    #expect(NameFolding.fold("ʒ") == "z")
+    #expect(NameFolding.fold("p Ʒ 東京") == "p z 東京")
+}
