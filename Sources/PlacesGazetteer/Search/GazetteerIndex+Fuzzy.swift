@@ -11,9 +11,10 @@ extension GazetteerIndex {
         entry: Int, edits: Int
     )] {
         let n = query.count
-        // Typos are allowed by the query's length in characters, not bytes ("o東京" is three
-        // characters: no typo), while the edit distance below counts bytes.
-        let characters = query.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+        // Typos are allowed by the query's length in characters (user-perceived: a letter
+        // with its marks is one), not bytes ("o東京" is three characters: no typo), while the
+        // edit distance below counts bytes.
+        let characters = String(decoding: query, as: UTF8.self).count
         let k = Self.allowedEdits(queryLength: characters)
         guard k > 0 else { return [] }
         let queryMask = Self.letterMask(query, 0, n)

@@ -189,7 +189,8 @@ extension GazetteerIndex {
         _ candidates: [DiscoverCandidate], _ query: [UInt8], _ point: (Float, Float, Float)?, _ popular: [String: Int],
         _ sortSign: Int, _ top: inout TopHits
     ) {
-        let allowed = Self.allowedEdits(queryLength: query.count)
+        // By characters, as for the gazetteer's names (GazetteerIndex+Fuzzy).
+        let allowed = Self.allowedEdits(queryLength: String(decoding: query, as: UTF8.self).count)
         var folded: [UInt8] = []
         for (c, candidate) in candidates.enumerated() {
             var best: (UInt8, UInt8, UInt8)?
