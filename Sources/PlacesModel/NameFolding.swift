@@ -33,6 +33,22 @@ public enum NameFolding {
     /// `utf8` (any bytes; invalid UTF-8 is repaired first) folded into `out` (emptied
     /// first): what the index uses to fold names straight from the gazetteer's buffer.
     public static func fold(utf8 bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        guard foldOnce(bytes, into: &out) else { return }
+        // Other scripts go through Foundation, whose folding of a folded string can still
+        // change it (a letter whose lowercase folds further, a mark that lost its base):
+        // folded again until nothing changes, so that a fold is always a fixed point (what
+        // the index, popularity and the CLI compare). ASCII output is always stable.
+        var next = [UInt8]()
+        for _ in 0..<4 where out.contains(where: { $0 >= 0x80 }) {
+            _ = out.withUnsafeBufferPointer { foldOnce($0, into: &next) }
+            if next == out { return }
+            swap(&out, &next)
+        }
+    }
+
+    /// One pass: the table over Latin text, Foundation for anything else; returns whether
+    /// Foundation was needed.
+    private static func foldOnce(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) -> Bool {
         out.removeAll(keepingCapacity: true)
         let latin = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxOutputBytes + 2) { buffer in
             let written = table.withUnsafeBufferPointer { foldLatin(bytes, table: $0, into: buffer) }
@@ -44,6 +60,7 @@ public enum NameFolding {
             foldWithFoundation(String(decoding: bytes, as: UTF8.self), into: &out)
         }
         trimTrailingSpace(&out)
+        return !latin
     }
 
     /// The fast path over UTF-8 bytes into `buffer` (at least `maxOutputBytes + 2` bytes):
