@@ -2,32 +2,11 @@ import PlacesGazetteer
 
 /// A small hand-made gazetteer for the search's own tests (the real one is tested in
 /// DiscoverTableTests): a few of each kind, with the names that make ranking interesting.
-struct DiscoverFixture: DiscoverSource {
-    struct Entry {
-        var kind: GazetteerKind
-        var id: String
-        var name: String
-        var alternates: [String] = []
-        var latitude: Double
-        var longitude: Double
-        var population: Int64
-        var region: String? = nil
-    }
+typealias DiscoverFixture = ListedGazetteer
 
-    let entries: [Entry]
-
-    init(_ entries: [Entry] = DiscoverFixture.standard) { self.entries = entries }
-
-    var count: Int { entries.count }
-    func kind(_ i: Int) -> GazetteerKind { entries[i].kind }
-    func id(_ i: Int) -> String { entries[i].id }
-    func name(_ i: Int) -> String { entries[i].name }
-    func alternateNames(_ i: Int) -> [String] { entries[i].alternates }
-    func latitude(_ i: Int) -> Double { entries[i].latitude }
-    func longitude(_ i: Int) -> Double { entries[i].longitude }
-    func population(_ i: Int) -> Int64 { entries[i].population }
-    func region(_ i: Int) -> Int? { entries[i].region.flatMap { index(ofID: $0) } }
-    func index(ofID id: String) -> Int? { entries.firstIndex { $0.id == id } }
+extension ListedGazetteer {
+    /// The fixture's entries (see above).
+    init() { self.init(Self.standard) }
 
     static let standard: [Entry] = [
         // Bigger than any real region, so that only the containment rule puts the city first.
