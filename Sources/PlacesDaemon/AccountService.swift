@@ -98,7 +98,9 @@ struct AccountService {
         do {
             let data = try ControlJSON.encoder.encode(file)
             let tmp = paths.keyFile + ".tmp"
-            FileManager.default.createFile(atPath: tmp, contents: nil, attributes: [.posixPermissions: 0o600])
+            // Created empty and private first, so the key is never in a file others can read.
+            guard FileManager.default.createFile(atPath: tmp, contents: nil, attributes: [.posixPermissions: 0o600])
+            else { throw CocoaError(.fileWriteNoPermission) }
             try data.write(to: URL(fileURLWithPath: tmp))
             chmod(tmp, 0o600)
             guard rename(tmp, paths.keyFile) == 0 else { throw CocoaError(.fileWriteUnknown) }
