@@ -53,6 +53,12 @@ let package = Package(
             name: "PlacesGazetteer", dependencies: ["PlacesModel"], resources: [.copy("Resources/gazetteer.tsv")]),
         // Places in and out of other tools' files: GeoJSON (Google Takeout), KML, GPX.
         .target(name: "PlacesInterchange"),
+        // Photos: the media type sniffed from the bytes, width and height from the header,
+        // and the metadata (EXIF location, camera serial, maker notes) removed.
+        .target(name: "PlacesMedia"),
+        // Content-addressed, encrypted-at-rest blobs (photos) under the data dir: streamed in,
+        // hashed as they arrive, resumed, collected, within a quota.
+        .target(name: "PlacesBlobs", dependencies: ["PlacesCrypto"]),
         .target(
             name: "PlacesStore",
             dependencies: [
@@ -91,7 +97,7 @@ let package = Package(
             dependencies: [
                 "PlacesCrypto", "PlacesModel", "PlacesAccess", "PlacesStore", "PlacesAPI", "PlacesControl",
                 "PlacesRoutes", "PlacesSync", "PlacesTrips", "PlacesInterchange", "PlacesExpenses",
-                "PlacesGazetteer",
+                "PlacesGazetteer", "PlacesMedia", "PlacesBlobs",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -177,6 +183,8 @@ let package = Package(
         .testTarget(name: "PlacesTripsTests", dependencies: ["PlacesTrips", "PlacesModel", "PlacesRoutes"]),
         .testTarget(name: "PlacesExpensesTests", dependencies: ["PlacesExpenses", "PlacesModel"]),
         .testTarget(name: "PlacesGazetteerTests", dependencies: ["PlacesGazetteer", "PlacesModel"]),
+        .testTarget(name: "PlacesMediaTests", dependencies: ["PlacesMedia"]),
+        .testTarget(name: "PlacesBlobsTests", dependencies: ["PlacesBlobs", "PlacesCrypto"]),
         .testTarget(name: "PlacesInterchangeTests", dependencies: ["PlacesInterchange"], exclude: ["Samples"]),
         .testTarget(
             name: "PlacesControlTests",

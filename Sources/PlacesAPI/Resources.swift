@@ -82,12 +82,15 @@ public struct Profile: Codable, Sendable, Equatable {
     public var name: String
     public var username: String
     public var bio: String?
+    /// The profile picture: a photo id (`GET /v1/photos/{id}`).
+    public var picture: String?
 
-    public init(id: String, name: String, username: String, bio: String? = nil) {
+    public init(id: String, name: String, username: String, bio: String? = nil, picture: String? = nil) {
         self.id = id
         self.name = name
         self.username = username
         self.bio = bio
+        self.picture = picture
     }
 }
 

@@ -19,14 +19,21 @@ public struct ControlServer: Sendable {
     /// of thousands of saved places is several MiB).
     public static let maxImportBodyBytes = 32 << 20
 
-    /// The body limit of a request: imports take files, everything else JSON objects.
+    /// The limit of a photo uploaded to `POST /v1/photos` (20 MiB, the photo cap).
+    public static let maxPhotoBodyBytes = 20 << 20
+
+    /// The body limit of a request: imports and photos take files, everything else JSON objects.
     static func bodyLimit(_ head: HTTPRequestHead) -> Int {
-        head.method == .POST
-            && head.uri.split(separator: "?").first.map { path in
-                path.split(separator: "/").map { $0.removingPercentEncoding ?? String($0) } == [
-                    "v1", "places", "import",
-                ]
-            } == true ? maxImportBodyBytes : maxBodyBytes
+        guard head.method == .POST,
+            let path = head.uri.split(separator: "?").first.map({ path in
+                path.split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
+            })
+        else { return maxBodyBytes }
+        switch path {
+        case ["v1", "places", "import"]: return maxImportBodyBytes
+        case ["v1", "photos"]: return maxPhotoBodyBytes
+        default: return maxBodyBytes
+        }
     }
     /// Largest accepted request target (path and query).
     public static let maxURIBytes = 8 << 10

@@ -70,7 +70,7 @@ struct AccountService {
         return Profile(
             id: identity.publicKey.humanID, name: f["name"]?.stringValue ?? "",
             username: f["username"]?.stringValue ?? "",
-            bio: f["bio"]?.stringValue)
+            bio: f["bio"]?.stringValue, picture: f["picture"]?.stringValue)
     }
 
     /// A username is 1–32 letters, digits, `.`, `_` or `-`.

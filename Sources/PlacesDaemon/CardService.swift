@@ -70,6 +70,7 @@ struct CardService {
             (CardFields.name.spec, .string(profile?.name ?? "")),
             (CardFields.username.spec, profile.map { .string($0.username) } ?? .null),
             (CardFields.bio.spec, profile?.bio.map(JSONValue.string) ?? .null),
+            (CardFields.picture.spec, profile?.picture.map(JSONValue.string) ?? .null),
         ]
         for (spec, value) in wanted where (rootFields[spec.name] ?? .null) != value {
             guard !(root == nil && value.isNull) else { continue }

@@ -85,7 +85,7 @@ struct ConsentService {
         let via = try? PublicKey(bytes: record.via)
         let ownerName = record.ownerName ?? owner.map(displayName)
         return Invitation(
-            id: record.doc.hex, kind: "itinerary", from: owner?.humanID ?? HexCoding.encode(record.owner),
+            id: record.doc.hex, kind: record.kind, from: owner?.humanID ?? HexCoding.encode(record.owner),
             fromName: ownerName == owner.map { String($0.humanID.prefix(7)) } ? nil : ownerName,
             via: via?.humanID ?? HexCoding.encode(record.via), name: record.name, role: record.role,
             receivedAt: RFC3339.string(ms: record.receivedMs), status: status)

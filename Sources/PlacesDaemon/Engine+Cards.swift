@@ -96,7 +96,9 @@ extension Engine {
         let sharing = sharing ?? favoriteSharing()
         var card = try myCard()
         if card == nil {
-            guard sharing.mode != .off else { return false }
+            // Made the first time favorites are shared or a friendship starts (friends see the
+            // profile and picture through it).
+            guard sharing.mode != .off || !currentFriends().isEmpty else { return false }
             let id = CardService.documentID(owner: identity.publicKey.bytes)
             do {
                 let key = try SecretBox.randomKey()
@@ -128,6 +130,7 @@ extension Engine {
     /// Offers this person's card to the connected members of its audience (after a contact
     /// or a co-member was added; those who hold it already answer with nothing to send).
     func offerMyCard() {
+        if (try? myCard()) == nil, !currentFriends().isEmpty { _ = try? refreshCard() }
         guard let card = try? myCard() else { return }
         offerToConnected(card, newcomers: cardAudience())
     }
@@ -136,7 +139,7 @@ extension Engine {
     /// user's write; a failure is logged and the next change tries again).
     func cardFollows(_ doc: DocumentID) {
         guard doc == account.libraryDoc || doc == account.profileDoc else { return }
-        guard favoriteSharing().mode != .off || (try? myCard()) != nil else { return }
+        guard favoriteSharing().mode != .off || (try? myCard()) != nil || !currentFriends().isEmpty else { return }
         do { try refreshCard() } catch {
             logger.error("updating the contact card failed", metadata: ["error": "\(error)"])
         }

@@ -23,6 +23,7 @@ extension Engine {
     func acceptInvitation(_ reference: String) throws -> Invitation {
         guard let identity else { throw ServiceError.loggedOut }
         let invitation = try consentService().findInvitation(reference)
+        if invitation.kind == "friend" { return try acceptFriendInvitation(invitation) }
         guard let owner = try? PublicKey(bytes: invitation.owner) else {
             throw ServiceError.internal("Invitation unreadable", "bad owner key")
         }

@@ -57,6 +57,10 @@ extension Engine {
                 "stored ops made concurrently with their author's removal; they are not applied",
                 metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)", "ops": "\(result.excluded)"])
         }
+        if record.kind == .outbox {
+            socialFollows(record, stored: result.stored, bodies: result.bodies)
+            return outcome
+        }
         let name = entityName(in: docID, docID.hex) ?? "an itinerary"
         for author in Set(result.stored.map(\.header.author)) {
             guard let key = try? PublicKey(bytes: author) else { continue }

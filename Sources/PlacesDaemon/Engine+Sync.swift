@@ -61,9 +61,15 @@ extension Engine: ReplicationHost {
 
     /// A stored document as replication sees it.
     static func replica(_ record: Store.DocumentRecord) -> ReplicaDocument {
-        ReplicaDocument(
-            id: record.id, owner: record.owner, isShared: record.kind == .itinerary || record.kind == .card,
-            kind: record.kind == .card ? .card : .itinerary)
+        let kind: ReplicaDocument.Kind =
+            switch record.kind {
+            case .card: .card
+            case .outbox: .outbox
+            default: .itinerary
+            }
+        return ReplicaDocument(
+            id: record.id, owner: record.owner,
+            isShared: record.kind == .itinerary || record.kind == .card || record.kind == .outbox, kind: kind)
     }
 
     public func participants(in doc: DocumentID) async -> Set<PublicKey> {
@@ -81,15 +87,18 @@ extension Engine: ReplicationHost {
         guard let record = try? store.document(doc), let vector = currentVector(doc) else { return nil }
         // Grants of members removed (or gone) in this daemon's view are held back (sync.md §7,
         // "Offers"); a grant may arrive before the op that makes its member one.
-        if record.kind == .card {
-            // A card's offer carries only the receiver's grant: a contact learns nothing of the
-            // owner's other contacts. The owner issues it the first time it offers the card.
+        if record.kind == .card || record.kind == .outbox {
+            // A card's or outbox's offer carries only the receiver's grant: a contact learns
+            // nothing of the owner's other contacts. The owner issues it the first time it
+            // offers the document to them.
             let grant =
-                record.owner == me?.bytes
+                record.owner == me?.bytes && participants(of: record).contains(peer)
                 ? ensureCardGrant(record, to: peer)
                 : nil
             var content = OfferContent(owner: record.owner, vector: vector, grants: grant.map { [$0] } ?? [])
-            content.kind = .card
+            content.kind = record.kind == .card ? .card : .outbox
+            // A friend request shows who asks.
+            if describe, record.kind == .outbox { content.fromName = currentProfileName() ?? "" }
             return content
         }
         let gone = (try? store.formerMembers(of: doc)) ?? []
@@ -154,6 +163,7 @@ extension Engine: ReplicationHost {
 
     public func receiveShare(_ offer: ReceivedOffer, from peer: PublicKey) async -> ReplicaDocument? {
         if offer.kind == .card { return receiveCard(offer, from: peer).map(Engine.replica) }
+        if offer.kind == .outbox { return receiveOutbox(offer, from: peer).map(Engine.replica) }
         guard let record = receiveShare(offer, doc: offer.doc, from: peer) else { return nil }
         return Engine.replica(record)
     }
@@ -189,7 +199,7 @@ extension Engine: ReplicationHost {
                 shared.append(card)
             }
         }
-        return shared
+        return shared + outboxes(with: peer)
     }
 
     /// Owner and current members of a document.
@@ -201,6 +211,7 @@ extension Engine: ReplicationHost {
             guard let owner = try? PublicKey(bytes: doc.owner), let me else { return [] }
             return owner == me ? cardAudience().union([me]) : [owner, me]
         }
+        if doc.kind == .outbox { return outboxParticipants(doc) }
         if let cached = participantsCache[doc.id] { return cached }
         var out = Set<PublicKey>()
         if let owner = try? PublicKey(bytes: doc.owner) { out.insert(owner) }
@@ -258,7 +269,9 @@ extension Engine: ReplicationHost {
     /// (from the caches), so that the replicator never waits on the engine to send them — a
     /// long request (a 100,000-stop itinerary's answer) would otherwise hold the push up.
     func pushLocal(_ ops: [SignedOp], doc: DocumentID) {
-        guard let record = try? store.document(doc), record.kind == .itinerary || record.kind == .card, let me else {
+        guard let record = try? store.document(doc),
+            record.kind == .itinerary || record.kind == .card || record.kind == .outbox, let me
+        else {
             return
         }
         let recipients = participants(of: record).filter { $0 != me }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PlacesAPI
+import PlacesBlobs
 import PlacesCrypto
 import PlacesModel
 import PlacesStore
@@ -49,6 +50,14 @@ public actor Engine {
     var discoverCatalog: DiscoverCatalog?
     /// Popularity's inputs, valid for one store generation.
     var discoverCache: DiscoverState?
+    /// Friendships by person, read from the store on first use and after every change
+    /// (`Engine+Friends`): participants of outboxes are asked for on every offer.
+    var friendCache: [PublicKey: Store.FriendState]?
+    /// Reactions whose signature was checked (`Engine+Reactions`), by `doc/entity/data`:
+    /// a feed page verifies each reaction once.
+    var verifiedReactions: Set<String> = []
+    /// Photos and other blobs under `DATA_DIR/blobs` (`Engine+Photos`), opened on first use.
+    var blobs: BlobStore?
 
     init(store: Store, paths: DataPaths, version: String, logger: Logger) {
         self.store = store

@@ -24,6 +24,11 @@ struct Router: ControlHandler {
         if !["status", "init", "login", "logout"].contains(path.first ?? "") {
             try await engine.requireLogin()
         }
+        if let section = path.first, SocialRoutes.sections.contains(section),
+            let response = try await SocialRoutes.route(engine, r, path)
+        {
+            return response
+        }
         switch (r.method, path.count, path.first) {
         case ("GET", 1, "status"): return .encoding(await engine.status())
         case ("POST", 1, "init"):

@@ -35,6 +35,8 @@ extension Problem {
             case .badQuery: (400, "bad-query", "Bad query")
             case .unknownGazetteerID: (400, "unknown-gazetteer-id", "Unknown gazetteer id")
             case .unsupportedMediaType: (415, "unsupported-media-type", "Unsupported media type")
+            case .forbidden: (403, "forbidden", "Forbidden")
+            case .tooLarge: (413, "too-large", "Too large")
             case .failure(let code, let title): (500, code, title)
             }
         self.init(status: status, code: code, title: title, detail: error.message, field: error.field)

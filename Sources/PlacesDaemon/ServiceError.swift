@@ -48,8 +48,13 @@ struct ServiceError: Error, Sendable, CustomStringConvertible {
         case badQuery
         /// A `gazetteerId` this build's gazetteer does not hold (400 `unknown-gazetteer-id`).
         case unknownGazetteerID
-        /// A body in a media type the route does not take (an import file).
+        /// A body in a media type the route does not take (an import file, a file that is not
+        /// an image).
         case unsupportedMediaType
+        /// Someone other than who may do it (a post's author, a comment's author).
+        case forbidden
+        /// A body over its size cap (a photo over 20 MiB).
+        case tooLarge
         /// The daemon failed (storage, keys, files): the string is the problem code
         /// (`store`, `crypto`, `io`, `internal`, `no-key`), `title` says what failed.
         case failure(String, title: String)

@@ -112,6 +112,9 @@ extension Places_Sync_V1_SyncMessage.OneOf_Kind {
         case .bye: "bye"
         case .join: "join"
         case .joinRefused(let refused): "joinRefused(\(refused.code))"
+        case .blobWant(let want): "blobWant(\(want.offset))"
+        case .blobChunk(let chunk): "blobChunk(\(chunk.offset), \(chunk.data.count) bytes)"
+        case .blobMissing: "blobMissing"
         }
     }
 }

@@ -69,6 +69,15 @@ public enum FieldRule: Sendable, Hashable {
     /// uppercase letters or digits, `country:` and an ISO 3166 alpha-2 code, or `continent:`
     /// and one of AF AN AS EU NA OC SA. A peer's id need not be in this build's gazetteer.
     case gazetteerID
+    /// A list of at most `max` distinct public keys (64 lowercase hex characters each), sorted:
+    /// a group's members.
+    case keys(max: Int)
+    /// An Ed25519 signature: 128 lowercase hex characters (a reaction's `signature`).
+    case signature
+    /// A post's photos: a list of at most 10 objects, each exactly `{"id": 64 lowercase hex,
+    /// "contentType": "image/jpeg"|"image/png"|"image/webp"|"image/heic", "bytes": 1…20 MiB,
+    /// "width": 1…65535, "height": 1…65535}` (`Protocol/op-format.md` §5).
+    case photos
     /// The inner rule, or null (a coordinate, flag or reference that may be absent).
     indirect case optional(FieldRule)
 
@@ -88,7 +97,9 @@ public enum FieldRule: Sendable, Hashable {
     public var isRequired: Bool {
         switch self {
         case .text(_, let required): required
-        case .latitude, .longitude, .bool, .position, .entityID, .key, .oneOf, .token, .username, .expenseTerms: true
+        case .latitude, .longitude, .bool, .position, .entityID, .key, .oneOf, .token, .username, .expenseTerms,
+            .signature:
+            true
         case .optional: false
         default: false
         }
@@ -236,6 +247,25 @@ public enum FieldRule: Sendable, Hashable {
             return value
         case .optional(let inner):
             return try inner.validate(field, value)
+        case .keys(let max):
+            guard case .array(let items) = value, items.count <= max else {
+                throw FieldError(field, "'\(field)' must be a list of at most \(max) public ids")
+            }
+            var keys = [String]()
+            for item in items {
+                guard let s = item.stringValue, FieldRule.isLowerHex(s, count: 64) else {
+                    throw FieldError(field, "'\(field)' must hold public keys (64 lowercase hex characters)")
+                }
+                keys.append(s)
+            }
+            return .array(Array(Set(keys)).sorted().map(JSONValue.string))
+        case .signature:
+            guard let s = value.stringValue, FieldRule.isLowerHex(s, count: 128) else {
+                throw FieldError(field, "'\(field)' must be a signature (128 lowercase hex characters)")
+            }
+            return value
+        case .photos:
+            return try FieldRule.validatePhotos(field, value)
         case .username:
             guard let s = value.stringValue, s.utf8.count <= 64 * 32, (1...32).contains(s.count),
                 s.unicodeScalars.allSatisfy({

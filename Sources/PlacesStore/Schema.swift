@@ -175,6 +175,45 @@ enum Schema {
             // This device's settings (discover's sort, favorite sharing): not ops, never synced.
             try db.execute(sql: "CREATE TABLE preference (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
         }
+        m.registerMigration("v9-social") { db in
+            // Friends and the feed (Protocol/sync.md §7.3): friendships and requests, who each of
+            // this person's posts went to (fixed when posting), notifications — none of them ops —
+            // and the indexes the feed and its reaction counts read.
+            try db.execute(
+                sql: """
+                    ALTER TABLE invitation ADD COLUMN kind TEXT NOT NULL DEFAULT 'itinerary';
+                    CREATE TABLE friend (
+                        key BLOB PRIMARY KEY,
+                        state TEXT NOT NULL,
+                        name TEXT NOT NULL DEFAULT '',
+                        since_ms INTEGER NOT NULL
+                    );
+                    CREATE TABLE post_reader (
+                        post TEXT NOT NULL,
+                        reader BLOB NOT NULL,
+                        PRIMARY KEY (post, reader)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE notification (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        type TEXT NOT NULL,
+                        actor BLOB NOT NULL,
+                        subject TEXT NOT NULL,
+                        at_ms INTEGER NOT NULL,
+                        read INTEGER NOT NULL DEFAULT 0,
+                        dedup TEXT NOT NULL UNIQUE
+                    );
+                    CREATE TABLE photo (
+                        id TEXT PRIMARY KEY,
+                        content_type TEXT NOT NULL,
+                        bytes INTEGER NOT NULL,
+                        width INTEGER NOT NULL,
+                        height INTEGER NOT NULL,
+                        added_ms INTEGER NOT NULL
+                    );
+                    CREATE INDEX entity_post ON entity(created_ms, id) WHERE kind = 'post';
+                    CREATE INDEX entity_reaction ON entity(ref) WHERE kind = 'reaction';
+                    """)
+        }
         return m
     }
 

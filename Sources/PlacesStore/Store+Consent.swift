@@ -33,12 +33,16 @@ extension Store {
         public var role: String?
         public var receivedMs: Int64
         public var declined: Bool
+        /// `itinerary` (a share) or `friend` (a friend request: the grant opens the sender's
+        /// outbox to this person, `Protocol/sync.md` §7.3).
+        public var kind: String
         public var doc: DocumentID { grant.doc }
 
         public init(
             grant: KeyGrant, owner: [UInt8], via: [UInt8], ownerName: String?, name: String?, role: String?,
-            receivedMs: Int64, declined: Bool
+            receivedMs: Int64, declined: Bool, kind: String = "itinerary"
         ) {
+            self.kind = kind
             self.grant = grant
             self.owner = owner
             self.via = via
@@ -108,14 +112,14 @@ extension Store {
             try db.execute(
                 sql: """
                     INSERT INTO invitation(doc, owner, via, owner_name, name, role, epoch, sealed_key, signature,
-                        received_ms, declined)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+                        received_ms, declined, kind)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
                     """,
                 arguments: [
                     doc, Data(invitation.owner), Data(invitation.via), invitation.ownerName, invitation.name,
                     invitation.role,
                     Int64(invitation.grant.epoch), Data(invitation.grant.sealedKey), Data(invitation.grant.signature),
-                    invitation.receivedMs,
+                    invitation.receivedMs, invitation.kind,
                 ])
             return .recorded
         }
@@ -162,7 +166,7 @@ extension Store {
         return InvitationRecord(
             grant: grant, owner: owner, via: [UInt8](row["via"] as Data), ownerName: row["owner_name"],
             name: row["name"], role: row["role"],
-            receivedMs: row["received_ms"], declined: (row["declined"] as Int64) != 0)
+            receivedMs: row["received_ms"], declined: (row["declined"] as Int64) != 0, kind: row["kind"])
     }
 }
 

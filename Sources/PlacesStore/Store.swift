@@ -18,6 +18,9 @@ public final class Store: Sendable {
         case itinerary, library, profile
         /// A contact card: its owner's profile and the favorites they share with contacts.
         case card
+        /// An outbox: what one person posts to one reader (their own outbox to themselves
+        /// holds every post they wrote), and the reactions on those posts.
+        case outbox
     }
 
     /// A row of the `document` table.

@@ -85,6 +85,52 @@ actor FakeReplicationHost: ReplicationHost {
     func joinPresentations(for peer: PublicKey) async -> [JoinPresentation] { [] }
     func answerJoin(_ presentation: JoinPresentation, from peer: PublicKey) async -> JoinAnswer? { nil }
     func joinRefused(_ refusal: JoinRefusal, from peer: PublicKey) async {}
+
+    // MARK: Blobs: whole blobs held, who may have them, what is missing, partial downloads
+
+    var blobs: [[UInt8]: [UInt8]] = [:]
+    var blobReaders: Set<PublicKey> = []
+    var missing: [[UInt8]] = []
+    var partials: [[UInt8]: [UInt8]] = [:]
+    /// Every chunk the replicator handed over to be stored.
+    var storedPieces: [BlobTransfer.Piece] = []
+
+    func hold(_ bytes: [UInt8], as hash: [UInt8], readableBy peers: Set<PublicKey>) {
+        blobs[hash] = bytes
+        blobReaders.formUnion(peers)
+    }
+    func lack(_ hashes: [[UInt8]]) { missing = hashes }
+
+    func missingBlobs(from peer: PublicKey, in doc: DocumentID?, limit: Int) async -> [[UInt8]] {
+        Array(missing.filter { blobs[$0] == nil }.prefix(limit))
+    }
+    func blobResumeOffset(_ hash: [UInt8]) async -> UInt64? {
+        blobs[hash] == nil ? UInt64(partials[hash]?.count ?? 0) : nil
+    }
+    func blobChunk(_ want: BlobTransfer.Request, for peer: PublicKey, maxBytes: Int) async -> BlobTransfer.Answer {
+        guard let bytes = blobs[want.hash], blobReaders.contains(peer) else { return .missing(reason: "no") }
+        guard want.offset <= UInt64(bytes.count) else { return .missing(reason: "past the end") }
+        let start = Int(want.offset)
+        let data = Array(bytes[start..<min(bytes.count, start + maxBytes)])
+        return .piece(
+            BlobTransfer.Piece(
+                hash: want.hash, offset: want.offset, data: data, last: start + data.count == bytes.count,
+                total: UInt64(bytes.count)))
+    }
+    func storeBlobChunk(_ piece: BlobTransfer.Piece, from peer: PublicKey) async -> BlobTransfer.Progress {
+        storedPieces.append(piece)
+        var partial = partials[piece.hash] ?? []
+        guard UInt64(partial.count) == piece.offset else { return .failed(reason: "wrong offset") }
+        partial += piece.data
+        guard piece.last else {
+            partials[piece.hash] = partial
+            return .partial(next: UInt64(partial.count))
+        }
+        partials[piece.hash] = nil
+        guard Blake2b.hash256(partial) == piece.hash else { return .failed(reason: "hash mismatch") }
+        blobs[piece.hash] = partial
+        return .stored
+    }
 }
 
 /// What the replicator's outbound path delivered, by recipient.

@@ -63,15 +63,15 @@ extension FieldRule {
     public var valueType: FieldValueType {
         switch self {
         case .text, .url, .date, .position, .entityID, .key, .oneOf, .timestamp, .token, .username, .localDateTime,
-            .timeZone, .currency, .gazetteerID:
+            .timeZone, .currency, .gazetteerID, .signature:
             .string
         case .optional(let inner): inner.valueType
         case .latitude, .longitude, .rating: .number
         case .priceLevel, .count: .integer
         case .bool: .bool
         case .money: .money
-        case .categories: .strings
-        case .rateTable, .expenseTerms: .object
+        case .categories, .keys: .strings
+        case .rateTable, .expenseTerms, .photos: .object
         }
     }
 }

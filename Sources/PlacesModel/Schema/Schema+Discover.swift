@@ -20,8 +20,10 @@ public enum CardFields: EntityDeclaration {
     public static let name = FieldKey<Self, String>(ProfileFields.name.spec)
     public static let username = FieldKey<Self, String>("username", .optional(.username))
     public static let bio = FieldKey<Self, String>(ProfileFields.bio.spec)
+    /// The profile picture: a photo id (BLAKE2b-256 of its bytes, 64 lowercase hex).
+    public static let picture = FieldKey<Self, String>(ProfileFields.picture.spec)
 
-    public static let schema = EntitySchema(.card, id: .root, fields: [name, username, bio])
+    public static let schema = EntitySchema(.card, id: .root, fields: [name, username, bio, picture])
 }
 
 /// A favorite on a contact card: a copy of the library place it hearts, ordered as the

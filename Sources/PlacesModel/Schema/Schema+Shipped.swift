@@ -13,9 +13,10 @@ extension Schema {
                 LodgingFields.schema, TransportFields.schema, FoodFields.schema, ActivityFields.schema,
                 ChecklistItemFields.schema, TravellerFields.schema, ExpenseFields.schema,
             ]),
-        DocumentSchema("library", entities: [PlaceFields.schema, FavoriteFields.schema]),
+        DocumentSchema("library", entities: [PlaceFields.schema, FavoriteFields.schema, GroupFields.schema]),
         DocumentSchema("profile", entities: [ProfileFields.schema]),
         DocumentSchema("card", entities: [CardFields.schema, SharedPlaceFields.schema]),
+        DocumentSchema("outbox", entities: [OutboxFields.schema, PostFields.schema, ReactionFields.schema]),
     ])
 }
 
@@ -145,6 +146,8 @@ public enum ProfileFields: EntityDeclaration {
     public static let name = FieldKey<Self, String>("name", .text(maxLength: 100, required: true), column: "name")
     public static let username = FieldKey<Self, String>("username", .username)
     public static let bio = FieldKey<Self, String>("bio", .text(maxLength: 1_000, required: false))
+    /// A photo id (`POST /v1/photos`): BLAKE2b-256 of the photo's bytes in lowercase hex.
+    public static let picture = FieldKey<Self, String>("picture", .optional(.key))
 
-    public static let schema = EntitySchema(.profile, id: .root, fields: [name, username, bio])
+    public static let schema = EntitySchema(.profile, id: .root, fields: [name, username, bio, picture])
 }

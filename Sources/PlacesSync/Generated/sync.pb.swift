@@ -103,6 +103,30 @@ nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
     set {kind = .joinRefused(newValue)}
   }
 
+  var blobWant: Places_Sync_V1_BlobWant {
+    get {
+      if case .blobWant(let v)? = kind {return v}
+      return Places_Sync_V1_BlobWant()
+    }
+    set {kind = .blobWant(newValue)}
+  }
+
+  var blobChunk: Places_Sync_V1_BlobChunk {
+    get {
+      if case .blobChunk(let v)? = kind {return v}
+      return Places_Sync_V1_BlobChunk()
+    }
+    set {kind = .blobChunk(newValue)}
+  }
+
+  var blobMissing: Places_Sync_V1_BlobMissing {
+    get {
+      if case .blobMissing(let v)? = kind {return v}
+      return Places_Sync_V1_BlobMissing()
+    }
+    set {kind = .blobMissing(newValue)}
+  }
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -114,6 +138,9 @@ nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
     case bye(Places_Sync_V1_Bye)
     case join(Places_Sync_V1_JoinRequest)
     case joinRefused(Places_Sync_V1_JoinRefused)
+    case blobWant(Places_Sync_V1_BlobWant)
+    case blobChunk(Places_Sync_V1_BlobChunk)
+    case blobMissing(Places_Sync_V1_BlobMissing)
 
   }
 
@@ -338,13 +365,73 @@ nonisolated struct Places_Sync_V1_JoinRefused: Sendable {
   init() {}
 }
 
+/// Blobs (photos), sync.md §7.4: sent only to peers whose Hello.features has "blob/1".
+/// "Send me the bytes of blob `hash` from `offset`." Answered with one BlobChunk, or with
+/// BlobMissing when the sender does not hold the blob whole or may not have it.
+nonisolated struct Places_Sync_V1_BlobWant: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// 32 bytes: BLAKE2b-256 of the blob's bytes (its id)
+  var hash: Data = Data()
+
+  /// at most 20 MiB (20,971,520)
+  var offset: UInt64 = 0
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
+/// Up to 256 KiB of a blob, in answer to a BlobWant at the same hash and offset.
+nonisolated struct Places_Sync_V1_BlobChunk: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// 32 bytes
+  var hash: Data = Data()
+
+  /// the want's offset
+  var offset: UInt64 = 0
+
+  /// at most 262,144 bytes; empty only for an empty blob
+  var data: Data = Data()
+
+  /// true when offset + len(data) == total
+  var last: Bool = false
+
+  /// the blob's size in bytes, at most 20 MiB
+  var total: UInt64 = 0
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
+/// In answer to a BlobWant: the sender does not hold this blob whole, or the asker may not
+/// have it (the two are not told apart). The asker tries another holder, or later.
+nonisolated struct Places_Sync_V1_BlobMissing: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// 32 bytes
+  var hash: Data = Data()
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "places.sync.v1"
 
 nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".SyncMessage"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}offer\0\u{1}ops\0\u{1}ping\0\u{1}pong\0\u{1}bye\0\u{1}join\0\u{3}join_refused\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}offer\0\u{1}ops\0\u{1}ping\0\u{1}pong\0\u{1}bye\0\u{1}join\0\u{3}join_refused\0\u{3}blob_want\0\u{3}blob_chunk\0\u{3}blob_missing\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -456,6 +543,45 @@ nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftPr
           self.kind = .joinRefused(v)
         }
       }()
+      case 9: try {
+        var v: Places_Sync_V1_BlobWant?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .blobWant(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .blobWant(v)
+        }
+      }()
+      case 10: try {
+        var v: Places_Sync_V1_BlobChunk?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .blobChunk(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .blobChunk(v)
+        }
+      }()
+      case 11: try {
+        var v: Places_Sync_V1_BlobMissing?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .blobMissing(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .blobMissing(v)
+        }
+      }()
       default: break
       }
     }
@@ -498,6 +624,18 @@ nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftPr
     case .joinRefused?: try {
       guard case .joinRefused(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
+    }()
+    case .blobWant?: try {
+      guard case .blobWant(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
+    }()
+    case .blobChunk?: try {
+      guard case .blobChunk(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 10)
+    }()
+    case .blobMissing?: try {
+      guard case .blobMissing(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 11)
     }()
     case nil: break
     }
@@ -926,6 +1064,121 @@ nonisolated extension Places_Sync_V1_JoinRefused: SwiftProtobuf.Message, SwiftPr
     if lhs.code != rhs.code {return false}
     if lhs.reason != rhs.reason {return false}
     if lhs.proof != rhs.proof {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Places_Sync_V1_BlobWant: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".BlobWant"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hash\0\u{1}offset\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.hash) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.offset) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.hash.isEmpty {
+      try visitor.visitSingularBytesField(value: self.hash, fieldNumber: 1)
+    }
+    if self.offset != 0 {
+      try visitor.visitSingularUInt64Field(value: self.offset, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Places_Sync_V1_BlobWant, rhs: Places_Sync_V1_BlobWant) -> Bool {
+    if lhs.hash != rhs.hash {return false}
+    if lhs.offset != rhs.offset {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Places_Sync_V1_BlobChunk: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".BlobChunk"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hash\0\u{1}offset\0\u{1}data\0\u{1}last\0\u{1}total\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.hash) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.offset) }()
+      case 3: try { try decoder.decodeSingularBytesField(value: &self.data) }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self.last) }()
+      case 5: try { try decoder.decodeSingularUInt64Field(value: &self.total) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.hash.isEmpty {
+      try visitor.visitSingularBytesField(value: self.hash, fieldNumber: 1)
+    }
+    if self.offset != 0 {
+      try visitor.visitSingularUInt64Field(value: self.offset, fieldNumber: 2)
+    }
+    if !self.data.isEmpty {
+      try visitor.visitSingularBytesField(value: self.data, fieldNumber: 3)
+    }
+    if self.last != false {
+      try visitor.visitSingularBoolField(value: self.last, fieldNumber: 4)
+    }
+    if self.total != 0 {
+      try visitor.visitSingularUInt64Field(value: self.total, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Places_Sync_V1_BlobChunk, rhs: Places_Sync_V1_BlobChunk) -> Bool {
+    if lhs.hash != rhs.hash {return false}
+    if lhs.offset != rhs.offset {return false}
+    if lhs.data != rhs.data {return false}
+    if lhs.last != rhs.last {return false}
+    if lhs.total != rhs.total {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Places_Sync_V1_BlobMissing: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".BlobMissing"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hash\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.hash) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.hash.isEmpty {
+      try visitor.visitSingularBytesField(value: self.hash, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Places_Sync_V1_BlobMissing, rhs: Places_Sync_V1_BlobMissing) -> Bool {
+    if lhs.hash != rhs.hash {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -10,6 +10,24 @@ public struct ReplicaDocument: Sendable, Equatable {
         /// A contact card: its owner's profile and shared favorites, sent only by its owner to
         /// peers whose `Hello.features` has `card/1`, never relayed.
         case card
+        /// An outbox: one author's posts to one reader and the reactions on them, sent only by
+        /// its author to its reader, to peers whose `Hello.features` has `outbox/1`, never
+        /// relayed (`Protocol/sync.md` §7.3).
+        case outbox
+
+        /// The `Hello` feature a peer must have sent to be offered a document of this kind
+        /// (an older daemon would take it for an itinerary); nil for itineraries.
+        public var feature: String? {
+            switch self {
+            case .itinerary: nil
+            case .card: "card/1"
+            case .outbox: "outbox/1"
+            }
+        }
+
+        /// Whether documents of this kind go only from their owner to their audience, never
+        /// relayed (cards and outboxes).
+        public var isDirect: Bool { self != .itinerary }
     }
 
     public var id: DocumentID

@@ -73,4 +73,22 @@ public protocol ReplicationHost: AnyObject, Sendable {
     func answerJoin(_ presentation: JoinPresentation, from peer: PublicKey) async -> JoinAnswer?
     /// A refusal of this daemon's share link from `peer` (its proof still to check).
     func joinRefused(_ refusal: JoinRefusal, from peer: PublicKey) async
+
+    // MARK: Blobs (photos, `Protocol/sync.md` §7.4)
+
+    /// Hashes of the blobs that documents owned by `peer` and shared with this daemon (`doc`
+    /// alone when given) name and that are not held whole here: what to want from `peer`.
+    /// At most `limit`.
+    func missingBlobs(from peer: PublicKey, in doc: DocumentID?, limit: Int) async -> [[UInt8]]
+    /// The offset to ask for blob `hash` from (the length of its partial download, 0 when
+    /// none); nil when it is held whole (nothing to ask).
+    func blobResumeOffset(_ hash: [UInt8]) async -> UInt64?
+    /// A peer's want (hash and offset within bounds): up to `maxBytes` of the blob, only when
+    /// `peer` participates in a document held here whose live entities name the blob (a
+    /// post in an outbox to it, a card it is in the audience of); `.missing` otherwise.
+    func blobChunk(_ want: BlobTransfer.Request, for peer: PublicKey, maxBytes: Int) async -> BlobTransfer.Answer
+    /// A chunk of a blob this daemon asked `peer` for, its numbers already checked against the
+    /// want: appended to the partial download, the blob stored when it is whole and matches
+    /// its hash.
+    func storeBlobChunk(_ piece: BlobTransfer.Piece, from peer: PublicKey) async -> BlobTransfer.Progress
 }

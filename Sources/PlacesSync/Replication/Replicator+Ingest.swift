@@ -96,6 +96,7 @@ extension Replicator {
             out = [again]
         }
         if let offered = offeredVectors[peer]?[docID] { await host.caughtUp(with: peer, on: docID, offered: offered) }
-        return out
+        // Photos the new ops name (a post's, a card's picture), fetched lazily from the sender.
+        return out + (await blobsFollow(from: peer, in: docID))
     }
 }

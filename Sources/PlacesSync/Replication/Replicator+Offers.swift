@@ -13,9 +13,9 @@ extension Replicator {
         guard let content = await host?.offerContent(of: doc, to: peer, describe: describe) else { return nil }
         // A contact card goes only to a peer that takes cards (an older daemon would take it
         // for an itinerary).
-        if content.kind == .card, !cardPeers.contains(peer) { return nil }
+        if !takes(content.kind, peer) { return nil }
         var offer = Places_Sync_V1_DocOffer()
-        if content.kind == .card { offer.kind = ReplicaDocument.Kind.card.rawValue }
+        if content.kind != .itinerary { offer.kind = content.kind.rawValue }
         offer.doc = Data(doc.bytes)
         offer.owner = Data(content.owner)
         offer.vector = content.vector.seqs.keys.sorted().compactMap { author in
@@ -41,6 +41,12 @@ extension Replicator {
         var message = SyncMessage()
         message.offer = offer
         return message
+    }
+
+    /// Whether `peer` said (in its `Hello`) that it takes documents of `kind`.
+    func takes(_ kind: ReplicaDocument.Kind, _ peer: PublicKey) -> Bool {
+        guard let feature = kind.feature else { return true }
+        return peerFeatures[peer]?.contains(feature) == true
     }
 
     func handleOffer(_ offer: Places_Sync_V1_DocOffer, from peer: PublicKey) async -> [SyncMessage] {
@@ -72,9 +78,11 @@ extension Replicator {
                 metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)"])
             return []
         }
-        if offeredKind == .card {
-            guard cardPeers.contains(peer) else { return [] }
-            // A card not held: the host takes it only from its owner, a contact or co-member.
+        if offeredKind.isDirect {
+            guard takes(offeredKind, peer) else { return [] }
+            // A card or outbox not held: the host takes it only from its owner, when the rules
+            // of its kind allow (a card from a contact or co-member; an outbox from a friend,
+            // or as a friend request).
             if record == nil {
                 guard let card = await host.receiveShare(Replicator.received(offer, doc: docID), from: peer) else {
                     return []

@@ -39,6 +39,7 @@ extension Replicator {
         switch offer.kind {
         case "", "itinerary": .itinerary
         case "card": .card
+        case "outbox": .outbox
         default: nil
         }
     }

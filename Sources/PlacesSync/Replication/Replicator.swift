@@ -57,10 +57,13 @@ public actor Replicator {
     /// Documents whose whole log this daemon pulled from a peer in the current session
     /// (once each: equivocation recovery, `Replicator+Ingest`).
     var fullPulls: [PublicKey: Set<DocumentID>] = [:]
-    /// Peers whose `Hello.features` has `card/1` (they take contact cards), while connected.
-    var cardPeers: Set<PublicKey> = []
+    /// The features each connected peer's `Hello` named that this build knows (`card/1`: it
+    /// takes contact cards; `outbox/1`: outboxes; `blob/1`: photos), while connected.
+    var peerFeatures: [PublicKey: Set<String>] = [:]
     /// The features this build sends in `Hello` and understands (`Protocol/sync.md` §7).
-    public static let features = ["card/1"]
+    public static let features = ["card/1", "outbox/1", BlobTransfer.feature]
+    /// The photos wanted and being fetched (`Replicator+Blobs`, sync.md §7.4).
+    var blobWants = BlobWants()
     /// What was sent to each peer of each document in answer to its offers: pipelined
     /// rounds (`Replicator+Rounds`). Reset when a session with the peer opens or closes.
     var sendWindows: [PublicKey: [DocumentID: SendWindow]] = [:]
@@ -163,13 +166,16 @@ extension Replicator: SyncDelegate {
         let name = String(hello.name.prefix(100))
         sessions[peer, default: 0] += 1
         if sessions[peer] == 1 { sendWindows[peer] = nil }
-        if hello.features.contains("card/1") { cardPeers.insert(peer) }
+        peerFeatures[peer] = Set(hello.features.filter { Replicator.features.contains($0) })
         await host.peerConnected(peer, name: name, address: reachable)
         var out = [SyncMessage]()
         for doc in await host.sharedDocumentIDs(with: peer) {
             if let offer = await makeOffer(for: doc, to: peer, reply: false) { out.append(offer) }
         }
-        return out + (await host.joinPresentations(for: peer)).map(Self.joinRequest)
+        out += (await host.joinPresentations(for: peer)).map(Self.joinRequest)
+        // Photos named by what the peer owns and this daemon lacks (a fetch cut short by a
+        // dropped connection resumes here).
+        return out + (await blobsFollow(from: peer, in: nil))
     }
 
     func received(_ message: SyncMessage, from peer: PublicKey) async -> [SyncMessage] {
@@ -180,6 +186,9 @@ extension Replicator: SyncDelegate {
         case .joinRefused(let refused):
             await handleJoinRefused(refused, from: peer)
             return []
+        case .blobWant(let want): return await handleBlobWant(want, from: peer)
+        case .blobChunk(let chunk): return await handleBlobChunk(chunk, from: peer)
+        case .blobMissing(let missing): return await handleBlobMissing(missing, from: peer)
         default: return []
         }
     }
@@ -191,9 +200,10 @@ extension Replicator: SyncDelegate {
             // Everything kept per peer goes with its last session (sync.md §7, "Bounds").
             sendWindows[peer] = nil
             fullPulls[peer] = nil
-            cardPeers.remove(peer)
+            peerFeatures[peer] = nil
             peerVectors[peer] = nil
             offeredVectors[peer] = nil
+            blobWants.peerGone(peer)
         }
         await host?.peerDisconnected(peer, lastSession: left <= 0)
         logger.info("peer disconnected", metadata: ["peer.id": "\(peer.humanID.prefix(7))", "reason": "\(reason)"])

@@ -1,0 +1,157 @@
+import Foundation
+import PlacesAPI
+import PlacesBlobs
+import PlacesCrypto
+import PlacesMedia
+import PlacesModel
+import PlacesStore
+import PlacesSync
+
+/// Photos between daemons (`Protocol/sync.md` §7.4): the engine's half of the blob messages.
+/// It decides who may have a photo (a participant of a document held here whose live
+/// entities name it), which photos to want from a peer (those named by what the peer owns
+/// and shares with this daemon), and stores what arrives chunk by chunk in the blob store.
+/// The windows, the wire checks and the wanted set are the replicator's (`Replicator+Blobs`).
+extension Engine {
+    /// Most posts of one outbox looked at for photos to fetch, newest first: the feed shows
+    /// the newest; older ones' photos are fetched when a later scan reaches them.
+    static let maxPostsScannedForPhotos = 500
+
+    public func missingBlobs(from peer: PublicKey, in doc: DocumentID?, limit: Int) async -> [[UInt8]] {
+        guard let me, peer != me, limit > 0, let blobs = try? blobStore() else { return [] }
+        let candidates =
+            doc.map { [$0] } ?? [
+                Outboxes.documentID(author: peer.bytes, reader: me.bytes), CardService.documentID(owner: peer.bytes),
+            ]
+        var out = [[UInt8]]()
+        var seen = Set<BlobID>()
+        for id in candidates {
+            // Only the document's owner is asked: it is who wrote the photo's id there.
+            guard let record = try? store.document(id), record.owner == peer.bytes,
+                record.kind == .outbox || record.kind == .card, participants(of: record).contains(peer)
+            else { continue }
+            for photo in photoIDs(namedIn: record) where !blobs.contains(photo) && seen.insert(photo).inserted {
+                out.append(photo.bytes)
+                if out.count >= limit { return out }
+            }
+        }
+        return out
+    }
+
+    public func blobResumeOffset(_ hash: [UInt8]) async -> UInt64? {
+        guard let id = BlobID(bytes: hash), let blobs = try? blobStore(), !blobs.contains(id) else { return nil }
+        return UInt64(exactly: blobs.partialLength(id)) ?? 0
+    }
+
+    public func blobChunk(_ want: BlobTransfer.Request, for peer: PublicKey, maxBytes: Int) async
+        -> BlobTransfer.Answer
+    {
+        guard let id = BlobID(bytes: want.hash) else { return .missing(reason: "not a photo id") }
+        guard let blobs = try? blobStore() else { return .missing(reason: "the photo store cannot be opened") }
+        guard let size = blobs.size(id) else { return .missing(reason: "not held whole here") }
+        guard mayGive(id, to: peer) else { return .missing(reason: "no document shared with the peer names it") }
+        guard let offset = Int64(exactly: want.offset), offset <= size, let total = UInt64(exactly: size) else {
+            return .missing(reason: "offset \(want.offset) is past the end of the \(size)-byte photo")
+        }
+        do {
+            let data = try blobs.read(id, offset: offset, maxBytes: maxBytes)
+            let last = offset + Int64(data.count) == size
+            return .piece(BlobTransfer.Piece(hash: id.bytes, offset: want.offset, data: data, last: last, total: total))
+        } catch {
+            logger.error("reading a photo for a peer failed", metadata: ["photo.id": "\(id.hex)", "error": "\(error)"])
+            return .missing(reason: error.code.rawValue)
+        }
+    }
+
+    public func storeBlobChunk(_ piece: BlobTransfer.Piece, from peer: PublicKey) async -> BlobTransfer.Progress {
+        guard let id = BlobID(bytes: piece.hash) else { return .failed(reason: "not a photo id") }
+        guard let offset = Int64(exactly: piece.offset), let total = Int64(exactly: piece.total) else {
+            return .failed(reason: "offset or size out of range")
+        }
+        let blobs: BlobStore
+        do { blobs = try blobStore() } catch { return .failed(reason: "the photo store cannot be opened") }
+        do {
+            let stored = try blobs.append(id, offset: offset, bytes: piece.data, last: piece.last, expectedSize: total)
+            guard stored else { return .partial(next: UInt64(exactly: blobs.partialLength(id)) ?? 0) }
+        } catch {
+            return .failed(reason: error.description)
+        }
+        recordReceivedPhoto(id, size: total, from: peer)
+        return .stored
+    }
+
+    // MARK: Who may have a photo
+
+    /// Whether `peer` participates, in this daemon's view, in a document held here whose live
+    /// entities name `id`: a post in an outbox between this person and `peer`, or the picture
+    /// of a card `peer` is in the audience of (or owns). Read afresh for every want, so a
+    /// deleted post or an ended friendship stops a transfer at its next chunk.
+    func mayGive(_ id: BlobID, to peer: PublicKey) -> Bool {
+        guard let me, peer != me else { return false }
+        let docs = [
+            Outboxes.documentID(author: me.bytes, reader: peer.bytes),
+            Outboxes.documentID(author: peer.bytes, reader: me.bytes),
+            CardService.documentID(owner: me.bytes), CardService.documentID(owner: peer.bytes),
+        ]
+        for doc in docs {
+            guard let record = try? store.document(doc), participants(of: record).contains(peer) else { continue }
+            if photoIDs(namedIn: record, only: id).contains(id) { return true }
+        }
+        return false
+    }
+
+    /// The photos live entities of an outbox (its posts) or a card (its picture) name; with
+    /// `only`, just whether that one is named (read with a text search, not a scan).
+    func photoIDs(namedIn record: Store.DocumentRecord, only: BlobID? = nil) -> [BlobID] {
+        switch record.kind {
+        case .card:
+            guard let picture = cardPicture(record), let id = BlobID(hex: picture), only == nil || only == id else {
+                return []
+            }
+            return [id]
+        case .outbox:
+            let posts: [Store.EntityRecord]
+            if let only {
+                posts = (try? store.liveEntities(of: .post, in: [record.id], containing: only.hex)) ?? []
+            } else {
+                posts =
+                    (try? store.posts(in: [record.id], before: nil, limit: Self.maxPostsScannedForPhotos)) ?? []
+            }
+            return posts.flatMap { post in
+                Engine.photos(from: Views.fields(post)[PostFields.photos.name]).compactMap { BlobID(hex: $0.id) }
+            }
+            .filter { only == nil || $0 == only }
+        default:
+            return []
+        }
+    }
+
+    // MARK: A photo received
+
+    /// Keeps what is known of a photo that arrived whole: from the descriptor of the post
+    /// that named it (its author's outbox to this person), else from its own header (a
+    /// card's picture). GET /v1/photos/{id} answers from now on.
+    func recordReceivedPhoto(_ id: BlobID, size: Int64, from peer: PublicKey) {
+        guard let me else { return }
+        let outbox = Outboxes.documentID(author: peer.bytes, reader: me.bytes)
+        let posts = (try? store.liveEntities(of: .post, in: [outbox], containing: id.hex)) ?? []
+        var record: Store.PhotoRecord?
+        if let described = posts.lazy.flatMap({ Engine.photos(from: Views.fields($0)[PostFields.photos.name]) })
+            .first(where: { $0.id == id.hex })
+        {
+            record = Store.PhotoRecord(
+                id: id.hex, contentType: described.contentType, bytes: size, width: described.width,
+                height: described.height)
+        } else if let head = try? blobStore().read(id, offset: 0, maxBytes: BlobStore.maxChunkBytes),
+            let info = try? ImageInfo.inspect(head)
+        {
+            record = Store.PhotoRecord(
+                id: id.hex, contentType: info.mediaType.rawValue, bytes: size, width: info.width, height: info.height)
+        }
+        if let record {
+            do { try store.savePhoto(record, timeMs: RFC3339.nowMs()) } catch {
+                logger.error("keeping a received photo's details failed", metadata: ["photo.id": "\(id.hex)"])
+            }
+        }
+    }
+}

@@ -1,0 +1,394 @@
+import Foundation
+import PlacesAPI
+import PlacesAccess
+import PlacesCrypto
+import PlacesModel
+import PlacesStore
+import PlacesSync
+
+/// Friends (`Protocol/sync.md` §7.3): a friend request is the sender's outbox to the other
+/// person, offered to them; it waits as an invitation of kind `friend` until they accept
+/// (their daemon then creates its own outbox back) or decline. Friends are contacts too.
+extension Engine {
+    /// Most friends (and requests) one person keeps: a post is at most this many small ops.
+    static let maxFriends = 1_000
+
+    // MARK: Reading
+
+    /// Every friendship and request by person (cached).
+    func friendStates() -> [PublicKey: Store.FriendState] {
+        if let friendCache { return friendCache }
+        var states = [PublicKey: Store.FriendState]()
+        for record in (try? store.friends()) ?? [] {
+            if let key = try? PublicKey(bytes: record.key) { states[key] = record.state }
+        }
+        friendCache = states
+        return states
+    }
+
+    /// Where the friendship with `key` stands.
+    func friendState(_ key: PublicKey) -> Store.FriendState? { friendStates()[key] }
+
+    /// The people who are friends now.
+    func currentFriends() -> Set<PublicKey> { Set(friendStates().filter { $0.value == .friend }.keys) }
+
+    /// Records a friendship's state and forgets what depended on it.
+    func setFriendState(_ key: PublicKey, _ state: Store.FriendState, name: String = "") throws {
+        try storeCall { () throws(StoreError) in
+            try store.setFriend(key.bytes, state: state, name: name, timeMs: RFC3339.nowMs())
+        }
+        friendCache = nil
+        participantsCache.removeAll()
+    }
+
+    /// The reader of one of this person's outboxes (nil for another's outbox or the journal).
+    func outboxReader(_ doc: DocumentID) -> PublicKey? {
+        guard let me else { return nil }
+        for key in friendStates().keys where Outboxes.documentID(author: me.bytes, reader: key.bytes) == doc {
+            return key
+        }
+        return nil
+    }
+
+    /// An outbox's participants (`Protocol/sync.md` §7.3). In its author's view: the author,
+    /// and the reader while a friendship or request stands (an ended one too, so the reader
+    /// learns it ended); in the reader's view: the author while they are friends, and the
+    /// reader. The journal's: its author alone.
+    func outboxParticipants(_ doc: Store.DocumentRecord) -> Set<PublicKey> {
+        guard let me, let owner = try? PublicKey(bytes: doc.owner) else { return [] }
+        if owner == me {
+            guard let reader = outboxReader(doc.id), reader != me, friendState(reader) != nil else { return [me] }
+            return [me, reader]
+        }
+        return friendState(owner) == .friend ? [owner, me] : [me]
+    }
+
+    /// The outboxes exchanged with `peer`: this person's to them and theirs to this person,
+    /// when held and the friendship allows.
+    func outboxes(with peer: PublicKey) -> [Store.DocumentRecord] {
+        guard let me, peer != me, let state = friendState(peer) else { return [] }
+        var out = [Store.DocumentRecord]()
+        if let mine = try? store.document(Outboxes.documentID(author: me.bytes, reader: peer.bytes)) {
+            out.append(mine)
+        }
+        if state == .friend, let theirs = try? store.document(Outboxes.documentID(author: peer.bytes, reader: me.bytes))
+        {
+            out.append(theirs)
+        }
+        return out
+    }
+
+    /// `GET /v1/friends`: friends and the requests this person sent, oldest first.
+    func friendList() throws -> FriendList {
+        try requireLogin()
+        let records = try storeCall { () throws(StoreError) in try store.friends() }
+        let cards = heldCards()
+        let seen = Dictionary(
+            ((try? store.peers()) ?? []).map { ($0.key, $0.lastSeenMs) }, uniquingKeysWith: { a, _ in a })
+        return FriendList(
+            friends: records.compactMap { record in
+                guard record.state != .ended, let key = try? PublicKey(bytes: record.key) else { return nil }
+                return friendView(key, record: record, card: cards[key], lastSeenMs: seen[record.key] ?? nil)
+            })
+    }
+
+    func friendView(_ key: PublicKey, record: Store.FriendRecord, card: Store.DocumentRecord?, lastSeenMs: Int64?)
+        -> Friend
+    {
+        let view = card.map(cardView)
+        let shown = view?.name.flatMap { $0.isEmpty ? nil : $0 } ?? displayName(of: key)
+        return Friend(
+            id: key.humanID, name: shown == String(key.humanID.prefix(7)) ? nil : shown, username: view?.username,
+            bio: view?.bio, picture: card.flatMap(cardPicture), state: record.state.rawValue,
+            since: RFC3339.string(ms: record.sinceMs), lastSeen: lastSeenMs.map { RFC3339.string(ms: $0) })
+    }
+
+    /// The friend named by a public id (a friend or a request sent); 404 otherwise.
+    func friendRecord(_ reference: String) throws -> (PublicKey, Store.FriendRecord) {
+        guard let key = try? HumanID.decode(reference) else {
+            throw ServiceError.invalid("id", "'\(reference.prefix(80))' is not a public id")
+        }
+        guard let record = try storeCall({ () throws(StoreError) in try store.friend(key.bytes) }),
+            record.state != .ended
+        else { throw ServiceError.notFound("\(key.humanID.prefix(7)) is not your friend") }
+        return (key, record)
+    }
+
+    /// `GET /v1/friends/{id}`: their profile, the posts of theirs this person can see, and the
+    /// places they share.
+    func friendProfile(_ reference: String) throws -> FriendProfile {
+        try requireLogin()
+        let (key, record) = try friendRecord(reference)
+        let card = heldCards()[key]
+        let seen = ((try? store.peers()) ?? []).first { $0.key == key.bytes }?.lastSeenMs
+        let friend = friendView(key, record: record, card: card, lastSeenMs: seen)
+        var posts = [Post]()
+        if record.state == .friend, let me {
+            let doc = Outboxes.documentID(author: key.bytes, reader: me.bytes)
+            posts = try feedPage(docs: [doc], before: nil, limit: 50).posts
+        }
+        return FriendProfile(friend: friend, posts: posts, places: card.map { cardView($0).favorites } ?? [])
+    }
+
+    // MARK: Requests
+
+    /// `POST /v1/friends`: sends a friend request, or accepts theirs when they already asked.
+    func addFriend(_ body: [String: JSONValue]) throws -> (Friend, created: Bool) {
+        guard let identity, let me else { throw ServiceError.loggedOut }
+        if let unknown = body.keys.sorted().first(where: { $0 != "id" }) {
+            throw ServiceError.invalid(unknown, "unknown field '\(unknown)': the field is id")
+        }
+        guard let text = body["id"]?.stringValue else { throw ServiceError.invalid("id", "'id' (a public id) is required") }
+        let key: PublicKey
+        do { key = try HumanID.decode(text) } catch {
+            throw ServiceError.invalid("id", "'\(text.prefix(80))' is not a valid id: \(error.message)")
+        }
+        guard key != me else { throw ServiceError.invalid("id", "that is your own id") }
+        if let waiting = ((try? store.invitations()) ?? []).first(where: { $0.kind == "friend" && $0.owner == key.bytes }) {
+            _ = try acceptInvitation(waiting.doc.hex)
+            return (try friendEntry(key), false)
+        }
+        switch friendState(key) {
+        case .friend?, .requested?: return (try friendEntry(key), false)
+        case .ended?, nil: break
+        }
+        let live = ((try? store.friends()) ?? []).filter { $0.state != .ended }.count
+        guard live < Self.maxFriends else {
+            throw ServiceError.invalid("id", "you have \(Self.maxFriends) friends and requests, the most there can be")
+        }
+        try setFriendState(key, .requested)
+        let outbox = try ensureOutbox(to: key, identity: identity)
+        try reopenOutbox(outbox)
+        offerToConnected(outbox, newcomers: [key])
+        logger.info("sent a friend request", metadata: ["peer.id": "\(key.humanID.prefix(7))"])
+        return (try friendEntry(key), true)
+    }
+
+    func friendEntry(_ key: PublicKey) throws -> Friend {
+        guard let record = try storeCall({ () throws(StoreError) in try store.friend(key.bytes) }) else {
+            throw ServiceError.notFound("\(key.humanID.prefix(7)) is not your friend")
+        }
+        let seen = ((try? store.peers()) ?? []).first { $0.key == key.bytes }?.lastSeenMs
+        return friendView(key, record: record, card: heldCards()[key], lastSeenMs: seen)
+    }
+
+    /// This person's outbox to `reader`, created on first use.
+    @discardableResult
+    func ensureOutbox(to reader: PublicKey, identity: SigningKeyPair) throws -> Store.DocumentRecord {
+        let id = Outboxes.documentID(author: identity.publicKey.bytes, reader: reader.bytes)
+        if let held = try? store.document(id) { return held }
+        do {
+            let key = try SecretBox.randomKey()
+            try store.createDocument(
+                id, kind: .outbox, owner: identity.publicKey, sealedKey: try SealedBox.seal(key, to: identity.publicKey),
+                timeMs: RFC3339.nowMs())
+            account.keyring.insert(key, doc: id, epoch: 0)
+        } catch {
+            throw ServiceError.store("Could not create your outbox", "\(error)", cause: error)
+        }
+        forgetDocumentState()
+        guard let record = try? store.document(id) else {
+            throw ServiceError.internal("Could not create your outbox", "not found after creating it")
+        }
+        return record
+    }
+
+    /// Writes the outbox's root with `ended` false (a friendship that starts, or starts again).
+    func reopenOutbox(_ outbox: Store.DocumentRecord) throws {
+        let root = try storeCall { () throws(StoreError) in try store.entity(in: outbox.id, id: outbox.id.hex) }
+        let ended = root.map(Views.fields)?[OutboxFields.ended.name]
+        guard root == nil || ended != .bool(false) else { return }
+        var write = root == nil ? EntityWrite<OutboxFields>.create(outbox.id.hex) : .update(outbox.id.hex)
+        write.set(OutboxFields.ended.name, to: .bool(false), old: root == nil ? nil : ended)
+        try commit(outbox.id, write.changes, summary: "outbox opened")
+    }
+
+    /// An outbox offered by `peer` that this daemon does not hold: taken when `peer` is its
+    /// author, its id is `peer`'s outbox to this person, and it carries `peer`'s valid grant.
+    /// From a friend, or someone this person asked, it is taken (and the friendship starts);
+    /// from anyone else it waits as a friend request.
+    func receiveOutbox(_ offer: ReceivedOffer, from peer: PublicKey) -> Store.DocumentRecord? {
+        guard let me, let identity, offer.owner == peer.bytes, peer != me else { return nil }
+        guard offer.doc == Outboxes.documentID(author: peer.bytes, reader: me.bytes) else {
+            logger.warning(
+                "ignored an outbox whose id is not its author's outbox to this person",
+                metadata: ["peer.id": "\(peer.humanID.prefix(7))"])
+            return nil
+        }
+        guard
+            let grant = offer.grants.first(where: {
+                $0.doc == offer.doc && $0.member == me.bytes && $0.issuer == peer.bytes && $0.isValid
+            }), let key = try? SealedBox.open(grant.sealedKey, with: identity)
+        else { return nil }
+        switch friendState(peer) {
+        case .friend?, .requested?:
+            return takeOutbox(grant, key: key, from: peer, name: offer.fromName)
+        case .ended?, nil:
+            let invitation = Store.InvitationRecord(
+                grant: grant, owner: peer.bytes, via: peer.bytes,
+                ownerName: offer.fromName.isEmpty ? nil : offer.fromName, name: nil, role: nil,
+                receivedMs: RFC3339.nowMs(), declined: false, kind: "friend")
+            switch (try? store.recordInvitation(invitation)) ?? .full {
+            case .recorded:
+                logger.info("received a friend request", metadata: ["peer.id": "\(peer.humanID.prefix(7))"])
+                notify("friend-request", actor: peer, subject: peer.humanID, dedup: "friend-request:\(offer.doc.hex)")
+                events.publish(
+                    Event(
+                        type: "invited", time: RFC3339.string(ms: RFC3339.nowMs()), doc: offer.doc.hex,
+                        docKind: "outbox", author: peer.humanID,
+                        summary: "\(invitation.ownerName ?? displayName(of: peer)) wants to be your friend"))
+            case .known: break
+            case .full:
+                logger.warning(
+                    "dropped a friend request: too many are waiting", metadata: ["peer.id": "\(peer.humanID.prefix(7))"])
+            }
+            return nil
+        }
+    }
+
+    /// Keeps `peer`'s outbox to this person (the friendship is on): they become a friend and a
+    /// contact, and this person's outbox to them is created and offered.
+    func takeOutbox(_ grant: KeyGrant, key: [UInt8], from peer: PublicKey, name: String) -> Store.DocumentRecord? {
+        guard let identity else { return nil }
+        let wasRequested = friendState(peer) == .requested
+        do {
+            forgetDocumentState()
+            try store.joinDocument(grant, kind: .outbox, owner: peer.bytes, timeMs: RFC3339.nowMs())
+            try store.addContact(peer.bytes, name: name, timeMs: RFC3339.nowMs())
+            try setFriendState(peer, .friend, name: name)
+        } catch {
+            logger.error("keeping a friend's outbox failed", metadata: ["error": "\(error)"])
+            return nil
+        }
+        var ring = keyringCopy()
+        ring.insert(key, doc: grant.doc, epoch: grant.epoch)
+        setKeyring(ring)
+        if let mine = try? ensureOutbox(to: peer, identity: identity) {
+            try? reopenOutbox(mine)
+            offerToConnected(mine, newcomers: [peer])
+        }
+        offerMyCard()
+        if wasRequested {
+            notify("friend-accepted", actor: peer, subject: peer.humanID, dedup: "friend-accepted:\(grant.doc.hex)")
+            events.publish(
+                Event(
+                    type: "friend", time: RFC3339.string(ms: RFC3339.nowMs()), doc: grant.doc.hex, docKind: "outbox",
+                    author: peer.humanID, summary: "\(displayName(of: peer)) accepted your friend request"))
+        }
+        logger.info("a friendship started", metadata: ["peer.id": "\(peer.humanID.prefix(7))"])
+        return try? store.document(grant.doc)
+    }
+
+    /// Accepting an invitation of kind `friend`.
+    func acceptFriendInvitation(_ invitation: Store.InvitationRecord) throws -> Invitation {
+        guard let identity, let owner = try? PublicKey(bytes: invitation.owner) else { throw ServiceError.loggedOut }
+        var grant = invitation.grant
+        grant.member = identity.publicKey.bytes
+        guard grant.isValid, let key = try? SealedBox.open(grant.sealedKey, with: identity) else {
+            try? store.deleteInvitation(invitation.doc)
+            throw ServiceError(
+                .invitationInvalid, "the friend request's key does not open with this identity; ask them again")
+        }
+        guard takeOutbox(grant, key: key, from: owner, name: invitation.ownerName ?? "") != nil else {
+            throw ServiceError.internal("Could not accept the friend request", "see the log")
+        }
+        try? store.deleteInvitation(invitation.doc)
+        if let record = try? store.document(invitation.doc) { offerToConnected(record, newcomers: [owner]) }
+        return consentService().invitationView(invitation, status: "accepted", displayName: { displayName(of: $0) })
+    }
+
+    /// `DELETE /v1/friends/{id}`: ends the friendship on both sides from now on. Their daemon
+    /// learns it from this person's outbox (its root's `ended`); posts already delivered stay
+    /// with them, no new ones go.
+    func removeFriend(_ reference: String) throws {
+        guard let identity else { throw ServiceError.loggedOut }
+        let (key, _) = try friendRecord(reference)
+        try setFriendState(key, .ended)
+        let outbox = try ensureOutbox(to: key, identity: identity)
+        let root = try storeCall { () throws(StoreError) in try store.entity(in: outbox.id, id: outbox.id.hex) }
+        var write = root == nil ? EntityWrite<OutboxFields>.create(outbox.id.hex) : .update(outbox.id.hex)
+        write.set(
+            OutboxFields.ended.name, to: .bool(true), old: root.map(Views.fields)?[OutboxFields.ended.name])
+        try commit(outbox.id, write.changes, summary: "friendship ended")
+        logger.info("ended a friendship", metadata: ["peer.id": "\(key.humanID.prefix(7))"])
+    }
+
+    /// After ops of `peer`'s outbox to this person were stored: an `ended` root ends the
+    /// friendship here too.
+    func friendshipFollows(_ doc: Store.DocumentRecord) {
+        guard let owner = try? PublicKey(bytes: doc.owner), owner != me, friendState(owner) == .friend,
+            let root = try? store.entity(in: doc.id, id: doc.id.hex),
+            Views.fields(root)[OutboxFields.ended.name] == .bool(true)
+        else { return }
+        try? setFriendState(owner, .ended)
+        logger.info("a friend ended the friendship", metadata: ["peer.id": "\(owner.humanID.prefix(7))"])
+        events.publish(
+            Event(
+                type: "unfriended", time: RFC3339.string(ms: RFC3339.nowMs()), doc: doc.id.hex, docKind: "outbox",
+                author: owner.humanID, summary: "\(displayName(of: owner)) is no longer your friend"))
+    }
+}
+
+extension Engine {
+    /// `PATCH /v1/profile`: `name`, `username`, `bio` (null clears it) and `picture` (a photo id
+    /// added with `POST /v1/photos`, or null). Friends and co-members see it through the card.
+    func updateProfile(_ body: [String: JSONValue]) throws -> Profile {
+        try requireLogin()
+        let allowed: Set<String> = ["name", "username", "bio", "picture"]
+        if let unknown = body.keys.sorted().first(where: { !allowed.contains($0) }) {
+            throw ServiceError.invalid(unknown, "unknown field '\(unknown)': the fields are name, username, bio, picture")
+        }
+        guard let doc = account.profileDoc,
+            let record = try storeCall({ () throws(StoreError) in try store.entity(in: doc, id: doc.hex) })
+        else { throw ServiceError.notFound("no profile") }
+        let current = Views.fields(record)
+        var write = EntityWrite<ProfileFields>.update(doc.hex)
+        for (name, value) in body.sorted(by: { $0.key < $1.key }) {
+            var checked: JSONValue
+            switch name {
+            case "username":
+                guard let text = value.stringValue else {
+                    throw ServiceError.invalid("username", "a username is 1–32 letters, digits, '.', '_' or '-'")
+                }
+                checked = .string(try AccountService.checkUsername(text))
+            case "picture":
+                if let id = value.stringValue {
+                    guard FieldRule.isLowerHex(id, count: 64), hasBlob(id) else {
+                        throw ServiceError.invalid(
+                            "picture", "no photo '\(id.prefix(80))' on this device: add it with POST /v1/photos first")
+                    }
+                }
+                checked = value
+            default:
+                guard let rule = ProfileFields.schema.requestRules[name] else { continue }
+                checked = try rule.check(name, value)
+            }
+            if (current[name] ?? .null) != checked { write.set(name, to: checked, old: current[name]) }
+        }
+        if !write.changes.isEmpty { try commit(doc, write.changes, summary: "profile changed") }
+        return try profile()
+    }
+
+    /// After ops of an outbox were stored (`Engine+Ingest`): the friendship's end, reactions
+    /// on this person's posts, and new posts as events.
+    func socialFollows(_ record: Store.DocumentRecord, stored: [SignedOp], bodies: [OpBody]) {
+        guard let me, let author = try? PublicKey(bytes: record.owner), author != me else { return }
+        friendshipFollows(record)
+        reactionsFollow(record, ops: stored, bodies: bodies)
+        for body in bodies {
+            for change in body.changes {
+                guard case .create(let entity, .post) = change else { continue }
+                events.publish(
+                    Event(
+                        type: "post", time: RFC3339.string(ms: body.timeMs), doc: entity, docKind: "outbox",
+                        author: author.humanID, summary: "\(displayName(of: author)) posted"))
+            }
+        }
+    }
+
+    /// The photo id a card shows as its owner's picture.
+    func cardPicture(_ card: Store.DocumentRecord) -> String? {
+        guard let root = try? store.entity(in: card.id, id: card.id.hex), !root.deleted else { return nil }
+        return Views.fields(root)[CardFields.picture]
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import PlacesAPI
+import PlacesBlobs
+import PlacesControl
+import PlacesCrypto
+import PlacesMedia
+import PlacesModel
+import PlacesStore
+
+/// Photos: recognized by their bytes, their metadata (EXIF location, camera serials, maker
+/// notes) removed when added, stored once under `DATA_DIR/blobs` content-addressed by
+/// BLAKE2b-256 of the stripped bytes and encrypted at rest (`PlacesBlobs`). The id names the
+/// same bytes on every device.
+extension Engine {
+    /// The most bytes of blobs one daemon keeps (photos it added and received).
+    static let blobQuotaBytes: Int64 = 4 << 30
+
+    /// The blob store, opened on first use.
+    func blobStore() throws -> BlobStore {
+        if let blobs { return blobs }
+        do {
+            let opened = try BlobStore(
+                directory: paths.dataDir + "/blobs", quotaBytes: Self.blobQuotaBytes, maxBlobBytes: FieldRule.maxPhotoBytes)
+            blobs = opened
+            return opened
+        } catch {
+            throw ServiceError.store("Could not open the photo store", error.message, cause: error)
+        }
+    }
+
+    /// Whether the photo `id` is held whole here.
+    func hasBlob(_ id: String) -> Bool {
+        guard let blob = BlobID(hex: id), let store = try? blobStore() else { return false }
+        return store.contains(blob)
+    }
+
+    /// `POST /v1/photos[?keepLocation=true]`: the image is the body.
+    func addPhoto(_ body: [UInt8], mediaType: String?, query: [String: String]) throws -> Photo {
+        try requireLogin()
+        var keepLocation = false
+        if let text = query["keepLocation"] {
+            guard ["true", "false"].contains(text) else {
+                throw ServiceError.invalid("keepLocation", "'keepLocation' must be true or false")
+            }
+            keepLocation = text == "true"
+        }
+        if let mediaType, !(mediaType.hasPrefix("image/") || mediaType == "application/octet-stream") {
+            throw ServiceError(
+                .unsupportedMediaType, "a photo is sent as image/jpeg, image/png, image/webp or image/heic, not \(mediaType)")
+        }
+        guard Int64(body.count) <= FieldRule.maxPhotoBytes else {
+            throw ServiceError(.tooLarge, "a photo is at most \(FieldRule.maxPhotoBytes >> 20) MiB")
+        }
+        let info: ImageInfo
+        let stripped: [UInt8]
+        do {
+            info = try ImageInfo.inspect(body)
+            stripped = try MetadataStripper.strip(body, keepLocation: keepLocation)
+        } catch {
+            throw ServiceError(.unsupportedMediaType, error.message)
+        }
+        let blobs = try blobStore()
+        let id: BlobID
+        do { id = try blobs.put(stripped) } catch {
+            if error.code == .quotaExceeded || error.code == .tooLarge {
+                throw ServiceError(.tooLarge, error.message)
+            }
+            throw ServiceError.store("Could not keep the photo", error.message, cause: error)
+        }
+        let record = Store.PhotoRecord(
+            id: id.hex, contentType: info.mediaType.rawValue, bytes: Int64(stripped.count), width: info.width,
+            height: info.height)
+        try storeCall { () throws(StoreError) in try store.savePhoto(record, timeMs: RFC3339.nowMs()) }
+        return Photo(
+            id: record.id, contentType: record.contentType, bytes: record.bytes, width: record.width,
+            height: record.height)
+    }
+
+    /// `GET /v1/photos/{id}`: the stored bytes, 404 while not (yet) held.
+    func photoBytes(_ id: String) throws -> ControlResponse {
+        try requireLogin()
+        guard let blob = BlobID(hex: id) else {
+            throw ServiceError.notFound("no photo '\(id.prefix(80))': a photo id is 64 lowercase hex characters")
+        }
+        let store = try blobStore()
+        guard store.contains(blob) else { throw ServiceError.notFound("photo \(id.prefix(12)) is not on this device (yet)") }
+        let bytes: [UInt8]
+        do { bytes = try store.readAll(blob) } catch {
+            throw ServiceError.store("Could not read the photo", error.message, cause: error)
+        }
+        let type = (try? ImageInfo.inspect(bytes))?.mediaType.rawValue ?? "application/octet-stream"
+        return .raw(status: 200, contentType: type, body: bytes)
+    }
+}

@@ -1,0 +1,70 @@
+/// Blobs (photos) between daemons (`Protocol/sync.md` §7.4), in domain types: what the
+/// replicator asks of the host and hears back. Hashes are the 32-byte BLAKE2b-256 of a
+/// blob's bytes (its id); offsets and sizes are the wire's unsigned numbers, already checked
+/// against `BlobTransfer`'s bounds before the host sees them.
+public enum BlobTransfer {
+    /// The feature a peer names in `Hello` when it takes blob messages: an older daemon
+    /// closes a session on a message of a kind it does not know.
+    public static let feature = "blob/1"
+    /// Length of a blob's hash (its id).
+    public static let hashBytes = 32
+    /// Largest blob asked for or sent (a want's offset, a chunk's total): 20 MiB.
+    public static let maxBlobBytes: UInt64 = 20 * 1024 * 1024
+    /// Largest chunk of data in one `BlobChunk`: 256 KiB.
+    public static let maxChunkBytes = 256 * 1024
+    /// Most blobs being fetched from one peer at once, each with one want outstanding.
+    public static let maxInFlightPerPeer = 4
+    /// Most blobs this daemon wants at once (with who may have them); more are found again
+    /// at the next session with their holder.
+    public static let maxWanted = 1_000
+    /// Most holders remembered per wanted blob.
+    public static let maxHoldersPerBlob = 8
+
+    /// One want: the bytes of blob `hash` from `offset`.
+    public struct Request: Sendable, Hashable {
+        public var hash: [UInt8]
+        public var offset: UInt64
+
+        public init(hash: [UInt8], offset: UInt64) {
+            self.hash = hash
+            self.offset = offset
+        }
+    }
+
+    /// One chunk: `data` at `offset` of the `total`-byte blob `hash`; `last` when it ends it.
+    public struct Piece: Sendable, Hashable {
+        public var hash: [UInt8]
+        public var offset: UInt64
+        public var data: [UInt8]
+        public var last: Bool
+        public var total: UInt64
+
+        public init(hash: [UInt8], offset: UInt64, data: [UInt8], last: Bool, total: UInt64) {
+            self.hash = hash
+            self.offset = offset
+            self.data = data
+            self.last = last
+            self.total = total
+        }
+    }
+
+    /// The host's answer to a peer's want.
+    public enum Answer: Sendable, Equatable {
+        /// The chunk to send.
+        case piece(Piece)
+        /// Not held whole here, or the peer may not have it (the peer is told only
+        /// `BlobMissing`, never which); `reason` is for the log.
+        case missing(reason: String)
+    }
+
+    /// What became of a received chunk.
+    public enum Progress: Sendable, Equatable {
+        /// Appended; ask for the rest from `next`.
+        case partial(next: UInt64)
+        /// The blob is whole and its hash matched.
+        case stored
+        /// Refused (wrong offset, over a limit or the quota, a hash mismatch that discarded
+        /// the partial, a disk error): this peer is not asked for it again in this session.
+        case failed(reason: String)
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import PlacesAPI
+import PlacesTestSupport
+import Testing
+
+/// Friends, groups, posts, likes, comments and notifications between three real daemons
+/// (issue 16): Ana is friends with Bruno and with Carla; Bruno and Carla are not friends.
+@Suite("Friends and the feed between real daemons", .serialized)
+struct SocialSyncTests {
+    /// Three daemons connected in a triangle, Ana friends with Bruno (he accepts her request)
+    /// and with Carla (Ana's own request to Carla, who had asked first, accepts it).
+    static func threeFriends() async throws -> (SyncNode, SyncNode, SyncNode) {
+        let ana = try SyncNode("Ana"), bruno = try SyncNode("Bruno"), carla = try SyncNode("Carla")
+        for (x, y) in [(ana, bruno), (ana, carla), (bruno, carla)] { try x.addPeer(y) }
+        let sent = try ana.d.send("POST", "/v1/friends", json: #"{"id":"\#(bruno.id)"}"#)
+        #expect(sent.status == 201, "\(sent.text)")
+        let requested = try ana.d.call(FriendList.self, "GET", "/v1/friends").friends
+        #expect(requested.map(\.state) == ["requested"])
+        try await eventually("Bruno has Ana's friend request") {
+            try bruno.d.call(InvitationList.self, "GET", "/v1/invitations").invitations.contains {
+                $0.kind == "friend" && $0.from == ana.id
+            }
+        }
+        let invitation = try #require(
+            try bruno.d.call(InvitationList.self, "GET", "/v1/invitations").invitations.first { $0.kind == "friend" })
+        #expect(invitation.fromName == "Ana")
+        _ = try bruno.d.call(Invitation.self, "POST", "/v1/invitations/\(invitation.id)/accept")
+
+        _ = try carla.d.call(Friend.self, "POST", "/v1/friends", json: #"{"id":"\#(ana.id)"}"#)
+        try await eventually("Ana has Carla's friend request") {
+            try ana.d.call(InvitationList.self, "GET", "/v1/invitations").invitations.contains {
+                $0.kind == "friend" && $0.from == carla.id
+            }
+        }
+        let accepted = try ana.d.send("POST", "/v1/friends", json: #"{"id":"\#(carla.id)"}"#)
+        #expect(accepted.status == 200, "\(accepted.text)")
+        try await eventually("the friendships hold on both sides") {
+            let anas = try ana.d.call(FriendList.self, "GET", "/v1/friends").friends
+            let brunos = try bruno.d.call(FriendList.self, "GET", "/v1/friends").friends
+            let carlas = try carla.d.call(FriendList.self, "GET", "/v1/friends").friends
+            return Set(anas.filter { $0.state == "friend" }.map(\.id)) == [bruno.id, carla.id]
+                && brunos.map(\.id) == [ana.id] && brunos.first?.state == "friend"
+                && carlas.map(\.id) == [ana.id] && carlas.first?.state == "friend"
+        }
+        return (ana, bruno, carla)
+    }
+
+    static func feed(_ node: SyncNode) throws -> [Post] {
+        try node.d.call(Feed.self, "GET", "/v1/feed").posts
+    }
+
+    @Test("a close-friends post reaches Bruno only; a friends post reaches both; likes and comments agree everywhere")
+    func audiencesAndReactions() async throws {
+        let (ana, bruno, carla) = try await Self.threeFriends()
+        let names = try ana.d.call(FriendList.self, "GET", "/v1/friends").friends.map { $0.name ?? "" }.sorted()
+        #expect(names == ["Bruno", "Carla"])
+
+        // A group holding someone who is not a friend is refused, precisely.
+        let bad = try carla.d.send(
+            "POST", "/v1/groups", json: #"{"name":"trip crew","members":["\#(bruno.id)"]}"#)
+        #expect(bad.status == 400 && bad.text.contains("not your friend"), "\(bad.text)")
+        let close = try ana.d.call(
+            FriendGroup.self, "POST", "/v1/groups", json: #"{"name":"close friends","members":["\#(bruno.id)"]}"#)
+        #expect(close.members == [bruno.id])
+
+        let secret = "Pastel de nata at Manteigaria, only for close friends"
+        let closePost = try ana.d.call(
+            Post.self, "POST", "/v1/posts",
+            json: #"{"text":"\#(secret)","audience":"\#(close.id)","latitude":38.7106,"longitude":-9.1436}"#)
+        #expect(closePost.audience == close.id && closePost.mine)
+        let open = try ana.d.call(
+            Post.self, "POST", "/v1/posts", json: #"{"text":"Best pastel de nata in town","audience":"friends"}"#)
+        let mine = try ana.d.call(Post.self, "POST", "/v1/posts", json: #"{"text":"note to self","audience":"only-me"}"#)
+
+        try await eventually("Bruno sees both of Ana's posts, newest first; Carla only the friends post") {
+            try Self.feed(bruno).map(\.id) == [open.id, closePost.id] && Self.feed(carla).map(\.id) == [open.id]
+        }
+        #expect(try Self.feed(ana).map(\.id) == [mine.id, open.id, closePost.id])
+        let atBruno = try #require(try Self.feed(bruno).last)
+        #expect(atBruno.text == secret && atBruno.audience == "group" && atBruno.authorName == "Ana")
+        #expect(atBruno.place?.latitude == 38.7106)
+        // Carla holds nothing of the close-friends post: not via the API, not in her database.
+        #expect(try carla.d.send("GET", "/v1/posts/\(closePost.id)").status == 404)
+        #expect(try carla.d.send("GET", "/v1/posts/\(mine.id)").status == 404)
+        let carlaFiles = try FileManager.default.contentsOfDirectory(atPath: carla.dir.path)
+            .filter { $0.hasPrefix("places.sqlite") }
+        for file in carlaFiles {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: carla.dir.path + "/" + file))
+            #expect(bytes.range(of: Data(closePost.id.utf8)) == nil, "\(file) holds the close-friends post's id")
+            #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(file) holds the close-friends post's text")
+        }
+
+        // Likes and comments: Bruno likes and comments, Carla likes.
+        _ = try bruno.d.call(Post.self, "PUT", "/v1/posts/\(open.id)/like")
+        _ = try carla.d.call(Post.self, "PUT", "/v1/posts/\(open.id)/like")
+        let comment = try bruno.d.call(
+            PostComment.self, "POST", "/v1/posts/\(open.id)/comments", json: #"{"text":"Manteigaria? Agreed!"}"#)
+        try await eventually("all three count 2 likes and 1 comment", timeout: .seconds(20)) {
+            try [ana, bruno, carla].allSatisfy { node in
+                let post = try node.d.call(Post.self, "GET", "/v1/posts/\(open.id)")
+                return post.likes == 2 && post.comments == 1
+            }
+        }
+        #expect(try bruno.d.call(Post.self, "GET", "/v1/posts/\(open.id)").liked)
+        #expect(try !ana.d.call(Post.self, "GET", "/v1/posts/\(open.id)").liked)
+        let seenByCarla = try carla.d.call(CommentList.self, "GET", "/v1/posts/\(open.id)/comments").comments
+        #expect(seenByCarla.map(\.text) == ["Manteigaria? Agreed!"] && seenByCarla.first?.author == bruno.id)
+        // Carla cannot delete Bruno's comment; Ana (the post's author) can.
+        #expect(try carla.d.send("DELETE", "/v1/posts/\(open.id)/comments/\(comment.id)").status == 403)
+        // Unlike: the count drops everywhere.
+        _ = try carla.d.call(Post.self, "DELETE", "/v1/posts/\(open.id)/like")
+        try await eventually("Carla's unlike reaches everyone") {
+            try [ana, bruno, carla].allSatisfy { try $0.d.call(Post.self, "GET", "/v1/posts/\(open.id)").likes == 1 }
+        }
+        #expect(try ana.d.send("DELETE", "/v1/posts/\(open.id)/comments/\(comment.id)").status == 204)
+        try await eventually("the deleted comment is gone everywhere") {
+            try [ana, bruno, carla].allSatisfy {
+                try $0.d.call(Post.self, "GET", "/v1/posts/\(open.id)").comments == 0
+            }
+        }
+        // Reactions on a post not seen: 404.
+        #expect(try carla.d.send("PUT", "/v1/posts/\(closePost.id)/like").status == 404)
+
+        // Notifications at Ana: her friend request from Carla, Bruno's acceptance, the likes and the comment.
+        let notes = try ana.d.call(NotificationList.self, "GET", "/v1/notifications")
+        let types = notes.notifications.map(\.type)
+        #expect(types.filter { $0 == "like" }.count == 2, "\(types)")
+        #expect(types.contains("comment") && types.contains("friend-request") && types.contains("friend-accepted"))
+        #expect(notes.unread == notes.notifications.count)
+        let read = try ana.d.call(NotificationList.self, "POST", "/v1/notifications/read")
+        #expect(read.unread == 0)
+
+        // Deleting a post deletes it for everyone; only its author may.
+        #expect(try bruno.d.send("DELETE", "/v1/posts/\(open.id)").status == 403)
+        #expect(try ana.d.send("DELETE", "/v1/posts/\(open.id)").status == 204)
+        try await eventually("the deleted post is gone from every feed") {
+            try Self.feed(bruno).map(\.id) == [closePost.id] && Self.feed(carla).isEmpty
+        }
+    }
+
+    @Test("unfriending ends the friendship on both sides; later posts do not reach them")
+    func unfriending() async throws {
+        let (ana, bruno, carla) = try await Self.threeFriends()
+        #expect(try bruno.d.send("DELETE", "/v1/friends/\(ana.id)").status == 204)
+        try await eventually("Ana no longer lists Bruno") {
+            try ana.d.call(FriendList.self, "GET", "/v1/friends").friends.map(\.id) == [carla.id]
+                && bruno.d.call(FriendList.self, "GET", "/v1/friends").friends.isEmpty
+        }
+        let after = try ana.d.call(Post.self, "POST", "/v1/posts", json: #"{"text":"after","audience":"friends"}"#)
+        try await eventually("Carla sees the new post") { try Self.feed(carla).map(\.id) == [after.id] }
+        #expect(try Self.feed(bruno).isEmpty)
+        #expect(try bruno.d.send("GET", "/v1/posts/\(after.id)").status == 404)
+    }
+
+    @Test("bad posts are refused precisely and change nothing")
+    func badPosts() async throws {
+        let ana = try SyncNode("Ana")
+        let long = String(repeating: "a", count: 2_001)
+        for (body, field) in [
+            (#"{"text":"\#(long)","audience":"friends"}"#, "text"),
+            (#"{"text":"   ","audience":"friends"}"#, "text"),
+            (#"{"text":"hi","audience":"nobody"}"#, "audience"),
+            (#"{"text":"hi"}"#, "audience"),
+            (#"{"text":"hi","audience":"friends","photos":["\#(String(repeating: "0", count: 64))"]}"#, "photos"),
+            (#"{"text":"hi","audience":"friends","latitude":91,"longitude":0}"#, "latitude"),
+            (#"{"text":"hi","audience":"friends","mood":"happy"}"#, "mood"),
+        ] {
+            let r = try ana.d.send("POST", "/v1/posts", json: body)
+            #expect(r.status == 400 || r.status == 404, "\(body): \(r.text)")
+            #expect(r.text.contains(field), "\(body): \(r.text)")
+        }
+        #expect(try Self.feed(ana).isEmpty)
+        // Not an image: 415, nothing kept.
+        let text = try ana.d.client.send(
+            "POST", "/v1/photos", body: Array("hello".utf8), headers: ["Content-Type": "image/jpeg"])
+        #expect(text.status == 415, "\(text.text)")
+    }
+}
