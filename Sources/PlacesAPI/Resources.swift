@@ -114,13 +114,16 @@ public struct Place: Codable, Sendable, Equatable {
     public var updatedAt: String?
     /// The discover result the place was made from (`city:2267057`), if any.
     public var gazetteerId: String?
+    /// Where it was copied from: `post:POST_ID` or `friend:PUBLIC_ID`.
+    public var origin: String?
 
     public init(
         id: String, name: String, latitude: Double, longitude: Double, address: String? = nil, categories: [String],
         priceLevel: Int? = nil, rating: Double? = nil, notes: String? = nil, url: String? = nil, favorite: Bool,
-        createdAt: String, updatedAt: String? = nil, gazetteerId: String? = nil
+        createdAt: String, updatedAt: String? = nil, gazetteerId: String? = nil, origin: String? = nil
     ) {
         self.gazetteerId = gazetteerId
+        self.origin = origin
         self.id = id
         self.name = name
         self.latitude = latitude

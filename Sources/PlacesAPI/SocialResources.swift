@@ -198,3 +198,24 @@ public struct NotificationList: Codable, Sendable, Equatable {
         self.notifications = notifications
     }
 }
+
+/// `GET /v1/friends/{id}/map`: the places a friend shares with this person.
+public struct FriendMap: Codable, Sendable, Equatable {
+    public var places: [SharedFavorite]
+    public init(places: [SharedFavorite]) { self.places = places }
+}
+
+/// A pin category and its emoji.
+public struct PinCategory: Codable, Sendable, Equatable {
+    public var name: String
+    public var emoji: String
+    public init(name: String, emoji: String) {
+        self.name = name
+        self.emoji = emoji
+    }
+}
+
+public struct CategoryList: Codable, Sendable, Equatable {
+    public var categories: [PinCategory]
+    public init(categories: [PinCategory]) { self.categories = categories }
+}

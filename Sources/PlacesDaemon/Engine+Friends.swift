@@ -392,3 +392,99 @@ extension Engine {
         return Views.fields(root)[CardFields.picture]
     }
 }
+
+extension Engine {
+    /// The built-in pin categories and their emoji (`GET /v1/categories`); a place may carry
+    /// any other category name too.
+    static let builtInCategories: [(name: String, emoji: String)] = [
+        ("to eat", "🍴"), ("to drink", "🍸"), ("to shop", "🛍️"), ("to see", "👀"), ("to stay", "🛏️"),
+    ]
+
+    /// `POST /v1/places` with `fromPost` (a post id) or `fromFriend` (a public id) and
+    /// `placeId` (one of the places they share): the body filled with the copied place, which
+    /// remembers where it came from (`origin`).
+    func filledFromFriends(_ body: [String: JSONValue]) throws -> [String: JSONValue] {
+        var out = body
+        if let reference = body["fromPost"], !reference.isNull {
+            out["fromPost"] = nil
+            guard let id = reference.stringValue else { throw ServiceError.invalid("fromPost", "'fromPost' is a post id") }
+            let post = try self.post(id)
+            guard let place = post.place, let latitude = place.latitude, let longitude = place.longitude else {
+                throw ServiceError.invalid("fromPost", "post \(id.prefix(12)) names no place")
+            }
+            out["name"] = out["name"] ?? .string(place.name ?? "Place from \(post.authorName ?? "a friend")'s post")
+            out["latitude"] = .double(latitude)
+            out["longitude"] = .double(longitude)
+            if let address = place.address { out["address"] = out["address"] ?? .string(address) }
+            if let gid = place.gazetteerId { out["gazetteerId"] = out["gazetteerId"] ?? .string(gid) }
+            out["origin"] = .string("post:\(post.id)")
+            return out
+        }
+        guard let friendRef = body["fromFriend"], !friendRef.isNull else { return body }
+        out["fromFriend"] = nil
+        guard let text = friendRef.stringValue else {
+            throw ServiceError.invalid("fromFriend", "'fromFriend' is a friend's public id")
+        }
+        guard let wanted = body["placeId"]?.stringValue else {
+            throw ServiceError.invalid("placeId", "'placeId' names one of the places the friend shares")
+        }
+        out["placeId"] = nil
+        let profile = try friendProfile(text)
+        guard
+            let shared = profile.places.first(where: {
+                $0.id == wanted || $0.id.hasSuffix(".\(wanted)") || $0.name == wanted
+            })
+        else { throw ServiceError.notFound("\(profile.friend.name ?? text) shares no place '\(wanted.prefix(80))'") }
+        out["name"] = out["name"] ?? .string(shared.name)
+        out["latitude"] = .double(shared.latitude)
+        out["longitude"] = .double(shared.longitude)
+        if let address = shared.address { out["address"] = out["address"] ?? .string(address) }
+        if !shared.categories.isEmpty { out["categories"] = out["categories"] ?? .array(shared.categories.map(JSONValue.string)) }
+        if let gid = shared.gazetteerId { out["gazetteerId"] = out["gazetteerId"] ?? .string(gid) }
+        out["origin"] = .string("friend:\(profile.friend.id)")
+        return out
+    }
+
+    /// `GET /v1/friends/{id}/map?category=C&format=geojson`: the places a friend shares, as a
+    /// list or a GeoJSON FeatureCollection.
+    func friendMap(_ reference: String, query: [String: String]) throws -> (places: [SharedFavorite], geoJSON: Bool) {
+        let profile = try friendProfile(reference)
+        var places = profile.places
+        if let category = query["category"] {
+            places = places.filter { $0.categories.contains { $0.caseInsensitiveCompare(category) == .orderedSame } }
+        }
+        switch query["format"] {
+        case nil, "json": return (places, false)
+        case "geojson": return (places, true)
+        case let other?:
+            throw ServiceError.invalid("format", "'format' is json or geojson, not '\(other.prefix(40))'")
+        }
+    }
+
+    static func geoJSON(_ places: [SharedFavorite]) -> JSONValue {
+        .object([
+            "type": .string("FeatureCollection"),
+            "features": .array(
+                places.map { place in
+                    var properties: [String: JSONValue] = [
+                        "id": .string(place.id), "name": .string(place.name),
+                        "categories": .array(place.categories.map(JSONValue.string)),
+                    ]
+                    if let address = place.address { properties["address"] = .string(address) }
+                    if let emoji = place.categories.lazy.compactMap({ name in
+                        builtInCategories.first { $0.name == name }?.emoji
+                    }).first {
+                        properties["emoji"] = .string(emoji)
+                    }
+                    return .object([
+                        "type": .string("Feature"),
+                        "geometry": .object([
+                            "type": .string("Point"),
+                            "coordinates": .array([.double(place.longitude), .double(place.latitude)]),
+                        ]),
+                        "properties": .object(properties),
+                    ])
+                }),
+        ])
+    }
+}

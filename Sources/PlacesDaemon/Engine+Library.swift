@@ -17,7 +17,7 @@ extension Engine {
 
     func createPlace(_ body: [String: JSONValue]) throws -> Place {
         let library = try libraryService()
-        let (edit, id) = try library.createPlace(try filledFromGazetteer(body))
+        let (edit, id) = try library.createPlace(try filledFromGazetteer(try filledFromFriends(body)))
         try commit(edit)
         return try library.place(id)
     }

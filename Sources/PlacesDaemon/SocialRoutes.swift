@@ -7,7 +7,9 @@ import PlacesModel
 /// `Protocol/control-api.yaml`.
 enum SocialRoutes {
     /// The first path segments this table answers.
-    static let sections: Set<String> = ["friends", "groups", "photos", "posts", "feed", "notifications", "profile"]
+    static let sections: Set<String> = [
+        "friends", "groups", "photos", "posts", "feed", "notifications", "profile", "categories",
+    ]
 
     /// `path` is the request's path after `/v1`.
     static func route(_ engine: Engine, _ r: ControlRequest, _ path: [String]) async throws -> ControlResponse? {
@@ -18,6 +20,16 @@ enum SocialRoutes {
             let (friend, created) = try await engine.addFriend(try Router.object(r))
             return .encoding(friend, status: created ? 201 : 200)
         case ("GET", 2, "friends"): return .encoding(try await engine.friendProfile(path[1]))
+        case ("GET", 3, "friends") where path[2] == "map":
+            let (places, geo) = try await engine.friendMap(path[1], query: r.query)
+            if geo {
+                return .raw(
+                    status: 200, contentType: "application/geo+json", body: Array(Engine.geoJSON(places).jsonText.utf8))
+            }
+            return .encoding(FriendMap(places: places))
+        case ("GET", 1, "categories"):
+            return .encoding(
+                CategoryList(categories: Engine.builtInCategories.map { PinCategory(name: $0.name, emoji: $0.emoji) }))
         case ("DELETE", 2, "friends"):
             try await engine.removeFriend(path[1])
             return .json(status: 204, body: [])

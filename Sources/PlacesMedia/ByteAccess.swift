@@ -74,8 +74,10 @@ extension Array where Element == UInt8 {
 extension UInt32 {
     /// The bytes of the value, most significant first.
     var bigEndianBytes: [UInt8] {
-        [UInt8(truncatingIfNeeded: self >> 24), UInt8(truncatingIfNeeded: self >> 16),
-         UInt8(truncatingIfNeeded: self >> 8), UInt8(truncatingIfNeeded: self)]
+        [
+            UInt8(truncatingIfNeeded: self >> 24), UInt8(truncatingIfNeeded: self >> 16),
+            UInt8(truncatingIfNeeded: self >> 8), UInt8(truncatingIfNeeded: self),
+        ]
     }
 
     var littleEndianBytes: [UInt8] { bigEndianBytes.reversed() }

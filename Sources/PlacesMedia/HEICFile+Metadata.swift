@@ -4,7 +4,8 @@
 extension HEICFile {
     /// An empty XMP packet: what an XMP item becomes, padded with spaces to its old length
     /// (the padding XMP itself provides for rewriting in place).
-    static let emptyXMPHead = Array("<?xpacket begin=\"\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?><x:xmpmeta xmlns:x=\"adobe:ns:meta/\"/>".utf8)
+    static let emptyXMPHead = Array(
+        "<?xpacket begin=\"\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?><x:xmpmeta xmlns:x=\"adobe:ns:meta/\"/>".utf8)
     static let emptyXMPTail = Array("<?xpacket end=\"w\"?>".utf8)
 
     /// The file with its Exif item cleaned (see `TIFFScrubber`) and its XMP item emptied.
@@ -13,8 +14,12 @@ extension HEICFile {
         let items = try metadataItems(meta, in: bytes)
         guard !items.exif.isEmpty || !items.xmp.isEmpty else { return bytes }
         let extents = try itemExtents(meta, in: bytes, of: Set(items.exif + items.xmp))
+        // Items may not share bytes: hostile overlapping items would make the work grow with
+        // their count rather than with the file.
+        let metadataSize = extents.values.joined().reduce(0) { $0 + $1.count }
+        guard metadataSize <= bytes.count else { throw .malformed(.heic, "its metadata items overlap") }
         var output = bytes
-        for item in items.exif + items.xmp {
+        for item in Set(items.exif + items.xmp).sorted() {  // an id listed twice is cleaned once
             guard let ranges = extents[item] else {
                 throw .unsupported(.heic, "its metadata can't be located, so it can't be removed")
             }

@@ -11,6 +11,7 @@ enum JPEGFile {
     static let endOfImage: UInt8 = 0xD9
     static let app1: UInt8 = 0xE1
     static let app2: UInt8 = 0xE2
+    static let app11: UInt8 = 0xEB
     static let app13: UInt8 = 0xED
 
     /// One marker and, unless it stands alone, the segment it heads.
@@ -40,7 +41,9 @@ enum JPEGFile {
                 }
                 return (UInt64(width), UInt64(height))
             }
-            if segment.marker == startOfScan { throw .malformed(.jpeg, "its image data starts before its frame header") }
+            if segment.marker == startOfScan {
+                throw .malformed(.jpeg, "its image data starts before its frame header")
+            }
             if segment.marker == endOfImage { throw .malformed(.jpeg, "it ends without a frame header") }
             position = segment.end
         }
@@ -86,6 +89,8 @@ enum JPEGFile {
             return bytes[segment.body.lowerBound..<payload.lowerBound + 6] + clean[...]
         case app2 where bytes.hasASCII("MPF\0", at: payload.lowerBound):
             return nil  // indexes the images after EOI, which are dropped
+        case app11:
+            return nil  // JUMBF: C2PA manifests, which may repeat the EXIF with its location
         case app13 where !keepLocation:
             return nil  // Photoshop resources: IPTC city, sublocation and country
         default:

@@ -27,6 +27,7 @@ public struct MediaError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The code and the message, for logs and test output.
     public var description: String { "\(code.rawValue): \(message)" }
 
     static let notAnImage = MediaError(.notAnImage, "the file is not a JPEG, PNG, WebP or HEIC image")
@@ -35,7 +36,8 @@ public struct MediaError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The file ends early: the most likely cause is an interrupted upload, so say to retry.
     static func truncated(_ type: MediaType, _ part: String) -> MediaError {
-        MediaError(.truncated, "the \(type.displayName) file ends inside its \(part); it may be cut short, upload it again")
+        MediaError(
+            .truncated, "the \(type.displayName) file ends inside its \(part); it may be cut short, upload it again")
     }
 
     static func malformed(_ type: MediaType, _ problem: String) -> MediaError {

@@ -3,9 +3,13 @@
 /// The type always comes from the bytes (magic numbers), never from a file name or a
 /// client's `Content-Type`: both are easy to get wrong and easy to lie about.
 public enum MediaType: String, Sendable, Equatable, CaseIterable {
+    /// JPEG (JFIF or EXIF), starting FF D8 FF.
     case jpeg = "image/jpeg"
+    /// PNG, starting with its 8-byte signature.
     case png = "image/png"
+    /// WebP: a RIFF file of form type "WEBP".
     case webp = "image/webp"
+    /// HEIC: an ISO-BMFF file whose `ftyp` box names a HEIC brand.
     case heic = "image/heic"
 
     /// The name a user knows the format by, for messages.

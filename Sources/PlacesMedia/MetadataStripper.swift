@@ -4,13 +4,14 @@
 ///
 /// What each format keeps and drops:
 /// - JPEG: each APP1 "Exif" segment is cleaned in place (see below); XMP APP1 segments,
-///   Photoshop/IPTC APP13 (unless `keepLocation`) and the multi-picture APP2 "MPF" index are
-///   dropped, and so is anything after the end-of-image marker (where MPF and gain-map
-///   images, each with its own EXIF, are appended).
-/// - PNG: `eXIf` is dropped, or cleaned and re-checksummed with `keepLocation`; text chunks
-///   holding XMP (`XML:com.adobe.xmp`) or raw EXIF profiles (`Raw profile type …`) are dropped.
-/// - WebP: the `XMP ` chunk is dropped; `EXIF` is dropped, or cleaned with `keepLocation`;
-///   the VP8X flags and the RIFF size follow.
+///   C2PA/JUMBF APP11, Photoshop/IPTC APP13 (unless `keepLocation`) and the multi-picture
+///   APP2 "MPF" index are dropped, and so is anything after the end-of-image marker (where
+///   MPF and gain-map images, each with its own EXIF, are appended).
+/// - PNG: `eXIf` is dropped, or cleaned and re-checksummed with `keepLocation`; the C2PA
+///   `caBX` chunk and text chunks holding XMP (`XML:com.adobe.xmp`) or raw EXIF profiles
+///   (`Raw profile type …`) are dropped, and so is anything after IEND.
+/// - WebP: only the image chunks (VP8, VP8L, VP8X, ALPH, ANIM, ANMF, ICCP) stay, and `EXIF`,
+///   cleaned, with `keepLocation`; the VP8X flags and the RIFF size follow.
 /// - HEIC: the Exif item (found through `iinf` and `iloc`) is cleaned in place in `mdat`; an
 ///   XMP item is overwritten with an empty XMP packet. A file whose Exif or XMP item can't be
 ///   located (an `iloc` construction this reader doesn't follow) is refused as `.unsupported`.

@@ -39,6 +39,8 @@ enum PNGFile {
                 if keepLocation, let cleaned = TIFFScrubber.scrubbedEXIFChunk(Array(bytes[chunk.data])) {
                     output += Self.chunk(type: "eXIf", data: cleaned)
                 }
+            case "caBX":
+                break  // a C2PA manifest, which may repeat the EXIF with its location
             case "tEXt", "zTXt", "iTXt":
                 let keyword = String(decoding: bytes[chunk.data].prefix { $0 != 0 }, as: UTF8.self)
                 if !isMetadataKeyword(keyword) { output += bytes[chunk.start..<chunk.end] }

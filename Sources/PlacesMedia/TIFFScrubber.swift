@@ -28,9 +28,15 @@ enum TIFFScrubber {
 
     /// `tiff` (starting at its "II"/"MM" header) with the identifying entries removed.
     static func scrubbed(_ tiff: [UInt8], keepLocation: Bool) throws(Unreadable) -> [UInt8] {
-        var scrubber = try Pass(tiff, keepLocation: keepLocation)
-        try scrubber.run()
-        return scrubber.tiff
+        var first = try Pass(tiff, keepLocation: keepLocation)
+        try first.run()
+        // In a hostile block a removed value may overlap the header or an IFD, and zeroing
+        // it leaves a block that reads differently. Only a result that a second pass leaves
+        // as it is counts as clean; anything else is unreadable, and dropped whole.
+        var second = try Pass(first.tiff, keepLocation: keepLocation)
+        try second.run()
+        guard second.tiff == first.tiff else { throw Unreadable() }
+        return first.tiff
     }
 
     /// One cleaning of one TIFF block.

@@ -4,6 +4,10 @@ enum WebPFile {
     /// The RIFF header: "RIFF", the size of what follows it, "WEBP".
     static let headerSize = 12
 
+    /// The chunks that make up the picture: image data, alpha, animation, the color profile.
+    /// Every other chunk is dropped, since what an unknown chunk holds can't be known.
+    static let imageChunks: Set<String> = ["VP8 ", "VP8L", "VP8X", "ALPH", "ANIM", "ANMF", "ICCP"]
+
     /// VP8X flag bits for chunks this module removes.
     static let exifFlag: UInt8 = 0x08
     static let xmpFlag: UInt8 = 0x04
@@ -49,8 +53,8 @@ enum WebPFile {
         }
     }
 
-    /// The file without `XMP ` and (unless kept and cleaned) `EXIF` chunks, with the VP8X
-    /// flags and the RIFF size to match.
+    /// The file with only its image chunks and (kept and cleaned) `EXIF`, with the VP8X flags
+    /// and the RIFF size to match.
     static func stripped(_ bytes: [UInt8], keepLocation: Bool) throws(MediaError) -> [UInt8] {
         var output = Array(bytes[0..<headerSize])
         output.reserveCapacity(bytes.count)
@@ -65,16 +69,16 @@ enum WebPFile {
             position = min(chunk.data.upperBound + chunk.data.count % 2, bytes.count)
             var data = bytes[chunk.data]
             switch chunk.fourCC {
-            case "XMP ":
-                continue
             case "EXIF":
                 guard keepLocation, let cleaned = TIFFScrubber.scrubbedEXIFChunk(Array(data)) else { continue }
                 data = cleaned[...]
                 hasEXIF = true
-            default:
+            case let fourCC where imageChunks.contains(fourCC):
                 break
+            default:
+                continue  // XMP, C2PA manifests, and chunks no reader of the image needs
             }
-            output += Array(chunk.fourCC.utf8)
+            output += bytes[chunk.start..<chunk.start + 4]  // the FourCC as it was, byte for byte
             output += UInt32(truncatingIfNeeded: data.count).littleEndianBytes
             output += data
             if data.count % 2 == 1 { output.append(0) }

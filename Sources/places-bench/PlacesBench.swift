@@ -23,6 +23,7 @@ struct PlacesBench {
         case "trips": return try TripBench.run()
         case "expenses": return try ExpenseBench.run()
         case "discover": return try DiscoverBench.run()
+        case "feed": return try FeedBench.run()
         default: break
         }
         let signRate = try measureSignRate()
@@ -48,6 +49,7 @@ struct PlacesBench {
         if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_TRIPS"] == nil { try TripBench.run() }
         if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_EXPENSES"] == nil { try ExpenseBench.run() }
         if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_DISCOVER"] == nil { try DiscoverBench.run() }
+        if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_FEED"] == nil { try FeedBench.run() }
         if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_SYNC"] == nil { try SyncBench.run() }
     }
 

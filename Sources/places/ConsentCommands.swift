@@ -28,7 +28,8 @@ struct InvitationsGroup: ParsableCommand {
             for invitation in list.invitations {
                 table.append(
                     Format.shortID(invitation.id), invitation.fromName ?? Format.shortID(invitation.from),
-                    invitation.name ?? "—", invitation.role ?? "—", Format.time(invitation.receivedAt))
+                    invitation.kind == "friend" ? "(friend request)" : invitation.name ?? "—",
+                    invitation.role ?? "—", Format.time(invitation.receivedAt))
             }
             table.print()
         }
@@ -56,7 +57,8 @@ struct InvitationsGroup: ParsableCommand {
         let reply = try global.api.post(Target.v1("invitations", id, verb))
         if global.json { return printRaw(reply) }
         let invitation = try reply.decode(Invitation.self)
-        print("\(invitation.status) “\(invitation.name ?? "itinerary")” from \(invitation.fromName ?? invitation.from)")
+        let what = invitation.kind == "friend" ? "friend request" : "“\(invitation.name ?? "itinerary")”"
+        print("\(invitation.status) \(what) from \(invitation.fromName ?? invitation.from)")
     }
 }
 

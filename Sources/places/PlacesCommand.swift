@@ -35,6 +35,8 @@ struct PlacesCommand: ParsableCommand {
             ExpenseGroup.self, TravellerGroup.self,
             Activity.self, Events.self, Route.self, PeersGroup.self, InvitationsGroup.self, ContactsGroup.self,
             ShareCommand.self, JoinCommand.self, MembersCommand.self, UnshareCommand.self,
+            FriendsGroup.self, GroupsGroup.self, PostGroup.self, FeedCommand.self, NotificationsGroup.self,
+            ProfileGroup.self, PhotoGroup.self,
         ]
     )
 

@@ -152,6 +152,37 @@ struct SocialSyncTests {
         #expect(try bruno.d.send("GET", "/v1/posts/\(after.id)").status == 404)
     }
 
+    @Test("a friend's map by category and as GeoJSON; places copied from a friend and from a post remember where from")
+    func friendsMapAndCopies() async throws {
+        let (ana, bruno, _) = try await Self.threeFriends()
+        let bar = try bruno.d.call(
+            Place.self, "POST", "/v1/places",
+            json: #"{"name":"Park Bar","latitude":38.7089,"longitude":-9.1474,"categories":["to drink"]}"#)
+        let shop = try bruno.d.call(
+            Place.self, "POST", "/v1/places",
+            json: #"{"name":"A Vida Portuguesa","latitude":38.7107,"longitude":-9.1413,"categories":["to shop"]}"#)
+        for place in [bar, shop] { _ = try bruno.d.send("POST", "/v1/favorites", json: #"{"placeId":"\#(place.id)"}"#) }
+        _ = try bruno.d.call(FavoriteSharingSetting.self, "PUT", "/v1/favorites/sharing", json: #"{"sharing":"all"}"#)
+        try await eventually("Ana sees Bruno's two places") {
+            try ana.d.call(FriendMap.self, "GET", "/v1/friends/\(bruno.id)/map").places.count == 2
+        }
+        let drinks = try ana.d.call(FriendMap.self, "GET", "/v1/friends/\(bruno.id)/map?category=to%20drink").places
+        #expect(drinks.map(\.name) == ["Park Bar"])
+        let geo = try ana.d.send("GET", "/v1/friends/\(bruno.id)/map?format=geojson&category=to%20drink")
+        #expect(geo.status == 200 && geo.text.contains("\"FeatureCollection\"") && geo.text.contains("🍸"))
+        let copied = try ana.d.call(
+            Place.self, "POST", "/v1/places", json: #"{"fromFriend":"\#(bruno.id)","placeId":"Park Bar"}"#)
+        #expect(copied.name == "Park Bar" && copied.origin == "friend:\(bruno.id)" && copied.categories == ["to drink"])
+
+        let post = try bruno.d.call(
+            Post.self, "POST", "/v1/posts",
+            json: #"{"text":"I'm at this bar","audience":"friends","placeId":"\#(bar.id)"}"#)
+        try await eventually("Ana sees Bruno's post") { try Self.feed(ana).contains { $0.id == post.id } }
+        let fromPost = try ana.d.call(Place.self, "POST", "/v1/places", json: #"{"fromPost":"\#(post.id)"}"#)
+        #expect(fromPost.name == "Park Bar" && fromPost.origin == "post:\(post.id)")
+        #expect(abs(fromPost.latitude - 38.7089) < 1e-9)
+    }
+
     @Test("bad posts are refused precisely and change nothing")
     func badPosts() async throws {
         let ana = try SyncNode("Ana")

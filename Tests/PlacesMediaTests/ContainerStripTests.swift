@@ -11,7 +11,8 @@ struct ContainerStripTests {
             let length = bytes[position..<position + 4].reduce(0) { $0 << 8 | Int($1) }
             let typeAndData = Array(bytes[position + 4..<position + 8 + length])
             let crc = bytes[position + 8 + length..<position + 12 + length].reduce(0) { $0 << 8 | UInt32($1) }
-            types.append(String(decoding: typeAndData.prefix(4), as: UTF8.self) + (crc == crc32(typeAndData) ? "" : "!"))
+            types.append(
+                String(decoding: typeAndData.prefix(4), as: UTF8.self) + (crc == crc32(typeAndData) ? "" : "!"))
             position += 12 + length
         }
         return types
@@ -69,6 +70,16 @@ struct ContainerStripTests {
         #expect(!stripped.contains(ExifFixture.makerNote))
     }
 
+    @Test func webpChunksNoImageReaderNeedsAreDropped() throws {
+        let secret = [UInt8](ascii: "UNKNOWN-CHUNK-GPS")
+        let original = ImageFixtures.riff([
+            ImageFixtures.webpChunk("VP8L", [0x2F] + le32(0) + [0x00]), ImageFixtures.webpChunk("C2PA", secret),
+        ])
+        let stripped = try MetadataStripper.strip(original, keepLocation: true)
+        #expect(webpChunks(stripped) == ["VP8L"])
+        #expect(!stripped.contains(secret))
+    }
+
     @Test func simpleWebPIsUnchanged() throws {
         let original = ImageFixtures.webpLossy()
         #expect(try MetadataStripper.strip(original, keepLocation: false) == original)
@@ -112,10 +123,14 @@ struct ContainerStripTests {
         // Construction method 2 (bytes from another item) is not followed.
         var original = ImageFixtures.heic()
         let iloc = try #require(original.firstRange(of: [UInt8](ascii: "iloc")))
-        let secondItemMethod = iloc.upperBound + 4 + 2 + 2 + 14 + 2
-        #expect(original[secondItemMethod - 2..<secondItemMethod] == [0, 2])  // item 2: Exif
-        original[secondItemMethod + 1] = 2
-        #expect(throws: MediaError(.unsupported, "the HEIC file can't be used: its metadata can't be located, so it can't be removed")) {
+        // Version and flags, field sizes, item count, then 16 bytes per item.
+        let secondItem = iloc.upperBound + 8 + 16
+        #expect(original[secondItem..<secondItem + 2] == [0, 2])  // item 2: Exif
+        original[secondItem + 3] = 2
+        #expect(
+            throws: MediaError(
+                .unsupported, "the HEIC file can't be used: its metadata can't be located, so it can't be removed")
+        ) {
             try MetadataStripper.strip(original, keepLocation: false)
         }
     }

@@ -62,7 +62,8 @@ struct JPEGStripTests {
         // An IFD0 offset past the block: the GPS IFD can't be found, so nothing of it may stay.
         var exif = [UInt8](ascii: "Exif\0\0") + ExifFixture.camera().tiff
         exif.replaceSubrange(10..<14, with: le32(0x7FFF_0000))
-        let original: [UInt8] = [0xFF, 0xD8] + ImageFixtures.jpegSegment(0xE1, exif) + ImageFixtures.jpeg(exif: nil)[2...]
+        let original: [UInt8] =
+            [0xFF, 0xD8] + ImageFixtures.jpegSegment(0xE1, exif) + ImageFixtures.jpeg(exif: nil)[2...]
         let stripped = try MetadataStripper.strip(original, keepLocation: true)
         #expect(!stripped.contains(ExifFixture.latitude()))
         #expect(!stripped.contains([UInt8](ascii: "Exif\0\0")))
@@ -76,10 +77,26 @@ struct JPEGStripTests {
         var tiff = fixture.tiff
         let ifd0Count = Int(tiff[8])
         tiff.replaceSubrange(10 + 12 * ifd0Count..<14 + 12 * ifd0Count, with: le32(8))
-        let original: [UInt8] = [0xFF, 0xD8] + ImageFixtures.jpegSegment(0xE1, [UInt8](ascii: "Exif\0\0") + tiff)
+        let original: [UInt8] =
+            [0xFF, 0xD8] + ImageFixtures.jpegSegment(0xE1, [UInt8](ascii: "Exif\0\0") + tiff)
             + ImageFixtures.jpeg(exif: nil)[2...]
         let stripped = try MetadataStripper.strip(original, keepLocation: false)
         #expect(!stripped.contains(ExifFixture.latitude()))
         #expect(!stripped.contains(ExifFixture.makerNote))
+    }
+
+    @Test func c2paManifestIsDropped() throws {
+        let manifest = [UInt8](ascii: "JP\0\u{1}C2PA-MANIFEST-WITH-LOCATION")
+        let original = [0xFF, 0xD8] + ImageFixtures.jpegSegment(0xEB, manifest) + ImageFixtures.jpeg()[2...]
+        #expect(!(try MetadataStripper.strip(Array(original), keepLocation: true)).contains(manifest))
+    }
+
+    @Test func fileCutAfterItsFrameHeaderInspectsButCannotBeStripped() throws {
+        let original = ImageFixtures.jpeg(exif: nil)
+        let dht = try #require(original.firstRange(of: [0xFF, 0xC4]))
+        let cut = Array(original[..<(dht.upperBound + 4)])
+        #expect(try ImageInfo.inspect(cut).width == 4032)
+        let error = try #require(throws: MediaError.self) { try MetadataStripper.strip(cut, keepLocation: false) }
+        #expect(error.code == .truncated)
     }
 }

@@ -19,7 +19,11 @@ struct MutationTests {
             case 0: bytes.removeSubrange(position...)
             case 1: bytes[position] = UInt8.random(in: 0...255, using: &random)
             case 2: bytes[position] = [0x00, 0xFF, 0x01, 0x7F, 0x80].randomElement(using: &random) ?? 0
-            case 3: bytes.insert(contentsOf: (0..<Int.random(in: 1...8, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }, at: position)
+            case 3:
+                bytes.insert(
+                    contentsOf: (0..<Int.random(in: 1...8, using: &random)).map { _ in
+                        UInt8.random(in: 0...255, using: &random)
+                    }, at: position)
             case 4: bytes.removeSubrange(position..<min(bytes.count, position + Int.random(in: 1...16, using: &random)))
             default:
                 // A length field turned extreme: all ones or all zeros over four bytes.

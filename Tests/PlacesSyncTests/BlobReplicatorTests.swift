@@ -70,7 +70,8 @@ struct BlobReplicatorTests {
             for message in toBob {
                 toAlice += await bobReplicator.received(message, from: alice.publicKey)
             }
-            maxOutstanding = max(maxOutstanding, toAlice.filter { if case .blobWant = $0.kind { true } else { false } }.count)
+            maxOutstanding = max(
+                maxOutstanding, toAlice.filter { if case .blobWant = $0.kind { true } else { false } }.count)
         }
         return (crossed, maxOutstanding)
     }
@@ -81,7 +82,8 @@ struct BlobReplicatorTests {
         await aliceHost.hold(photo.bytes, as: photo.hash, readableBy: [bob.publicKey])
         await bobHost.lack([photo.hash])
         _ = await aliceReplicator.sessionOpened(with: bob.publicKey, hello: Self.hello(), address: "127.0.0.1")
-        let opening = await bobReplicator.sessionOpened(with: alice.publicKey, hello: Self.hello(), address: "127.0.0.1")
+        let opening = await bobReplicator.sessionOpened(
+            with: alice.publicKey, hello: Self.hello(), address: "127.0.0.1")
         let wants = Self.blobMessages(opening)
         #expect(wants.count == 1)
         #expect(wants.first?.blobWant.offset == 0)
@@ -98,7 +100,8 @@ struct BlobReplicatorTests {
         for photo in photos { await aliceHost.hold(photo.bytes, as: photo.hash, readableBy: [bob.publicKey]) }
         await bobHost.lack(photos.map(\.hash))
         _ = await aliceReplicator.sessionOpened(with: bob.publicKey, hello: Self.hello(), address: "127.0.0.1")
-        let opening = await bobReplicator.sessionOpened(with: alice.publicKey, hello: Self.hello(), address: "127.0.0.1")
+        let opening = await bobReplicator.sessionOpened(
+            with: alice.publicKey, hello: Self.hello(), address: "127.0.0.1")
         #expect(Self.blobMessages(opening).count == BlobTransfer.maxInFlightPerPeer)
         let result = await pump(opening)
         #expect(result.maxOutstanding <= BlobTransfer.maxInFlightPerPeer)
@@ -166,7 +169,8 @@ struct BlobReplicatorTests {
     func malformedChunks(offset: UInt64, length: Int, last: Bool, total: UInt64) async {
         let photo = Self.blob(1_000)
         await bobHost.lack([photo.hash])
-        let opening = await bobReplicator.sessionOpened(with: alice.publicKey, hello: Self.hello(), address: "127.0.0.1")
+        let opening = await bobReplicator.sessionOpened(
+            with: alice.publicKey, hello: Self.hello(), address: "127.0.0.1")
         #expect(Self.blobMessages(opening).count == 1)
         let chunk = Replicator.blobChunk(
             BlobTransfer.Piece(
@@ -187,7 +191,8 @@ struct BlobReplicatorTests {
         await aliceHost.hold(photo.bytes, as: photo.hash, readableBy: [bob.publicKey])
         await bobHost.lack([photo.hash])
         _ = await aliceReplicator.sessionOpened(with: bob.publicKey, hello: Self.hello(), address: "127.0.0.1")
-        let opening = await bobReplicator.sessionOpened(with: alice.publicKey, hello: Self.hello(), address: "127.0.0.1")
+        let opening = await bobReplicator.sessionOpened(
+            with: alice.publicKey, hello: Self.hello(), address: "127.0.0.1")
         // One chunk crosses, then the connection drops.
         let first = await aliceReplicator.received(Self.blobMessages(opening)[0], from: bob.publicKey)
         let next = await bobReplicator.received(first[0], from: alice.publicKey)

@@ -33,10 +33,12 @@ public enum PlaceFields: EntityDeclaration {
     public static let url = FieldKey<Self, String>("url", .url)
     /// The discover result the place was made from (popularity counts it by this id).
     public static let gazetteerID = FieldKey<Self, String>(FieldSpec.gazetteerID)
+    /// Where the place was copied from: `post:` and a post id, or `friend:` and a public id.
+    public static let origin = FieldKey<Self, String>("origin", .text(maxLength: 200, required: false))
 
     public static let schema = EntitySchema(
         .place, id: .random,
-        fields: [name, latitude, longitude, address, categories, priceLevel, rating, notes, url, gazetteerID])
+        fields: [name, latitude, longitude, address, categories, priceLevel, rating, notes, url, gazetteerID, origin])
 }
 
 /// A heart on a library place, ordered by `position`.

@@ -44,6 +44,13 @@ extension Replicator {
                 blobWants.wanted[hash] != nil
             else { continue }
             blobWants.start(hash, from: peer, offset: offset)
+            if offset > 0 {
+                logger.info(
+                    "resuming a photo download",
+                    metadata: [
+                        "peer.id": "\(peer.humanID.prefix(7))", "photo.id": "\(hex(hash))", "offset": "\(offset)",
+                    ])
+            }
             out.append(Replicator.blobWant(hash, offset: offset))
         }
         return out
@@ -75,7 +82,8 @@ extension Replicator {
             guard piece.hash == hash, piece.offset == want.offset, piece.data.count <= BlobTransfer.maxChunkBytes,
                 Replicator.isConsistent(piece)
             else {
-                logger.error("a photo chunk read here is out of bounds; not sent", metadata: ["photo.id": "\(hex(hash))"])
+                logger.error(
+                    "a photo chunk read here is out of bounds; not sent", metadata: ["photo.id": "\(hex(hash))"])
                 return [Replicator.blobMissing(hash)]
             }
             return [Replicator.blobChunk(piece)]
@@ -131,7 +139,9 @@ extension Replicator {
         case .stored:
             logger.info(
                 "received a photo",
-                metadata: ["peer.id": "\(peer.humanID.prefix(7))", "photo.id": "\(hex(hash))", "bytes": "\(piece.total)"])
+                metadata: [
+                    "peer.id": "\(peer.humanID.prefix(7))", "photo.id": "\(hex(hash))", "bytes": "\(piece.total)",
+                ])
             blobWants.finish(hash)
         case .failed(let reason):
             logger.warning(

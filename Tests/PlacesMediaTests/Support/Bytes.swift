@@ -7,7 +7,8 @@ extension Array where Element == UInt8 {
     /// Whether `needle` occurs anywhere: how the tests prove a value is gone from a file.
     func contains(_ needle: [UInt8]) -> Bool {
         guard !needle.isEmpty, needle.count <= count else { return false }
-        return (0...(count - needle.count)).contains { start in self[start..<start + needle.count].elementsEqual(needle) }
+        return (0...(count - needle.count)).contains { start in self[start..<start + needle.count].elementsEqual(needle)
+        }
     }
 }
 

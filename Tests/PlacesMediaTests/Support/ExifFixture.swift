@@ -87,7 +87,10 @@ struct ExifFixture {
     }
 
     static func size(of entries: [Entry]) -> Int {
-        entries.isEmpty ? 0 : 6 + 12 * entries.count + entries.map { $0.value.count > 4 ? ($0.value.count + 1) / 2 * 2 : 0 }.reduce(0, +)
+        entries.isEmpty
+            ? 0
+            : 6 + 12 * entries.count
+                + entries.map { $0.value.count > 4 ? ($0.value.count + 1) / 2 * 2 : 0 }.reduce(0, +)
     }
 
     func encode(_ entries: [Entry], at base: Int, next: Int) -> [UInt8] {

@@ -1,7 +1,11 @@
 /// Small image files built byte by byte, with the structure real encoders write (the
 /// compressed pixel data of JPEG, WebP and HEIC is filler: nothing here decodes pixels).
 enum ImageFixtures {
-    static let xmp = [UInt8](ascii: "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><exif:GPSLatitude>47,22.8539N</exif:GPSLatitude></x:xmpmeta>")
+    /// An XMP packet with a location, with the padding writers leave for edits in place.
+    static let xmp = [UInt8](
+        ascii: "<?xpacket begin=\"\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?><x:xmpmeta xmlns:x=\"adobe:ns:meta/\">"
+            + "<exif:GPSLatitude>47,22.8539N</exif:GPSLatitude></x:xmpmeta>" + String(repeating: " ", count: 64)
+            + "<?xpacket end=\"w\"?>")
     static let trailer = [UInt8](ascii: "APPENDED-IMAGE-WITH-GPS")
 
     // MARK: JPEG
@@ -35,14 +39,15 @@ enum ImageFixtures {
     }
 
     /// A real, decodable 8-bit grayscale PNG (its IDAT is a stored zlib stream) with an
-    /// eXIf chunk, a comment, and XMP in an iTXt chunk.
+    /// eXIf chunk, a comment, and XMP in an iTXt chunk. Past 4,096 pixels the IDAT is a
+    /// stand-in: those fixtures test header limits, and real pixels would take megabytes.
     static func png(width: Int = 3, height: Int = 2, exif: ExifFixture? = .camera()) -> [UInt8] {
         var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         bytes += pngChunk("IHDR", be32(width) + be32(height) + [8, 0, 0, 0, 0])
         if let exif { bytes += pngChunk("eXIf", exif.tiff) }
         bytes += pngChunk("tEXt", [UInt8](ascii: "Comment\0holiday"))
         bytes += pngChunk("iTXt", [UInt8](ascii: "XML:com.adobe.xmp\0\0\0\0\0") + xmp)
-        bytes += pngChunk("IDAT", zlibStored(rows: height, width: width))
+        bytes += pngChunk("IDAT", width * height <= 4_096 ? zlibStored(rows: height, width: width) : [0x78, 0x01])
         bytes += pngChunk("IEND", [])
         return bytes
     }
@@ -123,7 +128,8 @@ enum ImageFixtures {
         width: Int = 4032, height: Int = 3024, exif: ExifFixture? = .camera(), associate: Bool = true,
         brands: (major: String, compatible: [String]) = ("heic", ["mif1", "heic"])
     ) -> [UInt8] {
-        let ftyp = box("ftyp", [UInt8](ascii: brands.major) + be32(0) + brands.compatible.flatMap { [UInt8](ascii: $0) })
+        let ftyp = box(
+            "ftyp", [UInt8](ascii: brands.major) + be32(0) + brands.compatible.flatMap { [UInt8](ascii: $0) })
         let exifPayload = exif.map { be32(6) + [UInt8](ascii: "Exif\0\0") + $0.tiff } ?? []
         let items: [(id: Int, data: [UInt8])] = [(1, hevcData), (2, exifPayload), (3, xmp), (4, hevcData)]
 
@@ -142,7 +148,8 @@ enum ImageFixtures {
                     + fullBox("pitm", be16(1))
                     + fullBox(
                         "iinf",
-                        be16(4) + infe(1, "hvc1") + infe(2, "Exif") + infe(3, "mime", contentType: "application/rdf+xml")
+                        be16(4) + infe(1, "hvc1") + infe(2, "Exif")
+                            + infe(3, "mime", contentType: "application/rdf+xml")
                             + infe(4, "hvc1"))
                     + fullBox("iloc", version: 1, [0x44, 0x00] + be16(items.count) + locations)
                     + box("iprp", properties + (associate ? associations : [])))
