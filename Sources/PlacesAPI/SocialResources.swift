@@ -219,3 +219,14 @@ public struct CategoryList: Codable, Sendable, Equatable {
     public var categories: [PinCategory]
     public init(categories: [PinCategory]) { self.categories = categories }
 }
+
+/// `POST /v1/friends/link`: a link whose redeemer (`POST /v1/friends {"link"}`) becomes a
+/// friend without a prompt.
+public struct FriendLinkResponse: Codable, Sendable, Equatable {
+    public var link: String
+    public var expiresAt: String
+    public init(link: String, expiresAt: String) {
+        self.link = link
+        self.expiresAt = expiresAt
+    }
+}

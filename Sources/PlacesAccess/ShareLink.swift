@@ -165,11 +165,11 @@ public struct ShareLink: Sendable, Hashable {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(c)
     }
 
-    private static func equalIgnoringASCIICase(_ lhs: ArraySlice<UInt8>, _ rhs: [UInt8]) -> Bool {
+    static func equalIgnoringASCIICase(_ lhs: ArraySlice<UInt8>, _ rhs: [UInt8]) -> Bool {
         lhs.elementsEqual(rhs) { (isASCIIUpper($0) ? $0 + 32 : $0) == $1 }
     }
 
-    private static func trimmingWhitespace(_ text: String) -> Substring {
+    static func trimmingWhitespace(_ text: String) -> Substring {
         let start = text.firstIndex { !$0.isWhitespace } ?? text.endIndex
         let end = text[start...].lastIndex { !$0.isWhitespace }.map { text.index(after: $0) } ?? start
         return text[start..<end]

@@ -88,6 +88,22 @@ extension Engine {
     /// deleted post or an ended friendship stops a transfer at its next chunk.
     func mayGive(_ id: BlobID, to peer: PublicKey) -> Bool {
         guard let me, peer != me else { return false }
+        // A decision holds for a few seconds: a 20 MiB photo is 80 wants, and each would
+        // otherwise search the outbox's posts again (a deleted post or an ended friendship
+        // stops the transfer within that time).
+        let key = "\(peer.hex)/\(id.hex)"
+        let now = ContinuousClock.now
+        if let until = blobPermissions[key], now < until { return true }
+        guard mayGiveNow(id, to: peer, me: me) else {
+            blobPermissions[key] = nil
+            return false
+        }
+        if blobPermissions.count > 4_096 { blobPermissions.removeAll() }
+        blobPermissions[key] = now + .seconds(5)
+        return true
+    }
+
+    private func mayGiveNow(_ id: BlobID, to peer: PublicKey, me: PublicKey) -> Bool {
         let docs = [
             Outboxes.documentID(author: me.bytes, reader: peer.bytes),
             Outboxes.documentID(author: peer.bytes, reader: me.bytes),

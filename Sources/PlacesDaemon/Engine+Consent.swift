@@ -121,6 +121,7 @@ extension Engine {
                 name: name, role: role, receivedMs: RFC3339.nowMs(), declined: false)
             switch (try? store.recordInvitation(invitation)) ?? .full {
             case .recorded:
+                notify("invitation", actor: ownerKey, subject: docID.hex, dedup: "invitation:\(docID.hex)")
                 logger.info(
                     "an itinerary was shared by someone who is not a contact: kept as an invitation",
                     metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)"])

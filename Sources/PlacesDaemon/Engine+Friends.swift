@@ -19,10 +19,14 @@ extension Engine {
     func friendStates() -> [PublicKey: Store.FriendState] {
         if let friendCache { return friendCache }
         var states = [PublicKey: Store.FriendState]()
+        var readers = [DocumentID: PublicKey]()
         for record in (try? store.friends()) ?? [] {
-            if let key = try? PublicKey(bytes: record.key) { states[key] = record.state }
+            guard let key = try? PublicKey(bytes: record.key) else { continue }
+            states[key] = record.state
+            if let me { readers[Outboxes.documentID(author: me.bytes, reader: key.bytes)] = key }
         }
         friendCache = states
+        outboxReaders = readers
         return states
     }
 
@@ -43,11 +47,8 @@ extension Engine {
 
     /// The reader of one of this person's outboxes (nil for another's outbox or the journal).
     func outboxReader(_ doc: DocumentID) -> PublicKey? {
-        guard let me else { return nil }
-        for key in friendStates().keys where Outboxes.documentID(author: me.bytes, reader: key.bytes) == doc {
-            return key
-        }
-        return nil
+        _ = friendStates()
+        return outboxReaders[doc]
     }
 
     /// An outbox's participants (`Protocol/sync.md` §7.3). In its author's view: the author,
@@ -60,7 +61,12 @@ extension Engine {
             guard let reader = outboxReader(doc.id), reader != me, friendState(reader) != nil else { return [me] }
             return [me, reader]
         }
-        return friendState(owner) == .friend ? [owner, me] : [me]
+        // Their outbox, held from an earlier friendship, carries their new request when this
+        // person asked them again (`friendshipFollows`).
+        switch friendState(owner) {
+        case .friend?, .requested?: return [owner, me]
+        case .ended?, nil: return [me]
+        }
     }
 
     /// The outboxes exchanged with `peer`: this person's to them and theirs to this person,
@@ -71,7 +77,7 @@ extension Engine {
         if let mine = try? store.document(Outboxes.documentID(author: me.bytes, reader: peer.bytes)) {
             out.append(mine)
         }
-        if state == .friend, let theirs = try? store.document(Outboxes.documentID(author: peer.bytes, reader: me.bytes))
+        if state != .ended, let theirs = try? store.document(Outboxes.documentID(author: peer.bytes, reader: me.bytes))
         {
             out.append(theirs)
         }
@@ -135,13 +141,28 @@ extension Engine {
     /// `POST /v1/friends`: sends a friend request, or accepts theirs when they already asked.
     func addFriend(_ body: [String: JSONValue]) throws -> (Friend, created: Bool) {
         guard let identity, let me else { throw ServiceError.loggedOut }
-        if let unknown = body.keys.sorted().first(where: { $0 != "id" }) {
-            throw ServiceError.invalid(unknown, "unknown field '\(unknown)': the field is id")
+        if let unknown = body.keys.sorted().first(where: { $0 != "id" && $0 != "link" }) {
+            throw ServiceError.invalid(unknown, "unknown field '\(unknown)': the fields are id or link")
         }
-        guard let text = body["id"]?.stringValue else { throw ServiceError.invalid("id", "'id' (a public id) is required") }
         let key: PublicKey
-        do { key = try HumanID.decode(text) } catch {
-            throw ServiceError.invalid("id", "'\(text.prefix(80))' is not a valid id: \(error.message)")
+        if let linkText = body["link"]?.stringValue {
+            let link: FriendLink
+            do {
+                link = try FriendLink(parsing: linkText)
+                try link.check(nowMs: RFC3339.nowMs())
+            } catch { throw ServiceError(.link(error.code), error.message, field: "link") }
+            key = link.owner
+            guard key != me else { throw ServiceError.invalid("link", "that is your own friend link") }
+            try storeCall { () throws(StoreError) in
+                try store.setPreference(Self.friendLinkPreference + key.hex, HexCoding.encode(link.token))
+            }
+        } else {
+            guard let text = body["id"]?.stringValue else {
+                throw ServiceError.invalid("id", "'id' (a public id) or 'link' (a friend link) is required")
+            }
+            do { key = try HumanID.decode(text) } catch {
+                throw ServiceError.invalid("id", "'\(text.prefix(80))' is not a valid id: \(error.message)")
+            }
         }
         guard key != me else { throw ServiceError.invalid("id", "that is your own id") }
         if let waiting = ((try? store.invitations()) ?? []).first(where: { $0.kind == "friend" && $0.owner == key.bytes }) {
@@ -158,8 +179,13 @@ extension Engine {
         }
         try setFriendState(key, .requested)
         let outbox = try ensureOutbox(to: key, identity: identity)
-        try reopenOutbox(outbox)
+        try reopenOutbox(outbox, asking: true)
         offerToConnected(outbox, newcomers: [key])
+        // Their outbox, held from an earlier friendship, is asked for again: if they asked
+        // this person again too, its new ops say so (`friendshipFollows`).
+        if let theirs = try? store.document(Outboxes.documentID(author: key.bytes, reader: me.bytes)) {
+            offerToConnected(theirs, newcomers: [key])
+        }
         logger.info("sent a friend request", metadata: ["peer.id": "\(key.humanID.prefix(7))"])
         return (try friendEntry(key), true)
     }
@@ -194,10 +220,12 @@ extension Engine {
     }
 
     /// Writes the outbox's root with `ended` false (a friendship that starts, or starts again).
-    func reopenOutbox(_ outbox: Store.DocumentRecord) throws {
+    /// With `asking`, it is written even when it already says so: a request after an ended
+    /// friendship is a new op the other daemon sees (`friendshipFollows`).
+    func reopenOutbox(_ outbox: Store.DocumentRecord, asking: Bool = false) throws {
         let root = try storeCall { () throws(StoreError) in try store.entity(in: outbox.id, id: outbox.id.hex) }
         let ended = root.map(Views.fields)?[OutboxFields.ended.name]
-        guard root == nil || ended != .bool(false) else { return }
+        guard asking || root == nil || ended != .bool(false) else { return }
         var write = root == nil ? EntityWrite<OutboxFields>.create(outbox.id.hex) : .update(outbox.id.hex)
         write.set(OutboxFields.ended.name, to: .bool(false), old: root == nil ? nil : ended)
         try commit(outbox.id, write.changes, summary: "outbox opened")
@@ -224,6 +252,15 @@ extension Engine {
         case .friend?, .requested?:
             return takeOutbox(grant, key: key, from: peer, name: offer.fromName)
         case .ended?, nil:
+            // Redeeming this person's friend link: accepted without a prompt while it is valid.
+            if !offer.joinProof.isEmpty, let link = try? FriendLink(token: offer.joinProof), link.owner == me,
+                (try? link.check(nowMs: RFC3339.nowMs())) != nil
+            {
+                logger.info("a friend link was redeemed", metadata: ["peer.id": "\(peer.humanID.prefix(7))"])
+                let taken = takeOutbox(grant, key: key, from: peer, name: offer.fromName)
+                notify("friend-accepted", actor: peer, subject: peer.humanID, dedup: "friend-link:\(offer.doc.hex)")
+                return taken
+            }
             let invitation = Store.InvitationRecord(
                 grant: grant, owner: peer.bytes, via: peer.bytes,
                 ownerName: offer.fromName.isEmpty ? nil : offer.fromName, name: nil, role: nil,
@@ -279,9 +316,59 @@ extension Engine {
         return try? store.document(grant.doc)
     }
 
+    static let friendLinkPreference = "friend.link."
+
+    /// Takes a former friend out of every group (a group holds friends only).
+    func dropFromGroups(_ key: PublicKey) {
+        guard let library = try? library(), let groups = try? store.entities(in: library, kind: .group) else { return }
+        var changes = [Change]()
+        for group in groups {
+            let members = Views.fields(group)[GroupFields.members] ?? []
+            guard members.contains(key.hex) else { continue }
+            var write = EntityWrite<GroupFields>.update(group.id)
+            write.set(GroupFields.members, to: members.filter { $0 != key.hex }, old: members)
+            changes += write.changes
+        }
+        guard !changes.isEmpty else { return }
+        do { try commit(library, changes, summary: "a former friend left your groups") } catch {
+            logger.error("updating groups failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// The token of `peer`'s friend link this person redeemed, sent with the first offer of
+    /// this person's outbox to them.
+    func friendLinkToken(for peer: PublicKey) -> [UInt8]? {
+        guard friendState(peer) == .requested,
+            let hex = try? store.preference(Self.friendLinkPreference + peer.hex), let token = HexCoding.decode(hex)
+        else { return nil }
+        return token
+    }
+
+    /// `POST /v1/friends/link` (`{"validHours": 1…720}`, 24 by default): a friend link whose
+    /// redeemer becomes a friend without a prompt.
+    func createFriendLink(_ body: [String: JSONValue]) throws -> FriendLinkResponse {
+        guard let identity else { throw ServiceError.loggedOut }
+        if let unknown = body.keys.sorted().first(where: { $0 != "validHours" }) {
+            throw ServiceError.invalid(unknown, "unknown field '\(unknown)': the field is validHours")
+        }
+        var hours: Int64 = 24
+        if let value = body["validHours"], !value.isNull {
+            guard let n = value.intValue, (1...720).contains(n) else {
+                throw ServiceError.invalid("validHours", "'validHours' must be a whole number from 1 to 720")
+            }
+            hours = n
+        }
+        let link = FriendLink.issue(by: identity, expiresMs: RFC3339.nowMs() + hours * 3_600_000)
+        return FriendLinkResponse(link: link.text, expiresAt: RFC3339.string(ms: link.expiresMs))
+    }
+
     /// Accepting an invitation of kind `friend`.
     func acceptFriendInvitation(_ invitation: Store.InvitationRecord) throws -> Invitation {
         guard let identity, let owner = try? PublicKey(bytes: invitation.owner) else { throw ServiceError.loggedOut }
+        guard friendStates().values.filter({ $0 != .ended }).count < Self.maxFriends else {
+            throw ServiceError.invalid(
+                "id", "you have \(Self.maxFriends) friends and requests, the most there can be: remove one first")
+        }
         var grant = invitation.grant
         grant.member = identity.publicKey.bytes
         guard grant.isValid, let key = try? SealedBox.open(grant.sealedKey, with: identity) else {
@@ -304,6 +391,7 @@ extension Engine {
         guard let identity else { throw ServiceError.loggedOut }
         let (key, _) = try friendRecord(reference)
         try setFriendState(key, .ended)
+        dropFromGroups(key)
         let outbox = try ensureOutbox(to: key, identity: identity)
         let root = try storeCall { () throws(StoreError) in try store.entity(in: outbox.id, id: outbox.id.hex) }
         var write = root == nil ? EntityWrite<OutboxFields>.create(outbox.id.hex) : .update(outbox.id.hex)
@@ -316,11 +404,23 @@ extension Engine {
     /// After ops of `peer`'s outbox to this person were stored: an `ended` root ends the
     /// friendship here too.
     func friendshipFollows(_ doc: Store.DocumentRecord) {
-        guard let owner = try? PublicKey(bytes: doc.owner), owner != me, friendState(owner) == .friend,
-            let root = try? store.entity(in: doc.id, id: doc.id.hex),
-            Views.fields(root)[OutboxFields.ended.name] == .bool(true)
+        guard let owner = try? PublicKey(bytes: doc.owner), owner != me,
+            let root = try? store.entity(in: doc.id, id: doc.id.hex)
         else { return }
+        let ended = Views.fields(root)[OutboxFields.ended.name]
+        // Friends again: both asked each other after an earlier friendship ended.
+        if friendState(owner) == .requested, ended == .bool(false) {
+            try? setFriendState(owner, .friend)
+            if let me, let mine = try? store.document(Outboxes.documentID(author: me.bytes, reader: owner.bytes)) {
+                offerToConnected(mine, newcomers: [owner])
+            }
+            notify("friend-accepted", actor: owner, subject: owner.humanID, dedup: "friend-accepted:\(doc.id.hex):\(root.updatedMs ?? 0)")
+            offerMyCard()
+            return
+        }
+        guard friendState(owner) == .friend, ended == .bool(true) else { return }
         try? setFriendState(owner, .ended)
+        dropFromGroups(owner)
         logger.info("a friend ended the friendship", metadata: ["peer.id": "\(owner.humanID.prefix(7))"])
         events.publish(
             Event(
@@ -352,6 +452,9 @@ extension Engine {
                 }
                 checked = .string(try AccountService.checkUsername(text))
             case "picture":
+                guard value.isNull || value.stringValue != nil else {
+                    throw ServiceError.invalid("picture", "'picture' is a photo id or null")
+                }
                 if let id = value.stringValue {
                     guard FieldRule.isLowerHex(id, count: 64), hasBlob(id) else {
                         throw ServiceError.invalid(
@@ -377,10 +480,10 @@ extension Engine {
         reactionsFollow(record, ops: stored, bodies: bodies)
         for body in bodies {
             for change in body.changes {
-                guard case .create(let entity, .post) = change else { continue }
+                guard case .create(_, .post) = change else { continue }
                 events.publish(
                     Event(
-                        type: "post", time: RFC3339.string(ms: body.timeMs), doc: entity, docKind: "outbox",
+                        type: "post", time: RFC3339.string(ms: body.timeMs), doc: record.id.hex, docKind: "outbox",
                         author: author.humanID, summary: "\(displayName(of: author)) posted"))
             }
         }
@@ -486,5 +589,32 @@ extension Engine {
                     ])
                 }),
         ])
+    }
+}
+
+extension Engine {
+    /// An itinerary held under an id that is provably `peer`'s outbox to this person or
+    /// `peer`'s card was planted there by someone else (a contact can offer an itinerary under
+    /// any id): it is dropped, so the real document can be taken (`Protocol/sync.md` §7.3).
+    public func releaseSquatted(_ doc: DocumentID, as kind: ReplicaDocument.Kind, from peer: PublicKey) async -> Bool {
+        guard let me, let held = try? store.document(doc), held.kind == .itinerary, held.owner != peer.bytes else {
+            return false
+        }
+        let provable =
+            switch kind {
+            case .outbox: doc == Outboxes.documentID(author: peer.bytes, reader: me.bytes)
+            case .card: doc == CardService.documentID(owner: peer.bytes)
+            case .itinerary: false
+            }
+        guard provable else { return false }
+        do { try store.purgeDocument(doc) } catch {
+            logger.error("dropping a planted itinerary failed", metadata: ["doc.id": "\(doc)", "error": "\(error)"])
+            return false
+        }
+        forgetDocumentState()
+        logger.warning(
+            "dropped an itinerary planted under someone's outbox or card id",
+            metadata: ["doc.id": "\(doc)", "peer.id": "\(peer.humanID.prefix(7))"])
+        return true
     }
 }

@@ -23,6 +23,15 @@ extension Engine {
     public func ingest(_ ops: [[UInt8]], into docID: DocumentID, from peer: PublicKey) async -> IngestOutcome? {
         guard let record = try? store.document(docID) else { return nil }
         let participantsBefore = participants(of: record)
+        // An outbox's ops come only from its author while the friendship (or a request)
+        // stands in this daemon's view, whatever the session saw before (an ended friendship
+        // mid-session): anything else is not stored.
+        if record.kind == .outbox, !participantsBefore.contains(peer) || record.owner != peer.bytes {
+            logger.info(
+                "ignored outbox ops from someone who is not its author or not a friend now",
+                metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)"])
+            return nil
+        }
         let before = currentVector(docID)
         let result: Store.IngestResult
         do {
@@ -74,10 +83,25 @@ extension Engine {
             for (op, body) in zip(result.stored, result.bodies)
             where body.changes.contains(where: { $0.kind == .view && $0.entity == op.header.authorKey }) {
                 guard let key = try? PublicKey(bytes: op.header.author) else { continue }
+                notify("viewed", actor: key, subject: docID.hex, dedup: "viewed:\(docID.hex):\(op.header.authorKey):\(op.header.seq)")
                 events.publish(
                     Event(
                         type: "viewed", time: RFC3339.string(ms: body.timeMs), doc: docID.hex, docKind: "itinerary",
                         author: key.humanID, summary: "\(displayName(of: key)) viewed “\(name)”"))
+            }
+        }
+        // The owner hears when someone joins through a link.
+        if record.owner == me?.bytes {
+            for (op, body) in zip(result.stored, result.bodies) {
+                for change in body.changes {
+                    guard case .set(let entity, .member, "role", _, _) = change, entity == op.header.authorKey,
+                        body.changes.contains(where: {
+                            if case .set(entity, .member, "token", _, _) = $0 { return true } else { return false }
+                        }),
+                        let key = try? PublicKey(bytes: op.header.author)
+                    else { continue }
+                    notify("joined", actor: key, subject: docID.hex, dedup: "joined:\(docID.hex):\(entity)")
+                }
             }
         }
         return outcome

@@ -146,13 +146,17 @@ extension Engine {
             guard latitude == nil, longitude == nil else {
                 throw ServiceError.invalid("latitude", "give a placeId or coordinates, not both")
             }
-            if FieldRule.isGazetteerID(text) {
+            if FieldRule.isGazetteerID(text) || text.hasPrefix("place:") {
                 let result = try discoverResult(text)
                 return PostPlace(
                     name: result.name, latitude: result.latitude, longitude: result.longitude, address: nil,
                     gazetteerId: result.id)
             }
-            let record = try libraryService().placeRecord(text)
+            let record: Store.EntityRecord
+            do { record = try libraryService().placeRecord(text) } catch {
+                throw ServiceError.invalid(
+                    "placeId", "no place '\(text.prefix(80))' in your library or among discover's results")
+            }
             let f = Views.fields(record)
             return PostPlace(
                 name: f[PlaceFields.name], latitude: f[PlaceFields.latitude], longitude: f[PlaceFields.longitude],
@@ -283,9 +287,15 @@ extension Engine {
     func postViews(_ records: [Store.EntityRecord]) throws -> [Post] {
         guard let me else { return [] }
         let tallies = try reactionTallies(for: records)
+        var authors = [DocumentID: PublicKey]()
+        var names = [PublicKey: String]()
         return records.map { record in
             let f = Views.fields(record)
-            let author = (try? store.document(record.doc)).flatMap { try? PublicKey(bytes: $0.owner) } ?? me
+            if authors[record.doc] == nil {
+                authors[record.doc] = (try? store.document(record.doc)).flatMap { try? PublicKey(bytes: $0.owner) } ?? me
+            }
+            let author = authors[record.doc] ?? me
+            if names[author] == nil { names[author] = displayName(of: author) }
             let mine = author == me
             var audience = f[PostFields.audience] ?? "friends"
             if mine, audience == "group", let group = try? store.preference("post.group.\(record.id)") {
@@ -299,7 +309,7 @@ extension Engine {
                     gazetteerId: f[PostFields.gazetteerID])
             }
             let tally = tallies[record.id] ?? ReactionTally()
-            let name = displayName(of: author)
+            let name = names[author] ?? ""
             return Post(
                 id: record.id, author: author.humanID, authorName: name == String(author.humanID.prefix(7)) ? nil : name,
                 text: f[PostFields.text] ?? "", audience: audience, place: place,

@@ -244,6 +244,12 @@ extension Engine {
     /// with a logged reason. Notifies likes and comments.
     func reactionsFollow(_ doc: Store.DocumentRecord, ops: [SignedOp], bodies: [OpBody]) {
         guard let me, let reactor = try? PublicKey(bytes: doc.owner), reactor != me else { return }
+        // A former friend's reactions (ops of a session opened while they were one) are not
+        // passed on.
+        guard friendState(reactor) == .friend else {
+            logger.info("dropped reactions from someone who is not a friend", metadata: ["peer.id": "\(reactor.humanID.prefix(7))"])
+            return
+        }
         var touched = Set<String>()
         for body in bodies {
             for change in body.changes where change.kind == .reaction { touched.insert(change.entity) }
@@ -266,7 +272,17 @@ extension Engine {
                     metadata: ["peer.id": "\(reactor.humanID.prefix(7))"])
                 continue
             }
+            // A reaction id belongs to whoever reacted first under it: no one may overwrite or
+            // delete another person's like or comment by reusing its id.
+            let held = try? store.entity(in: journal, id: id)
+            if let held, Views.fields(held)[ReactionFields.by] != reactor.hex {
+                logger.warning(
+                    "dropped a reaction that reuses another person's reaction id",
+                    metadata: ["peer.id": "\(reactor.humanID.prefix(7))"])
+                continue
+            }
             if record.deleted {
+                guard held != nil else { continue }
                 try? copyReaction(id: id, fields: [:], live: false, post: postID)
                 continue
             }

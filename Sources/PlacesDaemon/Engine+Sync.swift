@@ -98,7 +98,10 @@ extension Engine: ReplicationHost {
             var content = OfferContent(owner: record.owner, vector: vector, grants: grant.map { [$0] } ?? [])
             content.kind = record.kind == .card ? .card : .outbox
             // A friend request shows who asks.
-            if describe, record.kind == .outbox { content.fromName = currentProfileName() ?? "" }
+            if describe, record.kind == .outbox {
+                content.fromName = currentProfileName() ?? ""
+                if record.owner == me?.bytes, let token = friendLinkToken(for: peer) { content.friendToken = token }
+            }
             return content
         }
         let gone = (try? store.formerMembers(of: doc)) ?? []
@@ -253,6 +256,7 @@ extension Engine: ReplicationHost {
     func forgetDocumentState() {
         vectorCache.removeAll()
         participantsCache.removeAll()
+        friendCache = nil
         // Expense views name "you" by the identity's profile.
         expenseCache = SnapshotCache(capacity: 4)
     }

@@ -16,6 +16,9 @@ enum SocialRoutes {
         switch (r.method, path.count, path[0]) {
         case ("PATCH", 1, "profile"): return .encoding(try await engine.updateProfile(try Router.object(r)))
         case ("GET", 1, "friends"): return .encoding(try await engine.friendList())
+        case ("POST", 2, "friends") where path[1] == "link":
+            return .encoding(
+                try await engine.createFriendLink(r.body.isEmpty ? [:] : try Router.object(r)), status: 201)
         case ("POST", 1, "friends"):
             let (friend, created) = try await engine.addFriend(try Router.object(r))
             return .encoding(friend, status: created ? 201 : 200)

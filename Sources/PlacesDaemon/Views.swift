@@ -24,7 +24,8 @@ enum Views {
             address: f[P.address], categories: f[P.categories] ?? [], priceLevel: f[P.priceLevel].map(Int.init),
             rating: f[P.rating], notes: f[P.notes], url: f[P.url],
             favorite: favorite, createdAt: RFC3339.string(ms: record.createdMs ?? 0),
-            updatedAt: record.updatedMs.map { RFC3339.string(ms: $0) }, gazetteerId: f[P.gazetteerID])
+            updatedAt: record.updatedMs.map { RFC3339.string(ms: $0) }, gazetteerId: f[P.gazetteerID],
+            origin: f[P.origin])
     }
 
     /// A place to go, its fields read through `StopFields`.

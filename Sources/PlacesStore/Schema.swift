@@ -210,7 +210,7 @@ enum Schema {
                         height INTEGER NOT NULL,
                         added_ms INTEGER NOT NULL
                     );
-                    CREATE INDEX entity_post ON entity(created_ms, id) WHERE kind = 'post';
+                    CREATE INDEX entity_post ON entity(doc, created_ms, id) WHERE kind = 'post' AND deleted = 0;
                     CREATE INDEX entity_reaction ON entity(ref) WHERE kind = 'reaction';
                     """)
         }

@@ -107,8 +107,15 @@ extension Store {
                 try Int.fetchOne(
                     db, sql: "SELECT count(*) FROM invitation WHERE owner = ? AND declined = 0",
                     arguments: [Data(invitation.owner)]) ?? 0
-            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM invitation") ?? 0
+            // Declined invitations do not count: answering a flood must not block later ones.
+            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM invitation WHERE declined = 0") ?? 0
             guard fromOwner < Store.maxInvitationsPerOwner, total < Store.maxInvitations else { return .full }
+            // The declined are kept (so they are not asked again), the newest 1,024 of them.
+            try db.execute(
+                sql: """
+                    DELETE FROM invitation WHERE declined = 1 AND doc NOT IN
+                        (SELECT doc FROM invitation WHERE declined = 1 ORDER BY received_ms DESC LIMIT 1024)
+                    """)
             try db.execute(
                 sql: """
                     INSERT INTO invitation(doc, owner, via, owner_name, name, role, epoch, sealed_key, signature,

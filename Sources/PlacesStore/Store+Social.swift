@@ -81,27 +81,36 @@ extension Store {
 
     // MARK: The feed
 
-    /// Live posts in `docs`, newest first (by creation time, then id), before `cursor`.
+    /// Live posts in `docs`, newest first (by creation time, then id), before `cursor`: the
+    /// newest `limit` of each document read through `entity_post` (a seek per document, never
+    /// a sort of every post), merged.
     public func posts(in docs: [DocumentID], before cursor: (ms: Int64, id: String)?, limit: Int) throws(StoreError)
         -> [EntityRecord]
     {
         guard !docs.isEmpty, limit > 0 else { return [] }
         return try read { db in
-            let marks = Array(repeating: "?", count: docs.count).joined(separator: ",")
-            var clause = "WHERE e.kind = 'post' AND e.deleted = 0 AND e.doc IN (\(marks))"
+            var clause = "INDEXED BY entity_post WHERE e.kind = 'post' AND e.deleted = 0 AND e.doc = ?"
             if cursor != nil {
                 clause += " AND (e.created_ms < ? OR (e.created_ms = ? AND e.id < ?))"
             }
             clause += " ORDER BY e.created_ms DESC, e.id DESC LIMIT ?"
-            return try Store.fetchEntities(db, clause) {
-                for doc in docs { $0.bind(doc.bytes) }
-                if let cursor {
-                    $0.bind(cursor.ms)
-                    $0.bind(cursor.ms)
-                    $0.bind(cursor.id)
+            var all = [EntityRecord]()
+            for doc in docs {
+                all += try Store.fetchEntities(db, clause) {
+                    $0.bind(doc.bytes)
+                    if let cursor {
+                        $0.bind(cursor.ms)
+                        $0.bind(cursor.ms)
+                        $0.bind(cursor.id)
+                    }
+                    $0.bind(limit)
                 }
-                $0.bind(limit)
             }
+            all.sort { a, b in
+                let x = a.createdMs ?? 0, y = b.createdMs ?? 0
+                return x != y ? x > y : a.id > b.id
+            }
+            return Array(all.prefix(limit))
         }
     }
 

@@ -106,7 +106,9 @@ struct FriendsGroup: ParsableCommand {
             if geojson || global.json || output != nil { return try emit(reply.response.body, output: output) }
             let places = try reply.decode(Places.self).places
             guard !places.isEmpty else {
-                return print(category == nil ? "they share no places with you" : "no shared places of category \(category ?? "")")
+                return print(
+                    category == nil ? "they share no places with you" : "no shared places of category \(category ?? "")"
+                )
             }
             FriendsGroup.printPlaces(places)
         }

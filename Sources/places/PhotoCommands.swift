@@ -42,7 +42,8 @@ struct PhotoGroup: ParsableCommand {
     struct Get: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Save a photo the daemon holds to a file.",
-            discussion: "A friend's photo arrives after their post does: until then the daemon answers that it has none yet.")
+            discussion:
+                "A friend's photo arrives after their post does: until then the daemon answers that it has none yet.")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The photo's id (64 hex digits, as `places photo add` or `places post show` print it).")

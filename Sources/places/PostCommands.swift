@@ -39,10 +39,13 @@ struct PostGroup: ParsableCommand {
         @Option(help: ArgumentHelp("A library place (id or name) or a discover result id.", valueName: "place"))
         var place: String?
 
-        @Option(help: "Latitude of where you are (with --lon).") var lat: Double?
-        @Option(help: "Longitude of where you are (with --lat).") var lon: Double?
+        @Option(parsing: .unconditional, help: "Latitude of where you are, in decimal degrees (with --lon).")
+        var lat: Double?
+        @Option(parsing: .unconditional, help: "Longitude of where you are, in decimal degrees (with --lat).")
+        var lon: Double?
 
-        @Option(name: .customLong("photo"), help: ArgumentHelp("A photo to add (repeat for up to 10).", valueName: "file"))
+        @Option(
+            name: .customLong("photo"), help: ArgumentHelp("A photo to add (repeat for up to 10).", valueName: "file"))
         var photos: [String] = []
 
         @Option(help: ArgumentHelp("Who sees it: friends, only-me or a group's name or id.", valueName: "audience"))
@@ -97,7 +100,8 @@ struct PostGroup: ParsableCommand {
             }
             guard post.comments > 0 else { return }
             print("")
-            PostFormat.print(try global.api.get(Target.v1("posts", postID, "comments")).decode(CommentList.self).comments)
+            PostFormat.print(
+                try global.api.get(Target.v1("posts", postID, "comments")).decode(CommentList.self).comments)
         }
     }
 

@@ -36,7 +36,8 @@ enum PostFormat {
         case "friends": return "to your friends"
         case "only-me": return "only you"
         case "group": return "to a group"
-        default: return "to " + (groupNames[post.audience].map { "“\($0)”" } ?? "group \(Format.shortID(post.audience))")
+        default:
+            return "to " + (groupNames[post.audience].map { "“\($0)”" } ?? "group \(Format.shortID(post.audience))")
         }
     }
 

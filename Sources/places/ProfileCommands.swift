@@ -28,7 +28,9 @@ struct ProfileGroup: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set",
             abstract: "Change your name, username, bio or picture.",
-            discussion: "--bio \"\" clears the bio and --picture \"\" the picture. A picture is any photo file (JPEG, PNG, WebP, HEIC).")
+            discussion:
+                "--bio \"\" clears the bio and --picture \"\" the picture. A picture is any photo file (JPEG, PNG, WebP, HEIC)."
+        )
         @OptionGroup var global: GlobalOptions
         @Option(help: "Your display name.") var name: String?
         @Option(help: "Your username (1–32 letters, digits, '.', '_' or '-').") var username: String?
@@ -45,14 +47,17 @@ struct ProfileGroup: ParsableCommand {
         func run() throws {
             var body = JSONBody()
             if let name { body["name"] = .string(name) }
-            if let username { body["username"] = .string(username.hasPrefix("@") ? String(username.dropFirst()) : username) }
+            if let username {
+                body["username"] = .string(username.hasPrefix("@") ? String(username.dropFirst()) : username)
+            }
             if let bio { body["bio"] = bio.isEmpty ? .null : .string(bio) }
             if let picture {
                 body["picture"] =
                     picture.isEmpty
                     ? .null
                     : .string(
-                        try PhotoUpload.send(picture, keepLocation: keepLocation, api: global.api).decode(Photo.self).id)
+                        try PhotoUpload.send(picture, keepLocation: keepLocation, api: global.api).decode(Photo.self).id
+                    )
             }
             let reply = try global.api.patch(Target.v1("profile"), body)
             if global.json { return printRaw(reply) }

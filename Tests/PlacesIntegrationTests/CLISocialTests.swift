@@ -37,7 +37,9 @@ struct CLISocialTests {
         return try JSONDecoder().decode(Feed.self, from: Data(r.stdout.utf8)).posts
     }
 
-    @Test("friends via the CLI; a post to friends is seen, liked and commented on; the like shows in the feed and notifications")
+    @Test(
+        "friends via the CLI; a post to friends is seen, liked and commented on; the like shows in the feed and notifications"
+    )
     func postLikeNotify() async throws {
         let (ana, bruno) = try await Self.friends()
 
@@ -144,7 +146,8 @@ struct CLISocialTests {
         let added = try d.cli(["photo", "add", file])
         #expect(added.status == 0, "\(added.stderr)")
         #expect(added.stdout.contains("image/jpeg") && added.stdout.contains("4032 × 3024"), "\(added.stdout)")
-        let photo = try JSONDecoder().decode(Photo.self, from: Data(try d.cli(["photo", "add", file, "--json"]).stdout.utf8))
+        let photo = try JSONDecoder().decode(
+            Photo.self, from: Data(try d.cli(["photo", "add", file, "--json"]).stdout.utf8))
         #expect(added.stdout.contains(photo.id), "the same bytes give the same id")
         let copy = dir.path + "/copy.jpg"
         let got = try d.cli(["photo", "get", photo.id, "-o", copy])
@@ -154,7 +157,8 @@ struct CLISocialTests {
         let posted = try d.cli(["post", "Tram 28 at dusk", "--photo", file, "--lat", "38.7139", "--lon", "-9.1334"])
         #expect(posted.status == 0, "\(posted.stderr)")
         #expect(posted.stdout.contains("at 38.71390, -9.13340 · 1 photo · ♥ 0 · 0 comments"), "\(posted.stdout)")
-        let post = try #require(try JSONDecoder().decode(Feed.self, from: Data(try d.cli(["feed", "--json"]).stdout.utf8)).posts.first)
+        let post = try #require(
+            try JSONDecoder().decode(Feed.self, from: Data(try d.cli(["feed", "--json"]).stdout.utf8)).posts.first)
         #expect(post.photos.map(\.id) == [photo.id])
         let shown = try d.cli(["post", "show", String(post.id.prefix(6))])
         #expect(shown.stdout.contains("photo \(photo.id)"), "\(shown.stdout)")

@@ -194,6 +194,26 @@ final class SocialFriend: @unchecked Sendable {
     }
 }
 
+extension PeerSession {
+    /// Fetches an outbox the daemon offers this peer: waits for its offer (kind "outbox"),
+    /// opens the grant, answers with an empty-vector offer of kind "outbox" and collects ops
+    /// until it holds what was offered.
+    func fetchOutbox(_ doc: DocumentID, timeout: Double = 5) throws -> DocumentMirror {
+        let deadline = Date().addingTimeInterval(timeout)
+        guard
+            let first = try wait(
+                timeout: timeout,
+                for: { if case .offer(let o)? = $0.kind { o.doc == Data(doc.bytes) } else { false } }),
+            case .offer(let offer)? = first.kind
+        else { throw HarnessError("the daemon did not offer the outbox \(doc.hex)") }
+        var mirror = DocumentMirror(doc: doc, owner: [UInt8](offer.owner))
+        take(grants: offer.grants, into: &mirror)
+        try send(Wire.offer(doc: doc, owner: mirror.owner, kind: "outbox"))
+        try catchUp(&mirror, to: offer.vector.map { ([UInt8]($0.author), $0.seq) }, deadline: deadline)
+        return mirror
+    }
+}
+
 /// A victim daemon and what a user sees of the social feature.
 struct SocialVictim {
     let node: SyncNode
@@ -224,11 +244,12 @@ struct SocialVictim {
 
     /// Sends an outbox's offer, waits briefly for the answer, then its ops.
     func deliver(
-        _ outbox: OutboxDraft, from session: PeerSession, offer: WireMessage? = nil, seconds: Double = 0
+        _ outbox: OutboxDraft, from session: PeerSession, offer: WireMessage? = nil, seconds: Double = 0,
+        answer: Double = 1
     ) throws {
         try session.send(try offer ?? outbox.offer(to: key))
         _ = try session.wait(
-            timeout: 1,
+            timeout: answer,
             for: { if case .offer(let o)? = $0.kind { o.doc == Data(outbox.doc.bytes) && o.reply } else { false } })
         if !outbox.ops.isEmpty { try session.send(ops: outbox.ops, doc: outbox.doc) }
         if seconds > 0 { _ = try session.drain(for: seconds) }

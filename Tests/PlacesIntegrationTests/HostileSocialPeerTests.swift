@@ -32,28 +32,28 @@ struct HostileSocialPeerTests {
         // Eve's outbox id, offered by X naming Eve as owner, with X's grant.
         var evePair = try OutboxDraft(author: x, reader: v.key.bytes, doc: OutboxDraft.id(author: eve.key, reader: v.key.bytes))
         try evePair.append(evePair.rootChanges + Wire.post(text: "planted: eve's id"))
-        try v.deliver(evePair, from: session, offer: try evePair.offer(to: v.key, owner: eve.key))
+        try v.deliver(evePair, from: session, offer: try evePair.offer(to: v.key, owner: eve.key), answer: 0.2)
         // The same, naming X as owner (the id is not X's outbox to the victim).
-        try v.deliver(evePair, from: session)
+        try v.deliver(evePair, from: session, answer: 0.2)
         // X's own pair, but the grant is signed by Eve, addressed to Eve, or tampered with.
         var own = try OutboxDraft(author: x, reader: v.key.bytes)
         try own.append(own.rootChanges + Wire.post(text: "planted: wrong grant"))
-        try v.deliver(own, from: session, offer: try own.offer(to: v.key, grantor: eve))
-        try v.deliver(own, from: session, offer: try own.offer(to: v.key, grantee: eve.identity.publicKey))
+        try v.deliver(own, from: session, offer: try own.offer(to: v.key, grantor: eve), answer: 0.2)
+        try v.deliver(own, from: session, offer: try own.offer(to: v.key, grantee: eve.identity.publicKey), answer: 0.2)
         var tampered = try own.offer(to: v.key)
         if case .offer(var o)? = tampered.kind {
             o.grants[0].signature[5] ^= 0x40
             tampered.offer = o
         }
-        try v.deliver(own, from: session, offer: tampered)
+        try v.deliver(own, from: session, offer: tampered, answer: 0.2)
         // Kind outbox for the victim's itinerary (held) and for a random id (not held).
         var asTrip = try OutboxDraft(author: x, reader: v.key.bytes, doc: tripDoc)
         try asTrip.append(asTrip.rootChanges)
-        try v.deliver(asTrip, from: session)
-        try v.deliver(asTrip, from: session, offer: try asTrip.offer(to: v.key, owner: v.key.bytes))
+        try v.deliver(asTrip, from: session, answer: 0.2)
+        try v.deliver(asTrip, from: session, offer: try asTrip.offer(to: v.key, owner: v.key.bytes), answer: 0.2)
         var random = try OutboxDraft(author: x, reader: v.key.bytes, doc: DocumentID(bytes: SecureRandom.bytes(16)).orThrow("id"))
         try random.append(random.rootChanges + Wire.post(text: "planted: random id"))
-        try v.deliver(random, from: session, seconds: 0.5)
+        try v.deliver(random, from: session, seconds: 0.5, answer: 0.2)
 
         guard v.node.serving("strangers' outbox offers") else { return }
         #expect(v.node.opCount == ops, "the victim stored ops of a stranger's bogus outbox")
@@ -65,14 +65,14 @@ struct HostileSocialPeerTests {
         #expect(v.logged("ignored an outbox whose id is not its author's outbox"))
 
         // Control: X's honest request is one friend invitation, and nothing else is stored.
-        try v.deliver(own, from: session, seconds: 0.5)
+        try v.deliver(own, from: session, answer: 0.2)
         try await eventually("X's honest request is listed", timeout: .seconds(5)) {
             v.friendInvitations().map { $0["from"] as? String } == [x.humanID]
         }
         #expect(v.node.opCount == ops, "a friend request stored ops before it was accepted")
     }
 
-    @Test("an itinerary offered under an outbox id is ignored: it cannot squat a friend's outbox")
+    @Test("an itinerary planted under someone's outbox id is dropped when their outbox arrives: it cannot block them")
     func outboxIDSquattedAsItinerary() async throws {
         // Mallory is the victim's contact (they share a trip); Eve will ask to be a friend.
         let v = try SocialVictim()
@@ -88,22 +88,26 @@ struct HostileSocialPeerTests {
                 Wire.create(doc.hex, kind: "itinerary"),
                 Wire.set(doc.hex, kind: "itinerary", field: "name", value: Wire.string("Squat")),
             ])
-            try v.deliver(squat, from: session, offer: try squat.offer(to: v.key, kind: ""), seconds: 0.3)
+            try v.deliver(squat, from: session, offer: try squat.offer(to: v.key, kind: ""), seconds: 0.3, answer: 0.3)
         }
         guard v.node.serving("an itinerary under an outbox id") else { return }
-        #expect(
-            try v.node.itineraryIDs().filter { [eveOutbox.hex].contains($0) }.isEmpty,
-            "the victim holds an itinerary under Eve's outbox id (sync.md §7.3: the id is fixed by the pair)")
+        #expect(try v.d.send("GET", "/v1/itineraries/\(eveOutbox.hex)").status == 404)
         #expect(!(v.node.invitations() ?? []).contains { $0["name"] as? String == "Squat" })
 
         // Eve's genuine friend request still arrives.
         let eveSession = try eve.connectSocial(to: v.node.address, name: "Eve")
         var outbox = try OutboxDraft(author: eve, reader: v.key.bytes)
         try outbox.append(outbox.rootChanges)
-        try v.deliver(outbox, from: eveSession, seconds: 0.5)
+        try v.deliver(outbox, from: eveSession, answer: 0.2)
+        try? await eventually("Eve's request is listed", timeout: .seconds(2)) {
+            v.friendInvitations().contains { $0["from"] as? String == eve.humanID }
+        }
         #expect(
             v.friendInvitations().contains { $0["from"] as? String == eve.humanID },
             "Eve's friend request was lost: Mallory squatted her outbox id as an itinerary")
+        // The planted itinerary is gone: the id is Eve's outbox's, provably (fixed by the pair).
+        #expect(v.d.log.contains("dropped an itinerary planted under someone's outbox or card id"))
+        #expect(try v.d.send("GET", "/v1/itineraries/\(eveOutbox.hex)").status == 404)
     }
 
     // MARK: 3. A friend's bad posts

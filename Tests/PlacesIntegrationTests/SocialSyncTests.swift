@@ -150,6 +150,16 @@ struct SocialSyncTests {
         try await eventually("Carla sees the new post") { try Self.feed(carla).map(\.id) == [after.id] }
         #expect(try Self.feed(bruno).isEmpty)
         #expect(try bruno.d.send("GET", "/v1/posts/\(after.id)").status == 404)
+
+        // Friends again: after an ended friendship, both add each other.
+        _ = try ana.d.call(Friend.self, "POST", "/v1/friends", json: #"{"id":"\#(bruno.id)"}"#)
+        _ = try bruno.d.call(Friend.self, "POST", "/v1/friends", json: #"{"id":"\#(ana.id)"}"#)
+        try await eventually("Ana and Bruno are friends again") {
+            try ana.d.call(FriendList.self, "GET", "/v1/friends").friends.first { $0.id == bruno.id }?.state == "friend"
+                && bruno.d.call(FriendList.self, "GET", "/v1/friends").friends.first?.state == "friend"
+        }
+        let again = try ana.d.call(Post.self, "POST", "/v1/posts", json: #"{"text":"welcome back","audience":"friends"}"#)
+        try await eventually("Bruno sees the post made after") { try Self.feed(bruno).map(\.id) == [again.id] }
     }
 
     @Test("a friend's map by category and as GeoJSON; places copied from a friend and from a post remember where from")
@@ -181,6 +191,29 @@ struct SocialSyncTests {
         let fromPost = try ana.d.call(Place.self, "POST", "/v1/places", json: #"{"fromPost":"\#(post.id)"}"#)
         #expect(fromPost.name == "Park Bar" && fromPost.origin == "post:\(post.id)")
         #expect(abs(fromPost.latitude - 38.7089) < 1e-9)
+    }
+
+    @Test("a friend link, redeemed, makes two people friends without a prompt; a forged or expired one is refused")
+    func friendLink() async throws {
+        let ana = try SyncNode("Ana"), dana = try SyncNode("Dana")
+        try dana.addPeer(ana)
+        let link = try ana.d.call(FriendLinkResponse.self, "POST", "/v1/friends/link", json: #"{"validHours":1}"#)
+        #expect(link.link.hasPrefix("places://friend/"))
+        // One character changed in the token: its signature no longer holds.
+        var forged = Array(link.link)
+        let last = forged.count - 3
+        forged[last] = forged[last] == "A" ? "B" : "A"
+        let refused = try dana.d.send("POST", "/v1/friends", json: #"{"link":"\#(String(forged))"}"#)
+        #expect(refused.status == 403 || refused.status == 400, "\(refused.text)")
+        #expect(try dana.d.call(FriendList.self, "GET", "/v1/friends").friends.isEmpty)
+
+        let sent = try dana.d.send("POST", "/v1/friends", json: #"{"link":"\#(link.link)"}"#)
+        #expect(sent.status == 201, "\(sent.text)")
+        try await eventually("Ana and Dana are friends, with no invitation waiting") {
+            try ana.d.call(FriendList.self, "GET", "/v1/friends").friends.first?.state == "friend"
+                && dana.d.call(FriendList.self, "GET", "/v1/friends").friends.first?.state == "friend"
+        }
+        #expect(try ana.d.call(InvitationList.self, "GET", "/v1/invitations").invitations.isEmpty)
     }
 
     @Test("bad posts are refused precisely and change nothing")

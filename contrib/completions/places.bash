@@ -2333,13 +2333,13 @@ _places_friends() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    list|show|add|accept|decline|remove)
+    list|show|map|add|accept|decline|remove)
         # Offer subcommand argument completions
         "_places_friends_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'list show add accept decline remove' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'list show map add accept decline remove' -- "${cur}"))
         ;;
     esac
 }
@@ -2375,6 +2375,30 @@ _places_friends_show() {
         return
         ;;
     '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_friends_map() {
+    repeating_flags=()
+    non_repeating_flags=(--json --geojson --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket --category -o --output)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--category')
+        return
+        ;;
+    '-o'|'--output')
         return
         ;;
     esac

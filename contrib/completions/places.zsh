@@ -1795,6 +1795,7 @@ _places_friends() {
         local -ar subcommands=(
             'list:List friends, the requests you sent, and the requests waiting for you.'
             'show:Show a friend'\''s profile, their posts you can see, and the places they share.'
+            'map:List the places a friend shares with you (also as GeoJSON).'
             'add:Send a friend request (or accept theirs, if they asked first).'
             'accept:Accept a friend request: you become friends (and contacts).'
             'decline:Decline a friend request; it is not asked again.'
@@ -1804,7 +1805,7 @@ _places_friends() {
         ;;
     arg)
         case "${words[1]}" in
-        list|show|add|accept|decline|remove)
+        list|show|map|add|accept|decline|remove)
             "_places_friends_${words[1]}" && ret=0
             ;;
         esac
@@ -1835,6 +1836,24 @@ _places_friends_show() {
         '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
         '--json[Print the API'\''s JSON body verbatim instead of human output.]'
         ':id:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_friends_map() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':id:'
+        '--category[Only places of this category (to eat, to drink, …).]:category:'
+        '--geojson[Print GeoJSON (a FeatureCollection) instead of a table.]'
+        '(-o --output)'{-o,--output}'[Write to this file.]:file:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -2071,8 +2090,8 @@ _places_post_new() {
         '--json[Print the API'\''s JSON body verbatim instead of human output.]'
         ':text:'
         '--place[A library place (id or name) or a discover result id.]:place:'
-        '--lat[Latitude of where you are (with --lon).]:lat:'
-        '--lon[Longitude of where you are (with --lat).]:lon:'
+        '--lat[Latitude of where you are, in decimal degrees (with --lon).]:lat:'
+        '--lon[Longitude of where you are, in decimal degrees (with --lat).]:lon:'
         '*--photo[A photo to add (repeat for up to 10).]:file:'
         '--to[Who sees it\: friends, only-me or a group'\''s name or id.]:audience:'
         '--keep-location[Keep the photos'\'' location (GPS EXIF) instead of removing it.]'

@@ -17,6 +17,9 @@ public struct OfferContent: Sendable {
     public var role: String?
     /// The document's kind (a card is offered only to peers that take cards).
     public var kind: ReplicaDocument.Kind = .itinerary
+    /// A friend link's token the receiver issued, sent with the first offer of an outbox
+    /// (`Protocol/sync.md` §7.3, `DocOffer.join_proof`): the request is accepted without a prompt.
+    public var friendToken: [UInt8] = []
 
     public init(
         owner: [UInt8], vector: VersionVector, grants: [KeyGrant], fromName: String? = nil, name: String? = nil,

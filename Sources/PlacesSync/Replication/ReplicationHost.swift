@@ -64,6 +64,10 @@ public protocol ReplicationHost: AnyObject, Sendable {
     /// An offer of a document not held and not being joined: added with the user's consent
     /// (a contact's share) or kept as an invitation. Returns the document when now held.
     func receiveShare(_ offer: ReceivedOffer, from peer: PublicKey) async -> ReplicaDocument?
+    /// Drops an itinerary held under `doc` when `doc` is provably `peer`'s document of `kind`
+    /// (its outbox to this daemon, its card), planted there by someone else; returns whether
+    /// it did (`Protocol/sync.md` §7.3).
+    func releaseSquatted(_ doc: DocumentID, as kind: ReplicaDocument.Kind, from peer: PublicKey) async -> Bool
     /// An offer of a document this daemon is joining through a link, from a peer it asked:
     /// registers the document when the holder's proof checks out. Returns whether it is held.
     func admitJoin(_ offer: ReceivedOffer, from peer: PublicKey) async -> Bool
@@ -91,4 +95,12 @@ public protocol ReplicationHost: AnyObject, Sendable {
     /// want: appended to the partial download, the blob stored when it is whole and matches
     /// its hash.
     func storeBlobChunk(_ piece: BlobTransfer.Piece, from peer: PublicKey) async -> BlobTransfer.Progress
+}
+
+extension ReplicationHost {
+    /// Drops an itinerary held under `doc` when `doc` is provably `peer`'s document of `kind`
+    /// (its outbox to this daemon, its card): returns whether it did. By default, never.
+    public func releaseSquatted(_ doc: DocumentID, as kind: ReplicaDocument.Kind, from peer: PublicKey) async -> Bool {
+        false
+    }
 }

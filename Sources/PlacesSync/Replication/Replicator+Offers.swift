@@ -33,6 +33,9 @@ extension Replicator {
         let forOthers = content.grants.filter { $0.member != peer.bytes }
         offer.grants = (forReceiver + forOthers).prefix(Replicator.maxGrantsPerOffer).map(Replicator.wire)
         offer.reply = reply
+        if content.kind == .outbox, !content.friendToken.isEmpty, content.friendToken.count <= 4_096 {
+            offer.joinProof = Data(content.friendToken)
+        }
         if describe {
             offer.fromName = String((content.fromName ?? "").prefix(100))
             if let name = content.name { offer.name = String(name.prefix(200)) }
@@ -73,10 +76,18 @@ extension Replicator {
         // A document is offered as what it is: an itinerary offered as a card (or the other
         // way round) is a lie, and a card is taken only from a peer that said it takes them.
         if let held = record, held.kind != offeredKind {
-            logger.warning(
-                "ignored an offer that names the wrong kind for a document held",
-                metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)"])
-            return []
+            // An itinerary planted under an id that is provably this peer's outbox to this
+            // daemon (or its card) must not keep the real one out: the host drops it.
+            if offeredKind.isDirect, held.kind == .itinerary, takes(offeredKind, peer),
+                await host.releaseSquatted(docID, as: offeredKind, from: peer)
+            {
+                record = nil
+            } else {
+                logger.warning(
+                    "ignored an offer that names the wrong kind for a document held",
+                    metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)"])
+                return []
+            }
         }
         if offeredKind.isDirect {
             guard takes(offeredKind, peer) else { return [] }
