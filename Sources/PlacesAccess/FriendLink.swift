@@ -23,7 +23,9 @@ public struct FriendLink: Sendable, Hashable {
     public static func issue(by identity: SigningKeyPair, expiresMs: Int64) -> FriendLink {
         var body: [UInt8] = [1] + identity.publicKey.bytes
         let expiry = UInt64(max(0, expiresMs))
-        for shift in stride(from: 56, through: 0, by: -8) { body.append(UInt8(truncatingIfNeeded: expiry >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            body.append(UInt8(truncatingIfNeeded: expiry >> UInt64(shift)))
+        }
         body += SecureRandom.bytes(16)
         let signature = identity.sign(context + body)
         // The parts are all well formed: the token parses.

@@ -165,7 +165,9 @@ extension Engine {
             }
         }
         guard key != me else { throw ServiceError.invalid("id", "that is your own id") }
-        if let waiting = ((try? store.invitations()) ?? []).first(where: { $0.kind == "friend" && $0.owner == key.bytes }) {
+        if let waiting = ((try? store.invitations()) ?? []).first(where: {
+            $0.kind == "friend" && $0.owner == key.bytes
+        }) {
             _ = try acceptInvitation(waiting.doc.hex)
             return (try friendEntry(key), false)
         }
@@ -206,7 +208,8 @@ extension Engine {
         do {
             let key = try SecretBox.randomKey()
             try store.createDocument(
-                id, kind: .outbox, owner: identity.publicKey, sealedKey: try SealedBox.seal(key, to: identity.publicKey),
+                id, kind: .outbox, owner: identity.publicKey,
+                sealedKey: try SealedBox.seal(key, to: identity.publicKey),
                 timeMs: RFC3339.nowMs())
             account.keyring.insert(key, doc: id, epoch: 0)
         } catch {
@@ -277,7 +280,8 @@ extension Engine {
             case .known: break
             case .full:
                 logger.warning(
-                    "dropped a friend request: too many are waiting", metadata: ["peer.id": "\(peer.humanID.prefix(7))"])
+                    "dropped a friend request: too many are waiting", metadata: ["peer.id": "\(peer.humanID.prefix(7))"]
+                )
             }
             return nil
         }
@@ -414,7 +418,9 @@ extension Engine {
             if let me, let mine = try? store.document(Outboxes.documentID(author: me.bytes, reader: owner.bytes)) {
                 offerToConnected(mine, newcomers: [owner])
             }
-            notify("friend-accepted", actor: owner, subject: owner.humanID, dedup: "friend-accepted:\(doc.id.hex):\(root.updatedMs ?? 0)")
+            notify(
+                "friend-accepted", actor: owner, subject: owner.humanID,
+                dedup: "friend-accepted:\(doc.id.hex):\(root.updatedMs ?? 0)")
             offerMyCard()
             return
         }
@@ -436,7 +442,8 @@ extension Engine {
         try requireLogin()
         let allowed: Set<String> = ["name", "username", "bio", "picture"]
         if let unknown = body.keys.sorted().first(where: { !allowed.contains($0) }) {
-            throw ServiceError.invalid(unknown, "unknown field '\(unknown)': the fields are name, username, bio, picture")
+            throw ServiceError.invalid(
+                unknown, "unknown field '\(unknown)': the fields are name, username, bio, picture")
         }
         guard let doc = account.profileDoc,
             let record = try storeCall({ () throws(StoreError) in try store.entity(in: doc, id: doc.hex) })
@@ -478,6 +485,19 @@ extension Engine {
         guard let me, let author = try? PublicKey(bytes: record.owner), author != me else { return }
         friendshipFollows(record)
         reactionsFollow(record, ops: stored, bodies: bodies)
+        // A deleted post's photos go when nothing else names them.
+        let deletesAPost = bodies.contains { body in
+            body.changes.contains {
+                if case .set(_, .post, FieldSpec.deleted.name, .bool(true), _) = $0 {
+                    return true
+                } else {
+                    return false
+                }
+            }
+        }
+        if deletesAPost {
+            collectPhotos()
+        }
         for body in bodies {
             for change in body.changes {
                 guard case .create(_, .post) = change else { continue }
@@ -510,7 +530,9 @@ extension Engine {
         var out = body
         if let reference = body["fromPost"], !reference.isNull {
             out["fromPost"] = nil
-            guard let id = reference.stringValue else { throw ServiceError.invalid("fromPost", "'fromPost' is a post id") }
+            guard let id = reference.stringValue else {
+                throw ServiceError.invalid("fromPost", "'fromPost' is a post id")
+            }
             let post = try self.post(id)
             guard let place = post.place, let latitude = place.latitude, let longitude = place.longitude else {
                 throw ServiceError.invalid("fromPost", "post \(id.prefix(12)) names no place")
@@ -542,7 +564,9 @@ extension Engine {
         out["latitude"] = .double(shared.latitude)
         out["longitude"] = .double(shared.longitude)
         if let address = shared.address { out["address"] = out["address"] ?? .string(address) }
-        if !shared.categories.isEmpty { out["categories"] = out["categories"] ?? .array(shared.categories.map(JSONValue.string)) }
+        if !shared.categories.isEmpty {
+            out["categories"] = out["categories"] ?? .array(shared.categories.map(JSONValue.string))
+        }
         if let gid = shared.gazetteerId { out["gazetteerId"] = out["gazetteerId"] ?? .string(gid) }
         out["origin"] = .string("friend:\(profile.friend.id)")
         return out

@@ -101,7 +101,9 @@ extension Engine {
     }
 
     private func groupName(_ value: JSONValue?) throws -> String {
-        guard let raw = value?.stringValue else { throw ServiceError.invalid("name", "'name' (the group's name) is required") }
+        guard let raw = value?.stringValue else {
+            throw ServiceError.invalid("name", "'name' (the group's name) is required")
+        }
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty, name.utf8.count <= 6_400, name.count <= 100 else {
             throw ServiceError.invalid("name", "a group's name is 1–100 characters")
@@ -122,7 +124,8 @@ extension Engine {
             }
             guard friends.contains(key) else {
                 throw ServiceError.invalid(
-                    field, "\(displayName(of: key)) (\(key.humanID.prefix(7))) is not your friend: a group holds friends")
+                    field,
+                    "\(displayName(of: key)) (\(key.humanID.prefix(7))) is not your friend: a group holds friends")
             }
             out.insert(key.hex)
         }

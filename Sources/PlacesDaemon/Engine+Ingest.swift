@@ -83,7 +83,9 @@ extension Engine {
             for (op, body) in zip(result.stored, result.bodies)
             where body.changes.contains(where: { $0.kind == .view && $0.entity == op.header.authorKey }) {
                 guard let key = try? PublicKey(bytes: op.header.author) else { continue }
-                notify("viewed", actor: key, subject: docID.hex, dedup: "viewed:\(docID.hex):\(op.header.authorKey):\(op.header.seq)")
+                notify(
+                    "viewed", actor: key, subject: docID.hex,
+                    dedup: "viewed:\(docID.hex):\(op.header.authorKey):\(op.header.seq)")
                 events.publish(
                     Event(
                         type: "viewed", time: RFC3339.string(ms: body.timeMs), doc: docID.hex, docKind: "itinerary",

@@ -11,8 +11,9 @@ import PlacesStore
 extension Engine {
     /// Records a notification once per `dedup` key.
     func notify(_ type: String, actor: PublicKey, subject: String, dedup: String) {
-        guard (try? store.addNotification(
-            type: type, actor: actor.bytes, subject: subject, atMs: RFC3339.nowMs(), dedup: dedup)) == true
+        guard
+            (try? store.addNotification(
+                type: type, actor: actor.bytes, subject: subject, atMs: RFC3339.nowMs(), dedup: dedup)) == true
         else { return }
         events.publish(
             Event(
@@ -26,7 +27,8 @@ extension Engine {
         var limit = 100
         if let text = query["limit"] {
             guard let n = Int(text), (1...Store.maxNotifications).contains(n) else {
-                throw ServiceError.invalid("limit", "'limit' must be a whole number from 1 to \(Store.maxNotifications)")
+                throw ServiceError.invalid(
+                    "limit", "'limit' must be a whole number from 1 to \(Store.maxNotifications)")
             }
             limit = n
         }
@@ -68,7 +70,7 @@ extension Engine {
                 }
             }
         }
-        try storeCall { () throws(StoreError) in try store.markNotificationsRead(ids) }
+        _ = try storeCall { () throws(StoreError) in try store.markNotificationsRead(ids) }
         return try notifications([:])
     }
 }

@@ -20,7 +20,8 @@ extension Engine {
         if let blobs { return blobs }
         do {
             let opened = try BlobStore(
-                directory: paths.dataDir + "/blobs", quotaBytes: Self.blobQuotaBytes, maxBlobBytes: FieldRule.maxPhotoBytes)
+                directory: paths.dataDir + "/blobs", quotaBytes: Self.blobQuotaBytes,
+                maxBlobBytes: FieldRule.maxPhotoBytes)
             blobs = opened
             return opened
         } catch {
@@ -46,7 +47,8 @@ extension Engine {
         }
         if let mediaType, !(mediaType.hasPrefix("image/") || mediaType == "application/octet-stream") {
             throw ServiceError(
-                .unsupportedMediaType, "a photo is sent as image/jpeg, image/png, image/webp or image/heic, not \(mediaType)")
+                .unsupportedMediaType,
+                "a photo is sent as image/jpeg, image/png, image/webp or image/heic, not \(mediaType)")
         }
         guard Int64(body.count) <= FieldRule.maxPhotoBytes else {
             throw ServiceError(.tooLarge, "a photo is at most \(FieldRule.maxPhotoBytes >> 20) MiB")
@@ -83,12 +85,53 @@ extension Engine {
             throw ServiceError.notFound("no photo '\(id.prefix(80))': a photo id is 64 lowercase hex characters")
         }
         let store = try blobStore()
-        guard store.contains(blob) else { throw ServiceError.notFound("photo \(id.prefix(12)) is not on this device (yet)") }
+        guard store.contains(blob) else {
+            throw ServiceError.notFound("photo \(id.prefix(12)) is not on this device (yet)")
+        }
         let bytes: [UInt8]
         do { bytes = try store.readAll(blob) } catch {
             throw ServiceError.store("Could not read the photo", error.message, cause: error)
         }
         let type = (try? ImageInfo.inspect(bytes))?.mediaType.rawValue ?? "application/octet-stream"
         return .raw(status: 200, contentType: type, body: bytes)
+    }
+}
+
+extension Engine {
+    /// How long a photo added here and named by no post or card is kept (it is about to be
+    /// posted).
+    static let unpostedPhotoGraceMs: Int64 = 24 * 3_600_000
+
+    /// Deletes the photos nothing names any more (`Protocol/sync.md` §7.4): kept are those of
+    /// live posts, cards and the profile, downloads in progress of those, and photos added in
+    /// the last day that no deleted post named. Returns how many were removed.
+    @discardableResult
+    func collectPhotos() -> Int {
+        guard let blobs = try? blobStore(), let lists = try? store.postPhotoLists() else { return 0 }
+        var live = Set<BlobID>(), dropped = Set<BlobID>()
+        for (text, deleted) in lists {
+            guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else { continue }
+            for photo in Self.photos(from: value) {
+                guard let id = BlobID(hex: photo.id) else { continue }
+                if deleted { dropped.insert(id) } else { live.insert(id) }
+            }
+        }
+        for card in (try? store.documents(kind: .card)) ?? [] {
+            if let picture = cardPicture(card), let id = BlobID(hex: picture) { live.insert(id) }
+        }
+        if let picture = account.profile(in: store)?.picture, let id = BlobID(hex: picture) { live.insert(id) }
+        let recent = (try? store.photoIDs(addedSince: RFC3339.nowMs() - Self.unpostedPhotoGraceMs)) ?? []
+        var keep = live
+        for hex in recent {
+            guard let id = BlobID(hex: hex), !dropped.contains(id) else { continue }
+            keep.insert(id)
+        }
+        guard let result = try? blobs.collect(keeping: keep) else { return 0 }
+        if result.removed > 0 {
+            logger.info(
+                "collected photos nothing names any more",
+                metadata: ["photos": "\(result.removed)", "bytes": "\(result.freedBytes)"])
+        }
+        return result.removed
     }
 }

@@ -24,7 +24,8 @@ extension Engine {
         let allowed: Set<String> = ["text", "audience", "placeId", "latitude", "longitude", "photos"]
         if let unknown = body.keys.sorted().first(where: { !allowed.contains($0) }) {
             throw ServiceError.invalid(
-                unknown, "unknown field '\(unknown)': the fields are text, audience, placeId, latitude, longitude, photos")
+                unknown,
+                "unknown field '\(unknown)': the fields are text, audience, placeId, latitude, longitude, photos")
         }
         var text = ""
         if let value = body["text"], !value.isNull {
@@ -176,7 +177,8 @@ extension Engine {
     func postPhotos(_ value: JSONValue?) throws -> [Store.PhotoRecord] {
         guard let value, !value.isNull else { return [] }
         guard case .array(let items) = value, items.count <= FieldRule.maxPhotosPerPost else {
-            throw ServiceError.invalid("photos", "'photos' is a list of at most \(FieldRule.maxPhotosPerPost) photo ids")
+            throw ServiceError.invalid(
+                "photos", "'photos' is a list of at most \(FieldRule.maxPhotosPerPost) photo ids")
         }
         var out = [Store.PhotoRecord]()
         for item in items {
@@ -187,7 +189,8 @@ extension Engine {
                 throw ServiceError.invalid("photos", "'photos' names photo \(id.prefix(12)) twice")
             }
             guard let photo = try storeCall({ () throws(StoreError) in try store.photo(id) }), hasBlob(id) else {
-                throw ServiceError.invalid("photos", "no photo \(id.prefix(12)) on this device: add it with POST /v1/photos")
+                throw ServiceError.invalid(
+                    "photos", "no photo \(id.prefix(12)) on this device: add it with POST /v1/photos")
             }
             out.append(photo)
         }
@@ -263,7 +266,9 @@ extension Engine {
     func post(_ id: String) throws -> Post {
         try requireLogin()
         let record = try postRecord(id)
-        guard let view = try postViews([record]).first else { throw ServiceError.notFound("no post '\(id.prefix(40))'") }
+        guard let view = try postViews([record]).first else {
+            throw ServiceError.notFound("no post '\(id.prefix(40))'")
+        }
         return view
     }
 
@@ -292,7 +297,8 @@ extension Engine {
         return records.map { record in
             let f = Views.fields(record)
             if authors[record.doc] == nil {
-                authors[record.doc] = (try? store.document(record.doc)).flatMap { try? PublicKey(bytes: $0.owner) } ?? me
+                authors[record.doc] =
+                    (try? store.document(record.doc)).flatMap { try? PublicKey(bytes: $0.owner) } ?? me
             }
             let author = authors[record.doc] ?? me
             if names[author] == nil { names[author] = displayName(of: author) }
@@ -311,7 +317,8 @@ extension Engine {
             let tally = tallies[record.id] ?? ReactionTally()
             let name = names[author] ?? ""
             return Post(
-                id: record.id, author: author.humanID, authorName: name == String(author.humanID.prefix(7)) ? nil : name,
+                id: record.id, author: author.humanID,
+                authorName: name == String(author.humanID.prefix(7)) ? nil : name,
                 text: f[PostFields.text] ?? "", audience: audience, place: place,
                 photos: Self.photos(from: f[PostFields.photos.name]), likes: tally.likers.count,
                 liked: tally.likers.contains(me.hex), comments: tally.comments.count,
@@ -326,7 +333,9 @@ extension Engine {
         guard record.doc == Outboxes.documentID(author: me.bytes, reader: me.bytes) else {
             throw ServiceError(.forbidden, "only its author can delete a post")
         }
-        var edits = [Store.Edit(doc: record.doc, changes: [.tombstone(entity: id, kind: .post)], timeMs: RFC3339.nowMs())]
+        var edits = [
+            Store.Edit(doc: record.doc, changes: [.tombstone(entity: id, kind: .post)], timeMs: RFC3339.nowMs())
+        ]
         let readers = try storeCall { () throws(StoreError) in try store.readers(of: id) }
         for reader in readers.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
             let doc = Outboxes.documentID(author: me.bytes, reader: reader)
@@ -334,5 +343,6 @@ extension Engine {
             edits.append(Store.Edit(doc: doc, changes: [.tombstone(entity: id, kind: .post)], timeMs: RFC3339.nowMs()))
         }
         try commitEdits(edits, summary: "deleted a post")
+        collectPhotos()
     }
 }

@@ -97,11 +97,13 @@ extension Engine {
         }
         let at = RFC3339.string(ms: RFC3339.nowMs())
         let signature = identity.sign(
-            Outboxes.reactionMessage(postAuthor: author.bytes, post: post.id, reaction: id, type: type, text: text, at: at))
+            Outboxes.reactionMessage(
+                postAuthor: author.bytes, post: post.id, reaction: id, type: type, text: text, at: at))
         let fields: [String: JSONValue] = [
             ReactionFields.post.name: .string(post.id), ReactionFields.by.name: .string(me.hex),
             ReactionFields.type.name: .string(type), ReactionFields.text.name: text.isEmpty ? .null : .string(text),
-            ReactionFields.at.name: .string(at), ReactionFields.signature.name: .string(HexCoding.encode(signature.bytes)),
+            ReactionFields.at.name: .string(at),
+            ReactionFields.signature.name: .string(HexCoding.encode(signature.bytes)),
         ]
         if author == me {
             try copyReaction(id: id, fields: fields, live: true, post: post.id)
@@ -247,7 +249,9 @@ extension Engine {
         // A former friend's reactions (ops of a session opened while they were one) are not
         // passed on.
         guard friendState(reactor) == .friend else {
-            logger.info("dropped reactions from someone who is not a friend", metadata: ["peer.id": "\(reactor.humanID.prefix(7))"])
+            logger.info(
+                "dropped reactions from someone who is not a friend",
+                metadata: ["peer.id": "\(reactor.humanID.prefix(7))"])
             return
         }
         var touched = Set<String>()
@@ -258,11 +262,16 @@ extension Engine {
         for id in touched.sorted() {
             guard let record = try? store.entity(in: doc.id, id: id) else { continue }
             let f = Views.fields(record)
-            guard let postID = f[ReactionFields.post] ?? (try? store.entity(in: journal, id: id)).flatMap({
-                $0.map(Views.fields)?[ReactionFields.post]
-            }) else { continue }
+            guard
+                let postID = f[ReactionFields.post]
+                    ?? (try? store.entity(in: journal, id: id)).flatMap({
+                        $0.map(Views.fields)?[ReactionFields.post]
+                    })
+            else { continue }
             guard let post = try? store.entity(in: journal, id: postID), post.kind == .post, !post.deleted else {
-                logger.info("dropped a reaction to a post that is not live here", metadata: ["peer.id": "\(reactor.humanID.prefix(7))"])
+                logger.info(
+                    "dropped a reaction to a post that is not live here",
+                    metadata: ["peer.id": "\(reactor.humanID.prefix(7))"])
                 continue
             }
             let readers = (try? store.readers(of: postID)) ?? []

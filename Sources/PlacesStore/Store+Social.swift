@@ -232,3 +232,27 @@ extension Store {
         }
     }
 }
+
+extension Store {
+    /// The `photos` of every post held (live or deleted), with whether the post is deleted:
+    /// what photo collection keeps and drops.
+    public func postPhotoLists() throws(StoreError) -> [(photos: String, deleted: Bool)] {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT json_extract(data, '$.photos'), deleted FROM entity
+                    WHERE kind = 'post' AND json_extract(data, '$.photos') IS NOT NULL
+                    """
+            ).compactMap { row in
+                guard let photos = row[0] as String? else { return nil }
+                return (photos, (row[1] as Int64) != 0)
+            }
+        }
+    }
+
+    /// Photos added on this device since `ms`.
+    public func photoIDs(addedSince ms: Int64) throws(StoreError) -> [String] {
+        try read { db in try String.fetchAll(db, sql: "SELECT id FROM photo WHERE added_ms >= ?", arguments: [ms]) }
+    }
+}

@@ -15,7 +15,8 @@ enum FeedBench {
         let start = clock.now
         for i in 0..<10_000 {
             let r = try ana.client.send(
-                "POST", "/v1/posts", body: Array(#"{"text":"Post number \#(i) from the bench","audience":"friends"}"#.utf8))
+                "POST", "/v1/posts",
+                body: Array(#"{"text":"Post number \#(i) from the bench","audience":"friends"}"#.utf8))
             guard r.status == 201 else { throw BenchError("post \(i) refused (\(r.status))") }
         }
         let posting = PlacesBench.seconds(clock.now - start)
@@ -25,10 +26,12 @@ enum FeedBench {
             return ((page["posts"] as? [[String: Any]])?.first?["text"] as? String) == "Post number 9999 from the bench"
         }
         for (who, daemon) in [("author", ana), ("friend", bruno)] {
-            let page = try TripBench.latencies(2_000, measuring: { _ in _ = try daemon.client.send("GET", "/v1/feed?limit=20") })
+            let page = try TripBench.latencies(
+                2_000, measuring: { _ in _ = try daemon.client.send("GET", "/v1/feed?limit=20") })
             print(
                 String(
-                    format: "GET /v1/feed?limit=20 (10,000 posts, the %@'s): p50 %.2f ms, p99 %.2f ms (target p99 <= 5 ms)",
+                    format:
+                        "GET /v1/feed?limit=20 (10,000 posts, the %@'s): p50 %.2f ms, p99 %.2f ms (target p99 <= 5 ms)",
                     who, page.p50, page.p99))
         }
 
@@ -36,7 +39,8 @@ enum FeedBench {
         let photo = try addPhoto(ana, bytes: 5_000_000, seed: 1)
         let sent = clock.now
         _ = try ana.client.send(
-            "POST", "/v1/posts", body: Array(#"{"text":"a big photo","audience":"friends","photos":["\#(photo)"]}"#.utf8))
+            "POST", "/v1/posts",
+            body: Array(#"{"text":"a big photo","audience":"friends","photos":["\#(photo)"]}"#.utf8))
         try wait("Bruno holds the 5 MB photo", timeout: 60) {
             try bruno.client.send("GET", "/v1/photos/\(photo)").status == 200
         }
@@ -52,7 +56,8 @@ enum FeedBench {
         for chunk in stride(from: 0, to: 100, by: 10) {
             let list = ids[chunk..<chunk + 10].map { "\"\($0)\"" }.joined(separator: ",")
             _ = try ana.client.send(
-                "POST", "/v1/posts", body: Array(#"{"text":"ten photos","audience":"friends","photos":[\#(list)]}"#.utf8))
+                "POST", "/v1/posts",
+                body: Array(#"{"text":"ten photos","audience":"friends","photos":[\#(list)]}"#.utf8))
         }
         var peak = before
         try wait("Bruno holds the 100 photos", timeout: 300) {
@@ -87,7 +92,10 @@ enum FeedBench {
     static func addPhoto(_ daemon: BenchDaemon, bytes: Int, seed: UInt64) throws -> String {
         var jpeg: [UInt8] = [0xFF, 0xD8]
         // SOF0: 8-bit, 3000 × 2000, 3 components.
-        jpeg += [0xFF, 0xC0, 0x00, 0x11, 0x08, 0x07, 0xD0, 0x0B, 0xB8, 0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01]
+        jpeg += [
+            0xFF, 0xC0, 0x00, 0x11, 0x08, 0x07, 0xD0, 0x0B, 0xB8, 0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11,
+            0x01,
+        ]
         // SOS header.
         jpeg += [0xFF, 0xDA, 0x00, 0x0C, 0x03, 0x01, 0x00, 0x02, 0x11, 0x03, 0x11, 0x00, 0x3F, 0x00]
         var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1

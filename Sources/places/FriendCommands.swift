@@ -1,5 +1,6 @@
 import ArgumentParser
 import PlacesAPI
+import PlacesQR
 
 /// `places friends …`: people whose posts you see and who see yours.
 struct FriendsGroup: ParsableCommand {
@@ -14,7 +15,7 @@ struct FriendsGroup: ParsableCommand {
 
             Anywhere a friend is taken: their public id, its start, their name or @username.
             """,
-        subcommands: [List.self, Show.self, Map.self, Add.self, Accept.self, Decline.self, Remove.self],
+        subcommands: [List.self, Show.self, Map.self, Add.self, Link.self, Accept.self, Decline.self, Remove.self],
         defaultSubcommand: List.self,
         aliases: ["friend"])
 
@@ -135,16 +136,45 @@ struct FriendsGroup: ParsableCommand {
                 time it meets yours.
                 """)
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "Their public id, or a contact's name or @username.") var id: String
+        @Argument(help: "Their public id, a contact's name or @username, or a friend link (places://friend/…).")
+        var id: String
 
         func run() throws {
-            let reply = try global.api.post(Target.v1("friends"), ["id": try global.social.contact(id)])
+            let body =
+                id.lowercased().hasPrefix("places://friend/")
+                ? ["link": id] : ["id": try global.social.contact(id)]
+            let reply = try global.api.post(Target.v1("friends"), body)
             if global.json { return printRaw(reply) }
             let friend = try reply.decode(Friend.self)
             let who = friend.name ?? friend.id
             switch friend.state {
             case "friend": print("you and \(who) are friends")
             default: print("friend request sent to \(who); it waits for their answer")
+            }
+        }
+    }
+
+    /// `places friends link`: a friend link and its terminal QR code.
+    struct Link: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a friend link (and a QR code) for adding someone in person.",
+            discussion: """
+                Whoever redeems it with `places friends add LINK` becomes your friend without                 you having to accept. It works for --hours (24 by default), for anyone who has it.
+                """)
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "How many hours the link works (1–720).") var hours: Int = 24
+        @Flag(help: "Print the link only, no QR code.") var noQR = false
+
+        func run() throws {
+            let reply = try global.api.post(Target.v1("friends", "link"), ["validHours": hours])
+            if global.json { return printRaw(reply) }
+            let link = try reply.decode(FriendLinkResponse.self)
+            print(link.link)
+            printError("friend link, expires \(Format.time(link.expiresAt))")
+            if !noQR {
+                do { print(try QRCode(encoding: link.link, correction: .low).terminalString()) } catch {
+                    throw CLIExit.fail("the link is too long for a QR code: \(error)", CLIExit.refused)
+                }
             }
         }
     }

@@ -37,6 +37,24 @@ struct CLISocialTests {
         return try JSONDecoder().decode(Feed.self, from: Data(r.stdout.utf8)).posts
     }
 
+    @Test("`places friends link` prints a link and a QR code; `places friends add LINK` makes friends at once")
+    func friendLink() async throws {
+        let ana = try SyncNode("Ana"), dana = try SyncNode("Dana")
+        try dana.addPeer(ana)
+        let made = try ana.d.cli(["friends", "link"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let lines = made.stdout.split(separator: "\n")
+        let link = try #require(lines.first.map(String.init))
+        #expect(link.hasPrefix("places://friend/") && lines.count > 10, "no QR code under the link: \(made.stdout)")
+        let added = try dana.d.cli(["friends", "add", link])
+        #expect(added.status == 0, "\(added.stderr)")
+        try await eventually("Ana and Dana are friends without Ana accepting") {
+            try ana.d.cli(["friends"]).stdout.contains("Dana") && dana.d.cli(["friends"]).stdout.contains("  friend  ")
+        }
+        let bad = try dana.d.cli(["friends", "add", "places://friend/AAAA"])
+        #expect(bad.status != 0 && bad.stderr.contains("friend link"), "\(bad.stderr)")
+    }
+
     @Test(
         "friends via the CLI; a post to friends is seen, liked and commented on; the like shows in the feed and notifications"
     )

@@ -34,7 +34,8 @@ extension HostileSocialPeerTests {
         _ = try xs.drain(for: 0.5)
         _ = try m.session.drain(for: 0.5)
         guard v.node.serving("ops by non-authors") else { return }
-        #expect(v.node.opCount == ops, "the victim stored \(v.node.opCount - ops) ops written or relayed by a non-author")
+        #expect(
+            v.node.opCount == ops, "the victim stored \(v.node.opCount - ops) ops written or relayed by a non-author")
         let texts = try v.feed().map(\.text)
         #expect(texts.filter { $0.hasPrefix("planted") }.isEmpty, "\(texts)")
         #expect(!texts.contains("Eve's own post"), "Mallory relayed Eve's outbox")

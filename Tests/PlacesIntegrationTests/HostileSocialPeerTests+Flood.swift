@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import PlacesAPI
 import PlacesCrypto
 import PlacesModel
+import Synchronization
 import Testing
 
 @testable import PlacesSync
@@ -51,7 +51,8 @@ extension HostileSocialPeerTests {
             var outbox = try OutboxDraft(author: m, reader: v.key.bytes)
             try outbox.append(outbox.rootChanges)
             try ms.send(try outbox.offer(to: v.key))
-            var other = try OutboxDraft(author: m, reader: v.key.bytes, doc: DocumentID(bytes: SecureRandom.bytes(16)).orThrow("id"))
+            var other = try OutboxDraft(
+                author: m, reader: v.key.bytes, doc: DocumentID(bytes: SecureRandom.bytes(16)).orThrow("id"))
             try other.append(other.rootChanges)
             try ms.send(try other.offer(to: v.key))
         }

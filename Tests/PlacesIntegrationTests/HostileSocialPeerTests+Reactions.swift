@@ -127,7 +127,9 @@ extension HostileSocialPeerTests {
         try await Task.sleep(for: .milliseconds(300))
         guard v.node.serving("reaction id reuse") else { return }
         let after = try v.postView(post.id)
-        #expect(after.likes == 2 && after.liked, "likes \(after.likes), liked \(after.liked): Eve's like was deleted by Mallory")
+        #expect(
+            after.likes == 2 && after.liked,
+            "likes \(after.likes), liked \(after.liked): Eve's like was deleted by Mallory")
         #expect(after.comments == 2, "comments: \(after.comments)")
         let now = try v.comments(post.id).map { "\($0.author):\($0.text)" }.sorted()
         #expect(now == before, "comments were \(before), now \(now)")
@@ -164,7 +166,9 @@ extension HostileSocialPeerTests {
         try await Task.sleep(for: .milliseconds(300))
         guard v.node.serving("replayed reactions") else { return }
         let second = try v.postView(p2.id), first = try v.postView(p1.id)
-        #expect(second.likes == 1 && second.comments == 0, "second post: \(second.likes) likes, \(second.comments) comments")
+        #expect(
+            second.likes == 1 && second.comments == 0, "second post: \(second.likes) likes, \(second.comments) comments"
+        )
         #expect(first.likes == 1 && first.comments == 1, "first post: \(first.likes) likes, \(first.comments) comments")
         #expect(try t.count("like", by: m) == 1, "a replayed like notified")
     }
@@ -181,7 +185,8 @@ extension HostileSocialPeerTests {
             if i < 4_000 {
                 reactions.append(
                     SignedReaction.make(
-                        "like", on: post.id, by: m.peer, postAuthor: t.author, id: HexCoding.encode(SecureRandom.bytes(16))))
+                        "like", on: post.id, by: m.peer, postAuthor: t.author,
+                        id: HexCoding.encode(SecureRandom.bytes(16))))
             } else {
                 var r = SignedReaction.make(
                     "like", on: post.id, by: m.peer, postAuthor: t.author, id: HexCoding.encode(SecureRandom.bytes(16)))
@@ -196,7 +201,9 @@ extension HostileSocialPeerTests {
         // The victim answers its user during the flood.
         let probe = ContinuousClock.now
         #expect(try v.d.send("GET", "/v1/feed").status == 200)
-        #expect(ContinuousClock.now - probe < .seconds(2), "GET /v1/feed took \(ContinuousClock.now - probe) during the flood")
+        #expect(
+            ContinuousClock.now - probe < .seconds(2),
+            "GET /v1/feed took \(ContinuousClock.now - probe) during the flood")
         try t.eve.push(t.likes(post.id, by: t.eve).changes)
         try await eventually("Eve's like is counted after the flood", timeout: .seconds(20)) {
             try v.postView(post.id).likes == 1

@@ -98,7 +98,8 @@ struct SignedReaction {
     /// A like's fixed id: the first 16 bytes of BLAKE2b-256("places/like/1" ‖ 0x00 ‖ post ‖
     /// 0x00 ‖ reactor's key), in hex.
     static func likeID(post: String, by reactor: [UInt8]) -> String {
-        HexCoding.encode(Array(Blake2b.hash256(Array("places/like/1".utf8) + [0] + Array(post.utf8) + [0] + reactor).prefix(16)))
+        HexCoding.encode(
+            Array(Blake2b.hash256(Array("places/like/1".utf8) + [0] + Array(post.utf8) + [0] + reactor).prefix(16)))
     }
 
     /// The signed message: "places/reaction/1" ‖ 0x00 ‖ post author's key ‖ post ‖ 0x00 ‖ id ‖

@@ -30,7 +30,8 @@ struct HostileSocialPeerTests {
         let ops = v.node.opCount
 
         // Eve's outbox id, offered by X naming Eve as owner, with X's grant.
-        var evePair = try OutboxDraft(author: x, reader: v.key.bytes, doc: OutboxDraft.id(author: eve.key, reader: v.key.bytes))
+        var evePair = try OutboxDraft(
+            author: x, reader: v.key.bytes, doc: OutboxDraft.id(author: eve.key, reader: v.key.bytes))
         try evePair.append(evePair.rootChanges + Wire.post(text: "planted: eve's id"))
         try v.deliver(evePair, from: session, offer: try evePair.offer(to: v.key, owner: eve.key), answer: 0.2)
         // The same, naming X as owner (the id is not X's outbox to the victim).
@@ -51,7 +52,8 @@ struct HostileSocialPeerTests {
         try asTrip.append(asTrip.rootChanges)
         try v.deliver(asTrip, from: session, answer: 0.2)
         try v.deliver(asTrip, from: session, offer: try asTrip.offer(to: v.key, owner: v.key.bytes), answer: 0.2)
-        var random = try OutboxDraft(author: x, reader: v.key.bytes, doc: DocumentID(bytes: SecureRandom.bytes(16)).orThrow("id"))
+        var random = try OutboxDraft(
+            author: x, reader: v.key.bytes, doc: DocumentID(bytes: SecureRandom.bytes(16)).orThrow("id"))
         try random.append(random.rootChanges + Wire.post(text: "planted: random id"))
         try v.deliver(random, from: session, seconds: 0.5, answer: 0.2)
 
@@ -112,7 +114,8 @@ struct HostileSocialPeerTests {
 
     // MARK: 3. A friend's bad posts
 
-    @Test("a friend's post with 11 photos, over-long text, a bad photo or a bad audience is refused; the next one shows")
+    @Test(
+        "a friend's post with 11 photos, over-long text, a bad photo or a bad audience is refused; the next one shows")
     func friendsBadPosts() async throws {
         let v = try SocialVictim()
         let m = try await v.befriend(try AdversarialPeer(), name: "Mallory")
@@ -127,7 +130,10 @@ struct HostileSocialPeerTests {
             ("2,001 chars", Wire.post(text: "planted: long " + String(repeating: "a", count: 1_990))),
             ("0 bytes", Wire.post(text: "planted: zero", photos: "[\(photo(1, bytes: "0"))]")),
             ("a gif", Wire.post(text: "planted: gif", photos: "[\(photo(1, type: "image/gif"))]")),
-            ("an extra field", Wire.post(text: "planted: extra", photos: #"[\#(photo(1, extra: #","gps":"38.7,-9.1""#))]"#)),
+            (
+                "an extra field",
+                Wire.post(text: "planted: extra", photos: #"[\#(photo(1, extra: #","gps":"38.7,-9.1""#))]"#)
+            ),
             ("a photo twice", Wire.post(text: "planted: twice", photos: "[\(photo(1)),\(photo(1))]")),
             ("30 MB", Wire.post(text: "planted: huge", photos: "[\(photo(1, bytes: "31457280"))]")),
             ("audience everyone", Wire.post(text: "planted: everyone", audience: "everyone")),
@@ -139,7 +145,9 @@ struct HostileSocialPeerTests {
         }
         guard v.node.serving("a friend's bad posts") else { return }
         #expect(v.node.opCount == ops + 1, "ops stored: \(v.node.opCount - ops), expected only the honest post")
-        for post in try v.feed() { #expect(!post.text.hasPrefix("planted"), "the feed shows '\(post.text.prefix(40))'") }
+        for post in try v.feed() {
+            #expect(!post.text.hasPrefix("planted"), "the feed shows '\(post.text.prefix(40))'")
+        }
         let rejections = v.d.log.components(separatedBy: "rejected an op from a peer").count - 1
         #expect(rejections >= bad.count, "only \(rejections) rejections logged for \(bad.count) bad posts")
     }

@@ -70,7 +70,8 @@ struct SocialSyncTests {
         #expect(closePost.audience == close.id && closePost.mine)
         let open = try ana.d.call(
             Post.self, "POST", "/v1/posts", json: #"{"text":"Best pastel de nata in town","audience":"friends"}"#)
-        let mine = try ana.d.call(Post.self, "POST", "/v1/posts", json: #"{"text":"note to self","audience":"only-me"}"#)
+        let mine = try ana.d.call(
+            Post.self, "POST", "/v1/posts", json: #"{"text":"note to self","audience":"only-me"}"#)
 
         try await eventually("Bruno sees both of Ana's posts, newest first; Carla only the friends post") {
             try Self.feed(bruno).map(\.id) == [open.id, closePost.id] && Self.feed(carla).map(\.id) == [open.id]
@@ -158,7 +159,8 @@ struct SocialSyncTests {
             try ana.d.call(FriendList.self, "GET", "/v1/friends").friends.first { $0.id == bruno.id }?.state == "friend"
                 && bruno.d.call(FriendList.self, "GET", "/v1/friends").friends.first?.state == "friend"
         }
-        let again = try ana.d.call(Post.self, "POST", "/v1/posts", json: #"{"text":"welcome back","audience":"friends"}"#)
+        let again = try ana.d.call(
+            Post.self, "POST", "/v1/posts", json: #"{"text":"welcome back","audience":"friends"}"#)
         try await eventually("Bruno sees the post made after") { try Self.feed(bruno).map(\.id) == [again.id] }
     }
 
@@ -214,6 +216,36 @@ struct SocialSyncTests {
                 && dana.d.call(FriendList.self, "GET", "/v1/friends").friends.first?.state == "friend"
         }
         #expect(try ana.d.call(InvitationList.self, "GET", "/v1/invitations").invitations.isEmpty)
+    }
+
+    @Test("a deleted post's photo is collected on both sides; a photo added but not posted yet is kept")
+    func photoCollection() async throws {
+        let (ana, bruno, _) = try await Self.threeFriends()
+        // A minimal JPEG: SOI, a 2 × 1 baseline frame header, EOI.
+        let jpeg: [UInt8] = [
+            0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x00, 0x01, 0x00, 0x02, 0x01, 0x01, 0x11, 0x00, 0xFF, 0xD9,
+        ]
+        func add(_ bytes: [UInt8]) throws -> Photo {
+            let r = try ana.d.client.send("POST", "/v1/photos", body: bytes, headers: ["Content-Type": "image/jpeg"])
+            guard r.status == 201 else { throw HarnessError("photo: \(r.text)") }
+            return try JSONDecoder().decode(Photo.self, from: Data(r.body))
+        }
+        let posted = try add(jpeg)
+        var wider = jpeg
+        wider[10] = 0x03  // 3 × 1: another photo
+        let kept = try add(wider)
+        #expect(posted.id != kept.id && posted.width == 2 && posted.height == 1)
+        let post = try ana.d.call(
+            Post.self, "POST", "/v1/posts", json: #"{"text":"nata","audience":"friends","photos":["\#(posted.id)"]}"#)
+        try await eventually("Bruno holds the photo") {
+            try bruno.d.client.send("GET", "/v1/photos/\(posted.id)").status == 200
+        }
+        #expect(try ana.d.send("DELETE", "/v1/posts/\(post.id)").status == 204)
+        try await eventually("the photo is gone on both sides") {
+            try ana.d.client.send("GET", "/v1/photos/\(posted.id)").status == 404
+                && bruno.d.client.send("GET", "/v1/photos/\(posted.id)").status == 404
+        }
+        #expect(try ana.d.client.send("GET", "/v1/photos/\(kept.id)").status == 200)
     }
 
     @Test("bad posts are refused precisely and change nothing")
