@@ -116,11 +116,16 @@ public struct SharedFavorite: Codable, Sendable, Equatable {
     public var address: String?
     public var categories: [String]
     public var gazetteerId: String?
+    /// The pin's notes and photos, as their owner wrote them.
+    public var notes: String?
+    public var photos: [Photo]?
 
     public init(
         id: String, name: String, latitude: Double, longitude: Double, address: String?, categories: [String],
-        gazetteerId: String?
+        gazetteerId: String?, notes: String? = nil, photos: [Photo]? = nil
     ) {
+        self.notes = notes
+        self.photos = photos
         self.id = id
         self.name = name
         self.latitude = latitude

@@ -116,12 +116,16 @@ public struct Place: Codable, Sendable, Equatable {
     public var gazetteerId: String?
     /// Where it was copied from: `post:POST_ID` or `friend:PUBLIC_ID`.
     public var origin: String?
+    /// The pin's photos (`POST /v1/places/{id}/photos`); absent when none.
+    public var photos: [Photo]?
 
     public init(
         id: String, name: String, latitude: Double, longitude: Double, address: String? = nil, categories: [String],
         priceLevel: Int? = nil, rating: Double? = nil, notes: String? = nil, url: String? = nil, favorite: Bool,
-        createdAt: String, updatedAt: String? = nil, gazetteerId: String? = nil, origin: String? = nil
+        createdAt: String, updatedAt: String? = nil, gazetteerId: String? = nil, origin: String? = nil,
+        photos: [Photo]? = nil
     ) {
+        self.photos = photos
         self.gazetteerId = gazetteerId
         self.origin = origin
         self.id = id

@@ -57,6 +57,8 @@ struct CardService {
         (PlaceFields.address.spec, SharedPlaceFields.address.spec),
         (PlaceFields.categories.spec, SharedPlaceFields.categories.spec),
         (PlaceFields.gazetteerID.spec, SharedPlaceFields.gazetteerID.spec),
+        (PlaceFields.notes.spec, SharedPlaceFields.notes.spec),
+        (PlaceFields.photos.spec, SharedPlaceFields.photos.spec),
     ]
 
     /// The changes that make the card show `profile` and the favorites `sharing` selects;

@@ -121,10 +121,16 @@ extension Engine {
     func photoIDs(namedIn record: Store.DocumentRecord, only: BlobID? = nil) -> [BlobID] {
         switch record.kind {
         case .card:
-            guard let picture = cardPicture(record), let id = BlobID(hex: picture), only == nil || only == id else {
-                return []
+            // The picture, and the photos of the places the card shares (pins on a friend's map).
+            var ids = [BlobID]()
+            if let picture = cardPicture(record), let id = BlobID(hex: picture) { ids.append(id) }
+            let places = (try? store.entities(in: record.id, kind: .sharedPlace)) ?? []
+            for place in places.prefix(CardService.maxSharedPlaces) {
+                for photo in Engine.photos(from: Views.fields(place)[SharedPlaceFields.photos.name]) {
+                    if let id = BlobID(hex: photo.id) { ids.append(id) }
+                }
             }
-            return [id]
+            return ids.filter { only == nil || $0 == only }
         case .outbox:
             let posts: [Store.EntityRecord]
             if let only {

@@ -61,7 +61,8 @@ extension Engine {
                 return SharedFavorite(
                     id: "place:\(owner).\(record.id)", name: f[S.name] ?? "", latitude: f[S.latitude] ?? 0,
                     longitude: f[S.longitude] ?? 0, address: f[S.address], categories: f[S.categories] ?? [],
-                    gazetteerId: f[S.gazetteerID])
+                    gazetteerId: f[S.gazetteerID], notes: f[S.notes],
+                    photos: f[S.photos.name].map { Engine.photos(from: $0) }.flatMap { $0.isEmpty ? nil : $0 })
             }
         return (fields["name"]?.stringValue, fields["username"]?.stringValue, fields["bio"]?.stringValue, favorites)
     }

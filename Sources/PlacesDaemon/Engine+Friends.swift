@@ -523,6 +523,52 @@ extension Engine {
         ("to eat", "🍴"), ("to drink", "🍸"), ("to shop", "🛍️"), ("to see", "👀"), ("to stay", "🛏️"),
     ]
 
+    static let categoriesPreference = "pin.categories"
+
+    /// The pin categories: the built-in ones and this person's own, with their emoji.
+    func pinCategories() -> [(name: String, emoji: String)] {
+        var out = Self.builtInCategories
+        if let text = try? store.preference(Self.categoriesPreference),
+            case .object(let own)? = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        {
+            for (name, emoji) in own.sorted(by: { $0.key < $1.key }) {
+                guard let emoji = emoji.stringValue else { continue }
+                out.removeAll { $0.name == name }
+                out.append((name, emoji))
+            }
+        }
+        return out
+    }
+
+    /// `POST /v1/categories` (`{"name", "emoji"}`): a category of this person's own, or a new
+    /// emoji for one (built-in ones included).
+    func addPinCategory(_ body: [String: JSONValue]) throws -> CategoryList {
+        if let unknown = body.keys.sorted().first(where: { $0 != "name" && $0 != "emoji" }) {
+            throw ServiceError.invalid(unknown, "unknown field '\(unknown)': the fields are name and emoji")
+        }
+        let name = (body["name"]?.stringValue ?? "").trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, name.utf8.count <= 3_200, name.count <= 50 else {
+            throw ServiceError.invalid("name", "a category's name is 1–50 characters")
+        }
+        guard let emoji = body["emoji"]?.stringValue, (1...4).contains(emoji.count), emoji.utf8.count <= 32,
+            !emoji.contains(where: { $0.isWhitespace })
+        else { throw ServiceError.invalid("emoji", "'emoji' is one emoji (at most 4 characters, no spaces)") }
+        var own = [String: JSONValue]()
+        if let text = try? store.preference(Self.categoriesPreference),
+            case .object(let held)? = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        {
+            own = held
+        }
+        guard own.count < 100 || own[name] != nil else {
+            throw ServiceError.invalid("name", "you have 100 categories of your own, the most there can be")
+        }
+        own[name] = .string(emoji)
+        try storeCall { () throws(StoreError) in
+            try store.setPreference(Self.categoriesPreference, JSONValue.object(own).jsonText)
+        }
+        return CategoryList(categories: pinCategories().map { PinCategory(name: $0.name, emoji: $0.emoji) })
+    }
+
     /// `POST /v1/places` with `fromPost` (a post id) or `fromFriend` (a public id) and
     /// `placeId` (one of the places they share): the body filled with the copied place, which
     /// remembers where it came from (`origin`).
@@ -588,7 +634,7 @@ extension Engine {
         }
     }
 
-    static func geoJSON(_ places: [SharedFavorite]) -> JSONValue {
+    static func geoJSON(_ places: [SharedFavorite], categories: [(name: String, emoji: String)]) -> JSONValue {
         .object([
             "type": .string("FeatureCollection"),
             "features": .array(
@@ -599,7 +645,7 @@ extension Engine {
                     ]
                     if let address = place.address { properties["address"] = .string(address) }
                     if let emoji = place.categories.lazy.compactMap({ name in
-                        builtInCategories.first { $0.name == name }?.emoji
+                        categories.first { $0.name == name }?.emoji
                     }).first {
                         properties["emoji"] = .string(emoji)
                     }

@@ -116,8 +116,13 @@ extension Engine {
                 if deleted { dropped.insert(id) } else { live.insert(id) }
             }
         }
-        for card in (try? store.documents(kind: .card)) ?? [] {
-            if let picture = cardPicture(card), let id = BlobID(hex: picture) { live.insert(id) }
+        for card in (try? store.documents(kind: .card)) ?? [] { live.formUnion(photoIDs(namedIn: card)) }
+        if let library = try? library() {
+            for place in (try? store.entities(in: library, kind: .place)) ?? [] {
+                for photo in Self.photos(from: Views.fields(place)[PlaceFields.photos.name]) {
+                    if let id = BlobID(hex: photo.id) { live.insert(id) }
+                }
+            }
         }
         if let picture = account.profile(in: store)?.picture, let id = BlobID(hex: picture) { live.insert(id) }
         let recent = (try? store.photoIDs(addedSince: RFC3339.nowMs() - Self.unpostedPhotoGraceMs)) ?? []
@@ -133,5 +138,59 @@ extension Engine {
                 metadata: ["photos": "\(result.removed)", "bytes": "\(result.freedBytes)"])
         }
         return result.removed
+    }
+}
+
+extension Engine {
+    /// `POST /v1/places/{id}/photos` (`{"photo": PHOTO_ID}`): adds a photo added with
+    /// `POST /v1/photos` to a library place (a pin); friends who see the place on this
+    /// person's card see it too.
+    func addPlacePhoto(_ reference: String, _ body: [String: JSONValue]) throws -> Place {
+        if let unknown = body.keys.sorted().first(where: { $0 != "photo" }) {
+            throw ServiceError.invalid(unknown, "unknown field '\(unknown)': the field is photo")
+        }
+        let library = try libraryService()
+        let record = try library.placeRecord(reference)
+        let current = Views.fields(record)[PlaceFields.photos.name]
+        var photos = Self.photos(from: current)
+        let added = try postPhotos(.array([body["photo"] ?? .null]))
+        guard let photo = added.first else { throw ServiceError.invalid("photo", "'photo' (a photo id) is required") }
+        guard !photos.contains(where: { $0.id == photo.id }) else { return try library.place(record.id) }
+        guard photos.count < FieldRule.maxPhotosPerPost else {
+            throw ServiceError.invalid("photo", "a place holds at most \(FieldRule.maxPhotosPerPost) photos")
+        }
+        photos.append(
+            Photo(
+                id: photo.id, contentType: photo.contentType, bytes: photo.bytes, width: photo.width,
+                height: photo.height))
+        try setPlacePhotos(record, photos, old: current)
+        return try library.place(record.id)
+    }
+
+    /// `DELETE /v1/places/{id}/photos/{photoId}`.
+    func removePlacePhoto(_ reference: String, photo: String) throws -> Place {
+        let library = try libraryService()
+        let record = try library.placeRecord(reference)
+        let current = Views.fields(record)[PlaceFields.photos.name]
+        let photos = Self.photos(from: current)
+        guard photos.contains(where: { $0.id == photo }) else {
+            throw ServiceError.notFound("place \(record.id.prefix(8)) has no photo '\(photo.prefix(80))'")
+        }
+        try setPlacePhotos(record, photos.filter { $0.id != photo }, old: current)
+        return try library.place(record.id)
+    }
+
+    private func setPlacePhotos(_ record: Store.EntityRecord, _ photos: [Photo], old: JSONValue?) throws {
+        let value: JSONValue =
+            photos.isEmpty
+            ? .null
+            : Self.photosJSON(
+                photos.map {
+                    Store.PhotoRecord(
+                        id: $0.id, contentType: $0.contentType, bytes: $0.bytes, width: $0.width, height: $0.height)
+                })
+        var write = EntityWrite<PlaceFields>.update(record.id)
+        write.set(PlaceFields.photos.name, to: value, old: old)
+        try commit(try library(), write.changes, summary: "place photos changed")
     }
 }

@@ -48,6 +48,10 @@ struct Router: ControlHandler {
         case ("GET", 2, "places") where path[1] == "export":
             return try await engine.exportPlaces(format: r.query["format"])
         case ("GET", 2, "places"): return .encoding(try await engine.place(path[1]))
+        case ("POST", 3, "places") where path[2] == "photos":
+            return .encoding(try await engine.addPlacePhoto(path[1], try Self.object(r)), status: 201)
+        case ("DELETE", 4, "places") where path[2] == "photos":
+            return .encoding(try await engine.removePlacePhoto(path[1], photo: path[3]))
         case ("PATCH", 2, "places"): return .encoding(try await engine.updatePlace(path[1], try Self.object(r)))
         case ("DELETE", 2, "places"):
             try await engine.deletePlace(path[1])

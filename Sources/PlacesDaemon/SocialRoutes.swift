@@ -27,12 +27,15 @@ enum SocialRoutes {
             let (places, geo) = try await engine.friendMap(path[1], query: r.query)
             if geo {
                 return .raw(
-                    status: 200, contentType: "application/geo+json", body: Array(Engine.geoJSON(places).jsonText.utf8))
+                    status: 200, contentType: "application/geo+json",
+                    body: Array(Engine.geoJSON(places, categories: await engine.pinCategories()).jsonText.utf8))
             }
             return .encoding(FriendMap(places: places))
         case ("GET", 1, "categories"):
             return .encoding(
-                CategoryList(categories: Engine.builtInCategories.map { PinCategory(name: $0.name, emoji: $0.emoji) }))
+                CategoryList(
+                    categories: await engine.pinCategories().map { PinCategory(name: $0.name, emoji: $0.emoji) }))
+        case ("POST", 1, "categories"): return .encoding(try await engine.addPinCategory(try Router.object(r)))
         case ("DELETE", 2, "friends"):
             try await engine.removeFriend(path[1])
             return .json(status: 204, body: [])

@@ -25,7 +25,8 @@ enum Views {
             rating: f[P.rating], notes: f[P.notes], url: f[P.url],
             favorite: favorite, createdAt: RFC3339.string(ms: record.createdMs ?? 0),
             updatedAt: record.updatedMs.map { RFC3339.string(ms: $0) }, gazetteerId: f[P.gazetteerID],
-            origin: f[P.origin])
+            origin: f[P.origin],
+            photos: f[P.photos.name].map { Engine.photos(from: $0) }.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// A place to go, its fields read through `StopFields`.

@@ -114,3 +114,46 @@ enum PhotoUpload {
         return "\(bytes) bytes"
     }
 }
+
+extension PlaceGroup {
+    /// `places place photo add|remove PLACE …`: a pin's photos (friends see them on your map).
+    struct Photos: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "photo", abstract: "Add or remove a photo of a place in your library.",
+            subcommands: [Add.self, Remove.self])
+
+        /// `places place photo add PLACE FILE`.
+        struct Add: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Add a photo (its location data removed unless --keep-location) to a place.")
+            @OptionGroup var global: GlobalOptions
+            @Argument(help: "The place: its id, id prefix or name.") var place: String
+            @Argument(help: "A JPEG, PNG, WebP or HEIC file.") var file: String
+            @Flag(help: "Keep the photo's EXIF location.") var keepLocation = false
+
+            func run() throws {
+                let id = try PhotoUpload.ids([file], keepLocation: keepLocation, api: global.api)[0]
+                let reply = try global.api.post(
+                    Target.v1("places", try global.names.place(place), "photos"), ["photo": id])
+                if global.json { return printRaw(reply) }
+                let updated = try reply.decode(Place.self)
+                print("added photo \(id.prefix(12)) to \(updated.name) (\(updated.photos?.count ?? 0) in all)")
+            }
+        }
+
+        /// `places place photo remove PLACE PHOTO`.
+        struct Remove: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Remove a photo from a place.")
+            @OptionGroup var global: GlobalOptions
+            @Argument(help: "The place: its id, id prefix or name.") var place: String
+            @Argument(help: "The photo's id.") var photo: String
+
+            func run() throws {
+                let reply = try global.api.delete(Target.v1("places", try global.names.place(place), "photos", photo))
+                if global.json { return printRaw(reply) }
+                let updated = try reply.decode(Place.self)
+                print("removed the photo from \(updated.name) (\(updated.photos?.count ?? 0) left)")
+            }
+        }
+    }
+}

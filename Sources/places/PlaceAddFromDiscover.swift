@@ -7,6 +7,7 @@ extension PlaceGroup.Add {
 
     /// `places place add NAME|RESULT [--in CITY]` without coordinates: they come from discover.
     func addFromDiscover() throws {
+        let name = self.name ?? ""
         let results = ResultResolver(global: global)
         if DiscoverResult.isResultID(name) {
             return try add(try results.result(id: name), named: nil, results)

@@ -8,7 +8,7 @@ struct PlaceGroup: ParsableCommand {
         commandName: "place",
         abstract: "Add, list, show, edit, remove, import and export places in your library.",
         discussion: "Without a subcommand, lists places. `places places` is the same as `places place list`.",
-        subcommands: [Add.self, List.self, Show.self, Edit.self, Remove.self, Import.self, Export.self],
+        subcommands: [Add.self, List.self, Show.self, Edit.self, Remove.self, Import.self, Export.self, Photos.self],
         defaultSubcommand: List.self,
         aliases: ["places"])
 }
@@ -93,8 +93,15 @@ extension PlaceGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The place's name, or a discover result's id or name.")
-        var name: String
+        @Argument(
+            help: "The place's name, or a discover result's id or name; with --from-friend, the friend's place.")
+        var name: String?
+
+        @Option(help: ArgumentHelp("Copy the place a post names (a post id or its start).", valueName: "post"))
+        var fromPost: String?
+
+        @Option(help: ArgumentHelp("Copy one of the places this friend shares (NAME is that place).", valueName: "id"))
+        var fromFriend: String?
 
         @Option(name: .customLong("lat"), parsing: .unconditional, help: "Latitude in decimal degrees (-90 to 90).")
         var latitude: Double?
@@ -110,6 +117,22 @@ extension PlaceGroup {
         @OptionGroup var details: PlaceDetails
 
         func validate() throws {
+            if fromPost != nil || fromFriend != nil {
+                guard fromPost == nil || fromFriend == nil else {
+                    throw ValidationError("give --from-post or --from-friend, not both")
+                }
+                guard latitude == nil, longitude == nil, within == nil else {
+                    throw ValidationError("a copied place keeps its coordinates: drop --lat/--lon/--in")
+                }
+                guard fromPost == nil || name == nil else {
+                    throw ValidationError("--from-post takes the post's place: drop NAME")
+                }
+                guard fromFriend == nil || name != nil else {
+                    throw ValidationError("--from-friend ID needs the place: `places place add --from-friend ID PLACE`")
+                }
+                return
+            }
+            guard name != nil else { throw ValidationError("give the place's NAME") }
             try validateCoordinates(latitude: latitude, longitude: longitude)
             if (latitude == nil) != (longitude == nil) {
                 throw ValidationError("give both --lat and --lon, or neither")
@@ -120,9 +143,10 @@ extension PlaceGroup {
         }
 
         func run() throws {
+            if fromPost != nil || fromFriend != nil { return try addCopy() }
             guard let latitude, let longitude else { return try addFromDiscover() }
             var body = JSONBody()
-            body["name"] = .string(name)
+            body["name"] = .string(name ?? "")
             body["latitude"] = .double(latitude)
             body["longitude"] = .double(longitude)
             details.fill(&body)
@@ -130,6 +154,23 @@ extension PlaceGroup {
             if global.json { return printRaw(reply) }
             let place = try reply.decode(Place.self)
             print("added place \(Format.shortID(place.id)) \(place.name)")
+        }
+
+        /// `--from-post` / `--from-friend`: the daemon copies the place and remembers where from.
+        func addCopy() throws {
+            var body = JSONBody()
+            if let fromPost {
+                body["fromPost"] = .string(try global.social.post(fromPost))
+            } else if let fromFriend, let name {
+                body["fromFriend"] = .string(try global.social.friend(fromFriend))
+                body["placeId"] = .string(name)
+            }
+            details.fill(&body)
+            let reply = try global.api.post(Target.v1("places"), body)
+            if global.json { return printRaw(reply) }
+            let place = try reply.decode(Place.self)
+            let origin = place.origin.map { " (from \($0.hasPrefix("post:") ? "a post" : "a friend"))" } ?? ""
+            print("added place \(Format.shortID(place.id)) \(place.name)\(origin)")
         }
     }
 

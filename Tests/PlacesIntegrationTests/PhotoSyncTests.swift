@@ -96,16 +96,23 @@ struct PhotoSyncTests {
         let held = try #require(try Self.photoBytes(ana, photo.id))
         _ = try ana.d.call(
             Post.self, "POST", "/v1/posts", json: #"{"text":"Tram 28","audience":"friends","photos":["\#(photo.id)"]}"#)
-        // Crash Bruno as soon as part of the photo is on his disk.
+        // Crash Bruno as soon as part of the photo is on his disk. Ana runs 2 ms in every 22
+        // until then (SIGSTOP, SIGCONT), so that the transfer cannot finish between two looks
+        // on a loaded machine (on loopback it takes well under a second).
         let deadline = ContinuousClock.now + .seconds(60)
+        defer { ana.d.freeze(false) }
         while Self.partialFileSize(bruno, photo.id) == 0 {
             guard ContinuousClock.now < deadline, try Self.photoBytes(bruno, photo.id) == nil else {
                 Issue.record("the photo was never seen half-received; cannot test the resume")
                 return
             }
-            try await Task.sleep(for: .milliseconds(2))
+            ana.d.freeze(false)
+            usleep(2_000)
+            ana.d.freeze(true)
+            usleep(20_000)
         }
         bruno.d.kill()
+        ana.d.freeze(false)
         let cutAt = Self.partialFileSize(bruno, photo.id)
         #expect(cutAt > 0 && cutAt < photo.bytes, "the partial holds \(cutAt) bytes")
         #expect(try Self.photoBytes(ana, photo.id) == held)

@@ -169,7 +169,20 @@ struct SocialSyncTests {
         let (ana, bruno, _) = try await Self.threeFriends()
         let bar = try bruno.d.call(
             Place.self, "POST", "/v1/places",
-            json: #"{"name":"Park Bar","latitude":38.7089,"longitude":-9.1474,"categories":["to drink"]}"#)
+            json: #"""
+                {"name":"Park Bar","latitude":38.7089,"longitude":-9.1474,"categories":["to drink"],
+                 "notes":"rooftop, go at sunset"}
+                """#)
+        // A pin with a photo: a 2 × 1 JPEG.
+        let jpeg: [UInt8] = [
+            0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x00, 0x01, 0x00, 0x02, 0x01, 0x01, 0x11, 0x00, 0xFF, 0xD9,
+        ]
+        let uploaded = try bruno.d.client.send(
+            "POST", "/v1/photos", body: jpeg, headers: ["Content-Type": "image/jpeg"])
+        let photo = try JSONDecoder().decode(Photo.self, from: Data(uploaded.body))
+        let pinned = try bruno.d.call(
+            Place.self, "POST", "/v1/places/\(bar.id)/photos", json: #"{"photo":"\#(photo.id)"}"#)
+        #expect(pinned.photos?.map(\.id) == [photo.id])
         let shop = try bruno.d.call(
             Place.self, "POST", "/v1/places",
             json: #"{"name":"A Vida Portuguesa","latitude":38.7107,"longitude":-9.1413,"categories":["to shop"]}"#)
@@ -180,6 +193,10 @@ struct SocialSyncTests {
         }
         let drinks = try ana.d.call(FriendMap.self, "GET", "/v1/friends/\(bruno.id)/map?category=to%20drink").places
         #expect(drinks.map(\.name) == ["Park Bar"])
+        #expect(drinks.first?.notes == "rooftop, go at sunset" && drinks.first?.photos?.map(\.id) == [photo.id])
+        try await eventually("the pin's photo reaches Ana") {
+            try ana.d.client.send("GET", "/v1/photos/\(photo.id)").body == jpeg
+        }
         let geo = try ana.d.send("GET", "/v1/friends/\(bruno.id)/map?format=geojson&category=to%20drink")
         #expect(geo.status == 200 && geo.text.contains("\"FeatureCollection\"") && geo.text.contains("🍸"))
         let copied = try ana.d.call(
@@ -192,6 +209,14 @@ struct SocialSyncTests {
         try await eventually("Ana sees Bruno's post") { try Self.feed(ana).contains { $0.id == post.id } }
         let fromPost = try ana.d.call(Place.self, "POST", "/v1/places", json: #"{"fromPost":"\#(post.id)"}"#)
         #expect(fromPost.name == "Park Bar" && fromPost.origin == "post:\(post.id)")
+
+        // A category of one's own, with its emoji.
+        let categories = try ana.d.call(
+            CategoryList.self, "POST", "/v1/categories", json: #"{"name":"to dance","emoji":"💃"}"#)
+        #expect(categories.categories.contains(PinCategory(name: "to dance", emoji: "💃")))
+        #expect(categories.categories.contains(PinCategory(name: "to eat", emoji: "🍴")))
+        let badEmoji = try ana.d.send("POST", "/v1/categories", json: #"{"name":"x","emoji":"not an emoji"}"#)
+        #expect(badEmoji.status == 400 && badEmoji.text.contains("emoji"))
         #expect(abs(fromPost.latitude - 38.7089) < 1e-9)
     }
 
@@ -246,6 +271,60 @@ struct SocialSyncTests {
                 && bruno.d.client.send("GET", "/v1/photos/\(posted.id)").status == 404
         }
         #expect(try ana.d.client.send("GET", "/v1/photos/\(kept.id)").status == 200)
+    }
+
+    /// A deterministic generator, so that a failing sequence can be replayed.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test(
+        "counts agree on every device whatever order the reactions arrive in: random likes, unlikes, comments and deletions",
+        arguments: [UInt64(1), 7, 42])
+    func countsUnderAnyOrder(seed: UInt64) async throws {
+        let (ana, bruno, carla) = try await Self.threeFriends()
+        let post = try ana.d.call(Post.self, "POST", "/v1/posts", json: #"{"text":"counts","audience":"friends"}"#)
+        try await eventually("both friends see the post") {
+            try Self.feed(bruno).contains { $0.id == post.id } && Self.feed(carla).contains { $0.id == post.id }
+        }
+        var random = Seeded(state: seed)
+        let people = [ana, bruno, carla]
+        var liked = Set<String>()
+        var comments = [String: [String]]()  // person id → their live comment ids
+        // No waiting between steps: the reactions of the three reach Ana's daemon interleaved.
+        for _ in 0..<24 {
+            let person = try #require(people.randomElement(using: &random))
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0:
+                _ = try person.d.call(Post.self, "PUT", "/v1/posts/\(post.id)/like")
+                liked.insert(person.id)
+            case 1:
+                _ = try person.d.call(Post.self, "DELETE", "/v1/posts/\(post.id)/like")
+                liked.remove(person.id)
+            case 2:
+                let comment = try person.d.call(
+                    PostComment.self, "POST", "/v1/posts/\(post.id)/comments", json: #"{"text":"step"}"#)
+                comments[person.id, default: []].append(comment.id)
+            default:
+                guard let id = comments[person.id]?.popLast() else { continue }
+                #expect(try person.d.send("DELETE", "/v1/posts/\(post.id)/comments/\(id)").status == 204)
+            }
+        }
+        let likes = liked.count
+        let live = comments.values.reduce(0) { $0 + $1.count }
+        try await eventually("every device shows \(likes) likes and \(live) comments", timeout: .seconds(30)) {
+            try people.allSatisfy { node in
+                let seen = try node.d.call(Post.self, "GET", "/v1/posts/\(post.id)")
+                return seen.likes == likes && seen.comments == live && seen.liked == liked.contains(node.id)
+            }
+        }
     }
 
     @Test("bad posts are refused precisely and change nothing")

@@ -113,6 +113,12 @@ public final class DaemonProcess: @unchecked Sendable {
     /// SIGKILL (a crash) and wait.
     public func kill() { _ = signalAndWait(SIGKILL) }
 
+    /// SIGSTOP (`true`) or SIGCONT (`false`): a daemon frozen, as on a laptop whose lid closed.
+    public func freeze(_ frozen: Bool) {
+        guard let p = process, p.isRunning else { return }
+        Glibc.kill(p.processIdentifier, frozen ? SIGSTOP : SIGCONT)
+    }
+
     private func signalAndWait(_ signal: Int32) -> Int32 {
         guard let p = process, p.isRunning else { return process?.terminationStatus ?? 0 }
         Glibc.kill(p.processIdentifier, signal)

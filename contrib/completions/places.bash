@@ -332,13 +332,13 @@ _places_place() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|list|show|edit|remove|import|export)
+    add|list|show|edit|remove|import|export|photo)
         # Offer subcommand argument completions
         "_places_place_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add list show edit remove import export' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add list show edit remove import export photo' -- "${cur}"))
         ;;
     esac
 }
@@ -347,7 +347,7 @@ _places_place_add() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=(--category)
-    non_repeating_options=(--data-dir --socket --lat --lon --in --address --price --rating --notes --url)
+    non_repeating_options=(--data-dir --socket --from-post --from-friend --lat --lon --in --address --price --rating --notes --url)
     __places_offer_flags_options 1
 
     # Offer option value completions
@@ -356,6 +356,12 @@ _places_place_add() {
         return
         ;;
     '--socket')
+        return
+        ;;
+    '--from-post')
+        return
+        ;;
+    '--from-friend')
         return
         ;;
     '--lat')
@@ -533,6 +539,65 @@ _places_place_export() {
         return
         ;;
     '-o'|'--output')
+        return
+        ;;
+    esac
+}
+
+_places_place_photo() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __places_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    add|remove)
+        # Offer subcommand argument completions
+        "_places_place_photo_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'add remove' -- "${cur}"))
+        ;;
+    esac
+}
+
+_places_place_photo_add() {
+    repeating_flags=()
+    non_repeating_flags=(--json --keep-location --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_place_photo_remove() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
         return
         ;;
     esac
@@ -2333,13 +2398,13 @@ _places_friends() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    list|show|map|add|accept|decline|remove)
+    list|show|map|add|link|accept|decline|remove)
         # Offer subcommand argument completions
         "_places_friends_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'list show map add accept decline remove' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'list show map add link accept decline remove' -- "${cur}"))
         ;;
     esac
 }
@@ -2417,6 +2482,27 @@ _places_friends_add() {
         return
         ;;
     '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_friends_link() {
+    repeating_flags=()
+    non_repeating_flags=(--json --no-qr --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket --hours)
+    __places_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--hours')
         return
         ;;
     esac

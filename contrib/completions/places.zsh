@@ -211,12 +211,13 @@ _places_place() {
             'remove:Remove a place from your library.'
             'import:Import saved places from a GeoJSON, KML or GPX file into your library.'
             'export:Export your library as GeoJSON, KML or GPX.'
+            'photo:Add or remove a photo of a place in your library.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        add|list|show|edit|remove|import|export)
+        add|list|show|edit|remove|import|export|photo)
             "_places_place_${words[1]}" && ret=0
             ;;
         esac
@@ -233,6 +234,8 @@ _places_place_add() {
         '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
         '--json[Print the API'\''s JSON body verbatim instead of human output.]'
         ':name:'
+        '--from-post[Copy the place a post names (a post id or its start).]:post:'
+        '--from-friend[Copy one of the places this friend shares (NAME is that place).]:id:'
         '--lat[Latitude in decimal degrees (-90 to 90).]:lat:'
         '--lon[Longitude in decimal degrees (-180 to 180).]:lon:'
         '--in[Look for NAME in or near this city (or region, country).]:city:'
@@ -346,6 +349,68 @@ _places_place_export() {
         '--json[Print the API'\''s JSON body verbatim instead of human output.]'
         '--format[geojson, kml or gpx.]:format:{__places_complete "${___format[@]}"}'
         '(-o --output)'{-o,--output}'[Write to this file.]:file:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_place_photo() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'add:Add a photo (its location data removed unless --keep-location) to a place.'
+            'remove:Remove a photo from a place.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        add|remove)
+            "_places_place_photo_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_places_place_photo_add() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':place:'
+        ':file:'
+        '--keep-location[Keep the photo'\''s EXIF location.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_place_photo_remove() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':place:'
+        ':photo:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -1797,6 +1862,7 @@ _places_friends() {
             'show:Show a friend'\''s profile, their posts you can see, and the places they share.'
             'map:List the places a friend shares with you (also as GeoJSON).'
             'add:Send a friend request (or accept theirs, if they asked first).'
+            'link:Print a friend link (and a QR code) for adding someone in person.'
             'accept:Accept a friend request: you become friends (and contacts).'
             'decline:Decline a friend request; it is not asked again.'
             'remove:End a friendship (or withdraw a request), on both sides from now on.'
@@ -1805,7 +1871,7 @@ _places_friends() {
         ;;
     arg)
         case "${words[1]}" in
-        list|show|map|add|accept|decline|remove)
+        list|show|map|add|link|accept|decline|remove)
             "_places_friends_${words[1]}" && ret=0
             ;;
         esac
@@ -1869,6 +1935,22 @@ _places_friends_add() {
         '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
         '--json[Print the API'\''s JSON body verbatim instead of human output.]'
         ':id:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_friends_link() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        '--hours[How many hours the link works (1–720).]:hours:'
+        '--no-qr[Print the link only, no QR code.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

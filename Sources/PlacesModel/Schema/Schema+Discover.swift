@@ -36,7 +36,11 @@ public enum SharedPlaceFields: EntityDeclaration {
     public static let categories = FieldKey<Self, [String]>(PlaceFields.categories.spec)
     public static let gazetteerID = FieldKey<Self, String>(FieldSpec.gazetteerID)
     public static let position = FieldKey<Self, String>(FieldSpec.position)
+    /// The pin's notes and photos, copied from the place (issue 16: friends' maps).
+    public static let notes = FieldKey<Self, String>(PlaceFields.notes.spec)
+    public static let photos = FieldKey<Self, JSONValue>(PlaceFields.photos.spec)
 
     public static let schema = EntitySchema(
-        .sharedPlace, id: .random, fields: [name, latitude, longitude, address, categories, gazetteerID, position])
+        .sharedPlace, id: .random,
+        fields: [name, latitude, longitude, address, categories, gazetteerID, position, notes, photos])
 }

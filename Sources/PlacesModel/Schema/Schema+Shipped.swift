@@ -35,10 +35,14 @@ public enum PlaceFields: EntityDeclaration {
     public static let gazetteerID = FieldKey<Self, String>(FieldSpec.gazetteerID)
     /// Where the place was copied from: `post:` and a post id, or `friend:` and a public id.
     public static let origin = FieldKey<Self, String>("origin", .text(maxLength: 200, required: false))
+    /// The pin's photos (`POST /v1/places/{id}/photos`), as a post's.
+    public static let photos = FieldKey<Self, JSONValue>("photos", .photos)
 
     public static let schema = EntitySchema(
         .place, id: .random,
-        fields: [name, latitude, longitude, address, categories, priceLevel, rating, notes, url, gazetteerID, origin])
+        fields: [
+            name, latitude, longitude, address, categories, priceLevel, rating, notes, url, gazetteerID, origin, photos,
+        ])
 }
 
 /// A heart on a library place, ordered by `position`.
