@@ -88,6 +88,49 @@ struct PhotoSyncTests {
         #expect(seen == photo)
     }
 
+    /// A small JPEG whose EXIF has a GPS latitude (the rationals 38/1, 42/1, 3141/100: a
+    /// recognizable run of bytes) and a 2 × 1 frame.
+    static func jpegWithLocation() -> [UInt8] {
+        func u16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }  // little-endian ("II")
+        func u32(_ v: Int) -> [UInt8] {
+            [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF), UInt8(v >> 24)]
+        }
+        // TIFF: header (8), IFD0 at 8 with one entry (GPS pointer) → GPS IFD at 26 with one
+        // entry (GPSLatitude, 3 RATIONALs at 44).
+        var tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00] + u32(8)
+        tiff += u16(1) + u16(0x8825) + u16(4) + u32(1) + u32(26) + u32(0)
+        tiff += u16(1) + u16(0x0002) + u16(5) + u32(3) + u32(44) + u32(0)
+        tiff += u32(38) + u32(1) + u32(42) + u32(1) + u32(3141) + u32(100)
+        let app1 = Array("Exif".utf8) + [0, 0] + tiff
+        var jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE1] + [UInt8((app1.count + 2) >> 8), UInt8((app1.count + 2) & 0xFF)]
+        jpeg += app1
+        jpeg += [0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x00, 0x01, 0x00, 0x02, 0x01, 0x01, 0x11, 0x00, 0xFF, 0xD9]
+        return jpeg
+    }
+
+    @Test("a photo's EXIF location is removed before it leaves the device; the friend's copy hashes to its id")
+    func locationRemoved() async throws {
+        let (ana, bruno, _) = try await SocialSyncTests.threeFriends()
+        let original = Self.jpegWithLocation()
+        let latitude = Data([0x45, 0x0C, 0x00, 0x00, 0x64, 0x00, 0x00, 0x00])  // 3141/100
+        #expect(Data(original).range(of: latitude) != nil)
+        let photo = try Self.addPhoto(ana, original)
+        #expect(photo.width == 2 && photo.height == 1 && photo.contentType == "image/jpeg")
+        let stored = try #require(try Self.photoBytes(ana, photo.id))
+        #expect(Data(stored).range(of: latitude) == nil, "the stored photo still holds its GPS latitude")
+        _ = try ana.d.call(
+            Post.self, "POST", "/v1/posts", json: #"{"text":"here","audience":"friends","photos":["\#(photo.id)"]}"#)
+        try await eventually("Bruno holds the photo") { try Self.photoBytes(bruno, photo.id) != nil }
+        let received = try #require(try Self.photoBytes(bruno, photo.id))
+        #expect(received == stored && HexCoding.encode(Blake2b.hash256(received)) == photo.id)
+        #expect(Data(received).range(of: latitude) == nil)
+        // With keepLocation the GPS data stays.
+        let kept = try ana.d.client.send(
+            "POST", "/v1/photos?keepLocation=true", body: original, headers: ["Content-Type": "image/jpeg"])
+        let keptPhoto = try JSONDecoder().decode(Photo.self, from: Data(kept.body))
+        #expect(Data(try #require(try Self.photoBytes(ana, keptPhoto.id))).range(of: latitude) != nil)
+    }
+
     @Test("a 15 MB photo cut mid-way by the receiver's crash resumes from where it stopped and completes")
     func transferResumes() async throws {
         let (ana, bruno, _) = try await SocialSyncTests.threeFriends()
