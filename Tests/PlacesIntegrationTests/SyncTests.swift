@@ -231,6 +231,13 @@ struct MultiHopTests {
             try c.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it.id)").notes == "after Dora left"
         }
         try await Task.sleep(for: .milliseconds(300))
-        #expect(try d.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it.id)").notes == "from Dora")
+        // D keeps its copy as it was, or has learned of its removal (a pull it made just
+        // before it was removed can bring the removal op); either way never A's later edit.
+        let atD = try d.d.send("GET", "/v1/itineraries/\(it.id)")
+        if atD.status == 200 {
+            #expect(try JSONDecoder().decode(Itinerary.self, from: Data(atD.body)).notes == "from Dora")
+        } else {
+            #expect(atD.status == 404, "\(atD.text)")
+        }
     }
 }

@@ -43,6 +43,16 @@ extension Replicator {
         // daemon is behind the sender. A fresh offer tells it what is held, and it sends again
         // from there (sync.md §7, "Rounds"). One offer per such batch, whatever the sender does.
         var pull = [SyncMessage]()
+        if let refusal = result.refusal, refusal != .other {
+            // Remember what was refused: once the ops before it arrive, it is asked for again.
+            var refused = refusedAhead[peer]?[docID] ?? VersionVector()
+            for bytes in batch.ops {
+                if let op = try? SignedOp(decoding: [UInt8](bytes)) {
+                    refused.include(op.header.authorKey, op.header.seq)
+                }
+            }
+            refusedAhead[peer, default: [:]][docID] = refused
+        }
         if let refusal = result.refusal, refusal != .other,
             var again = await makeOffer(for: docID, to: peer, reply: true)
         {
@@ -89,11 +99,15 @@ extension Replicator {
         // Still behind what the sender offered? Ask for the next round — unless the refusal
         // above already asked (its offer pulls the round too, and may be the once-per-session
         // whole-log pull, which a plain offer must not replace).
-        if pull.isEmpty, let offered = offeredVectors[peer]?[docID], let mine = await host.versionVector(of: docID),
-            offered.seqs.contains(where: { mine[$0.key] < $0.value }),
-            let again = await makeOffer(for: docID, to: peer, reply: true)
-        {
-            out = [again]
+        if pull.isEmpty, let mine = await host.versionVector(of: docID) {
+            let offered = offeredVectors[peer]?[docID] ?? VersionVector()
+            let refused = refusedAhead[peer]?[docID] ?? VersionVector()
+            if mine.includes(refused) { refusedAhead[peer]?[docID] = nil }
+            if offered.seqs.contains(where: { mine[$0.key] < $0.value }) || !mine.includes(refused),
+                let again = await makeOffer(for: docID, to: peer, reply: true)
+            {
+                out = [again]
+            }
         }
         if let offered = offeredVectors[peer]?[docID] { await host.caughtUp(with: peer, on: docID, offered: offered) }
         // Photos the new ops name (a post's, a card's picture), fetched lazily from the sender.

@@ -57,6 +57,10 @@ public actor Replicator {
     /// Documents whose whole log this daemon pulled from a peer in the current session
     /// (once each: equivocation recovery, `Replicator+Ingest`).
     var fullPulls: [PublicKey: Set<DocumentID>] = [:]
+    /// Ops of a peer refused because they came before ops they follow (a push that overtook
+    /// a round): asked for again once those arrive (`Replicator+Ingest`). One vector per peer
+    /// and document, gone with the peer's last session.
+    var refusedAhead: [PublicKey: [DocumentID: VersionVector]] = [:]
     /// The features each connected peer's `Hello` named that this build knows (`card/1`: it
     /// takes contact cards; `outbox/1`: outboxes; `blob/1`: photos), while connected.
     var peerFeatures: [PublicKey: Set<String>] = [:]
@@ -200,6 +204,7 @@ extension Replicator: SyncDelegate {
             // Everything kept per peer goes with its last session (sync.md §7, "Bounds").
             sendWindows[peer] = nil
             fullPulls[peer] = nil
+            refusedAhead[peer] = nil
             peerFeatures[peer] = nil
             peerVectors[peer] = nil
             offeredVectors[peer] = nil

@@ -42,9 +42,16 @@ struct SendWindow: Sendable {
         if count > 0 {
             acknowledged = inFlight[count - 1].through
             inFlight.removeFirst(count)
-            return true
         }
-        return inFlight.isEmpty || acknowledged.includes(theirs)
+        // Nothing in flight: what the peer holds is all the window knows. Ops pushed past it
+        // that it does not hold were refused (a push that overtook a round on the peer's
+        // other session) or are still on their way: the next round sends them (again; a
+        // receiver skips ops it holds by id).
+        if inFlight.isEmpty, frontier != theirs {
+            frontier = theirs
+            readThrough = 0
+        }
+        return count > 0 || inFlight.isEmpty || acknowledged.includes(theirs)
     }
 }
 
