@@ -22,6 +22,7 @@ public struct FriendLink: Sendable, Hashable {
     /// A new link of `identity`, valid until `expiresMs`.
     public static func issue(by identity: SigningKeyPair, expiresMs: Int64) -> FriendLink {
         var body: [UInt8] = [1] + identity.publicKey.bytes
+        // Clamped to 0 first: a non-negative Int64 always fits a UInt64 (no trap).
         let expiry = UInt64(max(0, expiresMs))
         for shift in stride(from: 56, through: 0, by: -8) {
             body.append(UInt8(truncatingIfNeeded: expiry >> UInt64(shift)))
@@ -47,6 +48,8 @@ public struct FriendLink: Sendable, Hashable {
             throw AccessError(.malformed, "the friend link names no valid key")
         }
         var expiry: UInt64 = 0
+        // Eight bytes into a UInt64: `<<` drops the high bits (it never traps) and a byte always
+        // fits; `Int64(clamping:)` below takes the peer's value without trapping either.
         for byte in token[33..<41] { expiry = expiry << 8 | UInt64(byte) }
         guard let signature = try? Signature(bytes: Array(token[57..<121])),
             owner.verify(signature, for: Self.context + Array(token[0..<57]))

@@ -56,6 +56,7 @@ struct BlobCipher {
 
     private func associatedData(_ index: Int64, _ last: Bool) -> [UInt8] {
         var ad = BlobCipher.context + id.bytes
+        // `bitPattern:` reinterprets the bits: it cannot trap.
         withUnsafeBytes(of: UInt64(bitPattern: index).littleEndian) { ad += $0 }
         ad.append(last ? 1 : 0)
         return ad

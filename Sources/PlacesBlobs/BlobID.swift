@@ -36,6 +36,7 @@ public struct BlobID: Hashable, Sendable, Comparable, CustomStringConvertible {
         var out = [UInt8]()
         out.reserveCapacity(64)
         for b in bytes {
+            // A nibble (0…15) of a byte: always a valid index of the 16 digits.
             out.append(BlobID.digits[Int(b >> 4)])
             out.append(BlobID.digits[Int(b & 0x0f)])
         }

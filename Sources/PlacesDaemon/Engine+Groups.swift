@@ -131,4 +131,21 @@ extension Engine {
         }
         return out.sorted()
     }
+
+    /// Takes a former friend out of every group (a group holds friends only).
+    func dropFromGroups(_ key: PublicKey) {
+        guard let library = try? library(), let groups = try? store.entities(in: library, kind: .group) else { return }
+        var changes = [Change]()
+        for group in groups {
+            let members = Views.fields(group)[GroupFields.members] ?? []
+            guard members.contains(key.hex) else { continue }
+            var write = EntityWrite<GroupFields>.update(group.id)
+            write.set(GroupFields.members, to: members.filter { $0 != key.hex }, old: members)
+            changes += write.changes
+        }
+        guard !changes.isEmpty else { return }
+        do { try commit(library, changes, summary: "a former friend left your groups") } catch {
+            logger.error("updating groups failed", metadata: ["error": "\(error)"])
+        }
+    }
 }
