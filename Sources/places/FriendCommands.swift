@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PlacesAPI
 import PlacesQR
 
@@ -55,7 +56,7 @@ struct FriendsGroup: ParsableCommand {
     /// `places friends show ID`.
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show a friend's profile, their posts you can see, and the places they share.")
+            abstract: "Show a friend's profile, their posts you can see, the places they share and their trips.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Their public id, its start, their name or @username.") var id: String
 
@@ -78,9 +79,16 @@ struct FriendsGroup: ParsableCommand {
                 print("")
                 PostFormat.print(profile.posts)
             }
-            guard !profile.places.isEmpty else { return }
+            if !profile.places.isEmpty {
+                print("")
+                FriendsGroup.printPlaces(profile.places)
+            }
+            // Their published trips you can see (issue 17); an older daemon sends none.
+            let trips = (try? JSONDecoder().decode(ExploreList.self, from: Data(reply.response.body)))?.trips ?? []
+            guard !trips.isEmpty else { return }
             print("")
-            FriendsGroup.printPlaces(profile.places)
+            print("Trips:")
+            print(ExploreFormat.table(trips))
         }
     }
 

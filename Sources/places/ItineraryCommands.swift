@@ -17,6 +17,7 @@ struct ItineraryGroup: ParsableCommand {
         subcommands: [
             Create.self, List.self, Show.self, Days.self, Check.self, Export.self, Edit.self, Delete.self,
             AddPlace.self, RemovePlace.self, MovePlace.self, Share.self, MembersCommand.self, Rates.self,
+            Publish.self, Unpublish.self,
         ],
         defaultSubcommand: List.self,
         aliases: ["itineraries", "trip"])
@@ -111,27 +112,66 @@ extension ItineraryGroup {
     /// `places itinerary create`.
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Create an itinerary.",
+            abstract: "Create an itinerary, or copy one (--from) to new dates.",
             discussion: """
                 Prices are exact decimals in --currency (default EUR): 12.5 is 1250 cents; more \
                 decimals than the currency has are refused. --place adds places from your \
                 library as places to go, in the order given.
+
+                --from ID --start YYYY-MM-DD copies a published trip (`places explore`) or one of \
+                your itineraries as a new itinerary of yours starting that day: its days, items \
+                and places to go shift with it. NAME is optional then (the copy keeps the \
+                original's name); no other field goes with --from.
                 """,
             aliases: ["new"])
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The itinerary's name.")
-        var name: String
+        @Argument(help: "The itinerary's name (with --from: a new name for the copy).")
+        var name: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "Copy this published trip or itinerary of yours (its id, the start of it, or its name); needs --start.",
+                valueName: "trip"))
+        var from: String?
 
         @OptionGroup var fields: ItineraryFields
 
         @Option(name: .customLong("place"), help: "A library place (id or name) to go to (repeat, in order).")
         var places: [String] = []
 
+        func validate() throws {
+            guard from != nil else {
+                if name == nil {
+                    throw ValidationError("give the itinerary's name (or --from TRIP --start YYYY-MM-DD to copy one)")
+                }
+                return
+            }
+            guard fields.start != nil else {
+                throw ValidationError("--from needs --start YYYY-MM-DD: the day the copy begins")
+            }
+            var others = places.isEmpty ? [] : ["--place"]
+            let given: [(String, Bool)] = [
+                ("--end", fields.end != nil), ("--transport", fields.transport != nil),
+                ("--lodging-name", fields.lodgingName != nil), ("--lodging-address", fields.lodgingAddress != nil),
+                ("--check-in", fields.checkIn != nil), ("--check-out", fields.checkOut != nil),
+                ("--travel-price", fields.travelPrice != nil), ("--lodging-price", fields.lodgingPrice != nil),
+                ("--notes", fields.notes != nil), ("--tz", fields.tz != nil),
+                ("--travel-mode", fields.travelMode != nil),
+            ]
+            others += given.filter(\.1).map(\.0)
+            if !others.isEmpty {
+                throw ValidationError(
+                    "--from copies a trip as it is: only --start and a NAME go with it, not \(others.joined(separator: ", "))"
+                        + " (change the copy with `places itinerary edit` afterwards)")
+            }
+        }
+
         func run() throws {
+            if let from { return try copy(from) }
             var body = JSONBody()
-            body["name"] = .string(name)
+            body["name"] = .string(name ?? "")
             try fields.fill(&body)
             if !places.isEmpty {
                 let names = global.names
@@ -141,6 +181,23 @@ extension ItineraryGroup {
             if global.json { return printRaw(reply) }
             let itinerary = try reply.decode(Itinerary.self)
             print("created itinerary \(Format.shortID(itinerary.id)) \(itinerary.name)")
+        }
+
+        /// `POST /v1/itineraries {"from", "startDate", "name"?}`: a copy of a published trip or
+        /// of an itinerary, from `--start` on.
+        private func copy(_ from: String) throws {
+            let source = try global.explore.template(from)
+            var body = JSONBody()
+            body["from"] = .string(source)
+            body["startDate"] = fields.start.map(JSONValue.string)
+            if let name { body["name"] = .string(name) }
+            let reply = try global.api.post(Target.v1("itineraries"), body)
+            if global.json { return printRaw(reply) }
+            let itinerary = try reply.decode(Itinerary.self)
+            print(
+                "created itinerary \(Format.shortID(itinerary.id)) \(itinerary.name) from \(Format.shortID(source)), "
+                    + Format.dateRange(itinerary.startDate, itinerary.endDate))
+            print("`places itinerary days \(Format.shortID(itinerary.id))` shows it day by day")
         }
     }
 

@@ -107,13 +107,18 @@ extension PlacesCommand {
                 content = Array(directions.urls.map { $0 + "\n" }.joined().utf8)
             }
             if format == .json && !global.json && output == nil {
-                return printPlan(try reply.decode([String: JSONValue].self))
+                return Self.printPlan(
+                    try reply.decode([String: JSONValue].self), mode: mode, by: by, roundTrip: roundTrip)
             }
             try emit(content, output: output)
         }
 
         /// Prints a route plan decoded loosely: its exact JSON shape is owned by PlacesRoutes.
-        private func printPlan(_ plan: [String: JSONValue]) {
+        /// The options asked for stand in for what the plan leaves out (`places explore route`
+        /// prints with it too).
+        static func printPlan(
+            _ plan: [String: JSONValue], mode: TravelMode?, by: RouteCriterion, roundTrip: Bool
+        ) {
             var names: [String: String] = [:]
             var stops: [(order: String, id: String, name: String)] = []
             let stopValues = plan["stops"]?.arrayValue ?? plan["order"]?.arrayValue ?? []
