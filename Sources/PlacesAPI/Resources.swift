@@ -262,6 +262,8 @@ public struct Itinerary: Codable, Sendable, Equatable {
     public var timeZone: String?
     /// How the travellers get around between the day's items (`walking`, `cycling`, `driving`).
     public var travelMode: String?
+    /// The trip it was made from, when it was made from a published trip or another itinerary.
+    public var origin: String?
     /// The currency the trip's balances and settle-up are in (ISO 4217), once set.
     public var settlementCurrency: String?
     /// The trip's exchange rates to the settlement currency (`{"USD": "0.92"}`), when it has any.

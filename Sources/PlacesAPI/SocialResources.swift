@@ -1,6 +1,8 @@
 // Friends, groups, posts, the feed and notifications (issue 16): the control API's bodies.
 // `Protocol/control-api.yaml` is the contract.
 
+import PlacesModel
+
 /// A friend (or a request this person sent that waits for an answer).
 public struct Friend: Codable, Sendable, Equatable {
     public var id: String
@@ -41,6 +43,8 @@ public struct FriendProfile: Codable, Sendable, Equatable {
     public var friend: Friend
     public var posts: [Post]
     public var places: [SharedFavorite]
+    /// The trips they published that this person may see (`GET /v1/explore` summaries).
+    public var trips: [JSONValue]?
 
     public init(friend: Friend, posts: [Post], places: [SharedFavorite]) {
         self.friend = friend

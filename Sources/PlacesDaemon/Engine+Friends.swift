@@ -133,7 +133,9 @@ extension Engine {
             let doc = Outboxes.documentID(author: key.bytes, reader: me.bytes)
             posts = try feedPage(docs: [doc], before: nil, limit: 50).posts
         }
-        return FriendProfile(friend: friend, posts: posts, places: card.map { cardView($0).favorites } ?? [])
+        var profile = FriendProfile(friend: friend, posts: posts, places: card.map { cardView($0).favorites } ?? [])
+        profile.trips = tripsPublished(by: key)
+        return profile
     }
 
     // MARK: Requests
@@ -401,7 +403,8 @@ extension Engine {
             switch kind {
             case .outbox: doc == Outboxes.documentID(author: peer.bytes, reader: me.bytes)
             case .card: doc == CardService.documentID(owner: peer.bytes)
-            case .itinerary: false
+            // A published trip's id needs its salt, which only its offer carries.
+            case .itinerary, .published: false
             }
         guard provable else { return false }
         do { try store.purgeDocument(doc) } catch {

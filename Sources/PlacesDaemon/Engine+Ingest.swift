@@ -32,6 +32,13 @@ extension Engine {
                 metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)"])
             return nil
         }
+        // A published trip's ops come only from its author (never relayed), up to its size bound.
+        if record.kind == .published, record.owner != peer.bytes || !publishedHasRoom(record) {
+            logger.info(
+                "ignored published trip ops from someone who is not its author, or past the trip's size bound",
+                metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)"])
+            return nil
+        }
         let before = currentVector(docID)
         let result: Store.IngestResult
         do {

@@ -33,20 +33,30 @@ extension Engine {
     func requireEditor(_ doc: Store.DocumentRecord) throws { try itineraryService().requireEditor(doc) }
 
     func createItinerary(_ body: [String: JSONValue]) throws -> Itinerary {
+        // `{"from": ID, "startDate"}`: a copy of a published trip or an itinerary (`Engine+Templates`).
+        if body["from"] != nil { return try createItinerary(fromTemplate: body) }
         let itineraries = try itineraryService()
         let (fields, places) = try itineraries.creation(body, library: try library())
-        let id = DocumentID(bytes: SecureRandom.bytes(16))!
+        let id = try newItineraryDocument(owner: itineraries.me)
+        try commit(itineraries.created(id, fields: fields, places: places))
+        return try itinerary(id.hex)
+    }
+
+    /// A new, empty itinerary document of `owner` with a fresh key.
+    func newItineraryDocument(owner: PublicKey) throws -> DocumentID {
+        guard let id = DocumentID(bytes: SecureRandom.bytes(16)) else {
+            throw ServiceError.store("Could not create the itinerary", "no document id")
+        }
         do {
             let key = try SecretBox.randomKey()
             try store.createDocument(
-                id, kind: .itinerary, owner: itineraries.me,
-                sealedKey: try SealedBox.seal(key, to: itineraries.me), timeMs: RFC3339.nowMs())
+                id, kind: .itinerary, owner: owner, sealedKey: try SealedBox.seal(key, to: owner),
+                timeMs: RFC3339.nowMs())
             account.keyring.insert(key, doc: id, epoch: 0)
         } catch {
             throw ServiceError.store("Could not create the itinerary", "\(error)", cause: error)
         }
-        try commit(itineraries.created(id, fields: fields, places: places))
-        return try itinerary(id.hex)
+        return id
     }
 
     func updateItinerary(_ reference: String, _ body: [String: JSONValue]) throws -> Itinerary {

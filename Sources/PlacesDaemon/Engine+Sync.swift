@@ -26,6 +26,8 @@ extension Engine: ReplicationHost {
 
     public func peerConnected(_ peer: PublicKey, name: String, address: String) async {
         peerNames[peer] = name
+        peerAddresses[peer] = address
+        publishedFollowConnection(peer)
         // Only people this daemon shares something with (or contacts) are remembered across
         // runs: a stream of strangers with new identities must not grow the database.
         if isKnown(peer) {
@@ -44,6 +46,7 @@ extension Engine: ReplicationHost {
         }
         guard lastSession else { return }
         peerNames[peer] = nil
+        peerAddresses[peer] = nil
         for doc in provisional.keys {
             provisional[doc]?.remove(peer)
             if provisional[doc]?.isEmpty == true { provisional[doc] = nil }
@@ -51,7 +54,9 @@ extension Engine: ReplicationHost {
     }
 
     public func sharedDocumentIDs(with peer: PublicKey) async -> [DocumentID] {
-        sharedDocuments(with: peer).map(\.id)
+        // Published trips are not in `sharedDocuments`: a network trip is offered to anyone
+        // who connects, and that must not make a stranger known.
+        (sharedDocuments(with: peer) + publishedDocuments(with: peer)).map(\.id)
     }
 
     public func document(_ doc: DocumentID) async -> ReplicaDocument? {
@@ -65,11 +70,12 @@ extension Engine: ReplicationHost {
             switch record.kind {
             case .card: .card
             case .outbox: .outbox
+            case .published: .published
             default: .itinerary
             }
         return ReplicaDocument(
             id: record.id, owner: record.owner,
-            isShared: record.kind == .itinerary || record.kind == .card || record.kind == .outbox, kind: kind)
+            isShared: [.itinerary, .card, .outbox, .published].contains(record.kind), kind: kind)
     }
 
     public func participants(in doc: DocumentID) async -> Set<PublicKey> {
@@ -87,6 +93,21 @@ extension Engine: ReplicationHost {
         guard let record = try? store.document(doc), let vector = currentVector(doc) else { return nil }
         // Grants of members removed (or gone) in this daemon's view are held back (sync.md §7,
         // "Offers"); a grant may arrive before the op that makes its member one.
+        if record.kind == .published {
+            // A published trip goes only from its author; a private one's offer carries only
+            // the receiver's grant, a network one's none (its key is derived from its id).
+            let network = record.owner != me?.bytes || publicationsByDoc()[doc]?.audience == "network"
+            let grant =
+                record.owner == me?.bytes && !network && participants(of: record).contains(peer)
+                ? ensureCardGrant(record, to: peer) : nil
+            var content = OfferContent(owner: record.owner, vector: vector, grants: grant.map { [$0] } ?? [])
+            content.kind = .published
+            if record.owner == me?.bytes {
+                content.role = network ? "network" : "friends"
+                content.salt = publicationsByDoc()[doc]?.salt ?? []
+            }
+            return content
+        }
         if record.kind == .card || record.kind == .outbox {
             // A card's or outbox's offer carries only the receiver's grant: a contact learns
             // nothing of the owner's other contacts. The owner issues it the first time it
@@ -167,6 +188,7 @@ extension Engine: ReplicationHost {
     public func receiveShare(_ offer: ReceivedOffer, from peer: PublicKey) async -> ReplicaDocument? {
         if offer.kind == .card { return receiveCard(offer, from: peer).map(Engine.replica) }
         if offer.kind == .outbox { return receiveOutbox(offer, from: peer).map(Engine.replica) }
+        if offer.kind == .published { return receivePublished(offer, from: peer).map(Engine.replica) }
         guard let record = receiveShare(offer, doc: offer.doc, from: peer) else { return nil }
         return Engine.replica(record)
     }
@@ -215,6 +237,7 @@ extension Engine: ReplicationHost {
             return owner == me ? cardAudience().union([me]) : [owner, me]
         }
         if doc.kind == .outbox { return outboxParticipants(doc) }
+        if doc.kind == .published { return publishedParticipants(doc) }
         if let cached = participantsCache[doc.id] { return cached }
         var out = Set<PublicKey>()
         if let owner = try? PublicKey(bytes: doc.owner) { out.insert(owner) }
@@ -238,7 +261,10 @@ extension Engine: ReplicationHost {
     /// the participants of `membership` (documents whose ops wrote `member` or `link`
     /// entities: roles, joins, leaves, link revocations).
     func noteStored(_ ops: [SignedOp], membership: Set<DocumentID>) {
-        for op in ops { vectorCache[op.header.doc]?.include(op.header.authorKey, op.header.seq) }
+        for op in ops {
+            vectorCache[op.header.doc]?.include(op.header.authorKey, op.header.seq)
+            if explore.entries != nil { explore.dirty.insert(op.header.doc) }
+        }
         for doc in membership { participantsCache[doc] = nil }
     }
 
@@ -274,7 +300,7 @@ extension Engine: ReplicationHost {
     /// long request (a 100,000-stop itinerary's answer) would otherwise hold the push up.
     func pushLocal(_ ops: [SignedOp], doc: DocumentID) {
         guard let record = try? store.document(doc),
-            record.kind == .itinerary || record.kind == .card || record.kind == .outbox, let me
+            [.itinerary, .card, .outbox, .published].contains(record.kind), let me
         else {
             return
         }

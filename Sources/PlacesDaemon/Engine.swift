@@ -62,6 +62,14 @@ public actor Engine {
     var blobs: BlobStore?
     /// Photo wants allowed recently, by `peer/photo`, until when (`Engine+Blobs`).
     var blobPermissions: [String: ContinuousClock.Instant] = [:]
+    /// This identity's publications by published document (`Engine+Publishing`), read on
+    /// first use after a publish.
+    var publicationCache: [DocumentID: Store.PublicationRecord]?
+    /// Where each connected peer listens (`host:port`), for the bound per address on
+    /// strangers' published trips.
+    var peerAddresses: [PublicKey: String] = [:]
+    /// What explore lists, kept current as published trips change (`Engine+Explore`).
+    var explore = ExploreIndex()
 
     init(store: Store, paths: DataPaths, version: String, logger: Logger) {
         self.store = store

@@ -22,6 +22,10 @@ struct ItineraryService {
 
     /// Refuses edits by viewers (and by anyone not a member any more).
     func requireEditor(_ doc: Store.DocumentRecord) throws {
+        guard doc.kind == .itinerary else {
+            throw ServiceError(
+                .readOnly, "a published trip is read-only: make your own with `places itinerary create --from`")
+        }
         let role = try ServiceError.storing { () throws(StoreError) in try store.currentRole(of: me, in: doc.id) }
         guard role == "owner" || role == "editor" else {
             throw ServiceError(
@@ -35,6 +39,15 @@ struct ItineraryService {
         let ref = reference.lowercased()
         guard ref.utf8.count >= 4 else {
             throw ServiceError.invalid("id", "'\(reference)' is not an itinerary id: give at least 4 hex characters")
+        }
+        // The explore routes read a published trip through the itinerary views (they checked
+        // it may be seen and pass its whole id).
+        if TripReading.published {
+            guard
+                let doc = try ServiceError.storing({ () throws(StoreError) in try store.documents(kind: .published) })
+                    .first(where: { $0.id.hex == ref })
+            else { throw ServiceError.notFound("no published trip with id '\(reference)'") }
+            return doc
         }
         let docs = try ServiceError.storing { () throws(StoreError) in try store.documents(kind: .itinerary) }.filter {
             $0.id.hex.hasPrefix(ref)

@@ -29,6 +29,11 @@ struct Router: ControlHandler {
         {
             return response
         }
+        if let section = path.first, ["explore", "saved", "itineraries"].contains(section),
+            let response = try await ExploreRoutes.route(engine, r, path)
+        {
+            return response
+        }
         switch (r.method, path.count, path.first) {
         case ("GET", 1, "status"): return .encoding(await engine.status())
         case ("POST", 1, "init"):

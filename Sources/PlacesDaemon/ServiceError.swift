@@ -138,3 +138,11 @@ struct ServiceError: Error, Sendable, CustomStringConvertible {
         do { return try body() } catch { throw ServiceError.store("Storage error", error.message, cause: error) }
     }
 }
+
+extension ServiceError {
+    /// Whether it is a 404 (something named does not exist).
+    var isNotFound: Bool {
+        if case .notFound = code { return true }
+        return false
+    }
+}

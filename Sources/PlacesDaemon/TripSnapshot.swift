@@ -94,19 +94,29 @@ final class TripSnapshot: @unchecked Sendable {
 
     /// Reads `doc`; `previous` (an older snapshot of it) lends the views of every entity
     /// whose record is unchanged.
-    init(doc: DocumentID, store: Store, previous: TripSnapshot? = nil) throws(ServiceError) {
-        self.doc = doc
+    convenience init(doc: DocumentID, store: Store, previous: TripSnapshot? = nil) throws(ServiceError) {
         guard
             let root = try ServiceError.storing({ () throws(StoreError) in try store.entity(in: doc, id: doc.hex) }),
             !root.deleted
         else { throw ServiceError.notFound("no itinerary with id '\(doc.hex)'") }
-        self.root = root
         var records = [Store.EntityRecord]()
         for kind in EntityKind.tripItems {
             records += try ServiceError.storing { () throws(StoreError) in try store.entities(in: doc, kind: kind) }
         }
+        let stops = try ServiceError.storing { () throws(StoreError) in try store.entities(in: doc, kind: .stop) }
+        self.init(doc: doc, root: root, items: records, stops: stops, previous: previous)
+    }
+
+    /// A snapshot of records read elsewhere (a publication's copy before it is written:
+    /// `--dry-run` shows it through the same views as the published trip).
+    init(
+        doc: DocumentID, root: Store.EntityRecord, items records: [Store.EntityRecord], stops: [Store.EntityRecord],
+        previous: TripSnapshot? = nil
+    ) {
+        self.doc = doc
+        self.root = root
         self.itemRecords = records
-        self.stops = try ServiceError.storing { () throws(StoreError) in try store.entities(in: doc, kind: .stop) }
+        self.stops = stops
         var json = [String: JSONValue]()
         var items = [PlacesTrips.TripItem]()
         var list = [JSONValue]()

@@ -70,6 +70,7 @@ enum Views {
         )
         view.timeZone = f[I.timeZone]
         view.travelMode = f[I.travelMode]
+        view.origin = f[I.origin]
         view.settlementCurrency = f[I.settlementCurrency]
         if let table = f[I.rates]?.objectValue, !table.isEmpty { view.rates = table.compactMapValues(\.stringValue) }
         // The itinerary's own lodging and transportation show as items too (`TripItemViews`).

@@ -115,6 +115,7 @@ extension Places_Sync_V1_SyncMessage.OneOf_Kind {
         case .blobWant(let want): "blobWant(\(want.offset))"
         case .blobChunk(let chunk): "blobChunk(\(chunk.offset), \(chunk.data.count) bytes)"
         case .blobMissing: "blobMissing"
+        case .tripLike(let like): "tripLike(\(like.liked))"
         }
     }
 }

@@ -214,6 +214,37 @@ enum Schema {
                     CREATE INDEX entity_reaction ON entity(ref) WHERE kind = 'reaction';
                     """)
         }
+        m.registerMigration("v10-published") { db in
+            // Published trips (Protocol/sync.md §7.5): which published document each of this
+            // person's itineraries has; where others' published trips came from and when their
+            // author last offered them (the bounds on strangers' trips); the trips saved; this
+            // person's likes of others' trips, kept until their author has them.
+            try db.execute(
+                sql: """
+                    CREATE TABLE publication (
+                        itinerary BLOB PRIMARY KEY,
+                        published BLOB NOT NULL UNIQUE,
+                        audience TEXT NOT NULL,
+                        grp TEXT,
+                        salt BLOB NOT NULL
+                    );
+                    CREATE TABLE published_origin (
+                        doc BLOB PRIMARY KEY,
+                        address TEXT NOT NULL,
+                        seen_ms INTEGER NOT NULL
+                    );
+                    CREATE TABLE trip_saved (
+                        doc BLOB PRIMARY KEY,
+                        saved_ms INTEGER NOT NULL
+                    );
+                    CREATE TABLE trip_like_mine (
+                        doc BLOB PRIMARY KEY,
+                        liked INTEGER NOT NULL,
+                        at TEXT NOT NULL,
+                        signature TEXT NOT NULL
+                    );
+                    """)
+        }
         return m
     }
 

@@ -21,6 +21,9 @@ public final class Store: Sendable {
         /// An outbox: what one person posts to one reader (their own outbox to themselves
         /// holds every post they wrote), and the reactions on those posts.
         case outbox
+        /// A published trip: a read-only copy of an itinerary its owner published, and the
+        /// likes on it (`Protocol/sync.md` §7.5).
+        case published
     }
 
     /// A row of the `document` table.
@@ -46,6 +49,32 @@ public final class Store: Sendable {
         public var createdBy: String?
         public var createdMs: Int64?
         public var updatedMs: Int64?
+
+        /// A record made outside the store (a view of what would be written).
+        public init(unstored doc: DocumentID, id: EntityID, kind: EntityKind, dataJSON: String, position: String?) {
+            self.doc = doc
+            self.id = id
+            self.kind = kind
+            self.dataJSON = dataJSON
+            self.position = position
+            self.deleted = false
+        }
+
+        init(
+            doc: DocumentID, id: EntityID, kind: EntityKind, dataJSON: String, position: String?, deleted: Bool,
+            ref: String?, createdBy: String?, createdMs: Int64?, updatedMs: Int64?
+        ) {
+            self.doc = doc
+            self.id = id
+            self.kind = kind
+            self.dataJSON = dataJSON
+            self.position = position
+            self.deleted = deleted
+            self.ref = ref
+            self.createdBy = createdBy
+            self.createdMs = createdMs
+            self.updatedMs = updatedMs
+        }
     }
 
     /// One line of a document's activity, derived from one change of one op.

@@ -17,6 +17,12 @@ extension Schema {
         DocumentSchema("profile", entities: [ProfileFields.schema]),
         DocumentSchema("card", entities: [CardFields.schema, SharedPlaceFields.schema]),
         DocumentSchema("outbox", entities: [OutboxFields.schema, PostFields.schema, ReactionFields.schema]),
+        DocumentSchema(
+            "published",
+            entities: [
+                PublishedTripFields.schema, StopFields.schema, LodgingFields.schema, TransportFields.schema,
+                FoodFields.schema, ActivityFields.schema, TripLikeFields.schema,
+            ]),
     ])
 }
 
@@ -81,6 +87,9 @@ public enum ItineraryFields: EntityDeclaration {
     /// The trip's exchange rates to the settlement currency (`{"USD": "0.92"}`), kept by its
     /// editors; an expense freezes the rate it was entered with.
     public static let rates = FieldKey<Self, JSONValue>("rates", .rateTable, label: "exchange rates")
+    /// The trip it was made from (`POST /v1/itineraries` with `from`): its name, author and id.
+    public static let origin = FieldKey<Self, String>(
+        "origin", .text(maxLength: 400, required: false), label: "made from")
 
     /// The fields of the API's `lodging` object, by their name inside it.
     public static let lodging: [(key: String, field: FieldKey<Self, String>)] = [
@@ -91,7 +100,7 @@ public enum ItineraryFields: EntityDeclaration {
         .itinerary, id: .root,
         fields: [
             name, startDate, endDate, transportation, lodgingName, lodgingAddress, lodgingCheckIn, lodgingCheckOut,
-            travelPrice, lodgingPrice, notes, timeZone, travelMode, settlementCurrency, rates,
+            travelPrice, lodgingPrice, notes, timeZone, travelMode, settlementCurrency, rates, origin,
         ])
 }
 

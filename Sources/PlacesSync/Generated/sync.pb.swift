@@ -127,6 +127,14 @@ nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
     set {kind = .blobMissing(newValue)}
   }
 
+  var tripLike: Places_Sync_V1_TripLike {
+    get {
+      if case .tripLike(let v)? = kind {return v}
+      return Places_Sync_V1_TripLike()
+    }
+    set {kind = .tripLike(newValue)}
+  }
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -141,6 +149,7 @@ nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
     case blobWant(Places_Sync_V1_BlobWant)
     case blobChunk(Places_Sync_V1_BlobChunk)
     case blobMissing(Places_Sync_V1_BlobMissing)
+    case tripLike(Places_Sync_V1_TripLike)
 
   }
 
@@ -225,9 +234,14 @@ nonisolated struct Places_Sync_V1_DocOffer: Sendable {
   /// sender is the owner. Offers go only to participants, never to strangers.
   var fromName: String = String()
 
-  /// The document's kind: "" or "itinerary" for an itinerary, "card" for a contact card
-  /// (sync.md §7, "Document kinds"). A receiver ignores an offer of a kind it does not know.
+  /// The document's kind: "" or "itinerary" for an itinerary, "card" for a contact card,
+  /// "outbox", "published" (sync.md §7, "Document kinds"). A receiver ignores an offer of a kind it does not know.
   var kind: String = String()
+
+  /// A published trip's salt (sync.md §7.5): 16 bytes such that `doc` is the first 16 bytes of
+  /// BLAKE2b-256("places/published/1" ‖ 0x00 ‖ owner ‖ salt), so no one can offer a trip under
+  /// another author's trip id. Empty for every other kind.
+  var salt: Data = Data()
 
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -425,13 +439,38 @@ nonisolated struct Places_Sync_V1_BlobMissing: Sendable {
   init() {}
 }
 
+/// Published trips, sync.md §7.5: sent only to peers whose Hello.features has "published/1".
+/// The sender's like (or unlike) of a published trip, sent to the trip's author (the session's
+/// peer is the liker); the author copies it into the trip as a `tripLike` entity.
+nonisolated struct Places_Sync_V1_TripLike: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// 16 bytes: the published trip's document id
+  var doc: Data = Data()
+
+  /// false: an unlike
+  var liked: Bool = false
+
+  /// RFC 3339 time of the like, as op-format.md's `timestamp` fields (≤ 64 bytes)
+  var at: String = String()
+
+  /// 64 bytes: the liker's Ed25519 signature (sync.md §7.5)
+  var signature: Data = Data()
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "places.sync.v1"
 
 nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".SyncMessage"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}offer\0\u{1}ops\0\u{1}ping\0\u{1}pong\0\u{1}bye\0\u{1}join\0\u{3}join_refused\0\u{3}blob_want\0\u{3}blob_chunk\0\u{3}blob_missing\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}offer\0\u{1}ops\0\u{1}ping\0\u{1}pong\0\u{1}bye\0\u{1}join\0\u{3}join_refused\0\u{3}blob_want\0\u{3}blob_chunk\0\u{3}blob_missing\0\u{3}trip_like\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -582,6 +621,19 @@ nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftPr
           self.kind = .blobMissing(v)
         }
       }()
+      case 12: try {
+        var v: Places_Sync_V1_TripLike?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .tripLike(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .tripLike(v)
+        }
+      }()
       default: break
       }
     }
@@ -636,6 +688,10 @@ nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftPr
     case .blobMissing?: try {
       guard case .blobMissing(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 11)
+    }()
+    case .tripLike?: try {
+      guard case .tripLike(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 12)
     }()
     case nil: break
     }
@@ -731,7 +787,7 @@ nonisolated extension Places_Sync_V1_VersionEntry: SwiftProtobuf.Message, SwiftP
 
 nonisolated extension Places_Sync_V1_DocOffer: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".DocOffer"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{1}owner\0\u{1}vector\0\u{1}grants\0\u{1}reply\0\u{1}name\0\u{1}role\0\u{3}join_proof\0\u{3}from_name\0\u{1}kind\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{1}owner\0\u{1}vector\0\u{1}grants\0\u{1}reply\0\u{1}name\0\u{1}role\0\u{3}join_proof\0\u{3}from_name\0\u{1}kind\0\u{1}salt\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -749,6 +805,7 @@ nonisolated extension Places_Sync_V1_DocOffer: SwiftProtobuf.Message, SwiftProto
       case 8: try { try decoder.decodeSingularBytesField(value: &self.joinProof) }()
       case 9: try { try decoder.decodeSingularStringField(value: &self.fromName) }()
       case 10: try { try decoder.decodeSingularStringField(value: &self.kind) }()
+      case 11: try { try decoder.decodeSingularBytesField(value: &self.salt) }()
       default: break
       }
     }
@@ -785,6 +842,9 @@ nonisolated extension Places_Sync_V1_DocOffer: SwiftProtobuf.Message, SwiftProto
     if !self.kind.isEmpty {
       try visitor.visitSingularStringField(value: self.kind, fieldNumber: 10)
     }
+    if !self.salt.isEmpty {
+      try visitor.visitSingularBytesField(value: self.salt, fieldNumber: 11)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -799,6 +859,7 @@ nonisolated extension Places_Sync_V1_DocOffer: SwiftProtobuf.Message, SwiftProto
     if lhs.joinProof != rhs.joinProof {return false}
     if lhs.fromName != rhs.fromName {return false}
     if lhs.kind != rhs.kind {return false}
+    if lhs.salt != rhs.salt {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1179,6 +1240,51 @@ nonisolated extension Places_Sync_V1_BlobMissing: SwiftProtobuf.Message, SwiftPr
 
   static func ==(lhs: Places_Sync_V1_BlobMissing, rhs: Places_Sync_V1_BlobMissing) -> Bool {
     if lhs.hash != rhs.hash {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Places_Sync_V1_TripLike: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".TripLike"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{1}liked\0\u{1}at\0\u{1}signature\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.doc) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.liked) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.at) }()
+      case 4: try { try decoder.decodeSingularBytesField(value: &self.signature) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.doc.isEmpty {
+      try visitor.visitSingularBytesField(value: self.doc, fieldNumber: 1)
+    }
+    if self.liked != false {
+      try visitor.visitSingularBoolField(value: self.liked, fieldNumber: 2)
+    }
+    if !self.at.isEmpty {
+      try visitor.visitSingularStringField(value: self.at, fieldNumber: 3)
+    }
+    if !self.signature.isEmpty {
+      try visitor.visitSingularBytesField(value: self.signature, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Places_Sync_V1_TripLike, rhs: Places_Sync_V1_TripLike) -> Bool {
+    if lhs.doc != rhs.doc {return false}
+    if lhs.liked != rhs.liked {return false}
+    if lhs.at != rhs.at {return false}
+    if lhs.signature != rhs.signature {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

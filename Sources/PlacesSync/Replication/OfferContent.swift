@@ -20,6 +20,8 @@ public struct OfferContent: Sendable {
     /// A friend link's token the receiver issued, sent with the first offer of an outbox
     /// (`Protocol/sync.md` §7.3, `DocOffer.join_proof`): the request is accepted without a prompt.
     public var friendToken: [UInt8] = []
+    /// A published trip's salt (`Protocol/sync.md` §7.5): its id is derived from it and the owner.
+    public var salt: [UInt8] = []
 
     public init(
         owner: [UInt8], vector: VersionVector, grants: [KeyGrant], fromName: String? = nil, name: String? = nil,

@@ -20,6 +20,8 @@ public struct ReceivedOffer: Sendable {
     public var joinProof: [UInt8]
     /// The kind the offer names (an unknown kind never reaches the host).
     public var kind: ReplicaDocument.Kind = .itinerary
+    /// A published trip's salt (at most 16 bytes are passed on; checked by the host).
+    public var salt: [UInt8] = []
 
     public init(
         doc: DocumentID, owner: [UInt8], grants: [KeyGrant], name: String = "", fromName: String = "",

@@ -14,6 +14,10 @@ public struct ReplicaDocument: Sendable, Equatable {
         /// its author to its reader, to peers whose `Hello.features` has `outbox/1`, never
         /// relayed (`Protocol/sync.md` §7.3).
         case outbox
+        /// A published trip: a read-only copy of an itinerary and the likes on it, sent only
+        /// by its author to its audience (friends, a group, or any peer on the network), to
+        /// peers whose `Hello.features` has `published/1`, never relayed (`Protocol/sync.md` §7.5).
+        case published
 
         /// The `Hello` feature a peer must have sent to be offered a document of this kind
         /// (an older daemon would take it for an itinerary); nil for itineraries.
@@ -22,11 +26,12 @@ public struct ReplicaDocument: Sendable, Equatable {
             case .itinerary: nil
             case .card: "card/1"
             case .outbox: "outbox/1"
+            case .published: PublishedLike.feature
             }
         }
 
         /// Whether documents of this kind go only from their owner to their audience, never
-        /// relayed (cards and outboxes).
+        /// relayed (cards, outboxes and published trips).
         public var isDirect: Bool { self != .itinerary }
     }
 

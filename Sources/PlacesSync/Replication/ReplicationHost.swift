@@ -78,6 +78,14 @@ public protocol ReplicationHost: AnyObject, Sendable {
     /// A refusal of this daemon's share link from `peer` (its proof still to check).
     func joinRefused(_ refusal: JoinRefusal, from peer: PublicKey) async
 
+    // MARK: Published trips (`Protocol/sync.md` §7.5)
+
+    /// A like (or unlike) `peer` signed of a published trip, its sizes checked: the host keeps
+    /// it when the trip is its own and `peer` may see it, and the signature holds.
+    func receiveLike(_ like: PublishedLike, from peer: PublicKey) async
+    /// This identity's likes of `peer`'s published trips that `peer` may not have yet.
+    func publishedLikes(for peer: PublicKey) async -> [PublishedLike]
+
     // MARK: Blobs (photos, `Protocol/sync.md` §7.4)
 
     /// Hashes of the blobs that documents owned by `peer` and shared with this daemon (`doc`

@@ -33,6 +33,7 @@ extension Replicator {
         let forOthers = content.grants.filter { $0.member != peer.bytes }
         offer.grants = (forReceiver + forOthers).prefix(Replicator.maxGrantsPerOffer).map(Replicator.wire)
         offer.reply = reply
+        if content.kind == .published, content.salt.count == 16 { offer.salt = Data(content.salt) }
         if content.kind == .outbox, !content.friendToken.isEmpty, content.friendToken.count <= 4_096 {
             offer.joinProof = Data(content.friendToken)
         }

@@ -26,11 +26,13 @@ extension Replicator {
     /// An offer of a document not held, for the host: only the grants among the first
     /// `maxGrantsPerOffer` entries are looked at, and the names are bounded.
     static func received(_ offer: Places_Sync_V1_DocOffer, doc: DocumentID) -> ReceivedOffer {
-        ReceivedOffer(
+        var received = ReceivedOffer(
             doc: doc, owner: [UInt8](offer.owner),
             grants: offer.grants.prefix(Replicator.maxGrantsPerOffer).compactMap(Replicator.grant),
             name: String(offer.name.prefix(200)), fromName: String(offer.fromName.prefix(100)), role: offer.role,
             joinProof: [UInt8](offer.joinProof), kind: kind(of: offer) ?? .itinerary)
+        if offer.salt.count == 16 { received.salt = [UInt8](offer.salt) }
+        return received
     }
 
     /// The kind an offer names: "" and "itinerary" are itineraries, "card" a contact card;
@@ -40,6 +42,7 @@ extension Replicator {
         case "", "itinerary": .itinerary
         case "card": .card
         case "outbox": .outbox
+        case "published": .published
         default: nil
         }
     }

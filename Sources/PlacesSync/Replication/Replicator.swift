@@ -43,6 +43,7 @@ public actor Replicator {
         case offer(doc: DocumentID, peers: Set<PublicKey>)
         case present(JoinPresentation, peer: PublicKey)
         case forget(DocumentID)
+        case like(PublishedLike, author: PublicKey)
     }
 
     let logger: Logger
@@ -62,10 +63,11 @@ public actor Replicator {
     /// and document, gone with the peer's last session.
     var refusedAhead: [PublicKey: [DocumentID: VersionVector]] = [:]
     /// The features each connected peer's `Hello` named that this build knows (`card/1`: it
-    /// takes contact cards; `outbox/1`: outboxes; `blob/1`: photos), while connected.
+    /// takes contact cards; `outbox/1`: outboxes; `blob/1`: photos; `published/1`: published
+    /// trips and their likes), while connected.
     var peerFeatures: [PublicKey: Set<String>] = [:]
     /// The features this build sends in `Hello` and understands (`Protocol/sync.md` §7).
-    public static let features = ["card/1", "outbox/1", BlobTransfer.feature]
+    public static let features = ["card/1", "outbox/1", BlobTransfer.feature, PublishedLike.feature]
     /// The photos wanted and being fetched (`Replicator+Blobs`, sync.md §7.4).
     var blobWants = BlobWants()
     /// What was sent to each peer of each document in answer to its offers: pipelined
@@ -114,6 +116,12 @@ public actor Replicator {
         outbox.yield(.forget(doc))
     }
 
+    /// Sends this identity's like (or unlike) of a published trip to its author, when
+    /// connected and taking published trips (otherwise it goes when they next connect).
+    public nonisolated func sendLike(_ like: PublishedLike, to author: PublicKey) {
+        outbox.yield(.like(like, author: author))
+    }
+
     /// The vectors `peer` offered in its current sessions, by document.
     public func peerVectors(of peer: PublicKey) -> [DocumentID: VersionVector] { peerVectors[peer] ?? [:] }
 
@@ -143,6 +151,9 @@ public actor Replicator {
             case .present(let presentation, let peer): enqueue([Self.joinRequest(presentation)], doc: nil, to: [peer])
             case .forget(let doc):
                 for peer in sendWindows.keys { sendWindows[peer]?[doc] = nil }
+            case .like(let like, let author):
+                guard sessions[author] != nil, takes(.published, author) else { continue }
+                enqueue([Replicator.tripLike(like)], doc: nil, to: [author])
             }
         }
     }
@@ -177,6 +188,8 @@ extension Replicator: SyncDelegate {
             if let offer = await makeOffer(for: doc, to: peer, reply: false) { out.append(offer) }
         }
         out += (await host.joinPresentations(for: peer)).map(Self.joinRequest)
+        // This identity's likes of the peer's published trips, until the peer has them.
+        if takes(.published, peer) { out += (await host.publishedLikes(for: peer)).map(Self.tripLike) }
         // Photos named by what the peer owns and this daemon lacks (a fetch cut short by a
         // dropped connection resumes here).
         return out + (await blobsFollow(from: peer, in: nil))
@@ -193,6 +206,7 @@ extension Replicator: SyncDelegate {
         case .blobWant(let want): return await handleBlobWant(want, from: peer)
         case .blobChunk(let chunk): return await handleBlobChunk(chunk, from: peer)
         case .blobMissing(let missing): return await handleBlobMissing(missing, from: peer)
+        case .tripLike(let like): return await handleTripLike(like, from: peer)
         default: return []
         }
     }

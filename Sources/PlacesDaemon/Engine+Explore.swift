@@ -1,0 +1,449 @@
+import Foundation
+import PlacesAPI
+import PlacesCrypto
+import PlacesGazetteer
+import PlacesModel
+import PlacesStore
+import PlacesSync
+import PlacesTrips
+
+/// Reads through the itinerary views (days, a day, routes) of a published trip: set by the
+/// explore routes, after they checked the trip may be seen (`ItineraryService.document`).
+enum TripReading {
+    @TaskLocal static var published = false
+}
+
+/// What explore lists: one entry per published trip held, made from its document when its
+/// ops change (`noteStored` marks it), so a search over thousands reads no document.
+struct ExploreIndex {
+    struct Entry {
+        var doc: DocumentID
+        var author: [UInt8]
+        var authorName: String?
+        var name: String
+        var folded: String
+        var startDate: String?
+        var endDate: String?
+        var days: Int
+        var countries: [String]
+        var cities: [String]
+        var publishedMs: Int64
+        var updatedMs: Int64
+        var audience: String
+        var withdrawn: Bool
+        /// Keys (hex) of the likers whose like holds and whose signature verifies.
+        var likers: Set<String>
+    }
+
+    /// Nil until first read.
+    var entries: [DocumentID: Entry]?
+    /// Documents whose ops changed since.
+    var dirty: Set<DocumentID> = []
+    /// Likes whose signature was checked, by `doc/liker/at/liked/signature`.
+    var verified: [String: Bool] = [:]
+    /// Likes taken per peer in the current minute.
+    var likeBudget: [PublicKey: (minute: Int64, count: Int)] = [:]
+    var cities: CityGrid?
+}
+
+/// Explore (issue 17): the published trips this daemon may show, their likes and saves, and
+/// this person's likes of others' trips on their way to the authors.
+extension Engine {
+    static let exploreDefaultLimit = 50
+    static let exploreMaxLimit = 500
+
+    // MARK: Listing
+
+    /// `GET /v1/explore?q=&country=&sort=likes|newest&limit=N`.
+    func exploreList(query: [String: String]) throws -> JSONValue {
+        try requireLogin()
+        let sort = query["sort"] ?? "newest"
+        guard sort == "likes" || sort == "newest" else {
+            throw ServiceError.invalid("sort", "sort must be likes or newest")
+        }
+        var limit = Self.exploreDefaultLimit
+        if let text = query["limit"] {
+            guard let n = Int(text), (1...Self.exploreMaxLimit).contains(n) else {
+                throw ServiceError.invalid("limit", "limit must be a whole number from 1 to \(Self.exploreMaxLimit)")
+            }
+            limit = n
+        }
+        var country: String?
+        if let text = query["country"], !text.isEmpty {
+            guard text.utf8.count == 2, text.utf8.allSatisfy({ (65...90).contains($0) || (97...122).contains($0) })
+            else {
+                throw ServiceError.invalid("country", "country must be a two-letter ISO 3166 code, such as PT")
+            }
+            country = text.uppercased()
+        }
+        let q = NameFolding.fold(String((query["q"] ?? "").prefix(200)))
+        let known = knownHex()
+        let mine = myLikes()
+        var hits = [(entry: ExploreIndex.Entry, likes: Int, knownLikes: Int)]()
+        for entry in visibleEntries() {
+            if let country, !entry.countries.contains(country) { continue }
+            if !q.isEmpty, !entry.folded.contains(q) { continue }
+            let likers = likers(of: entry, mine: mine)
+            hits.append((entry, likers.count, likers.intersection(known).count))
+        }
+        if sort == "likes" {
+            hits.sort {
+                ($0.knownLikes, $0.likes, $0.entry.publishedMs, $0.entry.doc.hex)
+                    > ($1.knownLikes, $1.likes, $1.entry.publishedMs, $1.entry.doc.hex)
+            }
+        } else {
+            hits.sort { ($0.entry.publishedMs, $0.entry.doc.hex) > ($1.entry.publishedMs, $1.entry.doc.hex) }
+        }
+        let saved = Set(((try? store.savedTrips()) ?? []).map(\.doc))
+        let trips = hits.prefix(limit).map { summary($0.entry, known: known, mine: mine, saved: saved) }
+        return .object(["trips": .array(Array(trips))])
+    }
+
+    /// `GET /v1/explore/{id}`: the trip with its items, places to go, days and costs.
+    func exploreTrip(_ reference: String) throws -> JSONValue {
+        let entry = try visibleTrip(reference)
+        let snapshot = try tripSnapshot(try publishedRecord(entry.doc))
+        return try exploreDetail(snapshot: snapshot, summary: summary(entry))
+    }
+
+    /// `GET /v1/saved`: saved trips, newest save first, withdrawn ones included (marked).
+    func savedTrips() throws -> JSONValue {
+        try requireLogin()
+        let entries = exploreEntries()
+        let known = knownHex()
+        let mine = myLikes()
+        let saved = (try storeCall { () throws(StoreError) in try store.savedTrips() })
+        let savedSet = Set(saved.map(\.doc))
+        let trips = saved.compactMap { entries[$0.doc] }.map { summary($0, known: known, mine: mine, saved: savedSet) }
+        return .object(["trips": .array(trips)])
+    }
+
+    /// The trips `author` published that this identity may see (a friend's profile).
+    func tripsPublished(by author: PublicKey) -> [JSONValue] {
+        let known = knownHex()
+        let mine = myLikes()
+        let saved = Set(((try? store.savedTrips()) ?? []).map(\.doc))
+        return visibleEntries().filter { $0.author == author.bytes }.sorted { $0.publishedMs > $1.publishedMs }
+            .map { summary($0, known: known, mine: mine, saved: saved) }
+    }
+
+    // MARK: Likes and saves
+
+    /// `PUT|DELETE /v1/explore/{id}/like`.
+    func likeTrip(_ reference: String, liked: Bool) throws -> JSONValue {
+        guard let identity else { throw ServiceError.loggedOut }
+        let entry = try visibleTrip(reference)
+        let at = RFC3339.string(ms: RFC3339.nowMs())
+        let signature = identity.sign(
+            PublishedLike.message(doc: entry.doc, liker: identity.publicKey.bytes, liked: liked, at: at))
+        let like = PublishedLike(doc: entry.doc, liked: liked, at: at, signature: signature.bytes)
+        if entry.author == identity.publicKey.bytes {
+            try storeLike(like, liker: identity.publicKey, in: entry.doc)
+        } else {
+            try storeCall { () throws(StoreError) in
+                try store.saveMyTripLike(
+                    Store.TripLikeRecord(
+                        doc: entry.doc, liked: liked, at: at, signature: HexCoding.encode(signature.bytes)))
+            }
+            if let author = try? PublicKey(bytes: entry.author) { replicator.sendLike(like, to: author) }
+        }
+        return summary(try visibleTrip(entry.doc.hex))
+    }
+
+    /// `PUT|DELETE /v1/explore/{id}/save`.
+    func saveTrip(_ reference: String, saved: Bool) throws -> JSONValue {
+        let entry = try visibleTrip(reference)
+        try storeCall { () throws(StoreError) in try store.setSaved(entry.doc, saved, timeMs: RFC3339.nowMs()) }
+        return summary(entry)
+    }
+
+    /// A like from `peer` of one of this identity's published trips (`Protocol/sync.md` §7.5):
+    /// kept when the trip is live, `peer` may see it, the like is newer than the one held,
+    /// its time is not in the future and its signature holds; dropped (logged) otherwise.
+    public func receiveLike(_ like: PublishedLike, from peer: PublicKey) async {
+        func drop(_ reason: String) {
+            logger.notice(
+                "dropped a trip like",
+                metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(like.doc)", "reason": "\(reason)"])
+        }
+        guard let me, let doc = try? store.document(like.doc), doc.kind == .published, doc.owner == me.bytes else {
+            return drop("not a trip this daemon published")
+        }
+        guard !isWithdrawn(doc.id), mayRead(doc.id, peer) else { return drop("the trip is not published to them") }
+        let minute = RFC3339.nowMs() / 60_000
+        var budget = explore.likeBudget[peer] ?? (minute, 0)
+        if budget.minute != minute { budget = (minute, 0) }
+        guard budget.count < PublishedBounds.likesPerMinute else { return drop("more than 30 likes a minute") }
+        budget.count += 1
+        if explore.likeBudget.count > 4_096 { explore.likeBudget.removeAll() }
+        explore.likeBudget[peer] = budget
+        guard TripLikeFields.schema.setRefusal(field: TripLikeFields.at.name, value: .string(like.at), old: nil) == nil,
+            let atMs = RFC3339.parse(like.at), atMs <= RFC3339.nowMs() + 600_000
+        else { return drop("its time is not a time, or is in the future") }
+        guard like.isSigned(by: peer.bytes) else { return drop("its signature does not hold") }
+        do { try storeLike(like, liker: peer, in: doc.id) } catch { drop("\(error)") }
+    }
+
+    /// Writes `liker`'s like into this identity's trip `doc` when it is newer than the one held.
+    private func storeLike(_ like: PublishedLike, liker: PublicKey, in doc: DocumentID) throws {
+        let existing = try storeCall { () throws(StoreError) in try store.entity(in: doc, id: liker.hex) }
+        let held = existing.map(Views.fields) ?? [:]
+        if let heldAt = held[TripLikeFields.at].flatMap(RFC3339.parse), let atMs = RFC3339.parse(like.at),
+            heldAt >= atMs
+        {
+            logger.info("ignored a trip like no newer than the one held", metadata: ["doc.id": "\(doc)"])
+            return
+        }
+        if existing == nil {
+            let count = try storeCall { () throws(StoreError) in try store.entities(in: doc, kind: .tripLike).count }
+            guard count < PublishedBounds.likesPerTrip else {
+                logger.notice("dropped a trip like: the trip has 10,000 likers", metadata: ["doc.id": "\(doc)"])
+                return
+            }
+        }
+        var write = existing == nil ? EntityWrite<TripLikeFields>.create(liker.hex) : .update(liker.hex)
+        if existing?.deleted == true { write.set(FieldSpec.deleted.name, to: .bool(false), old: .bool(true)) }
+        write.set(TripLikeFields.liked, to: like.liked, old: held[TripLikeFields.liked])
+        write.set(TripLikeFields.at, to: like.at, old: held[TripLikeFields.at])
+        write.set(
+            TripLikeFields.signature, to: HexCoding.encode(like.signature), old: held[TripLikeFields.signature])
+        try commit(doc, write.changes, summary: like.liked ? "trip liked" : "trip like withdrawn")
+        if like.liked, held[TripLikeFields.liked] != true, liker != me {
+            notify("trip-liked", actor: liker, subject: doc.hex, dedup: "trip-liked/\(doc.hex)/\(liker.hex)")
+        }
+    }
+
+    /// This identity's likes of `peer`'s trips that `peer`'s copy does not show yet.
+    public func publishedLikes(for peer: PublicKey) async -> [PublishedLike] {
+        guard let me else { return [] }
+        var out = [PublishedLike]()
+        for like in (try? store.myTripLikes()) ?? [] {
+            guard let doc = try? store.document(like.doc), doc.owner == peer.bytes,
+                let signature = HexCoding.decode(like.signature)
+            else { continue }
+            let held = (try? store.entity(in: like.doc, id: me.hex)).map(Views.fields)
+            if held?[TripLikeFields.at] == like.at { continue }
+            out.append(PublishedLike(doc: like.doc, liked: like.liked, at: like.at, signature: signature))
+        }
+        return out
+    }
+
+    // MARK: The index
+
+    /// Every published trip held, current.
+    func exploreEntries() -> [DocumentID: ExploreIndex.Entry] {
+        if explore.entries == nil {
+            explore.entries = [:]
+            explore.dirty = Set(((try? store.documents(kind: .published)) ?? []).map(\.id))
+        }
+        var entries = explore.entries ?? [:]
+        for doc in explore.dirty {
+            entries[doc] = (try? store.document(doc)).flatMap { record in
+                record.kind == .published ? indexEntry(record) : nil
+            }
+        }
+        explore.dirty = []
+        explore.entries = entries
+        return entries
+    }
+
+    /// The trips this identity may see now: its own live ones; others' live ones published to
+    /// the network, or by someone who is a friend now.
+    func visibleEntries() -> [ExploreIndex.Entry] {
+        guard let me else { return [] }
+        let friends = Set(currentFriends().map(\.bytes))
+        return exploreEntries().values.filter { entry in
+            guard !entry.withdrawn else { return false }
+            if entry.author == me.bytes { return publicationsByDoc()[entry.doc] != nil }
+            return entry.audience == "network" || friends.contains(entry.author)
+        }
+    }
+
+    /// A trip by id or unique prefix (4+ characters) among those visible; 404 otherwise.
+    func visibleTrip(_ reference: String) throws -> ExploreIndex.Entry {
+        try requireLogin()
+        let ref = reference.lowercased()
+        let matches = ref.utf8.count >= 4 ? visibleEntries().filter { $0.doc.hex.hasPrefix(ref) } : []
+        guard matches.count == 1, let entry = matches.first else {
+            if matches.count > 1 {
+                throw ServiceError.invalid(
+                    "id", "'\(reference.prefix(40))' matches \(matches.count) trips: give more characters")
+            }
+            throw ServiceError.notFound("no published trip '\(reference.prefix(40))' you can see")
+        }
+        return entry
+    }
+
+    func publishedRecord(_ doc: DocumentID) throws -> Store.DocumentRecord {
+        guard let record = try storeCall({ () throws(StoreError) in try store.document(doc) }) else {
+            throw ServiceError.notFound("no published trip '\(doc.hex)'")
+        }
+        return record
+    }
+
+    private func indexEntry(_ record: Store.DocumentRecord) -> ExploreIndex.Entry? {
+        guard let root = try? store.entity(in: record.id, id: record.id.hex), root.kind == .publishedTrip else {
+            return nil
+        }
+        let f = Views.fields(root)
+        let snapshot = try? TripSnapshot(doc: record.id, store: store)
+        var entry =
+            snapshot.map { describe(record.id, author: record.owner, snapshot: $0) }
+            ?? ExploreIndex.Entry(
+                doc: record.id, author: record.owner, authorName: nil, name: f[PublishedTripFields.name] ?? "",
+                folded: "", startDate: nil, endDate: nil, days: 0, countries: [], cities: [], publishedMs: 0,
+                updatedMs: 0, audience: "network", withdrawn: false, likers: [])
+        entry.withdrawn = f[PublishedTripFields.withdrawn] == true
+        for like in (try? store.entities(in: record.id, kind: .tripLike)) ?? [] where !like.deleted {
+            if verifiedLike(like, in: record.id) { entry.likers.insert(like.id) }
+        }
+        return entry
+    }
+
+    /// What explore shows of a trip, read from its snapshot (a held trip's, or a dry run's).
+    func describe(_ doc: DocumentID, author: [UInt8], snapshot: TripSnapshot) -> ExploreIndex.Entry {
+        let f = Views.fields(snapshot.root)
+        let name = f[PublishedTripFields.name] ?? ""
+        let authorName = f[PublishedTripFields.authorName]
+        let (countries, cities) = placesVisited(snapshot)
+        let folded = NameFolding.fold(([name, authorName ?? ""] + cities).joined(separator: " "))
+        return ExploreIndex.Entry(
+            doc: doc, author: author, authorName: authorName, name: name, folded: folded,
+            startDate: f[PublishedTripFields.startDate], endDate: f[PublishedTripFields.endDate],
+            days: snapshot.schedule.days.count, countries: countries, cities: cities,
+            publishedMs: f[PublishedTripFields.publishedAt].flatMap(RFC3339.parse) ?? 0,
+            updatedMs: f[PublishedTripFields.updatedAt].flatMap(RFC3339.parse) ?? 0,
+            audience: f[PublishedTripFields.audience] ?? "network", withdrawn: f[PublishedTripFields.withdrawn] == true,
+            likers: [])
+    }
+
+    /// The countries (ISO codes) and cities a trip goes to, from its places' gazetteer ids and
+    /// the city nearest each point (within 30 km), in the trip's order, at most 20 cities.
+    private func placesVisited(_ snapshot: TripSnapshot) -> ([String], [String]) {
+        guard let gazetteer = try? catalog().gazetteer else { return ([], []) }
+        if explore.cities == nil { explore.cities = CityGrid(gazetteer) }
+        guard let grid = explore.cities else { return ([], []) }
+        var countries = [String](), cities = [String]()
+        func add(_ index: Int) {
+            if let code = gazetteer.countryCode(index), !countries.contains(code) { countries.append(code) }
+            if gazetteer.kind(index) == .city, cities.count < 20 {
+                let name = gazetteer.name(index)
+                if !cities.contains(name) { cities.append(name) }
+            }
+        }
+        func point(_ latitude: JSONValue?, _ longitude: JSONValue?) {
+            guard let lat = latitude?.doubleValue, let lon = longitude?.doubleValue,
+                let index = grid.nearest(latitude: lat, longitude: lon, within: 30)
+            else { return }
+            add(index)
+        }
+        for record in snapshot.itemRecords + snapshot.stops {
+            let f = Views.fields(record)
+            if let id = f["gazetteerID"]?.stringValue, let index = gazetteer.index(ofID: id) {
+                add(index)
+                continue
+            }
+            point(f["location.latitude"] ?? f["latitude"], f["location.longitude"] ?? f["longitude"])
+            point(f["to.latitude"], f["to.longitude"])
+        }
+        return (countries, cities)
+    }
+
+    /// Whether a held like's signature is its liker's (checked once per value).
+    private func verifiedLike(_ record: Store.EntityRecord, in doc: DocumentID) -> Bool {
+        let f = Views.fields(record)
+        guard f[TripLikeFields.liked] == true, let at = f[TripLikeFields.at], let sigHex = f[TripLikeFields.signature],
+            let signature = HexCoding.decode(sigHex), let liker = HexCoding.decode(record.id)
+        else { return false }
+        let key = "\(doc.hex)/\(record.id)/\(at)/\(sigHex)"
+        if let known = explore.verified[key] { return known }
+        let ok = PublishedLike(doc: doc, liked: true, at: at, signature: signature).isSigned(by: liker)
+        if explore.verified.count > 200_000 { explore.verified.removeAll() }
+        explore.verified[key] = ok
+        return ok
+    }
+
+    // MARK: Views
+
+    /// People this identity knows (and itself), in hex: whose likes are "likes from people you know".
+    private func knownHex() -> Set<String> {
+        var out = Set(knownPeople().map(\.hex))
+        if let me { out.insert(me.hex) }
+        return out
+    }
+
+    /// This identity's own likes of others' trips, by trip (shown at once, before the author has them).
+    private func myLikes() -> [DocumentID: Bool] {
+        Dictionary(((try? store.myTripLikes()) ?? []).map { ($0.doc, $0.liked) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    private func likers(of entry: ExploreIndex.Entry, mine: [DocumentID: Bool]) -> Set<String> {
+        guard let me, let liked = mine[entry.doc] else { return entry.likers }
+        var out = entry.likers
+        if liked { out.insert(me.hex) } else { out.remove(me.hex) }
+        return out
+    }
+
+    func summary(_ entry: ExploreIndex.Entry) -> JSONValue {
+        summary(
+            entry, known: knownHex(), mine: myLikes(), saved: Set(((try? store.savedTrips()) ?? []).map(\.doc)))
+    }
+
+    private func summary(
+        _ entry: ExploreIndex.Entry, known: Set<String>, mine: [DocumentID: Bool], saved: Set<DocumentID>
+    ) -> JSONValue {
+        let likers = likers(of: entry, mine: mine)
+        let isMine = entry.author == me?.bytes
+        var out: [String: JSONValue] = [
+            "id": .string(entry.doc.hex), "name": .string(entry.name), "author": .string(Views.ownerID(entry.author)),
+            "days": .int(Int64(entry.days)), "countries": .array(entry.countries.map(JSONValue.string)),
+            "cities": .array(entry.cities.map(JSONValue.string)), "likes": .int(Int64(likers.count)),
+            "likesKnown": .int(Int64(likers.intersection(known).count)),
+            "liked": .bool(me.map { likers.contains($0.hex) } ?? false), "saved": .bool(saved.contains(entry.doc)),
+            "publishedAt": .string(RFC3339.string(ms: entry.publishedMs)),
+            "updatedAt": .string(RFC3339.string(ms: entry.updatedMs)), "mine": .bool(isMine),
+            "audience": .string(entry.audience), "withdrawn": .bool(entry.withdrawn),
+        ]
+        if let name = entry.authorName, !name.isEmpty { out["authorName"] = .string(name) }
+        if let start = entry.startDate { out["startDate"] = .string(start) }
+        if let end = entry.endDate { out["endDate"] = .string(end) }
+        return .object(out)
+    }
+
+    /// A dry run's summary: what explore would show of the copy.
+    func draftSummary(_ doc: DocumentID, copy: PublishService.Copy) -> JSONValue {
+        let entry = describe(doc, author: me?.bytes ?? [], snapshot: PublishService.snapshot(of: copy, as: doc))
+        return summary(entry, known: [], mine: [:], saved: [])
+    }
+
+    /// The trip read-only: its summary with its items, places to go, days and costs.
+    func exploreDetail(snapshot: TripSnapshot, summary: JSONValue) throws -> JSONValue {
+        var out = summary.objectValue ?? [:]
+        let f = Views.fields(snapshot.root)
+        if let zone = f[PublishedTripFields.timeZone] { out["timeZone"] = .string(zone) }
+        if let mode = f[PublishedTripFields.travelMode] { out["travelMode"] = .string(mode) }
+        let byID = Dictionary(snapshot.trip.items.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        out["items"] = .array(
+            snapshot.itemList.sorted { a, b in
+                Self.itemOrder(
+                    a.objectValue?["id"]?.stringValue.flatMap { byID[$0] },
+                    b.objectValue?["id"]?.stringValue.flatMap { byID[$0] })
+            })
+        out["places"] = .array(snapshot.stops.compactMap { snapshot.json[$0.id] })
+        let days = try JSONDecoder().decode(JSONValue.self, from: Data(snapshot.daysBody()))
+        out["days"] = days.objectValue?["days"] ?? .array([])
+        out["unscheduled"] = days.objectValue?["unscheduled"] ?? .array([])
+        let legacy = TripItemViews.legacyItems(root: snapshot.root).map(\.item)
+        let costs = TripCosts.of(
+            Trip(items: legacy + snapshot.itemRecords.compactMap { TripItemViews.tripItem($0) }))
+        let encoder = JSONEncoder()
+        var sections = [String: JSONValue]()
+        for section in costs.sections where !section.amounts.isEmpty {
+            sections[section.type.rawValue] = try JSONDecoder().decode(
+                JSONValue.self, from: try encoder.encode(section.amounts))
+        }
+        if !sections.isEmpty { out["costs"] = .object(sections) }
+        out["totalCost"] = try JSONDecoder().decode(JSONValue.self, from: try encoder.encode(costs.total))
+        return .object(out)
+    }
+}
