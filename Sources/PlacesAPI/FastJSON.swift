@@ -134,6 +134,7 @@ extension Itinerary {
         w.raw(#","name":"#)
         w.string(name)
         w.optional(#","notes":"#, notes)
+        w.optional(#","origin":"#, origin)
         w.raw(#","owner":"#)
         w.string(owner)
         w.raw(#","places":["#)

@@ -318,7 +318,7 @@ extension Engine {
     }
 
     /// The countries (ISO codes) and cities a trip goes to, from its places' gazetteer ids and
-    /// the city nearest each point (within 30 km), in the trip's order, at most 20 cities.
+    /// the largest city within 15 km of each point (else the nearest within 30 km), in the trip's order, at most 20 cities.
     private func placesVisited(_ snapshot: TripSnapshot) -> ([String], [String]) {
         guard let gazetteer = try? catalog().gazetteer else { return ([], []) }
         if explore.cities == nil { explore.cities = CityGrid(gazetteer) }
@@ -333,7 +333,8 @@ extension Engine {
         }
         func point(_ latitude: JSONValue?, _ longitude: JSONValue?) {
             guard let lat = latitude?.doubleValue, let lon = longitude?.doubleValue,
-                let index = grid.nearest(latitude: lat, longitude: lon, within: 30)
+                let index = grid.largest(latitude: lat, longitude: lon, within: 15)
+                    ?? grid.nearest(latitude: lat, longitude: lon, within: 30)
             else { return }
             add(index)
         }

@@ -41,6 +41,29 @@ public struct CityGrid: Sendable {
         return best?.index
     }
 
+    /// The entry index of the most populous city within `kilometres` (at most about 100 km)
+    /// of the point: the city a point in one of its districts belongs to.
+    public func largest(latitude: Double, longitude: Double, within kilometres: Double) -> Int? {
+        guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else { return nil }
+        var best: Int?
+        let row = latitude.rounded(.down), column = longitude.rounded(.down)
+        for dr in -1...1 {
+            for dc in -1...1 {
+                let r = row + Double(dr), c = column + Double(dc)
+                guard abs(r) <= 90, abs(c) <= 180 else { continue }
+                for i in cells[Self.cell(r, c)] ?? [] {
+                    let j = Int(i)
+                    guard
+                        Self.kilometres(latitude, longitude, gazetteer.latitude(j), gazetteer.longitude(j))
+                            <= kilometres
+                    else { continue }
+                    if best.map({ gazetteer.population(j) > gazetteer.population($0) }) ?? true { best = j }
+                }
+            }
+        }
+        return best
+    }
+
     /// Great-circle distance (haversine) in kilometres.
     static func kilometres(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
         let radians = Double.pi / 180

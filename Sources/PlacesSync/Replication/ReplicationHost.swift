@@ -106,6 +106,12 @@ public protocol ReplicationHost: AnyObject, Sendable {
 }
 
 extension ReplicationHost {
+    /// Drops every like: a host that publishes no trips has none to keep.
+    public func receiveLike(_ like: PublishedLike, from peer: PublicKey) async {}
+
+    /// No likes to send.
+    public func publishedLikes(for peer: PublicKey) async -> [PublishedLike] { [] }
+
     /// Drops an itinerary held under `doc` when `doc` is provably `peer`'s document of `kind`
     /// (its outbox to this daemon, its card): returns whether it did. By default, never.
     public func releaseSquatted(_ doc: DocumentID, as kind: ReplicaDocument.Kind, from peer: PublicKey) async -> Bool {
