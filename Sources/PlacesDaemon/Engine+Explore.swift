@@ -152,7 +152,16 @@ extension Engine {
 
     /// `PUT|DELETE /v1/explore/{id}/save`.
     func saveTrip(_ reference: String, saved: Bool) throws -> JSONValue {
-        let entry = try visibleTrip(reference)
+        // A saved trip its author withdrew can still be unsaved.
+        let ref = reference.lowercased()
+        let savedDocs = (try storeCall { () throws(StoreError) in try store.savedTrips() }).map(\.doc)
+        let withdrawn = ref.utf8.count >= 4 ? savedDocs.filter { $0.hex.hasPrefix(ref) } : []
+        let entry: ExploreIndex.Entry
+        if !saved, withdrawn.count == 1, let doc = withdrawn.first, let held = exploreEntries()[doc], held.withdrawn {
+            entry = held
+        } else {
+            entry = try visibleTrip(reference)
+        }
         try storeCall { () throws(StoreError) in try store.setSaved(entry.doc, saved, timeMs: RFC3339.nowMs()) }
         return summary(entry)
     }
@@ -306,7 +315,7 @@ extension Engine {
         let name = f[PublishedTripFields.name] ?? ""
         let authorName = f[PublishedTripFields.authorName]
         let (countries, cities) = placesVisited(snapshot)
-        let folded = NameFolding.fold(([name, authorName ?? ""] + cities).joined(separator: " "))
+        let folded = NameFolding.fold(([name, authorName ?? ""] + cities + countries).joined(separator: " "))
         return ExploreIndex.Entry(
             doc: doc, author: author, authorName: authorName, name: name, folded: folded,
             startDate: f[PublishedTripFields.startDate], endDate: f[PublishedTripFields.endDate],
