@@ -80,7 +80,8 @@ struct ExploreList: Decodable, Sendable {
 /// One published trip in full (`GET /v1/explore/{id}`, the publish answer's `trip`): the
 /// summary, its days with their items, its places to go and its costs per section.
 struct ExploreDetail: Decodable, Sendable {
-    /// A place to go, as the itinerary's `places` shows it.
+    /// A place to go: as the itinerary's `places` shows it (`name`, `latitude`…), or as a
+    /// day view's item of type `place` (`title`, `location`); either is read.
     struct PlaceToGo: Decodable, Sendable {
         var name: String
         var latitude: Double?
@@ -88,6 +89,23 @@ struct ExploreDetail: Decodable, Sendable {
         var address: String?
         var position: Int?
         var day: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case name, title, latitude, longitude, address, position, day, location
+        }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            let location = try c.decodeIfPresent(ItemLocation.self, forKey: .location)
+            name =
+                try c.decodeIfPresent(String.self, forKey: .name) ?? c.decodeIfPresent(String.self, forKey: .title)
+                ?? location?.name ?? ""
+            latitude = try c.decodeIfPresent(Double.self, forKey: .latitude) ?? location?.latitude
+            longitude = try c.decodeIfPresent(Double.self, forKey: .longitude) ?? location?.longitude
+            address = try c.decodeIfPresent(String.self, forKey: .address) ?? location?.address
+            position = try c.decodeIfPresent(Int.self, forKey: .position)
+            day = try c.decodeIfPresent(String.self, forKey: .day)
+        }
     }
 
     /// What one section (lodging, transport, food, activity, travel) costs, per currency.
@@ -103,8 +121,15 @@ struct ExploreDetail: Decodable, Sendable {
     var days: [TripDay]
     var unscheduled: [TripItem]
     var costs: [Cost]
+    /// Everything's price summed per currency.
+    var totalCost: [Money]
 
-    private enum CodingKeys: String, CodingKey { case timeZone, items, places, days, unscheduled, costs }
+    /// The order sections print in; others after them, by name.
+    static let sectionOrder = ["lodging", "transport", "travel", "food", "activity"]
+
+    private enum CodingKeys: String, CodingKey {
+        case timeZone, items, places, days, unscheduled, costs, totalCost
+    }
 
     init(from decoder: any Decoder) throws {
         summary = try ExploreSummary(from: decoder)
@@ -115,7 +140,19 @@ struct ExploreDetail: Decodable, Sendable {
         // The summary's `days` is a count; here it is the days themselves.
         days = (try? c.decodeIfPresent([TripDay].self, forKey: .days)) ?? []
         unscheduled = try c.decodeIfPresent([TripItem].self, forKey: .unscheduled) ?? []
-        costs = try c.decodeIfPresent([Cost].self, forKey: .costs) ?? []
+        // Costs come as `[{"section", "total"}]` or, as an itinerary's, `{"lodging": [Money]}`.
+        if let list = try? c.decodeIfPresent([Cost].self, forKey: .costs) {
+            costs = list
+        } else if let sections = try c.decodeIfPresent([String: [Money]].self, forKey: .costs) {
+            let names = sections.keys.sorted {
+                let (a, b) = (Self.sectionOrder.firstIndex(of: $0), Self.sectionOrder.firstIndex(of: $1))
+                return (a ?? Int.max, $0) < (b ?? Int.max, $1)
+            }
+            costs = names.flatMap { name in (sections[name] ?? []).map { Cost(section: name, total: $0) } }
+        } else {
+            costs = []
+        }
+        totalCost = try c.decodeIfPresent([Money].self, forKey: .totalCost) ?? []
     }
 }
 
@@ -211,8 +248,10 @@ enum ExploreFormat {
             fields["withdrawn"] = summary.withdrawn ? "yes, by its author" : nil
         }
         var blocks = [fields.render()]
-        blocks.append(costs(trip.costs))
-        blocks += trip.days.map { day($0, plain: plain) }
+        blocks.append(costs(trip.costs, total: trip.totalCost))
+        // An item over several days (a stay) says its details on the first.
+        var described = Set<String>()
+        blocks += trip.days.map { day($0, plain: plain, described: &described) }
         if !trip.unscheduled.isEmpty {
             let lines = trip.unscheduled.flatMap { item in
                 ["  \(TripFormat.symbol(item, plain: plain)) \(TripFormat.label(item, on: nil, plain: plain))"]
@@ -228,9 +267,9 @@ enum ExploreFormat {
         return blocks.joined(separator: "\n\n")
     }
 
-    /// "Costs:" and one line per section (several currencies joined with +), or a line
-    /// saying nothing is priced.
-    static func costs(_ costs: [ExploreDetail.Cost]) -> String {
+    /// "Costs:" and one line per section (several currencies joined with +) and the total, or
+    /// a line saying nothing is priced.
+    static func costs(_ costs: [ExploreDetail.Cost], total: [Money] = []) -> String {
         guard !costs.isEmpty else { return "Costs: nothing priced" }
         var order: [String] = []
         var totals: [String: [Money]] = [:]
@@ -240,6 +279,7 @@ enum ExploreFormat {
         }
         var table = Table("SECTION", "TOTAL", alignments: [.left, .right])
         for section in order { table.append(section, Format.money(totals[section] ?? [])) }
+        if !total.isEmpty { table.append("total", Format.money(total)) }
         return "Costs:\n" + table.render().split(separator: "\n").dropFirst().map { "  " + $0 }.joined(separator: "\n")
     }
 
@@ -261,6 +301,13 @@ enum ExploreFormat {
     /// A day as `itinerary show --day` prints it, each item followed by what else is
     /// published about it: its time zone, where, its price and notes.
     static func day(_ day: TripDay, plain: Bool) -> String {
+        var described = Set<String>()
+        return self.day(day, plain: plain, described: &described)
+    }
+
+    /// A day whose items' details are printed unless their id is in `described` (which
+    /// gains them).
+    static func day(_ day: TripDay, plain: Bool, described: inout Set<String>) -> String {
         var header = (day.number.map { "Day \($0) · " } ?? "") + TripFormat.longDate(day.date)
         if let lodging = day.lodging { header += " · sleeping at \(lodging.title)" }
         guard !day.items.isEmpty else { return header + "\n  nothing planned" }
@@ -272,7 +319,7 @@ enum ExploreFormat {
             let pad = String(repeating: " ", count: width - time.count)
             let label = TripFormat.label(item, on: day.date, plain: plain)
             lines.append("  \(time)\(pad)  \(TripFormat.symbol(item, plain: plain)) \(label)")
-            lines += details(item).map { indent + $0 }
+            if described.insert(item.id).inserted { lines += details(item).map { indent + $0 } }
         }
         return lines.joined(separator: "\n")
     }
@@ -290,7 +337,11 @@ enum ExploreFormat {
         }
         if item.type == "transport" {
             let from = place(item.location), to = place(item.to)
-            switch (from, to) {
+            // The item's line already names both ends; say them again only with more to say.
+            let named =
+                from != nil && from == item.location?.name && to != nil && to == item.to?.name
+                && !item.title.contains(to ?? "")
+            switch named ? (nil, nil) : (from, to) {
             case (let from?, let to?): parts.append("from \(from) to \(to)")
             case (let from?, nil): parts.append("from \(from)")
             case (nil, let to?): parts.append("to \(to)")

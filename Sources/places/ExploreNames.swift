@@ -1,25 +1,21 @@
 import Foundation
 import PlacesAPI
 
-/// Turns what a user types for a published trip (`3f2a9c01`, `lisbon long`) into the whole
-/// id the explore routes take, the way ``NameResolver`` does for itineraries: a whole id goes
-/// as it is; otherwise the trips this person can see (explore's first page and the saved
-/// ones) are compared by id prefix and by name, ignoring case and accents. Several matches
-/// are listed on standard error and `places` exits 2.
+/// Turns what a user types for a published trip (`3f2a9c01`, `lisbon long`) into the id the
+/// explore routes take, the way ``NameResolver`` does for itineraries: a text that plainly is
+/// an id (4 to 32 hex digits with a digit) goes as it is, the daemon resolving prefixes;
+/// otherwise the trips this person can see (explore's first page and the saved ones) are
+/// compared by id and by name, ignoring case and accents. Several matches are listed on
+/// standard error and `places` exits 2.
 struct ExploreNames {
     let global: GlobalOptions
 
     /// Most trips read from explore when resolving a name (the route's largest page).
     static let pageLimit = 100
 
-    /// Whether `text` is a whole trip id (32 hex digits).
-    static func isWholeID(_ text: String) -> Bool {
-        text.utf8.count == 32 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0 | 0x20) }
-    }
-
     /// The id of the published trip `text` names.
     func trip(_ text: String) throws -> String {
-        if Self.isWholeID(text) { return text.lowercased() }
+        if NameResolver.isPlainID(text) { return text.lowercased() }
         let trips = try candidates()
         let entries = trips.map { NameResolver.Entry(ids: [$0.id], name: $0.name) }
         if let id = try decide(NameResolver.match(text, in: entries), typed: text, trips: trips) { return id }
@@ -33,7 +29,7 @@ struct ExploreNames {
     /// by id, the start of it, or name. When a name fits both an itinerary and the trip you
     /// published from it, the itinerary wins (they hold the same plan).
     func template(_ text: String) throws -> String {
-        if Self.isWholeID(text) { return text.lowercased() }
+        if NameResolver.isPlainID(text) { return text.lowercased() }
         let kind = NameResolver.Kind.itinerary
         let itineraries = try kind.entries(Data(try global.api.get(kind.listTarget).response.body))
         let trips = try candidates()

@@ -195,8 +195,9 @@ extension ItineraryGroup {
             if global.json { return printRaw(reply) }
             let itinerary = try reply.decode(Itinerary.self)
             print(
-                "created itinerary \(Format.shortID(itinerary.id)) \(itinerary.name) from \(Format.shortID(source)), "
+                "created itinerary \(Format.shortID(itinerary.id)) \(itinerary.name), "
                     + Format.dateRange(itinerary.startDate, itinerary.endDate))
+            print("copied from \(itinerary.origin ?? Format.shortID(source))")
             print("`places itinerary days \(Format.shortID(itinerary.id))` shows it day by day")
         }
     }

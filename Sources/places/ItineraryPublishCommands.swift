@@ -10,7 +10,7 @@ extension ItineraryGroup {
             discussion: """
                 Publishes a read-only copy of the plan: name, dates, time zone, days with their \
                 items, places to go and costs per section; never its expenses, checklist, \
-                members, booking codes or contact details. Publishing again replaces the copy \
+                members, booking codes, contacts, notes or links. Publishing again replaces the copy \
                 (and may change its audience); `places itinerary unpublish ITIN` withdraws it.
 
                 --dry-run prints exactly what would be published, and publishes nothing.
