@@ -91,7 +91,7 @@ struct ExploreDetail: Decodable, Sendable {
         var day: String?
 
         private enum CodingKeys: String, CodingKey {
-            case name, title, latitude, longitude, address, position, day, location
+            case name, title, latitude, longitude, address, position, day, location, start
         }
 
         init(from decoder: any Decoder) throws {
@@ -104,7 +104,10 @@ struct ExploreDetail: Decodable, Sendable {
             longitude = try c.decodeIfPresent(Double.self, forKey: .longitude) ?? location?.longitude
             address = try c.decodeIfPresent(String.self, forKey: .address) ?? location?.address
             position = try c.decodeIfPresent(Int.self, forKey: .position)
-            day = try c.decodeIfPresent(String.self, forKey: .day)
+            // A place item's `start` is the day planned for it.
+            day =
+                try c.decodeIfPresent(String.self, forKey: .day)
+                ?? TripFormat.datePart(c.decodeIfPresent(String.self, forKey: .start))
         }
     }
 
