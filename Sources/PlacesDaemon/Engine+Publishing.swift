@@ -24,6 +24,9 @@ enum PublishedBounds {
     static let likesPerTrip = 10_000
     /// Likes taken from one peer per minute.
     static let likesPerMinute = 30
+    /// Published trips refused from one peer while it is connected, after which its further
+    /// offers of trips not held are ignored unread (a flood costs one counter per offer).
+    static let refusalsPerSession = 64
 }
 
 /// Publishing (issue 17, `Protocol/sync.md` §7.5): this person's itineraries published to
@@ -225,7 +228,17 @@ extension Engine {
     /// trip within the bounds on unknown authors, for a private one from a friend with the
     /// author's grant to this identity (`Protocol/sync.md` §7.5).
     func receivePublished(_ offer: ReceivedOffer, from peer: PublicKey) -> Store.DocumentRecord? {
+        if let refused = publishedRefusals[peer], refused >= PublishedBounds.refusalsPerSession {
+            if refused == PublishedBounds.refusalsPerSession {
+                logger.notice(
+                    "ignoring this peer's further published trips until it reconnects",
+                    metadata: ["peer.id": "\(peer.humanID.prefix(7))", "refused": "\(refused)"])
+            }
+            publishedRefusals[peer] = refused + 1
+            return nil
+        }
         guard let me, let identity, offer.owner == peer.bytes, peer != me else {
+            publishedRefusals[peer, default: 0] += 1
             logger.warning(
                 "ignored a published trip offered by someone who is not its author",
                 metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(offer.doc)"])
@@ -293,6 +306,7 @@ extension Engine {
     }
 
     private func refusePublished(_ offer: ReceivedOffer, _ peer: PublicKey, _ reason: String) -> Store.DocumentRecord? {
+        publishedRefusals[peer, default: 0] += 1
         logger.notice(
             "ignored a published trip",
             metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(offer.doc)", "reason": "\(reason)"])

@@ -47,6 +47,7 @@ extension Engine: ReplicationHost {
         guard lastSession else { return }
         peerNames[peer] = nil
         peerAddresses[peer] = nil
+        publishedRefusals[peer] = nil
         for doc in provisional.keys {
             provisional[doc]?.remove(peer)
             if provisional[doc]?.isEmpty == true { provisional[doc] = nil }

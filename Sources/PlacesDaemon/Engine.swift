@@ -70,6 +70,9 @@ public actor Engine {
     var peerAddresses: [PublicKey: String] = [:]
     /// What explore lists, kept current as published trips change (`Engine+Explore`).
     var explore = ExploreIndex()
+    /// Published trips refused from each connected peer (`Engine+Publishing`), gone when it
+    /// disconnects.
+    var publishedRefusals: [PublicKey: Int] = [:]
 
     init(store: Store, paths: DataPaths, version: String, logger: Logger) {
         self.store = store

@@ -58,6 +58,7 @@ public final class Store: Sendable {
             self.dataJSON = dataJSON
             self.position = position
             self.deleted = false
+            self.createdMs = Int64(Date().timeIntervalSince1970 * 1000)
         }
 
         init(

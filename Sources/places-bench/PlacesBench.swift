@@ -24,6 +24,7 @@ struct PlacesBench {
         case "expenses": return try ExpenseBench.run()
         case "discover": return try DiscoverBench.run()
         case "feed": return try FeedBench.run()
+        case "explore": return try ExploreBench.run()
         default: break
         }
         let signRate = try measureSignRate()

@@ -173,13 +173,13 @@ _places() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    init|login|logout|whoami|status|discover|place|favorite|itinerary|item|checklist|expense|traveller|activity|events|route|peers|invitations|contacts|share|join|members|unshare|friends|groups|post|feed|notifications|profile|photo|help)
+    init|login|logout|whoami|status|discover|place|favorite|itinerary|item|checklist|expense|traveller|activity|events|route|peers|invitations|contacts|share|join|members|unshare|friends|groups|post|feed|notifications|profile|photo|explore|saved|help)
         # Offer subcommand argument completions
         "_places_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'init login logout whoami status discover place favorite itinerary item checklist expense traveller activity events route peers invitations contacts share join members unshare friends groups post feed notifications profile photo help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'init login logout whoami status discover place favorite itinerary item checklist expense traveller activity events route peers invitations contacts share join members unshare friends groups post feed notifications profile photo explore saved help' -- "${cur}"))
         ;;
     esac
 }
@@ -745,13 +745,13 @@ _places_itinerary() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    create|list|show|days|check|export|edit|delete|add-place|remove-place|move-place|share|members|rates)
+    create|list|show|days|check|export|edit|delete|add-place|remove-place|move-place|share|members|rates|publish|unpublish)
         # Offer subcommand argument completions
         "_places_itinerary_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'create list show days check export edit delete add-place remove-place move-place share members rates' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'create list show days check export edit delete add-place remove-place move-place share members rates publish unpublish' -- "${cur}"))
         ;;
     esac
 }
@@ -760,7 +760,7 @@ _places_itinerary_create() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=(--place)
-    non_repeating_options=(--data-dir --socket --start --end --transport --lodging-name --lodging-address --check-in --check-out --travel-price --lodging-price --currency --notes --tz --travel-mode)
+    non_repeating_options=(--data-dir --socket --from --start --end --transport --lodging-name --lodging-address --check-in --check-out --travel-price --lodging-price --currency --notes --tz --travel-mode)
     __places_offer_flags_options 1
 
     # Offer option value completions
@@ -769,6 +769,9 @@ _places_itinerary_create() {
         return
         ;;
     '--socket')
+        return
+        ;;
+    '--from')
         return
         ;;
     '--start')
@@ -1124,6 +1127,45 @@ _places_itinerary_rates() {
         return
         ;;
     '--remove')
+        return
+        ;;
+    esac
+}
+
+_places_itinerary_publish() {
+    repeating_flags=()
+    non_repeating_flags=(--json --dry-run --plain --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket --to)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--to')
+        return
+        ;;
+    esac
+}
+
+_places_itinerary_unpublish() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
         return
         ;;
     esac
@@ -3112,6 +3154,204 @@ _places_photo_get() {
         return
         ;;
     '-o'|'--output')
+        return
+        ;;
+    esac
+}
+
+_places_explore() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __places_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    search|show|route|like|unlike|save|unsave)
+        # Offer subcommand argument completions
+        "_places_explore_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'search show route like unlike save unsave' -- "${cur}"))
+        ;;
+    esac
+}
+
+_places_explore_search() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket --country --sort --limit)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--country')
+        return
+        ;;
+    '--sort')
+        __places_add_completions -W 'likes'$'\n''newest'
+        return
+        ;;
+    '--limit')
+        return
+        ;;
+    esac
+}
+
+_places_explore_show() {
+    repeating_flags=()
+    non_repeating_flags=(--json --plain --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket --day)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--day')
+        return
+        ;;
+    esac
+}
+
+_places_explore_route() {
+    repeating_flags=()
+    non_repeating_flags=(--json --round-trip --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket --day --mode --by --format --output)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--day')
+        return
+        ;;
+    '--mode')
+        __places_add_completions -W 'walking'$'\n''cycling'$'\n''driving'
+        return
+        ;;
+    '--by')
+        __places_add_completions -W 'duration'$'\n''distance'
+        return
+        ;;
+    '--format')
+        __places_add_completions -W 'json'$'\n''geojson'$'\n''gpx'$'\n''gmaps'$'\n''svg'
+        return
+        ;;
+    '--output')
+        return
+        ;;
+    esac
+}
+
+_places_explore_like() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_explore_unlike() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_explore_save() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_explore_unsave() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_saved() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket)
+    __places_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
         return
         ;;
     esac

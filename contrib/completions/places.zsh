@@ -80,13 +80,15 @@ _places() {
             'notifications:Likes and comments on your posts, friend requests, invitations; mark them read.'
             'profile:Show or change your profile: name, username, bio and picture.'
             'photo:Add a photo (for a post or your picture) or save one the daemon holds.'
+            'explore:Explore trips your friends and others published: search, show, route, like and save them.'
+            'saved:List the published trips you saved (`places explore save ID`).'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        init|login|logout|whoami|status|discover|place|favorite|itinerary|item|checklist|expense|traveller|activity|events|route|peers|invitations|contacts|share|join|members|unshare|friends|groups|post|feed|notifications|profile|photo|help)
+        init|login|logout|whoami|status|discover|place|favorite|itinerary|item|checklist|expense|traveller|activity|events|route|peers|invitations|contacts|share|join|members|unshare|friends|groups|post|feed|notifications|profile|photo|explore|saved|help)
             "_places_${words[1]}" && ret=0
             ;;
         esac
@@ -541,7 +543,7 @@ _places_itinerary() {
     case "${state}" in
     command)
         local -ar subcommands=(
-            'create:Create an itinerary.'
+            'create:Create an itinerary, or copy one (--from) to new dates.'
             'list:List itineraries: yours and those shared with you.'
             'show:Show an itinerary: every field, places to go in order, costs; or one day (--day).'
             'days:The trip day by day: where you sleep, transport, food, activities and places.'
@@ -555,12 +557,14 @@ _places_itinerary() {
             'share:Share an itinerary with a friend by their id (owner only).'
             'members:List an itinerary'\''s members, how each joined, and its share links.'
             'rates:Show or change the trip'\''s exchange rates to its settlement currency.'
+            'publish:Publish a trip for others to explore: to your friends, a group, or the whole network.'
+            'unpublish:Withdraw a published trip: it leaves explore for everyone.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        create|list|show|days|check|export|edit|delete|add-place|remove-place|move-place|share|members|rates)
+        create|list|show|days|check|export|edit|delete|add-place|remove-place|move-place|share|members|rates|publish|unpublish)
             "_places_itinerary_${words[1]}" && ret=0
             ;;
         esac
@@ -578,6 +582,7 @@ _places_itinerary_create() {
         '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
         '--json[Print the API'\''s JSON body verbatim instead of human output.]'
         ':name:'
+        '--from[Copy this published trip or itinerary of yours (its id, the start of it, or its name); needs --start.]:trip:'
         '--start[First day of the trip.]:YYYY-MM-DD:'
         '--end[Last day of the trip.]:YYYY-MM-DD:'
         '--transport[How you get there, e.g. "train".]:text:'
@@ -822,6 +827,39 @@ _places_itinerary_rates() {
         ':itinerary:'
         '*--set[Set a rate (repeatable)\: 1 CODE = RATE settlement units.]:CODE=RATE:'
         '*--remove[Remove a currency'\''s rate (repeatable).]:CODE:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_itinerary_publish() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
+        '--to[Who can explore it\: friends, network, or one of your groups (its name or id).]:audience:'
+        '--dry-run[Print what would be published, and publish nothing.]'
+        '--plain[Words instead of emoji symbols for item types.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_itinerary_unpublish() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':itinerary:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -1859,7 +1897,7 @@ _places_friends() {
     command)
         local -ar subcommands=(
             'list:List friends, the requests you sent, and the requests waiting for you.'
-            'show:Show a friend'\''s profile, their posts you can see, and the places they share.'
+            'show:Show a friend'\''s profile, their posts you can see, the places they share and their trips.'
             'map:List the places a friend shares with you (also as GeoJSON).'
             'add:Send a friend request (or accept theirs, if they asked first).'
             'link:Print a friend link (and a QR code) for adding someone in person.'
@@ -2512,6 +2550,174 @@ _places_photo_get() {
         '--json[Print the API'\''s JSON body verbatim instead of human output.]'
         ':id:'
         '(-o --output)'{-o,--output}'[Where to write it.]:file:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_explore() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'search:List published trips you can see, optionally matching a query.'
+            'show:Show a published trip: its days and items, places to go, costs and likes.'
+            'route:Plan the best order through a published trip'\''s places to go (or one day).'
+            'like:Like a published trip (its author and everyone who can see it see the count).'
+            'unlike:Take your like of a published trip back.'
+            'save:Save a published trip to your list (`places saved`); only you see it.'
+            'unsave:Remove a trip from your saved trips.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        search|show|route|like|unlike|save|unsave)
+            "_places_explore_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_places_explore_search() {
+    local -i ret=1
+    local -ar ___sort=('likes' 'newest')
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':query:'
+        '--country[Only trips through this country (ISO 3166 code, e.g. PT).]:code:'
+        '--sort[likes (most liked first) or newest.]:sort:{__places_complete "${___sort[@]}"}'
+        '--limit[How many trips, 1 to 100.]:n:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_explore_show() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':id:'
+        '--day[Only this day\: its number (1 = first) or its date.]:N|YYYY-MM-DD:'
+        '--plain[Words instead of emoji symbols for item types.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_explore_route() {
+    local -i ret=1
+    local -ar ___mode=('walking' 'cycling' 'driving')
+    local -ar ___by=('duration' 'distance')
+    local -ar ___format=('json' 'geojson' 'gpx' 'gmaps' 'svg')
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':id:'
+        '--day[Only one day\: its number, its date, or `all` (with --format geojson) for every day.]:N|YYYY-MM-DD|all:'
+        '--mode[How you travel\: walking, cycling or driving (default\: the trip'\''s travel mode, else walking).]:mode:{__places_complete "${___mode[@]}"}'
+        '--by[What to minimise\: duration or distance.]:criterion:{__places_complete "${___by[@]}"}'
+        '--round-trip[Come back to the first stop at the end.]'
+        '--format[json (printed as a table unless --json), geojson, gpx, gmaps or svg.]:format:{__places_complete "${___format[@]}"}'
+        '--output[Write the result to this file instead of standard output.]:file:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_explore_like() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':id:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_explore_unlike() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':id:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_explore_save() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':id:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_explore_unsave() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        ':id:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_saved() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
