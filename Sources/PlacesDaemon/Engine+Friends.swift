@@ -43,6 +43,13 @@ extension Engine {
         }
         friendCache = nil
         participantsCache.removeAll()
+        // A new friend receives the trips published to friends (and groups they are in) now,
+        // not at the next session.
+        if state == .friend, let me {
+            for doc in publishedDocuments(with: key) where doc.owner == me.bytes {
+                offerToConnected(doc, newcomers: [key])
+            }
+        }
     }
 
     /// The reader of one of this person's outboxes (nil for another's outbox or the journal).

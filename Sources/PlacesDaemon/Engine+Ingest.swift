@@ -78,11 +78,12 @@ extension Engine {
             return outcome
         }
         let name = entityName(in: docID, docID.hex) ?? "an itinerary"
+        let kind = record.kind == .published ? "published" : "itinerary"
         for author in Set(result.stored.map(\.header.author)) {
             guard let key = try? PublicKey(bytes: author) else { continue }
             events.publish(
                 Event(
-                    type: "changed", time: RFC3339.string(ms: RFC3339.nowMs()), doc: docID.hex, docKind: "itinerary",
+                    type: "changed", time: RFC3339.string(ms: RFC3339.nowMs()), doc: docID.hex, docKind: kind,
                     author: key.humanID, summary: "\(displayName(of: key)) changed “\(name)”"))
         }
         // The owner hears when someone opens the itinerary (the stories' "receiver has viewed").

@@ -98,6 +98,12 @@ struct ExploreSyncTests {
         // Day views work on the copy.
         let days = try Self.object(bruno, "GET", "/v1/explore/\(friendsTrip)/days")
         #expect((days["days"] as? [Any])?.count == 4)
+        let dayRoute = try bruno.d.send("GET", "/v1/explore/\(friendsTrip)/route?day=2")
+        #expect(dayRoute.status == 200 && dayRoute.text.contains("Time Out Market"), "\(dayRoute.text)")
+        // The copy is read-only, even through the itinerary routes.
+        let edit = try bruno.d.send(
+            "POST", "/v1/itineraries/\(friendsTrip)/items", json: #"{"type":"food","title":"x"}"#)
+        #expect(edit.status == 404, "\(edit.text)")
         #expect(try Self.trip(ana, friendsTrip)?["mine"] as? Bool == true)
 
         let network = try Self.lisbon(ana, name: "Porto for everyone")
