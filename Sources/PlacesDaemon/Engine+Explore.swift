@@ -18,10 +18,13 @@ enum TripReading {
 struct ExploreIndex {
     struct Entry {
         var doc: DocumentID
+        /// `doc` in hex (the sorts' last key, made once).
+        var hex: String
         var author: [UInt8]
         var authorName: String?
         var name: String
-        var folded: String
+        /// The name, the author's name, the cities and the countries, folded (what `q` matches).
+        var folded: [UInt8]
         var startDate: String?
         var endDate: String?
         var days: Int
@@ -44,6 +47,17 @@ struct ExploreIndex {
     /// Likes taken per peer in the current minute.
     var likeBudget: [PublicKey: (minute: Int64, count: Int)] = [:]
     var cities: CityGrid?
+    /// Who this identity knows, its likes and saves, read once per store generation.
+    var context: Context?
+
+    struct Context {
+        var generation: UInt64
+        /// Friends, contacts, co-members and this identity, in hex.
+        var known: Set<String>
+        /// This identity's own likes of others' trips, by trip.
+        var mine: [DocumentID: Bool]
+        var saved: Set<DocumentID>
+    }
 }
 
 /// Explore (issue 17): the published trips this daemon may show, their likes and saves, and
@@ -76,26 +90,26 @@ extension Engine {
             }
             country = text.uppercased()
         }
-        let q = NameFolding.fold(String((query["q"] ?? "").prefix(200)))
-        let known = knownHex()
-        let mine = myLikes()
+        let q = Array(NameFolding.fold(String((query["q"] ?? "").prefix(200))).utf8)
+        let context = exploreContext()
         var hits = [(entry: ExploreIndex.Entry, likes: Int, knownLikes: Int)]()
         for entry in visibleEntries() {
             if let country, !entry.countries.contains(country) { continue }
-            if !q.isEmpty, !entry.folded.contains(q) { continue }
-            let likers = likers(of: entry, mine: mine)
-            hits.append((entry, likers.count, likers.intersection(known).count))
+            if !q.isEmpty, !Self.contains(entry.folded, q) { continue }
+            let (likes, known) = likeCounts(entry, context)
+            hits.append((entry, likes, known))
         }
         if sort == "likes" {
             hits.sort {
-                ($0.knownLikes, $0.likes, $0.entry.publishedMs, $0.entry.doc.hex)
-                    > ($1.knownLikes, $1.likes, $1.entry.publishedMs, $1.entry.doc.hex)
+                ($0.knownLikes, $0.likes, $0.entry.publishedMs, $0.entry.hex)
+                    > ($1.knownLikes, $1.likes, $1.entry.publishedMs, $1.entry.hex)
             }
         } else {
-            hits.sort { ($0.entry.publishedMs, $0.entry.doc.hex) > ($1.entry.publishedMs, $1.entry.doc.hex) }
+            hits.sort { ($0.entry.publishedMs, $0.entry.hex) > ($1.entry.publishedMs, $1.entry.hex) }
         }
-        let saved = Set(((try? store.savedTrips()) ?? []).map(\.doc))
-        let trips = hits.prefix(limit).map { summary($0.entry, known: known, mine: mine, saved: saved) }
+        let trips = hits.prefix(limit).map {
+            summary($0.entry, known: context.known, mine: context.mine, saved: context.saved)
+        }
         return .object(["trips": .array(Array(trips))])
     }
 
@@ -122,7 +136,7 @@ extension Engine {
     func tripsPublished(by author: PublicKey) -> [JSONValue] {
         let known = knownHex()
         let mine = myLikes()
-        let saved = Set(((try? store.savedTrips()) ?? []).map(\.doc))
+        let saved = savedSet()
         return visibleEntries().filter { $0.author == author.bytes }.sorted { $0.publishedMs > $1.publishedMs }
             .map { summary($0, known: known, mine: mine, saved: saved) }
     }
@@ -245,15 +259,17 @@ extension Engine {
             explore.entries = [:]
             explore.dirty = Set(((try? store.documents(kind: .published)) ?? []).map(\.id))
         }
-        var entries = explore.entries ?? [:]
-        for doc in explore.dirty {
-            entries[doc] = (try? store.document(doc)).flatMap { record in
+        let dirty = explore.dirty
+        explore.dirty = []
+        for doc in dirty {
+            // Updated in place: a copy of thousands of entries per change would cost more.
+            // Made first: making it reads and writes `explore` (verified likes, the city grid).
+            let entry = (try? store.document(doc)).flatMap { record in
                 record.kind == .published ? indexEntry(record) : nil
             }
+            explore.entries?[doc] = entry
         }
-        explore.dirty = []
-        explore.entries = entries
-        return entries
+        return explore.entries ?? [:]
     }
 
     /// The trips this identity may see now: its own live ones; others' live ones published to
@@ -299,8 +315,9 @@ extension Engine {
         var entry =
             snapshot.map { describe(record.id, author: record.owner, snapshot: $0) }
             ?? ExploreIndex.Entry(
-                doc: record.id, author: record.owner, authorName: nil, name: f[PublishedTripFields.name] ?? "",
-                folded: "", startDate: nil, endDate: nil, days: 0, countries: [], cities: [], publishedMs: 0,
+                doc: record.id, hex: record.id.hex, author: record.owner, authorName: nil,
+                name: f[PublishedTripFields.name] ?? "",
+                folded: [], startDate: nil, endDate: nil, days: 0, countries: [], cities: [], publishedMs: 0,
                 updatedMs: 0, audience: "network", withdrawn: false, likers: [])
         entry.withdrawn = f[PublishedTripFields.withdrawn] == true
         for like in (try? store.entities(in: record.id, kind: .tripLike)) ?? [] where !like.deleted {
@@ -315,9 +332,10 @@ extension Engine {
         let name = f[PublishedTripFields.name] ?? ""
         let authorName = f[PublishedTripFields.authorName]
         let (countries, cities) = placesVisited(snapshot)
-        let folded = NameFolding.fold(([name, authorName ?? ""] + cities + countries).joined(separator: " "))
+        let folded = Array(
+            NameFolding.fold(([name, authorName ?? ""] + cities + countries).joined(separator: " ")).utf8)
         return ExploreIndex.Entry(
-            doc: doc, author: author, authorName: authorName, name: name, folded: folded,
+            doc: doc, hex: doc.hex, author: author, authorName: authorName, name: name, folded: folded,
             startDate: f[PublishedTripFields.startDate], endDate: f[PublishedTripFields.endDate],
             days: snapshot.schedule.days.count, countries: countries, cities: cities,
             publishedMs: f[PublishedTripFields.publishedAt].flatMap(RFC3339.parse) ?? 0,
@@ -375,16 +393,56 @@ extension Engine {
 
     // MARK: Views
 
-    /// People this identity knows (and itself), in hex: whose likes are "likes from people you know".
-    private func knownHex() -> Set<String> {
-        var out = Set(knownPeople().map(\.hex))
-        if let me { out.insert(me.hex) }
-        return out
+    /// What every summary reads besides the trip, once per store generation: a search over
+    /// thousands of trips reads no table but the index.
+    private func exploreContext() -> ExploreIndex.Context {
+        let generation = store.generations.current
+        if let context = explore.context, context.generation == generation { return context }
+        var known = Set(knownPeople().map(\.hex))
+        if let me { known.insert(me.hex) }
+        let mine = Dictionary(
+            ((try? store.myTripLikes()) ?? []).map { ($0.doc, $0.liked) }, uniquingKeysWith: { a, _ in a })
+        let saved = Set(((try? store.savedTrips()) ?? []).map(\.doc))
+        let context = ExploreIndex.Context(generation: generation, known: known, mine: mine, saved: saved)
+        explore.context = context
+        return context
     }
 
+    /// People this identity knows (and itself), in hex: whose likes are "likes from people you know".
+    private func knownHex() -> Set<String> { exploreContext().known }
+
     /// This identity's own likes of others' trips, by trip (shown at once, before the author has them).
-    private func myLikes() -> [DocumentID: Bool] {
-        Dictionary(((try? store.myTripLikes()) ?? []).map { ($0.doc, $0.liked) }, uniquingKeysWith: { a, _ in a })
+    private func myLikes() -> [DocumentID: Bool] { exploreContext().mine }
+
+    private func savedSet() -> Set<DocumentID> { exploreContext().saved }
+
+    /// Whether `needle` occurs in `haystack` (bytes of folded text: no `String` search per trip).
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, needle.count <= haystack.count else { return needle.isEmpty }
+        let last = haystack.count - needle.count
+        var i = 0
+        while i <= last {
+            if haystack[i] == first {
+                var j = 1
+                while j < needle.count, haystack[i + j] == needle[j] { j += 1 }
+                if j == needle.count { return true }
+            }
+            i += 1
+        }
+        return false
+    }
+
+    /// All likers and those this identity knows, with its own like counted at once; without
+    /// copying the likers (the sorts count every trip).
+    private func likeCounts(_ entry: ExploreIndex.Entry, _ context: ExploreIndex.Context) -> (all: Int, known: Int) {
+        var all = entry.likers.count, known = 0
+        for liker in entry.likers where context.known.contains(liker) { known += 1 }
+        if let me, let liked = context.mine[entry.doc] {
+            let counted = entry.likers.contains(me.hex)
+            if liked, !counted { (all, known) = (all + 1, known + 1) }
+            if !liked, counted { (all, known) = (all - 1, known - 1) }
+        }
+        return (all, known)
     }
 
     private func likers(of entry: ExploreIndex.Entry, mine: [DocumentID: Bool]) -> Set<String> {
@@ -396,7 +454,7 @@ extension Engine {
 
     func summary(_ entry: ExploreIndex.Entry) -> JSONValue {
         summary(
-            entry, known: knownHex(), mine: myLikes(), saved: Set(((try? store.savedTrips()) ?? []).map(\.doc)))
+            entry, known: knownHex(), mine: myLikes(), saved: savedSet())
     }
 
     private func summary(

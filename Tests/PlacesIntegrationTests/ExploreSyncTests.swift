@@ -115,6 +115,16 @@ struct ExploreSyncTests {
         }
         #expect(Self.trip(dana, friendsTrip) == nil, "a friends trip reached a stranger")
         #expect(try dana.d.send("GET", "/v1/explore/\(friendsTrip)").status == 404)
+
+        // Only the owner publishes: an editor of the itinerary is refused.
+        _ = try Self.object(
+            ana, "POST", "/v1/itineraries/\(itinerary)/share", json: #"{"member":"\#(bruno.id)","role":"editor"}"#)
+        try await eventually("Bruno holds the itinerary as an editor") {
+            try bruno.d.send("GET", "/v1/itineraries/\(itinerary)").status == 200
+        }
+        let editor = try bruno.d.send(
+            "POST", "/v1/itineraries/\(itinerary)/publish", json: #"{"audience":"friends"}"#)
+        #expect(editor.status == 403 && editor.text.contains("owner"), "\(editor.text)")
     }
 
     @Test(
