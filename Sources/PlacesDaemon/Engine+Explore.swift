@@ -49,6 +49,8 @@ struct ExploreIndex {
     var cities: CityGrid?
     /// Who this identity knows, its likes and saves, read once per store generation.
     var context: Context?
+    /// The visible trips in each sort's order, with the generation they were ranked at.
+    var ranked: [String: (generation: UInt64, entries: [Entry])] = [:]
 
     struct Context {
         var generation: UInt64
@@ -92,10 +94,24 @@ extension Engine {
         }
         let q = Array(NameFolding.fold(String((query["q"] ?? "").prefix(200))).utf8)
         let context = exploreContext()
-        var hits = [(entry: ExploreIndex.Entry, likes: Int, knownLikes: Int)]()
-        for entry in visibleEntries() {
+        // The visible trips in this order, ranked once per store generation: a request walks
+        // them and stops at `limit` matches.
+        var trips = [JSONValue]()
+        for entry in ranked(by: sort, context) {
             if let country, !entry.countries.contains(country) { continue }
             if !q.isEmpty, !Self.contains(entry.folded, q) { continue }
+            trips.append(summary(entry, known: context.known, mine: context.mine, saved: context.saved))
+            if trips.count == limit { break }
+        }
+        return .object(["trips": .array(trips)])
+    }
+
+    /// The trips this identity may see, sorted (`likes`: likes known, then all, then newest;
+    /// `newest`: by first publication), kept while the store does not change.
+    private func ranked(by sort: String, _ context: ExploreIndex.Context) -> [ExploreIndex.Entry] {
+        if let cached = explore.ranked[sort], cached.generation == context.generation { return cached.entries }
+        var hits = [(entry: ExploreIndex.Entry, likes: Int, knownLikes: Int)]()
+        for entry in visibleEntries() {
             let (likes, known) = likeCounts(entry, context)
             hits.append((entry, likes, known))
         }
@@ -107,10 +123,9 @@ extension Engine {
         } else {
             hits.sort { ($0.entry.publishedMs, $0.entry.hex) > ($1.entry.publishedMs, $1.entry.hex) }
         }
-        let trips = hits.prefix(limit).map {
-            summary($0.entry, known: context.known, mine: context.mine, saved: context.saved)
-        }
-        return .object(["trips": .array(Array(trips))])
+        let entries = hits.map(\.entry)
+        explore.ranked[sort] = (context.generation, entries)
+        return entries
     }
 
     /// `GET /v1/explore/{id}`: the trip with its items, places to go, days and costs.
