@@ -21,22 +21,33 @@ public struct CityGrid: Sendable {
         return (row + 90) * 400 + (column + 180)
     }
 
-    /// The entry index of the city nearest the point, within `kilometres` (at most about
-    /// 100 km: the neighbouring cells are searched); nil when none is.
-    public func nearest(latitude: Double, longitude: Double, within kilometres: Double) -> Int? {
-        guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else { return nil }
-        var best: (index: Int, distance: Double)?
+    /// Calls `body` with each city within `kilometres` (at most about 100 km: the point's cell
+    /// and its eight neighbours are searched) of the point, and its distance.
+    private func forEachCity(
+        latitude: Double, longitude: Double, within kilometres: Double, _ body: (Int, Double) -> Void
+    ) {
+        guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else { return }
         let row = latitude.rounded(.down), column = longitude.rounded(.down)
         for dr in -1...1 {
             for dc in -1...1 {
                 let r = row + Double(dr), c = column + Double(dc)
                 guard abs(r) <= 90, abs(c) <= 180 else { continue }
                 for i in cells[Self.cell(r, c)] ?? [] {
+                    // Int32 to Int widens: it cannot trap.
                     let j = Int(i)
                     let d = Self.kilometres(latitude, longitude, gazetteer.latitude(j), gazetteer.longitude(j))
-                    if d <= kilometres, best.map({ d < $0.distance }) ?? true { best = (j, d) }
+                    if d <= kilometres { body(j, d) }
                 }
             }
+        }
+    }
+
+    /// The entry index of the city nearest the point, within `kilometres` (at most about
+    /// 100 km); nil when none is.
+    public func nearest(latitude: Double, longitude: Double, within kilometres: Double) -> Int? {
+        var best: (index: Int, distance: Double)?
+        forEachCity(latitude: latitude, longitude: longitude, within: kilometres) { j, d in
+            if best.map({ d < $0.distance }) ?? true { best = (j, d) }
         }
         return best?.index
     }
@@ -44,22 +55,9 @@ public struct CityGrid: Sendable {
     /// The entry index of the most populous city within `kilometres` (at most about 100 km)
     /// of the point: the city a point in one of its districts belongs to.
     public func largest(latitude: Double, longitude: Double, within kilometres: Double) -> Int? {
-        guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else { return nil }
         var best: Int?
-        let row = latitude.rounded(.down), column = longitude.rounded(.down)
-        for dr in -1...1 {
-            for dc in -1...1 {
-                let r = row + Double(dr), c = column + Double(dc)
-                guard abs(r) <= 90, abs(c) <= 180 else { continue }
-                for i in cells[Self.cell(r, c)] ?? [] {
-                    let j = Int(i)
-                    guard
-                        Self.kilometres(latitude, longitude, gazetteer.latitude(j), gazetteer.longitude(j))
-                            <= kilometres
-                    else { continue }
-                    if best.map({ gazetteer.population(j) > gazetteer.population($0) }) ?? true { best = j }
-                }
-            }
+        forEachCity(latitude: latitude, longitude: longitude, within: kilometres) { j, _ in
+            if best.map({ gazetteer.population(j) > gazetteer.population($0) }) ?? true { best = j }
         }
         return best
     }

@@ -50,32 +50,6 @@ public final class Store: Sendable {
         public var createdMs: Int64?
         public var updatedMs: Int64?
 
-        /// A record made outside the store (a view of what would be written).
-        public init(unstored doc: DocumentID, id: EntityID, kind: EntityKind, dataJSON: String, position: String?) {
-            self.doc = doc
-            self.id = id
-            self.kind = kind
-            self.dataJSON = dataJSON
-            self.position = position
-            self.deleted = false
-            self.createdMs = Int64(Date().timeIntervalSince1970 * 1000)
-        }
-
-        init(
-            doc: DocumentID, id: EntityID, kind: EntityKind, dataJSON: String, position: String?, deleted: Bool,
-            ref: String?, createdBy: String?, createdMs: Int64?, updatedMs: Int64?
-        ) {
-            self.doc = doc
-            self.id = id
-            self.kind = kind
-            self.dataJSON = dataJSON
-            self.position = position
-            self.deleted = deleted
-            self.ref = ref
-            self.createdBy = createdBy
-            self.createdMs = createdMs
-            self.updatedMs = updatedMs
-        }
     }
 
     /// One line of a document's activity, derived from one change of one op.
