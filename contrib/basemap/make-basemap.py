@@ -13,7 +13,7 @@ Sources
   the prominent cities.
 - Cities: the project's gazetteer, Sources/PlacesGazetteer/Resources/gazetteer.tsv (GeoNames,
   geonames.org, CC BY 4.0; format in docs/discover.md, "Gazetteer data"): every city of at
-  least 500,000 people, and the gazetteer city nearest to each Natural Earth populated place.
+  least 350,000 people, and the gazetteer city nearest to each Natural Earth populated place.
 
 How to run it (network needed once, for pip; no Python package is imported but the standard
 library: the shapefile and its dBASE table are read here):
@@ -29,9 +29,9 @@ Output
   name, `properties` {"name", "iso"} (ISO 3166-1 alpha-3 or Natural Earth's own code), a
   Polygon or MultiPolygon geometry simplified (Douglas-Peucker, 0.08 degrees) and rounded to two
   decimals (~1 km), outer rings counter-clockwise, holes clockwise.
-- cities.json: {"attribution": ..., "cities": [[name, lat, lon, population, major], ...]}
-  sorted by population (largest first), `lat`/`lon` rounded to two decimals, `major` 1 for a
-  Natural Earth populated place (capitals) else 0.
+- cities.json: {"attribution": ..., "cities": [[name, lat, lon, population], ...]} sorted by
+  population (largest first), `lat`/`lon` rounded to two decimals; a fifth element, 1, marks
+  a Natural Earth populated place (the capitals), shown from the lowest zooms.
 """
 
 import io
@@ -49,7 +49,7 @@ OUT = os.path.join(ROOT, "Sources", "PlacesWeb", "App", "data")
 COUNTRIES = "geopandas/datasets/naturalearth_lowres/naturalearth_lowres"
 PLACES = "geopandas/datasets/naturalearth_cities/naturalearth_cities"
 TOLERANCE = 0.08      # degrees, Douglas-Peucker
-MIN_POPULATION = 500_000
+MIN_POPULATION = 350_000
 MATCH_RADIUS = 0.35   # degrees: a Natural Earth place to its gazetteer city
 BUDGET = {"countries.json": 200_000, "cities.json": 60_000}
 
@@ -280,12 +280,11 @@ def cities(source):
         major.add(best["id"])
     chosen = [c for c in all_cities if c["population"] >= MIN_POPULATION or c["id"] in major]
     chosen.sort(key=lambda c: (-c["population"], c["name"], c["id"]))
-    rows = [[c["name"], round(c["lat"], 2), round(c["lon"], 2), c["population"], 1 if c["id"] in major else 0]
+    rows = [[c["name"], round(c["lat"], 2), round(c["lon"], 2), c["population"]] + ([1] if c["id"] in major else [])
             for c in chosen]
     return {
-        "attribution": "Cities: GeoNames (geonames.org), CC BY 4.0, from the Places gazetteer; "
-                       "capitals marked after Natural Earth 1:110m populated places (public domain).",
-        "columns": ["name", "latitude", "longitude", "population", "major"],
+        "attribution": "GeoNames (geonames.org), CC BY 4.0; capitals: Natural Earth, public domain",
+        "columns": ["name", "lat", "lon", "population", "major?"],
         "cities": rows,
     }, len(major), unmatched
 

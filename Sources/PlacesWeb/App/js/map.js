@@ -271,7 +271,7 @@ export async function createMap(container, options = {}) {
     const box = el('div', 'map-popup');
     box.appendChild(el('strong', 'map-popup-name', place.name || 'Unnamed place'));
     const facts = [];
-    const categories = place.category ? [place.category] : (Array.isArray(place.categories) ? place.categories : []);
+    const categories = Array.isArray(place.categories) && place.categories.length ? place.categories : (place.category ? [place.category] : []);
     if (categories.length) facts.push(categories.join(', '));
     if (place.day) facts.push(String(place.day));
     if (facts.length) box.appendChild(el('div', 'map-popup-facts', facts.join(' · ')));
