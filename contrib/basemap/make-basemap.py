@@ -13,7 +13,8 @@ Sources
   the prominent cities.
 - Cities: the project's gazetteer, Sources/PlacesGazetteer/Resources/gazetteer.tsv (GeoNames,
   geonames.org, CC BY 4.0; format in docs/discover.md, "Gazetteer data"): every city of at
-  least 350,000 people, and the gazetteer city nearest to each Natural Earth populated place.
+  least 300,000 people, and the gazetteer city nearest to each Natural Earth populated place,
+  leaving out a city within ~16 km of a larger one (GeoNames lists Brooklyn and Queens as cities).
 
 How to run it (network needed once, for pip; no Python package is imported but the standard
 library: the shapefile and its dBASE table are read here):
@@ -49,8 +50,9 @@ OUT = os.path.join(ROOT, "Sources", "PlacesWeb", "App", "data")
 COUNTRIES = "geopandas/datasets/naturalearth_lowres/naturalearth_lowres"
 PLACES = "geopandas/datasets/naturalearth_cities/naturalearth_cities"
 TOLERANCE = 0.08      # degrees, Douglas-Peucker
-MIN_POPULATION = 350_000
+MIN_POPULATION = 300_000
 MATCH_RADIUS = 0.35   # degrees: a Natural Earth place to its gazetteer city
+NEIGHBOUR = 0.15      # degrees (~16 km): a smaller city this close to a kept one is left out
 BUDGET = {"countries.json": 200_000, "cities.json": 60_000}
 
 
@@ -278,8 +280,18 @@ def cities(source):
         if not same:
             print("  %s -> %s" % (name, best["name"]))
         major.add(best["id"])
-    chosen = [c for c in all_cities if c["population"] >= MIN_POPULATION or c["id"] in major]
+    candidates = [c for c in all_cities if c["population"] >= MIN_POPULATION or c["id"] in major]
+    candidates.sort(key=lambda c: (-c["population"], c["name"], c["id"]))
+    # GeoNames lists some districts as cities (Brooklyn, Bucharest's sectors): one within
+    # NEIGHBOUR degrees of a larger city already kept is left out (a capital never is).
+    chosen, dropped = [], []
+    for c in candidates:
+        if c["id"] not in major and any(distance(k, c["lat"], c["lon"]) < NEIGHBOUR for k in chosen):
+            dropped.append(c["name"])
+            continue
+        chosen.append(c)
     chosen.sort(key=lambda c: (-c["population"], c["name"], c["id"]))
+    print("  %d districts or suburbs left out, e.g. %s" % (len(dropped), ", ".join(dropped[:12])))
     rows = [[c["name"], round(c["lat"], 2), round(c["lon"], 2), c["population"]] + ([1] if c["id"] in major else [])
             for c in chosen]
     return {
