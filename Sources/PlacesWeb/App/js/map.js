@@ -87,7 +87,8 @@ function escapeHTML(text) {
 }
 
 function validTiles(url) {
-  return typeof url === 'string' && /^https?:\/\/[^/]+\/.*\{z\}.*\{x\}.*\{y\}/i.test(url) ? url : null;
+  if (typeof url !== 'string' || !/^https?:\/\/[^/\s]+\/\S*$/i.test(url)) return null;
+  return ['{z}', '{x}', '{y}'].every((part) => url.includes(part)) ? url : null;
 }
 
 function tileAttribution(url, config) {
@@ -254,7 +255,7 @@ export async function createMap(container, options = {}) {
 
   function matches(place) {
     if (filter.category && !placeCategories(place).includes(lower(filter.category))) return false;
-    if (filter.day && String(place.day ?? '') !== String(filter.day)) return false;
+    if (filter.day !== null && String(place.day ?? '') !== String(filter.day)) return false;
     return true;
   }
 
@@ -350,7 +351,7 @@ export async function createMap(container, options = {}) {
     },
 
     setFilter({ category = null, day = null } = {}) {
-      filter = { category: category || null, day: day || null };
+      filter = { category: category || null, day: day === undefined || day === null || day === '' ? null : day };
       applyFilter();
     },
 
@@ -368,7 +369,8 @@ export async function createMap(container, options = {}) {
     focusPlace(id, { focus = false } = {}) {
       const entry = entries.find((e) => String(e.place.id) === String(id));
       if (!entry || !entry.visible) return false;
-      const target = Math.max(map.getZoom(), Math.min(map.getMaxZoom(), 6));
+      // Close enough to tell it from its neighbours, never farther out than now.
+      const target = Math.max(map.getZoom(), Math.min(map.getMaxZoom(), tiles ? 15 : 8));
       map.setView(entry.marker.getLatLng(), target);
       entry.marker.openPopup();
       if (focus) { const icon = entry.marker.getElement(); if (icon) icon.focus({ preventScroll: true }); }
