@@ -140,10 +140,8 @@ export async function createMap(container, options = {}) {
   container.setAttribute('role', 'region');
   container.setAttribute('aria-label', options.label || 'Map');
 
-  const tilesOption = options.tiles === undefined ? (await loadConfig()).tiles : options.tiles;
-  const tiles = validTiles(tilesOption);
-  const config = tiles ? await loadConfig() : {};
-  const [L, basemap] = await Promise.all([loadLeaflet(), loadBasemap()]);
+  const [L, basemap, config] = await Promise.all([loadLeaflet(), loadBasemap(), loadConfig()]);
+  const tiles = validTiles(options.tiles === undefined ? config.tiles : options.tiles);
 
   const map = L.map(container, {
     keyboard: true,
@@ -252,6 +250,7 @@ export async function createMap(container, options = {}) {
   let entries = [];          // {place, marker, visible}
   let filter = { category: null, day: null };
   let routePoints = [];
+  let destroyed = false;
 
   function matches(place) {
     if (filter.category && !placeCategories(place).includes(lower(filter.category))) return false;
@@ -294,6 +293,7 @@ export async function createMap(container, options = {}) {
     leaflet: map,
 
     setPlaces(places, { onSelect } = {}) {
+      if (destroyed) return;
       placesLayer.clearLayers();
       entries = [];
       for (const place of places || []) {
@@ -324,6 +324,7 @@ export async function createMap(container, options = {}) {
     },
 
     setRoute(points) {
+      if (destroyed) return;
       routeLayer.clearLayers();
       routePoints = (points || []).filter(hasPoint);
       if (!routePoints.length) return;
@@ -351,11 +352,13 @@ export async function createMap(container, options = {}) {
     },
 
     setFilter({ category = null, day = null } = {}) {
+      if (destroyed) return;
       filter = { category: category || null, day: day === undefined || day === null || day === '' ? null : day };
       applyFilter();
     },
 
     fit() {
+      if (destroyed) return;
       const latlngs = entries.filter((e) => e.visible).map((e) => e.marker.getLatLng())
         .concat(routePoints.map((p) => L.latLng(Number(p.latitude), Number(p.longitude))));
       const maxZoom = tiles ? 14 : 8;
@@ -367,6 +370,7 @@ export async function createMap(container, options = {}) {
 
     /** Pans to a place shown on the map and opens its popup; false when it is hidden. */
     focusPlace(id, { focus = false } = {}) {
+      if (destroyed) return false;
       const entry = entries.find((e) => String(e.place.id) === String(id));
       if (!entry || !entry.visible) return false;
       // Close enough to tell it from its neighbours, never farther out than now.
@@ -378,6 +382,8 @@ export async function createMap(container, options = {}) {
     },
 
     destroy() {
+      if (destroyed) return;
+      destroyed = true;
       if (resize) resize.disconnect();
       map.remove();
       entries = [];
