@@ -19,7 +19,7 @@ const COUNTRIES = '/app/data/countries.json';
 const CITIES = '/app/data/cities.json';
 const CONFIG = '/app/config.json';
 const WORLD = [[-58, -170], [78, 190]];
-const OFFLINE_MAX_ZOOM = 10;
+const OFFLINE_MAX_ZOOM = 12;  // the basemap is coarse there, but pins a few hundred metres apart part
 const STREET_MAX_ZOOM = 19;
 
 let leafletPromise = null;
@@ -361,9 +361,9 @@ export async function createMap(container, options = {}) {
       if (destroyed) return;
       const latlngs = entries.filter((e) => e.visible).map((e) => e.marker.getLatLng())
         .concat(routePoints.map((p) => L.latLng(Number(p.latitude), Number(p.longitude))));
-      const maxZoom = tiles ? 14 : 8;
+      const maxZoom = tiles ? 15 : 10;
       if (!latlngs.length) map.fitBounds(WORLD);
-      else if (latlngs.length === 1) map.setView(latlngs[0], Math.min(maxZoom, 9));
+      else if (latlngs.length === 1) map.setView(latlngs[0], tiles ? 14 : 9);
       else map.fitBounds(L.latLngBounds(latlngs), { padding: [32, 32], maxZoom });
       updateCities();
     },
@@ -374,7 +374,7 @@ export async function createMap(container, options = {}) {
       const entry = entries.find((e) => String(e.place.id) === String(id));
       if (!entry || !entry.visible) return false;
       // Close enough to tell it from its neighbours, never farther out than now.
-      const target = Math.max(map.getZoom(), Math.min(map.getMaxZoom(), tiles ? 15 : 8));
+      const target = Math.max(map.getZoom(), Math.min(map.getMaxZoom(), tiles ? 15 : 10));
       map.setView(entry.marker.getLatLng(), target);
       entry.marker.openPopup();
       if (focus) { const icon = entry.marker.getElement(); if (icon) icon.focus({ preventScroll: true }); }
