@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs the system libraries Places builds against (libsodium, SQLite headers),
-# skipping the install when pkg-config already finds them, and the Python package the
+# skipping the install when pkg-config already finds them, the Python package the
 # calendar tests parse their output with (icalendar, pinned), skipping it when Python
-# already has that version. Uses sudo when not root.
+# already has that version, and the headless browser the browser app's tests drive
+# (Debian's chromium and chromium-driver), skipping it when `chromium` and `chromedriver`
+# are already on PATH. Uses sudo when not root.
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -26,6 +28,11 @@ if ! python3 -c 'import icalendar, sys; sys.exit(icalendar.__version__ != "7.3.0
 fi
 
 need=()
+# The browser app's tests (Tests/PlacesIntegrationTests/BrowserApp*Tests.swift) drive a
+# headless Chromium through chromedriver (W3C WebDriver), both from Debian's packages.
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+    need+=(chromium chromium-driver)
+fi
 pkg-config --exists libsodium 2>/dev/null || need+=(libsodium-dev)
 pkg-config --exists sqlite3 2>/dev/null || need+=(libsqlite3-dev)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
