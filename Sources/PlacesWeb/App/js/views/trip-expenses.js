@@ -200,7 +200,7 @@ export async function renderTab(container, trip, ctx) {
     if (first) first.focus();
   }
 
-  const refresh = debounce(() => { if (!state.closed) reload().catch((error) => flash(describe(error))); }, 100);
+  const refresh = debounce(() => { if (!state.closed) reload().catch((error) => flash(describe(error))); }, 30);
 
   await load(true);
   renderStrip();

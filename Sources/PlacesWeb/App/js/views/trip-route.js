@@ -10,7 +10,7 @@
 //   route-gmaps (each link, data-part), route-gpx, route-ics.
 
 import { get, post, seg, query } from '../api.js';
-import { h, download, flash, describe, empty, formatDate, showError, clearErrors } from '../dom.js';
+import { h, mount, download, flash, describe, empty, formatDate, showError, clearErrors } from '../dom.js';
 import { debounce, replaceKeepingFocus, setSubRoute, toggle } from './trip-expenses-util.js';
 
 const MODES = [['walking', 'Walk'], ['cycling', 'Cycle'], ['driving', 'Drive']];
@@ -108,7 +108,7 @@ export async function renderTab(container, trip, ctx) {
     const schedule = new Map((plan.schedule || []).map((s) => [s.id, s]));
     const late = new Set(plan.lateStops || []);
     totals.dataset.optimal = plan.optimal ? 'true' : 'false';
-    totals.replaceChildren(
+    mount(totals,
       plan.stops.length ? h('span', {}, h('strong', {}, distance(plan.totals.distanceMeters)), ' · ', h('strong', {}, duration(plan.totals.durationSeconds)),
         ` · ${plan.stops.length} stop${plan.stops.length === 1 ? '' : 's'}${plan.roundTrip ? ', round trip' : ''}`,
         plan.date ? ` · ${formatDate(plan.date)}` : '') : null,
@@ -230,7 +230,7 @@ export async function renderTab(container, trip, ctx) {
   const refresh = debounce(() => {
     if (state.closed) return;
     Promise.all([loadDays(), update()]).catch((error) => flash(describe(error)));
-  }, 100);
+  }, 30);
   return {
     refresh() { refresh(); },
     cleanup() {

@@ -42,7 +42,11 @@ export function linkCreateForm(ctl) {
   const role = field('Role', { name: 'role', dataset: { testid: 'link-role' } }, 'select');
   role.querySelector('select').append(...roles.map(([value, label]) => h('option', { value }, label)));
   const expires = field('Stops working', { name: 'expires', dataset: { testid: 'link-expires' } }, 'select');
-  expires.querySelector('select').append(...EXPIRIES.map(([value, label]) => h('option', { value, selected: value === '7d' }, label)));
+  expires.querySelector('select').append(...EXPIRIES.map(([value, label]) => {
+    const option = h('option', { value }, label);
+    option.defaultSelected = value === '7d'; // kept by form.reset()
+    return option;
+  }));
   const el = form({ class: 'card link-form', dataset: { testid: 'link-create' }, 'aria-label': 'Make a share link' }, [
     h('h3', {}, 'Make a share link'),
     h('div', { class: 'form-grid' },

@@ -21,10 +21,11 @@ async function currentPublication(tripId) {
     post(path, { audience: 'network', dryRun: true }).catch(() => null),
     get('/v1/explore' + query({ limit: 500 })).catch(() => ({ trips: [] })),
   ]);
-  const id = (friends && friends.id) || (network && network.id);
-  if (!id) return null;
-  const listed = (explore.trips || []).find((t) => t.id === id && t.mine);
-  return { id, audience: listed ? listed.audience : (network && network.id ? 'network' : 'friends'), publishedAt: listed && listed.publishedAt, updatedAt: listed && listed.updatedAt };
+  // A withdrawn trip keeps its id (publishing again revives it) but explore lists live ones only.
+  const ids = [friends && friends.id, network && network.id].filter(Boolean);
+  const listed = (explore.trips || []).find((t) => t.mine && ids.includes(t.id));
+  if (!listed) return null;
+  return { id: listed.id, audience: listed.audience, publishedAt: listed.publishedAt, updatedAt: listed.updatedAt };
 }
 
 /** What a publication holds, for the preview and after publishing. */
@@ -36,7 +37,7 @@ function publicationView(pub) {
   return h('div', { class: 'card publish-result', dataset: { testid: 'publish-result', dryRun: pub.dryRun ? 'true' : 'false' } },
     h('h4', {}, pub.dryRun ? 'What would go' : 'Published copy'),
     h('p', {}, h('strong', {}, trip.name), ` · ${dates} · ${(trip.days || []).length} day${(trip.days || []).length === 1 ? '' : 's'}`),
-    h('p', { class: 'muted' }, `To ${AUDIENCE_WORDS[pub.audience] || pub.audience}${pub.groupName ? ' (' + pub.groupName + ')' : ''}`,
+    h('p', { class: 'muted' }, `To ${AUDIENCE_WORDS[pub.audience] || pub.audience}${pub.groupName ? ' (' + pub.groupName + ')' : ''} · `,
       `${items.length} item${items.length === 1 ? '' : 's'}, ${places.length} place${places.length === 1 ? '' : 's'} to go`,
       trip.cities && trip.cities.length ? ` · ${trip.cities.join(', ')}` : '',
       trip.countries && trip.countries.length ? ` (${trip.countries.join(', ')})` : ''),

@@ -170,7 +170,7 @@ export async function renderTab(container, trip, ctx) {
   renderLinks();
   if (publish) publish.reload();
 
-  const refresh = debounce(() => { if (!state.closed) reload().catch((error) => flash(describe(error))); }, 100);
+  const refresh = debounce(() => { if (!state.closed) reload().catch((error) => flash(describe(error))); }, 30);
   return {
     refresh(event) {
       refresh();
