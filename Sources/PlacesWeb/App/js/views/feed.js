@@ -29,6 +29,7 @@ export async function render(main, params, ctx) {
 
   const opts = {
     me,
+    myName: ctx.status && ctx.status.name,
     friends: state.friends,
     groups: state.groups,
     onDeleted: () => refreshFeed(),
@@ -107,7 +108,9 @@ export async function render(main, params, ctx) {
         refreshPeople(); refreshPlaces(); refreshFeed();
         break;
       case 'changed':
-        if (event.docKind === 'outbox' || event.docKind === 'profile' || event.docKind === 'card') refreshFeed();
+        // Names come with the posts; a friend's new name arrives with their card (a
+        // change of a document of theirs, of any kind).
+        if (event.docKind === 'outbox' || event.docKind === 'profile' || event.docKind === 'card' || (event.author && event.author !== me)) refreshFeed();
         if (event.docKind === 'library') { refreshPeople(); refreshPlaces(); }
         break;
       default:

@@ -35,7 +35,7 @@ export async function render(main, params, ctx) {
   const friends = new Map([[profile.friend.id, profile.friend]]);
   const postCards = new Map();
   const tripCards = new Map();
-  const postOpts = { me, friends, groups, onDeleted: () => refresh() };
+  const postOpts = { me, myName: ctx.status && ctx.status.name, friends, groups, onDeleted: () => refresh() };
   const tripOpts = { me, friends, testid: 'friend-trip' };
   let tab = ['posts', 'places', 'trips'].includes(ctx.query.get('tab')) ? ctx.query.get('tab') : 'posts';
 
@@ -87,7 +87,7 @@ export async function render(main, params, ctx) {
           h('p', { class: 'muted' },
             f.state === 'requested' ? 'Your request waits for their answer · asked ' : 'Friends since ',
             new Date(f.since).toLocaleDateString(), ' · ',
-            f.lastSeen ? h('span', { title: formatTime(f.lastSeen) }, 'last seen ', timeAgo(f.lastSeen)) : 'never seen online'),
+            f.lastSeen ? h('span', { title: formatTime(f.lastSeen) }, 'last seen ', timeAgo(f.lastSeen)) : 'not seen yet'),
           h('p', { class: 'muted s-mono', title: 'Their public id' }, f.id))),
       h('div', { class: 'row' },
         h('a', { class: 'button', href: '#/map/friend/' + encodeURIComponent(f.id), dataset: { testid: 'friend-map-link' } }, 'Their map'),
@@ -98,24 +98,31 @@ export async function render(main, params, ctx) {
         }, { dataset: { testid: 'friend-remove' } })));
   }
 
+  // The strip is built once; counts and the selection change in place, so a tab keeps
+  // its node (and focus) when a post arrives.
   function renderTabs() {
-    const items = [
-      { id: 'posts', label: 'Posts (' + profile.posts.length + ')' },
-      { id: 'places', label: 'Places (' + profile.places.length + ')' },
-      { id: 'trips', label: 'Trips (' + (profile.trips || []).length + ')' },
-    ];
-    const key = JSON.stringify([items, tab]);
-    if (tabStrip.dataset.key === key) return;
-    const focused = tabStrip.contains(document.activeElement);
-    tabStrip.dataset.key = key;
-    const strip = tabs(items, tab, (next) => { tab = next; renderTabs(); const t = tabStrip.querySelector('[aria-selected=true]'); if (t) t.focus(); }, 'About ' + (profile.friend.name || 'this friend'));
-    for (const button of strip.querySelectorAll('[role=tab]')) {
-      button.dataset.testid = 'friend-tab-' + button.dataset.tab;
-      button.setAttribute('aria-controls', 'panel-' + button.dataset.tab);
+    const labels = {
+      posts: 'Posts (' + profile.posts.length + ')',
+      places: 'Places (' + profile.places.length + ')',
+      trips: 'Trips (' + (profile.trips || []).length + ')',
+    };
+    if (!tabStrip.firstChild) {
+      const select = (next) => { tab = next; renderTabs(); const t = tabStrip.querySelector('[aria-selected=true]'); if (t) t.focus(); };
+      const strip = tabs(Object.keys(labels).map((k) => ({ id: k, label: labels[k] })), tab, select, 'About ' + (profile.friend.name || 'this friend'));
+      for (const button of strip.querySelectorAll('[role=tab]')) {
+        button.dataset.testid = 'friend-tab-' + button.dataset.tab;
+        button.setAttribute('aria-controls', 'panel-' + button.dataset.tab);
+      }
+      mount(tabStrip, strip);
     }
-    mount(tabStrip, strip);
+    for (const button of tabStrip.querySelectorAll('[role=tab]')) {
+      const on = button.dataset.tab === tab;
+      if (button.textContent !== labels[button.dataset.tab]) button.textContent = labels[button.dataset.tab];
+      button.setAttribute('aria-selected', on ? 'true' : 'false');
+      button.tabIndex = on ? 0 : -1;
+      button.classList.toggle('active', on);
+    }
     for (const [name, panel] of Object.entries(panels)) panel.hidden = name !== tab;
-    if (focused) { const t = tabStrip.querySelector('[aria-selected=true]'); if (t) t.focus(); }
   }
 
   function renderPlaces() {
@@ -151,7 +158,9 @@ export async function render(main, params, ctx) {
         refresh();
         break;
       case 'changed':
-        if (event.docKind !== 'itinerary') refresh();
+        // Their card (name, bio, picture, places) arrives as a change of a document of
+        // theirs, whatever its kind; a published trip as `published`.
+        if (event.author === id || event.docKind !== 'itinerary') refresh();
         break;
       default:
     }

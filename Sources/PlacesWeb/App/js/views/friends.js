@@ -83,7 +83,9 @@ export async function render(main, params, ctx) {
         refresh(); contacts.refresh();
         break;
       case 'changed':
-        if (event.docKind !== 'itinerary' && event.docKind !== 'published') { refresh(); contacts.refresh(); }
+        // A friend's contact card (name, bio, picture, shared favorites) arrives as a
+        // change of a document of theirs, whatever its kind.
+        if (event.docKind !== 'published') { refresh(); contacts.refresh(); }
         break;
       default:
     }
@@ -104,7 +106,7 @@ function friendRow(f, changed) {
       f.bio ? h('p', { class: 'friend-bio' }, f.bio) : null,
       h('div', { class: 'muted' },
         (f.state === 'requested' ? 'Asked ' : 'Friends since ') + new Date(f.since).toLocaleDateString(), ' · ',
-        f.lastSeen ? h('span', { title: formatTime(f.lastSeen) }, 'last seen ', timeAgo(f.lastSeen)) : 'never seen online')),
+        f.lastSeen ? h('span', { title: formatTime(f.lastSeen) }, 'last seen ', timeAgo(f.lastSeen)) : 'not seen yet')),
     h('div', { class: 'row' },
       f.state === 'friend' ? h('a', { class: 'button', href: '#/map/friend/' + encodeURIComponent(f.id), dataset: { testid: 'friend-map-link' }, 'aria-label': 'Map of the places ' + name + ' shares' }, 'Map') : null,
       confirmButton(f.state === 'requested' ? 'Withdraw request' : 'Remove', f.state === 'requested' ? 'Withdraw it' : 'Remove ' + name, async () => {

@@ -94,17 +94,17 @@ export function composeForm(opts) {
 
   function setGroups(groups) {
     const value = audience.value || 'friends';
-    audience.replaceChildren(
+    audience.replaceChildren(...[
       h('option', { value: 'friends' }, audienceLabel('friends')),
       h('option', { value: 'only-me' }, audienceLabel('only-me')),
       groups.length ? h('optgroup', { label: 'Your groups' }, groups.map((g) => h('option', { value: g.id }, g.name))) : null,
-    );
+    ].filter(Boolean));
     audience.value = [...audience.options].some((o) => o.value === value) ? value : 'friends';
   }
 
   function setPlaces(places) {
     const value = place.value;
-    place.replaceChildren(h('option', { value: '' }, 'No place'), places.map((p) => h('option', { value: p.id }, p.name)));
+    place.replaceChildren(h('option', { value: '' }, 'No place'), ...places.map((p) => h('option', { value: p.id }, p.name)));
     place.value = [...place.options].some((o) => o.value === value) ? value : '';
   }
 

@@ -12,7 +12,7 @@ import { h, mount, form, action, empty, clearErrors } from '../dom.js';
 import { personLink, avatar, photo, audienceLabel, timeAgo, confirmButton, count } from './social-common.js';
 
 /**
- * opts: { me, friends: Map id → Friend, groups: [FriendGroup], onDeleted(id) }.
+ * opts: { me, myName, friends: Map id → Friend, groups: [FriendGroup], onDeleted(id) }.
  * Answers { el, update(post), post }.
  */
 export function postCard(initial, opts) {
@@ -31,8 +31,10 @@ export function postCard(initial, opts) {
   const likeError = h('span', { class: 'field-error', role: 'alert', hidden: true });
   actions.append(likeError);
 
+  // Not disabled while it runs: a disabled button loses the keyboard focus.
   likeButton.addEventListener('click', async () => {
-    likeButton.disabled = true;
+    if (likeButton.getAttribute('aria-busy') === 'true') return;
+    likeButton.setAttribute('aria-busy', 'true');
     likeError.hidden = true;
     try {
       const path = '/v1/posts/' + seg(card.post.id) + '/like';
@@ -42,7 +44,7 @@ export function postCard(initial, opts) {
       likeError.textContent = error.message;
       likeError.hidden = false;
     } finally {
-      likeButton.disabled = false;
+      likeButton.removeAttribute('aria-busy');
     }
   });
 
@@ -108,7 +110,7 @@ export function postCard(initial, opts) {
     const p = card.post;
     const friend = opts.friends && opts.friends.get(p.author);
     mount(head,
-      avatar(friend && friend.picture, p.mine ? 'you' : (p.authorName || (friend && friend.name))),
+      avatar(friend && friend.picture, p.mine ? (opts.myName || p.authorName || 'you') : (p.authorName || (friend && friend.name))),
       h('div', { class: 'post-meta' },
         h('span', { dataset: { testid: 'post-author' } }, personLink(p.authorName, p.author, { friend: !!friend, me: opts.me })),
         h('span', { class: 'muted' }, ' · ', timeAgo(p.createdAt), ' · ',

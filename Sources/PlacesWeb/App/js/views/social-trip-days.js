@@ -131,7 +131,7 @@ export function routePanel(initialTrip) {
     trip = next;
     const value = daySelect.value || 'all';
     daySelect.replaceChildren(h('option', { value: 'all' }, 'The whole trip'),
-      trip.days.map((d) => h('option', { value: String(d.number) }, `Day ${d.number} · ${formatDate(d.date)}`)));
+      ...trip.days.map((d) => h('option', { value: String(d.number) }, `Day ${d.number} · ${formatDate(d.date)}`)));
     daySelect.value = [...daySelect.options].some((o) => o.value === value) ? value : 'all';
     if (!modeSelect.dataset.touched) modeSelect.value = trip.travelMode || 'walking';
     plan();

@@ -30,8 +30,10 @@ export function tripButtons(trip, onChange) {
   const error = h('span', { class: 'field-error', role: 'alert', hidden: true });
   const toggle = (label, on, path, attrs) => {
     const button = h('button', { type: 'button', 'aria-pressed': on ? 'true' : 'false', ...attrs }, label);
+    // Not disabled while it runs: a disabled button loses the keyboard focus.
     button.addEventListener('click', async () => {
-      button.disabled = true;
+      if (button.getAttribute('aria-busy') === 'true') return;
+      button.setAttribute('aria-busy', 'true');
       error.hidden = true;
       try {
         const updated = button.getAttribute('aria-pressed') === 'true' ? await del(path) : await put(path);
@@ -40,7 +42,7 @@ export function tripButtons(trip, onChange) {
         error.textContent = err.message;
         error.hidden = false;
       } finally {
-        button.disabled = false;
+        button.removeAttribute('aria-busy');
       }
     });
     return button;
@@ -91,7 +93,7 @@ export function tripCard(initial, opts = {}) {
           t.withdrawn ? h('span', { class: 's-tag s-tag-warn', dataset: { testid: 'explore-withdrawn' } }, 'Withdrawn by its author') : null),
         h('div', { class: 'muted' }, 'By ', h('span', { dataset: { testid: 'explore-trip-author' } },
           personLink(t.authorName, t.author, { friend: !!(opts.friends && opts.friends.has(t.author)), me: opts.me })),
-        ' · ', audienceLabel(t.audience)),
+        ' · published to ', audienceLabel(t.audience).toLowerCase()),
         h('div', { class: 'muted' }, tripDates(t)),
         where ? h('div', { class: 'ex-where' }, where) : null,
         t.withdrawn ? null : likesLine(t)),
