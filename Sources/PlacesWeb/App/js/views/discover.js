@@ -25,8 +25,10 @@ export async function render(main, params, ctx) {
     sort: 'off',
     results: [],
     itineraries: [],
+    contacts: new Map(), // person id → name, for "shared by"
   };
   let seq = 0;
+  const notes = new Map(); // result id → what its last action said, kept across live re-renders
   let sortBusy = 0;
   let sortVersion = 0;
   const refresh = debounce(() => search(), 100);
@@ -107,14 +109,17 @@ export async function render(main, params, ctx) {
           h('strong', { class: 'result-name' }, result.name),
           h('span', { class: 'kind kind-' + result.kind }, result.kind === 'place' && ownPlaceID(result) ? 'your place' : result.kind)),
         h('div', { class: 'muted' },
-          [whereText(result), result.countryCode ? `(${result.countryCode})` : null,
+          [[whereText(result), result.countryCode ? `(${result.countryCode})` : null].filter(Boolean).join(' '),
             result.population ? `${result.population.toLocaleString()} people` : null].filter(Boolean).join(' · '),
-          result.owner ? h('span', {}, ' · shared by ', person(null, result.owner)) : null),
+          result.owner ? h('span', {}, ' · shared by ', person(state.contacts.get(result.owner), result.owner)) : null),
         h('div', { class: 'popularity', 'data-testid': 'discover-popularity' },
           h('span', { class: 'popularity-count', 'aria-hidden': 'true' }, String(result.popularity)), ' ', popularityText(result.popularity))),
       h('div', { class: 'row result-actions' }, add));
     labelAdd(add, itineraryName());
     if (state.itineraries.length === 0) add.disabled = true;
+    const note = notes.get(result.id);
+    if (note && note.href) add.after(h('a', { class: 'added', href: note.href, 'data-testid': 'discover-added' }, note.text));
+    else if (note) add.after(h('p', { class: 'field-error', role: 'alert' }, note.text));
     return li;
   }
 
@@ -181,17 +186,27 @@ export async function render(main, params, ctx) {
   async function addResult(result, button) {
     const li = button.closest('li');
     for (const el of li.querySelectorAll('.field-error, .added')) el.remove();
+    notes.delete(result.id);
     const id = itinerarySelect.value;
     if (!id) { showError(button, 'Choose an itinerary in “Add results to” first.'); return; }
     const name = itineraryName();
     button.disabled = true;
     try {
       await addToItinerary(result, id);
-      button.after(h('a', { class: 'added', href: '#/itineraries/' + encodeURIComponent(id), 'data-testid': 'discover-added' }, `Added to “${name}”`));
+      notes.set(result.id, { text: `Added to “${name}”`, href: '#/itineraries/' + encodeURIComponent(id) });
     } catch (error) {
-      showError(button, error);
+      notes.set(result.id, { text: error.message });
     } finally {
       button.disabled = false;
+    }
+    // The row as it now stands (a live refresh may have replaced it meanwhile).
+    const current = list.querySelector(`[data-id="${CSS.escape(result.id)}"]`);
+    const fresh = state.results.find((r) => r.id === result.id);
+    if (current && fresh) {
+      const focused = current.contains(document.activeElement);
+      const again = row(fresh);
+      current.replaceWith(again);
+      if (focused) again.querySelector('[data-testid=discover-add]').focus();
     }
   }
 
@@ -216,6 +231,13 @@ export async function render(main, params, ctx) {
     } finally {
       sortBusy--;
     }
+  }
+
+  async function loadContacts() {
+    try {
+      const { contacts } = await get('/v1/contacts');
+      state.contacts = new Map(contacts.map((c) => [c.id, c.name]));
+    } catch { /* names are a nicety: ids show instead */ }
   }
 
   async function loadItineraries() {
@@ -244,7 +266,7 @@ export async function render(main, params, ctx) {
   const prefs = await get('/v1/preferences');
   state.sort = prefs.discoverSort;
   showSort();
-  await Promise.all([loadItineraries(), search()]);
+  await Promise.all([loadItineraries(), loadContacts(), search()]);
   input.focus();
   input.setSelectionRange(input.value.length, input.value.length);
 
@@ -253,6 +275,7 @@ export async function render(main, params, ctx) {
   ctx.onEvent((event) => {
     if (event.type === 'resync') { refresh(); refreshItineraries(); return; }
     if (['changed', 'shared', 'friend', 'unfriended'].includes(event.type)) refresh();
+    if (event.type === 'friend' || (event.type === 'changed' && event.docKind === 'card')) loadContacts();
     if (event.type === 'shared' || (event.type === 'changed' && event.docKind === 'itinerary')) refreshItineraries();
   });
   // The sort preference is this device's and publishes no event: a change made with the

@@ -34,6 +34,8 @@ function loginView(status, ctx) {
     h('h2', { id: 'login-title' }, 'Log in'),
     h('p', { class: 'muted' }, 'Unlock your identity in the daemon so it signs and syncs again.'),
     status.id ? h('p', { class: 'identity-id' }, 'Identity ', h('code', { 'data-testid': 'login-id' }, status.id)) : null,
+    // For password managers: which account this passphrase belongs to.
+    h('input', { type: 'text', name: 'account', autocomplete: 'username', value: status.id || '', hidden: true, 'aria-hidden': 'true', tabindex: '-1' }),
     sealed
       ? input('Passphrase', { name: 'passphrase', type: 'password', autocomplete: 'current-password', required: true, 'data-testid': 'login-passphrase' })
       : h('p', { class: 'muted' }, 'This identity has no passphrase (an unsealed key file).'),

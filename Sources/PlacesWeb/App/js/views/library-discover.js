@@ -7,7 +7,7 @@ import { fold, distanceMeters } from './library-util.js';
 
 /** The toggle's cycle: off → descending → ascending → off (the seed's one button). */
 export const SORTS = {
-  off: { next: 'descending', name: 'off', text: 'Popularity sort: off', arrow: '↕', words: 'off (best match first)', order: 'best match first' },
+  off: { next: 'descending', name: 'off', text: 'Popularity: off', arrow: '↕', words: 'off (best match first)', order: 'best match first' },
   descending: { next: 'ascending', name: 'descending', text: 'Popularity: descending', arrow: '↓', words: 'descending (most saved first)', order: 'most saved first' },
   ascending: { next: 'off', name: 'ascending', text: 'Popularity: ascending', arrow: '↑', words: 'ascending (least saved first)', order: 'least saved first' },
 };

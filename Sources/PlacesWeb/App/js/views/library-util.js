@@ -14,11 +14,11 @@ export function debounce(fn, delay = 100) {
 }
 
 /**
- * Re-renders `container` with `build()` (which answers the new children) while keeping
+ * Re-renders `container` with `children` (an array, or a function answering one) while keeping
  * the focused control: the element with the same `data-testid` inside the item with the
  * same `data-id` gets focus back. The window's scroll position stays put.
  */
-export function rerender(container, build) {
+export function rerender(container, children) {
   const active = document.activeElement;
   let key = null;
   if (active && container.contains(active)) {
@@ -27,7 +27,8 @@ export function rerender(container, build) {
   }
   const x = window.scrollX;
   const y = window.scrollY;
-  container.replaceChildren(...[].concat(build()).filter(Boolean));
+  const nodes = typeof children === 'function' ? children() : children;
+  container.replaceChildren(...[].concat(nodes).filter(Boolean));
   if (key) {
     const scope = key.id ? container.querySelector(`[data-id="${CSS.escape(key.id)}"]`) : container;
     const again = scope && (key.testid ? scope.querySelector(`[data-testid="${CSS.escape(key.testid)}"]`) : scope.querySelector(key.tag));
