@@ -5,7 +5,7 @@
 // renderTab(container, trip, ctx) → { refresh(event), cleanup() }.
 // testids: sharing-tab, member-list, member-row (data-id = human id, data-role),
 //   member-role (the owner's role select), member-remove, share-form, share-member,
-//   share-pick (friends/contacts), share-role, share-submit, links, trip-leave,
+//   share-pick (friends/contacts), share-role, share-submit, links, sharing-leave,
 //   plus link-* (trip-sharing-links.js) and publish-* (trip-sharing-publish.js).
 
 import { get, post, del, seg } from '../api.js';
@@ -144,7 +144,7 @@ export async function renderTab(container, trip, ctx) {
       await del(base);
       flash('You left the trip.', 'ok');
       ctx.navigate('#/itineraries');
-    }, { dataset: { testid: 'trip-leave' } })) : null;
+    }, { dataset: { testid: 'sharing-leave' } })) : null;
 
   const canLink = role === 'owner' || role === 'editor' || isOwner;
   container.replaceChildren(h('section', { class: 'sharing-tab', dataset: { testid: 'sharing-tab' }, 'aria-label': 'Sharing' },
