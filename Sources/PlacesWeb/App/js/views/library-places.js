@@ -80,36 +80,38 @@ export function placesPanel() {
     }
   });
 
-  function photoStrip(place) {
+  /** The pin's photos (thumbnails with a remove button) and the control that adds one. */
+  function photos(place) {
     const progress = h('progress', { max: 100, value: 0, hidden: true, 'data-testid': 'place-photo-progress', 'aria-label': `Uploading a photo of ${place.name}` });
-    const inputId = 'place-photo-' + place.id;
-    const fileInput = h('input', { type: 'file', id: inputId, class: 'visually-hidden', accept: 'image/jpeg,image/png,image/webp,image/heic', 'data-testid': 'place-photo-input' });
-    const label = h('label', { class: 'button' }, 'Add photo', fileInput);
+    const fileInput = h('input', { type: 'file', class: 'visually-hidden', accept: 'image/jpeg,image/png,image/webp,image/heic', 'data-testid': 'place-photo-input' });
+    const label = h('label', { class: 'button', title: 'JPEG, PNG, WebP or HEIC; at most 10 a place' }, 'Add photo', fileInput);
     const full = (place.photos || []).length >= 10;
     fileInput.addEventListener('change', async () => {
       const file = fileInput.files && fileInput.files[0];
       if (!file) return;
+      const old = progress.nextElementSibling;
+      if (old && old.classList.contains('field-error')) old.remove();
       progress.hidden = false;
       try {
         const photo = await upload('/v1/photos', file, { onProgress: (done, total) => { progress.value = Math.round((done / total) * 100); } });
         await post(`/v1/places/${seg(place.id)}/photos`, { photo: photo.id });
         await load();
       } catch (error) {
-        showError(label, error);
+        showError(progress, error);
       } finally {
         progress.hidden = true;
         fileInput.value = '';
       }
     });
-    return h('div', { class: 'place-photos' },
-      (place.photos || []).map((photo) => h('figure', { class: 'thumb', 'data-photo': photo.id },
+    const thumbs = (place.photos || []).length ? h('div', { class: 'place-photos' },
+      place.photos.map((photo) => h('figure', { class: 'thumb', 'data-photo': photo.id },
         h('img', { src: '/v1/photos/' + photo.id, alt: `Photo of ${place.name}`, width: photo.width, height: photo.height, loading: 'lazy', 'data-testid': 'place-photo', 'data-id': photo.id }),
         action('✕', async () => { await del(`/v1/places/${seg(place.id)}/photos/${seg(photo.id)}`); await load(); },
-          { class: 'thumb-remove', 'data-testid': 'place-photo-remove', 'aria-label': `Remove this photo of ${place.name}` }))),
-      full ? null : h('span', { class: 'row' }, label, progress));
+          { class: 'thumb-remove', 'data-testid': 'place-photo-remove', 'aria-label': `Remove this photo of ${place.name}` })))) : null;
+    return { thumbs, control: full ? null : [label, progress] };
   }
 
-  function details(place) {
+  function details(place, pictures) {
     const byName = new Map(categories.map((c) => [c.name, c.emoji]));
     const facts = [];
     if (place.rating != null) facts.push(`★ ${place.rating}/5`);
@@ -121,7 +123,7 @@ export function placesPanel() {
       h('div', { class: 'muted' }, [place.address, coordinates(place.latitude, place.longitude), ...facts].filter(Boolean).join(' · ')),
       place.url ? h('a', { href: place.url, rel: 'noopener noreferrer', target: '_blank', 'data-testid': 'place-url' }, place.url) : null,
       place.notes ? h('p', { class: 'notes', 'data-testid': 'place-notes' }, place.notes) : null,
-      photoStrip(place),
+      pictures,
     ];
   }
 
@@ -132,10 +134,11 @@ export function placesPanel() {
       else await post('/v1/favorites', { placeId: place.id });
       await load();
     }, { class: place.favorite ? 'heart on' : 'heart', 'data-testid': 'place-heart', 'aria-pressed': place.favorite ? 'true' : 'false', 'aria-label': place.favorite ? `Remove ${place.name} from favorites` : `Add ${place.name} to favorites` });
-    const body = h('div', { class: 'grow' }, details(place));
+    const pictures = photos(place);
+    const body = h('div', { class: 'grow' }, details(place, pictures.thumbs));
     const edit = h('button', { type: 'button', 'data-testid': 'place-edit', 'aria-label': `Edit ${place.name}` }, 'Edit');
     const remove = h('button', { type: 'button', class: 'danger', 'data-testid': 'place-delete', 'aria-label': `Delete ${place.name}` }, 'Delete');
-    const actions = h('div', { class: 'row place-actions' }, edit, remove);
+    const actions = h('div', { class: 'row place-actions' }, pictures.control, edit, remove);
     edit.addEventListener('click', () => {
       editors.set(place.id, li);
       const close = () => { editors.delete(place.id); load(); };
