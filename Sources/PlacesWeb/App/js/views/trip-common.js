@@ -179,6 +179,7 @@ export function debounce(fn, ms = 100) {
  * Replaces `container`'s children with `build()`'s nodes, keeping the page's scroll position
  * and the focus: a focused control inside is found again by its row's `data-id` and its own
  * `data-action` (or `name`), so a refresh under the user's hand does not throw them out.
+ * Answers the milliseconds the build and the swap took.
  */
 export function rerender(container, build) {
   const active = document.activeElement;
@@ -193,8 +194,12 @@ export function rerender(container, build) {
   }
   const x = window.scrollX;
   const y = window.scrollY;
+  // Timed: the synchronous build and the swap, before anything that makes the browser lay
+  // the page out (reading the scroll position back, focusing).
+  const started = performance.now();
   const nodes = build();
   container.replaceChildren(...(Array.isArray(nodes) ? nodes.filter(Boolean) : [nodes]));
+  const elapsed = performance.now() - started;
   if (key) {
     const rows = key.id ? container.querySelectorAll(`[data-id="${CSS.escape(key.id)}"]`) : [container];
     let target = null;
@@ -206,6 +211,7 @@ export function rerender(container, build) {
     if (target) target.focus({ preventScroll: true });
   }
   if (window.scrollX !== x || window.scrollY !== y) window.scrollTo(x, y);
+  return elapsed;
 }
 
 /**

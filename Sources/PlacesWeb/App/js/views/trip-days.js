@@ -51,6 +51,12 @@ export async function renderTab(container, trip, ctx) {
     draw(days, warnings.warnings || []);
   }
 
+  // Keyed, so a live refresh rebuilds only what changed: a row is reused while its item,
+  // place in the day, warnings and actions are the same (its signature), a day's header
+  // likewise; the kept nodes stay where they are, so focus and scroll stay put too.
+  const rows = new Map();     // `${date}|${id}` -> { sig, node }
+  const sections = new Map(); // date ('' for unscheduled) -> { sig, section, head, ol }
+
   function draw(dayList, warnings) {
     const byItem = new Map();
     let undated = 0;
@@ -66,21 +72,43 @@ export async function renderTab(container, trip, ctx) {
         undated ? ` (${undated} about no single item)` : '', ' — ',
         h('a', { href: `#/itineraries/${trip.id}/warnings` }, 'see what to fix'))
       : []);
+    const focus = focusKey();
     const started = performance.now();
     state.byId = new Map();
-    rerender(list, () => {
-      const nodes = [];
-      if (single) nodes.push(dayNav(dayList.days[0]));
-      for (const day of dayList.days) nodes.push(dayNode(day, byItem));
-      if (!single && dayList.unscheduled.length) nodes.push(unscheduledNode(dayList.unscheduled, byItem));
-      if (!single && !dayList.days.length && !dayList.unscheduled.length) {
-        nodes.push(h('p', { class: 'empty' }, 'Nothing planned yet. Give the trip dates, or add an item with a date.'));
-      }
-      return nodes;
-    });
+    const seenRows = new Set();
+    const seenSections = new Set();
+    const nodes = [];
+    if (single) nodes.push(dayNav(dayList.days[0]));
+    for (const day of dayList.days) nodes.push(section(day.date, day, day.items, byItem, seenRows, seenSections));
+    if (!single && dayList.unscheduled.length) nodes.push(section('', null, dayList.unscheduled, byItem, seenRows, seenSections));
+    if (!single && !dayList.days.length && !dayList.unscheduled.length) {
+      nodes.push(h('p', { class: 'empty' }, 'Nothing planned yet. Give the trip dates, or add an item with a date.'));
+    }
+    for (const key of rows.keys()) if (!seenRows.has(key)) rows.delete(key);
+    for (const key of sections.keys()) if (!seenSections.has(key)) sections.delete(key);
+    reconcile(list, nodes);
     list.dataset.renderedMs = (performance.now() - started).toFixed(1);
     list.dataset.items = String(state.byId.size);
+    restoreFocus(focus);
     if (!state.highlighted && ctx.query && ctx.query.get('item')) highlight(ctx.query.get('item'));
+  }
+
+  function focusKey() {
+    const active = document.activeElement;
+    if (!active || !list.contains(active)) return null;
+    const row = active.closest('[data-id]');
+    return { row: row ? row.dataset.id : null, day: row ? row.dataset.day : null, action: active.dataset.action || null, date: active.dataset.date || null };
+  }
+  function restoreFocus(key) {
+    if (!key || list.contains(document.activeElement)) return;
+    let target = null;
+    if (key.row) {
+      const row = list.querySelector(`[data-id="${CSS.escape(key.row)}"][data-day="${CSS.escape(key.day || '')}"]`) || list.querySelector(`[data-id="${CSS.escape(key.row)}"]`);
+      target = row && key.action ? row.querySelector(`[data-action="${CSS.escape(key.action)}"]`) : row;
+    } else if (key.date) {
+      target = list.querySelector(`[data-action="add"][data-date="${CSS.escape(key.date)}"]`);
+    }
+    if (target) target.focus({ preventScroll: true });
   }
 
   function highlight(id) {
@@ -101,55 +129,57 @@ export async function renderTab(container, trip, ctx) {
       link(prev, '← Previous day', 'prev'), h('a', { class: 'button', href: `#/itineraries/${trip.id}/days` }, 'All days'), link(next, 'Next day →', 'next'));
   }
 
-  function dayNode(day, byItem) {
-    const headingId = 'day-' + day.date;
-    const count = day.items.length;
-    return h('section', { class: 'trip-day card', 'data-testid': 'trip-day', dataset: { date: day.date, number: day.number || '' }, 'aria-labelledby': headingId },
-      h('header', { class: 'trip-day-head' },
-        h('h3', { id: headingId },
-          single ? `Day ${day.number} · ${longDay(day.date)}`
-            : h('a', { href: `#/itineraries/${trip.id}/days/${day.number}` }, `Day ${day.number} · ${longDay(day.date)}`)),
-        h('span', { class: 'muted' }, count ? `${count} item${count === 1 ? '' : 's'}` : 'free day'),
-        day.lodging ? h('span', { class: 'trip-night', title: 'Where you sleep that night' }, '🌙 ', day.lodging.title) : h('span', { class: 'trip-night none' }, '🌙 no lodging'),
-        trip.canEdit ? h('button', { type: 'button', class: 'trip-day-add', 'data-testid': 'trip-day-add', dataset: { action: 'add', date: day.date }, 'aria-label': `Add an item on ${longDay(day.date)}` }, '+ Add') : null),
-      count ? h('ol', { class: 'list trip-items' }, day.items.map((item, index) => itemRow(item, day, index, byItem))) : null);
+  /** A day's section (or the unscheduled one, date ''), reusing the last one's nodes. */
+  function section(date, day, items, byItem, seenRows, seenSections) {
+    seenSections.add(date);
+    const headSig = JSON.stringify([day && day.number, items.length, day && day.lodging && day.lodging.title, trip.canEdit, single]);
+    let entry = sections.get(date);
+    if (!entry) {
+      const ol = h('ol', { class: 'list trip-items' });
+      const node = day
+        ? h('section', { class: 'trip-day card', 'data-testid': 'trip-day', 'aria-labelledby': 'day-' + date, dataset: { date } })
+        : h('section', { class: 'trip-day card trip-unscheduled', 'data-testid': 'trip-unscheduled', 'aria-labelledby': 'day-none' });
+      entry = { sig: null, section: node, head: null, ol };
+      sections.set(date, entry);
+    }
+    if (entry.sig !== headSig) {
+      entry.sig = headSig;
+      entry.head = day ? dayHead(day, items.length) : h('header', { class: 'trip-day-head' }, h('h3', { id: 'day-none' }, 'Not on a day yet'), h('span', { class: 'muted' }, String(items.length)));
+      if (day) entry.section.dataset.number = String(day.number || '');
+      reconcile(entry.section, [entry.head, entry.ol]);
+    }
+    const rowNodes = items.map((item, index) => itemRow(item, day, index, byItem, seenRows));
+    reconcile(entry.ol, rowNodes);
+    return entry.section;
   }
 
-  function unscheduledNode(items, byItem) {
-    return h('section', { class: 'trip-day card trip-unscheduled', 'data-testid': 'trip-unscheduled', 'aria-labelledby': 'day-none' },
-      h('header', { class: 'trip-day-head' }, h('h3', { id: 'day-none' }, 'Not on a day yet'), h('span', { class: 'muted' }, String(items.length))),
-      h('ol', { class: 'list trip-items' }, items.map((item, index) => itemRow(item, null, index, byItem))));
+  function dayHead(day, count) {
+    const title = `Day ${day.number} · ${longDay(day.date)}`;
+    return h('header', { class: 'trip-day-head' },
+      h('h3', { id: 'day-' + day.date }, single ? title : h('a', { href: `#/itineraries/${trip.id}/days/${day.number}` }, title)),
+      h('span', { class: 'muted' }, count ? `${count} item${count === 1 ? '' : 's'}` : 'free day'),
+      day.lodging ? h('span', { class: 'trip-night', title: 'Where you sleep that night' }, '🌙 ', day.lodging.title) : h('span', { class: 'trip-night none' }, '🌙 no lodging'),
+      trip.canEdit ? h('button', { type: 'button', class: 'trip-day-add', 'data-testid': 'trip-day-add', dataset: { action: 'add', date: day.date }, 'aria-label': `Add an item on ${longDay(day.date)}` }, '+ Add') : null);
   }
 
-  function itemRow(item, day, index, byItem) {
+  function itemRow(item, day, index, byItem, seenRows) {
     state.byId.set(item.id, item);
-    const warnings = byItem.get(item.id);
-    const bits = detailBits(item);
-    const where = whereText(item);
-    if (where) bits.unshift(where);
-    const zone = item.timeZone && timePart(item.start) ? zoneShort(item.timeZone) : '';
-    const editable = trip.canEdit && !item.legacy;
     const untimed = !timePart(item.type === 'lodging' && day && datePart(item.end) === day.date ? item.end : item.start);
-    const startsHere = day && datePart(item.start) === day.date;
-    return h('li', { class: 'trip-item type-' + item.type, 'data-testid': 'trip-item', dataset: { id: item.id, type: item.type, day: day ? day.number : '', index: index + 1 } },
-      h('span', { class: 'trip-item-time' }, whenText(item, day ? day.date : null), zone ? h('small', { title: item.timeZone }, ' ' + zone) : null),
-      h('span', { class: 'trip-item-emoji', 'aria-hidden': 'true' }, itemEmoji(item)),
-      h('div', { class: 'grow' },
-        h('span', { class: 'trip-item-title' }, item.title),
-        h('span', { class: 'visually-hidden' }, ' (' + (TYPES[item.type] || TYPES.activity).one + ')'),
-        item.legacy ? pill('trip detail') : null,
-        bits.length ? h('div', { class: 'muted trip-item-details' }, bits.join(' · ')) : null,
-        item.notes ? h('div', { class: 'trip-item-notes' }, item.notes) : null,
-        warnings ? warnings.map((w) => h('p', { class: 'trip-warning', 'data-testid': 'trip-item-warning', dataset: { code: w.code } }, '⚠️ ', w.message)) : null),
-      item.price ? h('span', { class: 'trip-item-price' }, money(item.price)) : null,
-      editable ? h('div', { class: 'trip-item-actions' },
-        item.type !== 'place' ? h('button', { type: 'button', dataset: { action: 'edit' }, 'aria-label': `Edit ${item.title}` }, 'Edit') : null,
-        day && untimed && (startsHere || item.type === 'place') ? [
-          h('button', { type: 'button', dataset: { action: 'up' }, 'aria-label': `Move ${item.title} up`, disabled: index === 0 }, '↑'),
-          h('button', { type: 'button', dataset: { action: 'down' }, 'aria-label': `Move ${item.title} down` }, '↓')] : null,
-        h('button', { type: 'button', dataset: { action: 'move' }, 'aria-label': `Move ${item.title} to another day` }, 'Move'),
-        h('button', { type: 'button', class: 'danger', dataset: { action: 'delete' }, 'aria-label': `${item.type === 'place' ? 'Remove' : 'Delete'} ${item.title}` }, item.type === 'place' ? 'Remove' : 'Delete'))
-        : null);
+    const reorder = day && untimed && (item.type === 'place' || datePart(item.start) === day.date);
+    const actions = trip.canEdit && !item.legacy
+      ? (item.type === 'place' ? (reorder ? 'up down move remove' : 'move remove') : (reorder ? 'edit up down move delete' : 'edit move delete'))
+      : null;
+    const warnings = byItem.get(item.id);
+    const key = (day ? day.date : '') + '|' + item.id;
+    seenRows.add(key);
+    // The signature is computed only when there is an old row to compare with, so the
+    // first render pays nothing for it.
+    const fresh = { item, index, number: day ? day.number : '', actions, warnings, sig: null, node: null };
+    const cached = rows.get(key);
+    if (cached && rowSig(cached) === rowSig(fresh)) return cached.node;
+    fresh.node = fastRow(item, day, index, warnings, actions);
+    rows.set(key, fresh);
+    return fresh.node;
   }
 
   // One listener for every button in the list (cheaper than one per row).
@@ -175,7 +205,7 @@ export async function renderTab(container, trip, ctx) {
         button.disabled = true;
         await post(`${base}/items/${seg(item.id)}/move`, { day: dayNumber, position });
         await refresh();
-      } else if (actionName === 'delete') {
+      } else if (actionName === 'delete' || actionName === 'remove') {
         const place = item.type === 'place';
         const ok = await confirmDialog(place ? `Remove “${item.title}” from the places to go?` : `Delete “${item.title}”?`, place ? 'Remove' : 'Delete');
         if (!ok) return;
@@ -203,4 +233,99 @@ export async function renderTab(container, trip, ctx) {
     list.replaceChildren(h('p', { class: 'field-error', role: 'alert' }, describe(error)));
   }
   return { refresh, cleanup: closeDialogs };
+}
+
+// Rows are many (500 on a long trip): each is a clone of a template filled with text, the
+// cheapest way to build them. Every text from the item still goes in as textContent.
+let rowTemplate = null;
+const actionTemplates = new Map();
+const BUTTONS = {
+  edit: ['Edit', 'Edit '], up: ['↑', 'Move up: '], down: ['↓', 'Move down: '],
+  move: ['Move', 'Move to another day: '], delete: ['Delete', 'Delete '], remove: ['Remove', 'Remove from the places to go: '],
+};
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text) node.textContent = text;
+  return node;
+}
+
+function actionsTemplate(names) {
+  let tpl = actionTemplates.get(names);
+  if (!tpl) {
+    tpl = h('div', { class: 'trip-item-actions' }, names.split(' ').map((name) => h('button', {
+      type: 'button', class: name === 'delete' || name === 'remove' ? 'danger' : null, dataset: { action: name, label: BUTTONS[name][1] },
+    }, BUTTONS[name][0])));
+    actionTemplates.set(names, tpl);
+  }
+  return tpl;
+}
+
+function fastRow(item, day, index, warnings, actions) {
+  if (!rowTemplate) {
+    rowTemplate = h('li', { 'data-testid': 'trip-item' },
+      h('span', { class: 'trip-item-time' }), h('span', { class: 'trip-item-emoji', role: 'img' }),
+      h('div', { class: 'grow' }, h('span', { class: 'trip-item-title' })));
+  }
+  const li = rowTemplate.cloneNode(true);
+  li.className = 'trip-item type-' + item.type;
+  li.setAttribute('data-id', item.id);
+  li.setAttribute('data-type', item.type);
+  li.setAttribute('data-day', day ? String(day.number) : '');
+  li.setAttribute('data-index', String(index + 1));
+  const time = li.firstChild;
+  const emoji = time.nextSibling;
+  const grow = emoji.nextSibling;
+  time.textContent = whenText(item, day ? day.date : null);
+  if (item.timeZone && timePart(item.start)) {
+    const zone = el('small', null, ' ' + zoneShort(item.timeZone));
+    zone.title = item.timeZone;
+    time.appendChild(zone);
+  }
+  emoji.textContent = itemEmoji(item);
+  emoji.setAttribute('aria-label', (TYPES[item.type] || TYPES.activity).one);
+  grow.firstChild.textContent = item.title;
+  if (item.legacy) grow.appendChild(pill('trip detail'));
+  const bits = detailBits(item);
+  const where = whereText(item);
+  if (where) bits.unshift(where);
+  if (bits.length) grow.appendChild(el('div', 'muted trip-item-details', bits.join(' · ')));
+  if (item.notes) grow.appendChild(el('div', 'trip-item-notes', item.notes));
+  if (warnings) {
+    for (const warning of warnings) {
+      const p = el('p', 'trip-warning', '⚠️ ' + warning.message);
+      p.setAttribute('data-testid', 'trip-item-warning');
+      p.dataset.code = warning.code;
+      grow.appendChild(p);
+    }
+  }
+  if (item.price) li.appendChild(el('span', 'trip-item-price', money(item.price)));
+  if (actions) {
+    const box = actionsTemplate(actions).cloneNode(true);
+    for (const button of box.children) button.setAttribute('aria-label', button.getAttribute('data-label') + item.title);
+    if (index === 0 && box.querySelector('[data-action="up"]')) box.querySelector('[data-action="up"]').disabled = true;
+    li.appendChild(box);
+  }
+  return li;
+}
+
+function rowSig(row) {
+  if (row.sig === null) row.sig = JSON.stringify([row.item, row.index, row.number, row.actions, row.warnings || null]);
+  return row.sig;
+}
+
+/** Makes `parent`'s children exactly `nodes`, leaving the nodes kept in place where it can. */
+function reconcile(parent, nodes) {
+  const keep = new Set(nodes);
+  for (let child = parent.firstChild; child;) {
+    const next = child.nextSibling;
+    if (!keep.has(child)) child.remove();
+    child = next;
+  }
+  let ref = parent.firstChild;
+  for (const node of nodes) {
+    if (node === ref) { ref = ref.nextSibling; continue; }
+    parent.insertBefore(node, ref);
+  }
 }
