@@ -26,8 +26,8 @@ export async function render(main, params, ctx) {
   mount(main, h('section', { class: 'friends', dataset: { testid: 'friends' } },
     h('div', { class: 'toolbar' }, h('h2', { class: 'grow' }, 'Friends'), h('a', { class: 'button', href: '#/groups' }, 'Groups'), h('a', { class: 'button', href: '#/feed' }, 'Feed')),
     requestsBox,
-    addFriendCard(() => refresh()),
     h('section', { class: 'friends-section', 'aria-labelledby': 'friends-h' }, h('h3', { id: 'friends-h' }, 'Your friends'), list, emptyLine),
+    addFriendCard(() => refresh()),
     contacts.el));
 
   const rows = new Map();

@@ -13,6 +13,24 @@ import { count } from './social-common.js';
 const ICONS = { lodging: '🛏', transport: '🚆', food: '🍽', activity: '🎟', place: '📍' };
 const TYPE_WORDS = { lodging: 'Stay', transport: 'Transport', food: 'Food', activity: 'Activity', place: 'Place to go' };
 
+// One Intl formatter per currency: building one per item made a 500-item trip slow.
+const moneyFormats = new Map();
+function money(m) {
+  let format = moneyFormats.get(m.currency);
+  if (format === undefined) {
+    try {
+      const probe = new Intl.NumberFormat(undefined, { style: 'currency', currency: m.currency });
+      const digits = probe.resolvedOptions().maximumFractionDigits;
+      format = { digits, nf: probe };
+    } catch {
+      format = null;
+    }
+    moneyFormats.set(m.currency, format);
+  }
+  if (!format) return formatMoney(m);
+  return format.nf.format(m.amountMinor / 10 ** format.digits);
+}
+
 const timeOf = (local) => (local && local.length > 10 ? local.slice(11, 16) : '');
 
 /** One item of a day, as text. */
@@ -41,7 +59,7 @@ export function itemRow(item, date) {
     h('span', { class: 'grow' },
       h('span', { class: 'ex-title' }, item.title),
       details.filter(Boolean).length ? h('span', { class: 'muted ex-details' }, ' — ', details.filter(Boolean).join(' · ')) : null),
-    item.price ? h('span', { class: 'ex-price' }, formatMoney(item.price)) : null);
+    item.price ? h('span', { class: 'ex-price' }, money(item.price)) : null);
 }
 
 /** The days as sections; `onRoute(number)` is the "Route of this day" button's action. */
