@@ -6,7 +6,7 @@
 //   status-card, status-id, status-listen, status-discovery, status-opcount, status-version,
 //   peer-add (form), peer-address (input), peer-add-submit, static-peers (ul), static-peer (li),
 //   peers-count, peers-list, peer-item (li, data-id = peer id, data-connected="true|false"),
-//   peer-state, peer-document (li, data-id = document id, data-state = in-sync|syncing|unknown).
+//   peer-name, peer-state, peer-document (li, data-id = document id, data-state = in-sync|syncing|unknown).
 
 import { get, post } from '../api.js';
 import { h, mount, form, field, empty, flash, formatTime, shortID } from '../dom.js';
@@ -59,20 +59,30 @@ export async function render(main, params, ctx) {
         row('Version', status.version, 'status-version')));
   }
 
+  let names = new Map(); // person id → name, for peers that did not say theirs
+  async function loadNames() {
+    const [contacts, friends] = await Promise.all([quietGet('/v1/contacts'), quietGet('/v1/friends')]);
+    const next = new Map();
+    for (const c of (contacts && contacts.contacts) || []) if (c.name) next.set(c.id, c.name);
+    for (const f of (friends && friends.friends) || []) if (f.name) next.set(f.id, f.name);
+    names = next;
+  }
+
   function peerItem(peer) {
     const docs = peer.documents || [];
+    const name = peer.name || names.get(peer.id) || shortID(peer.id);
     return h('li', { class: 'peer-item', 'data-testid': 'peer-item', 'data-id': peer.id, 'data-connected': String(peer.connected) },
       h('span', { class: peer.connected ? 'dot on' : 'dot', 'aria-hidden': 'true' }),
       h('div', { class: 'grow' },
         h('div', { class: 'row' },
-          h('strong', { title: peer.id }, peer.name || shortID(peer.id)),
+          h('strong', { title: peer.id, 'data-testid': 'peer-name' }, name),
           h('span', { class: peer.connected ? 'state on' : 'state', 'data-testid': 'peer-state' },
             peer.connected ? 'connected' : peer.lastSeen ? 'last seen ' + formatTime(peer.lastSeen) : 'not connected')),
         h('div', { class: 'muted' }, h('code', {}, peer.id)),
         peer.addresses.length ? h('div', { class: 'muted' }, 'At ', peer.addresses.join(', ')) : null,
         docs.length
-          ? h('ul', { class: 'peer-docs', 'aria-label': `Documents shared with ${peer.name || shortID(peer.id)}` }, docs.map((doc) => h('li', { 'data-testid': 'peer-document', 'data-id': doc.id, 'data-state': doc.state },
-            h('span', { class: 'doc-name' }, doc.name || shortID(doc.id)), ' — ',
+          ? h('ul', { class: 'peer-docs', 'aria-label': `Documents shared with ${name}` }, docs.map((doc) => h('li', { 'data-testid': 'peer-document', 'data-id': doc.id, 'data-state': doc.state },
+            h('span', { class: 'doc-name', title: doc.id }, doc.name || 'document ' + doc.id.slice(0, 8)), ' — ',
             h('span', { class: 'sync-state sync-' + doc.state }, STATES[doc.state] || doc.state),
             lacking(doc))))
           : h('p', { class: 'muted' }, 'No shared documents with this peer.')));
@@ -102,10 +112,12 @@ export async function render(main, params, ctx) {
     if (peers) showPeers(peers);
   }
 
+  await loadNames();
   await load(false);
   const refresh = debounce(() => load(true).catch((error) => flash(error.message)), 100);
   ctx.onEvent((event) => {
     if (['peer', 'changed', 'shared', 'resync', 'friend', 'unfriended'].includes(event.type)) refresh();
+    if (['peer', 'friend', 'resync'].includes(event.type)) loadNames();
   });
   const poll = setInterval(() => { if (!document.hidden) refresh(); }, 3000);
   return () => { clearInterval(poll); refresh.cancel(); };
