@@ -13,25 +13,40 @@ export function debounce(fn, delay = 100) {
   return debounced;
 }
 
+// The control focused last: a button that disables itself while it works (dom.js
+// `action`) drops the focus to <body>, and the list it sits in is re-rendered right after.
+let lastFocus = null;
+document.addEventListener('focusin', (event) => { lastFocus = event.target; });
+
+const FOCUSABLE = 'button:not([disabled]), a[href], input:not([disabled]):not(.visually-hidden), select:not([disabled]), textarea:not([disabled])';
+
 /**
- * Re-renders `container` with `children` (an array, or a function answering one) while keeping
- * the focused control: the element with the same `data-testid` inside the item with the
- * same `data-id` gets focus back. The window's scroll position stays put.
+ * Re-renders `container` with `children` (an array, or a function answering one) while
+ * keeping the focused control: the element with the same `data-testid` inside the item with
+ * the same `data-id` gets focus back (or, when that control is gone — "Mark read" once
+ * read — the item's first control). The window's scroll position stays put.
  */
 export function rerender(container, children) {
-  const active = document.activeElement;
+  let active = document.activeElement;
+  if ((!active || active === document.body) && lastFocus && container.contains(lastFocus)) active = lastFocus;
   let key = null;
-  if (active && container.contains(active)) {
+  if (active && active !== document.body && container.contains(active)) {
     const item = active.closest('[data-id]');
-    key = { id: item && item.dataset.id, testid: active.dataset.testid, tag: active.tagName };
+    const inside = item && container.contains(item) ? item : null;
+    let top = inside;
+    while (top && top.parentElement !== container) top = top.parentElement;
+    key = { id: inside ? inside.dataset.id : null, index: top ? [...container.children].indexOf(top) : -1, testid: active.dataset.testid, tag: active.tagName };
   }
   const x = window.scrollX;
   const y = window.scrollY;
   const nodes = typeof children === 'function' ? children() : children;
   container.replaceChildren(...[].concat(nodes).filter(Boolean));
   if (key) {
-    const scope = key.id ? container.querySelector(`[data-id="${CSS.escape(key.id)}"]`) : container;
-    const again = scope && (key.testid ? scope.querySelector(`[data-testid="${CSS.escape(key.testid)}"]`) : scope.querySelector(key.tag));
+    let scope = key.id ? container.querySelector(`[data-id="${CSS.escape(key.id)}"]`) : container;
+    // The item is gone (deleted): its neighbour takes the focus.
+    if (!scope && key.index >= 0 && container.children.length) scope = container.children[Math.min(key.index, container.children.length - 1)];
+    let again = scope && (key.testid ? scope.querySelector(`[data-testid="${CSS.escape(key.testid)}"]`) : scope.querySelector(key.tag));
+    if (!again && scope && scope !== container) again = scope.querySelector(FOCUSABLE);
     if (again) again.focus({ preventScroll: true });
   }
   if (window.scrollX !== x || window.scrollY !== y) window.scrollTo(x, y);
