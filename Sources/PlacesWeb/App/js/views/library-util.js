@@ -37,8 +37,6 @@ export function rerender(container, children) {
     while (top && top.parentElement !== container) top = top.parentElement;
     key = { id: inside ? inside.dataset.id : null, index: top ? [...container.children].indexOf(top) : -1, testid: active.dataset.testid, tag: active.tagName };
   }
-  const x = window.scrollX;
-  const y = window.scrollY;
   const nodes = typeof children === 'function' ? children() : children;
   container.replaceChildren(...[].concat(nodes).filter(Boolean));
   if (key) {
@@ -49,7 +47,6 @@ export function rerender(container, children) {
     if (!again && scope && scope !== container) again = scope.querySelector(FOCUSABLE);
     if (again) again.focus({ preventScroll: true });
   }
-  if (window.scrollX !== x || window.scrollY !== y) window.scrollTo(x, y);
 }
 
 /** True while the user is typing in a control inside `root`. */
