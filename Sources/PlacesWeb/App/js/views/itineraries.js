@@ -91,12 +91,13 @@ export async function render(main, params, ctx) {
           '🗓 ', dateRange(it.startDate, it.endDate),
           ` · ${it.placeCount} place${it.placeCount === 1 ? '' : 's'} to go`,
           it.totalCost && it.totalCost.length ? ' · ' + moneyList(it.totalCost) : ''),
-        owned ? null : h('div', { class: 'muted' }, 'shared by ', person(null, it.owner))),
+        owned ? null : h('div', { class: 'muted' }, 'shared by ', person(names && names.get(it.owner), it.owner))),
       pill(owned ? 'owner' : it.role, 'role-' + it.role),
       h('button', { type: 'button', class: 'danger', dataset: { action: owned ? 'delete' : 'leave' }, 'aria-label': `${owned ? 'Delete' : 'Leave'} ${it.name}` }, owned ? 'Delete' : 'Leave'));
   }
 
   let itineraries = [];
+  let names = null;
   async function loadList() {
     const shown = scope;
     const [answer, own] = await Promise.all([
@@ -105,6 +106,12 @@ export async function render(main, params, ctx) {
     ]);
     if (shown !== scope) return;
     itineraries = answer.itineraries;
+    if (itineraries.some((it) => it.role !== 'owner') && !names) {
+      // The owners' names, from the contacts (a share's owner becomes one).
+      try {
+        names = new Map((await get('/v1/contacts')).contacts.map((c) => [c.id, c.name || c.username || '']));
+      } catch { names = new Map(); }
+    }
     mine = scope === 'mine' ? itineraries : own.itineraries;
     const chosen = fromSelect.value;
     fromSelect.replaceChildren(h('option', { value: '' }, 'a blank trip'),
@@ -171,6 +178,7 @@ export async function render(main, params, ctx) {
 
   const later = debounce(refresh, 100);
   ctx.onEvent((event) => {
+    if (event.type === 'shared') names = null;
     if (event.type === 'resync' || event.type === 'shared' || event.type === 'invited' ||
       (event.type === 'changed' && (!event.docKind || event.docKind === 'itinerary'))) later();
   });

@@ -65,8 +65,14 @@ export async function renderTab(container, trip, ctx) {
       : h('p', { class: 'empty' }, 'Nothing on the checklist yet.'));
   }
 
+  // Up and down move an entry among the entries of its own list (the positions are global).
+  const sameList = (entry) => entries.filter((e) => (e.list || '') === (entry.list || ''));
+  function neighbour(entry, step) {
+    const group = sameList(entry);
+    return group[group.indexOf(entry) + step] || null;
+  }
+
   function row(entry) {
-    const index = entries.indexOf(entry);
     const box = h('input', {
       type: 'checkbox', checked: entry.checked, disabled: !trip.canEdit, dataset: { action: 'check' },
       id: 'chk-' + entry.id, 'aria-describedby': entry.assignee ? 'chk-who-' + entry.id : null,
@@ -77,8 +83,8 @@ export async function renderTab(container, trip, ctx) {
       entry.assignee ? h('span', { class: 'muted', id: 'chk-who-' + entry.id, title: entry.assignee }, '👤 ' + (entry.assigneeName || shortID(entry.assignee))) : null,
       trip.canEdit ? h('div', { class: 'trip-item-actions' },
         h('button', { type: 'button', dataset: { action: 'edit' }, 'aria-label': `Edit ${entry.text}` }, 'Edit'),
-        h('button', { type: 'button', dataset: { action: 'up' }, disabled: index === 0, 'aria-label': `Move ${entry.text} up` }, '↑'),
-        h('button', { type: 'button', dataset: { action: 'down' }, disabled: index === entries.length - 1, 'aria-label': `Move ${entry.text} down` }, '↓'),
+        h('button', { type: 'button', dataset: { action: 'up' }, disabled: !neighbour(entry, -1), 'aria-label': `Move ${entry.text} up` }, '↑'),
+        h('button', { type: 'button', dataset: { action: 'down' }, disabled: !neighbour(entry, 1), 'aria-label': `Move ${entry.text} down` }, '↓'),
         h('button', { type: 'button', class: 'danger', dataset: { action: 'delete' }, 'aria-label': `Delete ${entry.text}` }, 'Delete')) : null);
   }
 
@@ -123,12 +129,13 @@ export async function renderTab(container, trip, ctx) {
     const rowEl = button.closest('[data-testid="checklist-item"]');
     const entry = entries.find((e) => e.id === (rowEl && rowEl.dataset.id));
     if (!entry) return;
-    const at = entries.indexOf(entry) + 1;
     try {
       if (button.dataset.action === 'edit') editDialog(entry);
       else if (button.dataset.action === 'up' || button.dataset.action === 'down') {
+        const other = neighbour(entry, button.dataset.action === 'up' ? -1 : 1);
+        if (!other) return;
         button.disabled = true;
-        const list = await post(`${base}/${seg(entry.id)}/move`, { position: button.dataset.action === 'up' ? at - 1 : at + 1 });
+        const list = await post(`${base}/${seg(entry.id)}/move`, { position: entries.indexOf(other) + 1 });
         entries = list.items;
         draw();
       } else if (button.dataset.action === 'delete') {

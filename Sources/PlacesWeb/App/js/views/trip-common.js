@@ -6,11 +6,11 @@
 import { h } from '../dom.js';
 
 export const TYPES = {
-  lodging: { label: 'Lodging', one: 'stay', emoji: '🛏️' },
-  transport: { label: 'Transportation', one: 'transport', emoji: '🚆' },
-  food: { label: 'Food', one: 'place to eat', emoji: '🍽️' },
-  activity: { label: 'Activities', one: 'activity', emoji: '🎟️' },
-  place: { label: 'Places to go', one: 'place to go', emoji: '📍' },
+  lodging: { label: 'Lodging', one: 'stay', many: 'stays', emoji: '🛏️' },
+  transport: { label: 'Transportation', one: 'transport', many: 'transports', emoji: '🚆' },
+  food: { label: 'Food', one: 'place to eat', many: 'places to eat', emoji: '🍽️' },
+  activity: { label: 'Activities', one: 'activity', many: 'activities', emoji: '🎟️' },
+  place: { label: 'Places to go', one: 'place to go', many: 'places to go', emoji: '📍' },
 };
 export const MODES = ['flight', 'train', 'bus', 'car', 'ferry', 'other'];
 export const MODE_EMOJI = { flight: '✈️', train: '🚆', bus: '🚌', car: '🚗', ferry: '⛴️', other: '🧭' };

@@ -289,7 +289,7 @@ function fastRow(item, day, index, warnings, actions) {
   if (item.legacy) grow.appendChild(pill('trip detail'));
   const bits = detailBits(item);
   const where = whereText(item);
-  if (where) bits.unshift(where);
+  if (where && where !== item.title) bits.unshift(where);
   if (bits.length) grow.appendChild(el('div', 'muted trip-item-details', bits.join(' · ')));
   if (item.notes) grow.appendChild(el('div', 'trip-item-notes', item.notes));
   if (warnings) {

@@ -9,7 +9,7 @@
 // trip-calendar, trip-delete (owner) / trip-leave (member).
 
 import { patch, del, seg } from '../api.js';
-import { h, form, action, download, flash } from '../dom.js';
+import { h, mount, form, action, download, flash } from '../dom.js';
 import {
   dateRange, zoneShort, moneyList, pill, confirmDialog, openDialog, parseMoney, TRAVEL_MODES,
   rerender, datesBetween,
@@ -25,7 +25,7 @@ export function tripHeader(trip, ctx) {
 
   function drawTitle() {
     const it = trip.itinerary;
-    titleBox.replaceChildren(
+    mount(titleBox,
       h('h2', { class: 'trip-title', 'data-testid': 'trip-title' }, it.name),
       trip.canEdit ? h('button', { type: 'button', class: 'trip-rename', 'data-testid': 'trip-rename', 'aria-label': 'Rename the trip', onclick: startRename }, '✏️ Rename') : null);
   }

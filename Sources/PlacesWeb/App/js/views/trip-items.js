@@ -50,9 +50,9 @@ async function renderType(container, trip, ctx, type) {
     if (mine !== seq) return;
     byId.clear();
     const costs = (trip.itinerary.costs || {})[type];
-    total.textContent = `${items.count} ${items.count === 1 ? info.one : info.label.toLowerCase()}` + (costs && costs.length ? ` · total ${moneyList(costs)}` : '');
+    total.textContent = `${items.count} ${items.count === 1 ? info.one : info.many}` + (costs && costs.length ? ` · total ${moneyList(costs)}` : '');
     rerender(list, () => items.items.length ? items.items.map(row)
-      : h('li', { class: 'empty' }, `No ${info.label.toLowerCase()} yet.` + (trip.canEdit ? ' Add the first one above.' : '')));
+      : h('li', { class: 'empty', 'data-testid': 'trip-items-empty' }, `No ${info.many} yet.` + (trip.canEdit ? ' Add the first one above.' : '')));
   }
 
   function row(item) {
