@@ -106,25 +106,30 @@ export function dateRange(start, end) {
 /** The zone's last part ("Europe/Lisbon" → "Lisbon"), for compact display; full name in `title`. */
 export const zoneShort = (zone) => (zone ? zone.split('/').pop().replace(/_/g, ' ') : '');
 
-/** "09:10 → 12:05" on a day, with the zones when they matter. */
-export function whenText(item, date) {
+/**
+ * "09:10 → 12:05" on day `date` (null: with the dates). `zones` adds the zone after a time
+ * ("09:10 Lisbon"); an arrival in another zone always names its zone.
+ */
+export function whenText(item, date, zones = false) {
   const startDate = datePart(item.start);
   const endDate = datePart(item.end);
   const start = timePart(item.start);
   const end = timePart(item.end);
+  const endZone = item.endTimeZone && item.endTimeZone !== item.timeZone ? item.endTimeZone : null;
+  const z = (time, zone) => (time && zones && zone ? `${time} ${zoneShort(zone)}` : time);
   if (item.type === 'lodging') {
-    if (date && endDate === date && startDate !== date) return end ? `check-out ${end}` : 'check-out';
-    if (date && startDate === date) return start ? `check-in ${start}` : 'check-in';
+    if (date && endDate === date && startDate !== date) return end ? `check-out ${z(end, item.timeZone)}` : 'check-out';
+    if (date && startDate === date) return start ? `check-in ${z(start, item.timeZone)}` : 'check-in';
   }
   if (item.type === 'transport' && date && endDate === date && startDate !== date) {
-    return (end ? `arrives ${end}` : 'arrives') + (item.endTimeZone ? ` ${zoneShort(item.endTimeZone)}` : '');
+    return (end ? `arrives ${end}` : 'arrives') + (endZone || (zones && end) ? ` ${zoneShort(endZone || item.timeZone)}` : '');
   }
-  let text = start || (date ? 'any time' : '');
-  if (!date && startDate) text = shortDay(startDate) + (start ? ' ' + start : '');
+  let text = z(start, item.timeZone) || (date ? 'any time' : '');
+  if (!date && startDate) text = shortDay(startDate) + (start ? ' ' + z(start, item.timeZone) : '');
   if (end && (start || !date)) {
-    const endText = (endDate && endDate !== startDate ? shortDay(endDate) + ' ' : '') + end;
-    text += ' → ' + endText;
-    if (item.endTimeZone && item.endTimeZone !== item.timeZone) text += ' ' + zoneShort(item.endTimeZone);
+    text += ' → ' + (endDate && endDate !== startDate ? shortDay(endDate) + ' ' : '') + end;
+    if (endZone) text += ' ' + zoneShort(endZone);
+    else if (zones && item.timeZone) text += ' ' + zoneShort(item.timeZone);
   }
   return text;
 }

@@ -12,7 +12,7 @@
 import { get, post, del, seg } from '../api.js';
 import { h, flash, describe } from '../dom.js';
 import {
-  TYPES, itemEmoji, money, whenText, whereText, detailBits, zoneShort, timePart, datePart,
+  TYPES, itemEmoji, money, whenText, whereText, detailBits, timePart, datePart,
   longDay, rerender, confirmDialog, closeDialogs, pill,
 } from './trip-common.js';
 import { openItemEditor, openMoveDialog } from './trip-item-form.js';
@@ -277,12 +277,8 @@ function fastRow(item, day, index, warnings, actions) {
   const time = li.firstChild;
   const emoji = time.nextSibling;
   const grow = emoji.nextSibling;
-  time.textContent = whenText(item, day ? day.date : null);
-  if (item.timeZone && timePart(item.start)) {
-    const zone = el('small', null, ' ' + zoneShort(item.timeZone));
-    zone.title = item.timeZone;
-    time.appendChild(zone);
-  }
+  time.textContent = whenText(item, day ? day.date : null, true);
+  if (item.timeZone) time.title = item.timeZone + (item.endTimeZone && item.endTimeZone !== item.timeZone ? ' → ' + item.endTimeZone : '');
   emoji.textContent = itemEmoji(item);
   emoji.setAttribute('aria-label', (TYPES[item.type] || TYPES.activity).one);
   grow.firstChild.textContent = item.title;
