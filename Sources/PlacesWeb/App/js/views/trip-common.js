@@ -129,7 +129,7 @@ export function whenText(item, date, zones = false) {
   if (end && (start || !date)) {
     text += ' → ' + (endDate && endDate !== startDate ? shortDay(endDate) + ' ' : '') + end;
     if (endZone) text += ' ' + zoneShort(endZone);
-    else if (zones && item.timeZone) text += ' ' + zoneShort(item.timeZone);
+    else if (zones && item.timeZone && !start) text += ' ' + zoneShort(item.timeZone);
   }
   return text;
 }
