@@ -126,8 +126,8 @@ export async function renderTab(container, trip, ctx) {
     fillSelect();
   }
 
-  async function refresh(event) {
-    if (event && event.type === 'changed' && event.docKind === 'library') { await loadLibrary(); return; }
+  // After a change of our own: the itinerary again (trip.js does the same on events).
+  async function refresh() {
     try { trip.itinerary = await get(base); draw(); } catch (error) { flash(describe(error)); }
   }
 
@@ -137,5 +137,6 @@ export async function renderTab(container, trip, ctx) {
   const off = ctx.onEvent((event) => {
     if ((event.type === 'changed' && event.docKind === 'library') || event.type === 'resync') loadLibrary();
   });
-  return { refresh: (event) => (event && event.docKind === 'library' ? loadLibrary() : draw()), cleanup: () => { off(); closeDialogs(); } };
+  // trip.js has fetched the itinerary again before it calls refresh(event).
+  return { refresh: () => draw(), cleanup: () => { off(); closeDialogs(); } };
 }
