@@ -126,12 +126,25 @@ let package = Package(
                     .when(platforms: [.linux], configuration: .release))
             ]
         ),
+        // The browser app (`places gui`): its static files and the loopback HTTP server that
+        // serves them and forwards `/v1/` to the daemon's socket behind a token, cookie, Host,
+        // Origin and CSRF gate (docs/web-app.md).
+        .target(
+            name: "PlacesWeb",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            resources: [.copy("App")]
+        ),
         .executableTarget(
             name: "places",
-            // No NIO here: the CLI talks to the daemon through PlacesAPI's types and the
-            // blocking socket client.
+            // The CLI talks to the daemon through PlacesAPI's types and the blocking socket
+            // client; NIO comes in only with PlacesWeb, for `places gui`.
             dependencies: [
-                "PlacesAPI", "PlacesControlClient", "PlacesModel", "PlacesQR", "PlacesRoutes",
+                "PlacesAPI", "PlacesControlClient", "PlacesModel", "PlacesQR", "PlacesRoutes", "PlacesWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
