@@ -25,7 +25,7 @@ public final class WebDriver: @unchecked Sendable {
         public var description: String { "[\(level)] \(message)" }
     }
 
-    static let elementKey = "element-6066-11e4-a07e-4f12c0c4f5d3"
+    static let elementKey = "element-6066-11e4-a52e-4f735466cecf"
 
     public let profile: TempDir
     private var driver: Process?
@@ -66,7 +66,7 @@ public final class WebDriver: @unchecked Sendable {
     private func newSession(hosts: [String], extraArguments: [String]) throws {
         // Every name resolves nowhere except those mapped to loopback: nothing the page (or
         // Chromium itself) asks for can leave the machine by name.
-        let rules = hosts.map { "MAP \($0) 127.0.0.1" } + ["MAP * ~NOTFOUND"]
+        let rules = hosts.map { "MAP \($0) 127.0.0.1" } + ["MAP * ~NOTFOUND", "EXCLUDE 127.0.0.1"]
         let args =
             [
                 "--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900",

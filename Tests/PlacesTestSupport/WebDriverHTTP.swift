@@ -57,8 +57,29 @@ public enum LoopbackHTTP {
                 throw HarnessError("\(method) \(path) on port \(port): no answer within \(Int(timeout)) s")
             }
             received.append(contentsOf: buffer[0..<n])
+            // Some servers (chromedriver) keep the connection open despite `close`: stop
+            // reading once the whole answer is here.
+            if isComplete(received, method: method) { break }
         }
         return try parse(received, what: "\(method) \(path)")
+    }
+
+    /// Whether `bytes` hold a whole answer: its headers and the body they announce.
+    static func isComplete(_ bytes: [UInt8], method: String) -> Bool {
+        guard let end = bytes.firstRange(of: [13, 10, 13, 10]) else { return false }
+        let head = String(decoding: bytes[..<end.lowerBound], as: UTF8.self).lowercased()
+        let bodyCount = bytes.count - end.upperBound
+        if method == "HEAD" || head.hasPrefix("http/1.1 204") || head.hasPrefix("http/1.1 304") { return true }
+        for line in head.components(separatedBy: "\r\n") {
+            if line.hasPrefix("content-length:"), let length = Int(line.dropFirst(15).trimmingCharacters(in: .whitespaces)) {
+                return bodyCount >= length
+            }
+            if line.hasPrefix("transfer-encoding:") && line.contains("chunked") {
+                return bytes[end.upperBound...].firstRange(of: Array("\r\n0\r\n\r\n".utf8)) != nil
+                    || bytes[end.upperBound...].starts(with: Array("0\r\n\r\n".utf8))
+            }
+        }
+        return false
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws {
