@@ -3,6 +3,12 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The app server of `places gui`: HTTP/1.1 on a loopback address. It serves the app's
 /// files and forwards `/v1/` to the daemon's control socket, behind ``WebGate``. Each
 /// connection runs in its own child task; a failing connection never takes the listener
@@ -73,9 +79,10 @@ public struct WebServer: Sendable {
                     }
                 }
         } catch {
+            let reason = (error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? "\(error)"
             throw WebError(
                 .bindFailed,
-                "cannot listen on \(listen.authority) (\(error)): is another `places gui` running? "
+                "cannot listen on \(listen.authority) (\(reason)): is another `places gui` running? "
                     + "Pass --listen 127.0.0.1:0 for a free port",
                 cause: error)
         }

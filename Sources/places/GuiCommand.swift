@@ -72,7 +72,7 @@ struct GuiCommand: ParsableCommand {
             root = try WebRoot.locate()
             configuration = WebServer.Configuration(
                 listen: try listenAddress(), socketPath: global.socketPath, root: root, tiles: try tileTemplate(),
-                version: "0.1.0")
+                version: String(PlacesCommand.configuration.version.prefix { $0 != "\n" }))
         } catch {
             throw CLIExit.fail(error.message, CLIExit.usage)
         }

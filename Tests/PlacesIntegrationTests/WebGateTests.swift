@@ -168,6 +168,22 @@ struct WebGateTests {
         #expect(Date().timeIntervalSince(started) < 1)
     }
 
+    @Test("a tile server given to places gui reaches the page's config and its image policy, and no further")
+    func tileServer() throws {
+        let app = try GateApp.start(extraArguments: ["--tiles", "https://{s}.tile.example.org/{z}/{x}/{y}.png"])
+        defer { app.stop() }
+        let session = try app.session()
+        let config = try GateHTTP(port: app.port).send("GET", "/app/config.json", cookie: session.cookie)
+        #expect(config.text.contains(#""tiles":"https://{s}.tile.example.org/{z}/{x}/{y}.png""#))
+        let policy = config.header("Content-Security-Policy") ?? ""
+        #expect(policy.contains("img-src 'self' data: blob: https://*.tile.example.org;"))
+        #expect(policy.contains("connect-src 'self';") && policy.contains("script-src 'self';"))
+
+        let bad = try runCommand(
+            Binaries.places, ["gui", "--no-browser", "--tiles", "https://tile.example.org/{z}/{x}"])
+        #expect(bad.status != 0 && bad.stderr.contains("{y} is missing"))
+    }
+
     @Test("--listen refuses any address that is not loopback", arguments: ["0.0.0.0:0", "192.168.1.1:80", "[::]:0"])
     func nonLoopbackRefused(address: String) throws {
         let result = try runCommand(Binaries.places, ["gui", "--no-browser", "--listen", address])
@@ -200,13 +216,13 @@ final class GateApp: @unchecked Sendable {
     }
 
     /// Starts both and reads the URL from the first line `places gui` prints.
-    static func start() throws -> GateApp {
+    static func start(extraArguments: [String] = []) throws -> GateApp {
         let dir = TempDir()
         let daemon = DaemonProcess(dataDir: dir.path)
         try daemon.start()
         let gui = Process()
         gui.executableURL = URL(fileURLWithPath: Binaries.places)
-        gui.arguments = ["--data-dir", dir.path, "gui", "--no-browser", "--listen", "127.0.0.1:0"]
+        gui.arguments = ["--data-dir", dir.path, "gui", "--no-browser", "--listen", "127.0.0.1:0"] + extraArguments
         var environment = ProcessInfo.processInfo.environment
         environment["PLACES_TILES"] = nil
         gui.environment = environment

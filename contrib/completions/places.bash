@@ -173,13 +173,13 @@ _places() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    init|login|logout|whoami|status|discover|place|favorite|itinerary|item|checklist|expense|traveller|activity|events|route|peers|invitations|contacts|share|join|members|unshare|friends|groups|post|feed|notifications|profile|photo|explore|saved|help)
+    init|login|logout|whoami|status|discover|place|favorite|itinerary|item|checklist|expense|traveller|activity|events|route|peers|invitations|contacts|share|join|members|unshare|friends|groups|post|feed|notifications|profile|photo|explore|saved|gui|help)
         # Offer subcommand argument completions
         "_places_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'init login logout whoami status discover place favorite itinerary item checklist expense traveller activity events route peers invitations contacts share join members unshare friends groups post feed notifications profile photo explore saved help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'init login logout whoami status discover place favorite itinerary item checklist expense traveller activity events route peers invitations contacts share join members unshare friends groups post feed notifications profile photo explore saved gui help' -- "${cur}"))
         ;;
     esac
 }
@@ -3352,6 +3352,30 @@ _places_saved() {
         return
         ;;
     '--socket')
+        return
+        ;;
+    esac
+}
+
+_places_gui() {
+    repeating_flags=()
+    non_repeating_flags=(--json --no-browser --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --socket --listen --tiles)
+    __places_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--listen')
+        return
+        ;;
+    '--tiles')
         return
         ;;
     esac

@@ -82,13 +82,14 @@ _places() {
             'photo:Add a photo (for a post or your picture) or save one the daemon holds.'
             'explore:Explore trips your friends and others published: search, show, route, like and save them.'
             'saved:List the published trips you saved (`places explore save ID`).'
+            'gui:Open Places in your browser: serve the app on this machine until stopped.'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        init|login|logout|whoami|status|discover|place|favorite|itinerary|item|checklist|expense|traveller|activity|events|route|peers|invitations|contacts|share|join|members|unshare|friends|groups|post|feed|notifications|profile|photo|explore|saved|help)
+        init|login|logout|whoami|status|discover|place|favorite|itinerary|item|checklist|expense|traveller|activity|events|route|peers|invitations|contacts|share|join|members|unshare|friends|groups|post|feed|notifications|profile|photo|explore|saved|gui|help)
             "_places_${words[1]}" && ret=0
             ;;
         esac
@@ -2718,6 +2719,23 @@ _places_saved() {
         '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
         '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
         '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_places_gui() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The daemon'\''s data directory (default\: $PLACES_HOME, else $XDG_DATA_HOME/places, else ~/.local/share/places).]:dir:'
+        '--socket[The control socket (default\: <data-dir>/placesd.sock).]:path:'
+        '--json[Print the API'\''s JSON body verbatim instead of human output.]'
+        '--no-browser[Only print the address; do not open a browser.]'
+        '--listen[The loopback address and port to serve on (default 127.0.0.1\:8385; port 0\: a free one).]:host\:port:'
+        '--tiles[A tile server'\''s URL template for the street map, with {z}, {x} and {y} (default\: $PLACES_TILES).]:url-template:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
