@@ -102,12 +102,14 @@ struct WebGate: Sendable {
             let segments = path.dropFirst("/app/".count).split(separator: "/", omittingEmptySubsequences: false)
             var decoded: [String] = []
             for segment in segments {
-                guard let text = segment.removingPercentEncodingStrict() else { return notFound(isAPI: false) }
+                guard let text = segment.removingPercentEncodingStrict() else {
+                    return .respond(Self.notFound(isAPI: false))
+                }
                 decoded.append(text)
             }
             return .asset(decoded)
         }
-        return notFound(isAPI: false)
+        return .respond(Self.notFound(isAPI: false))
     }
 
     /// The answer to `/?token=…`: a redirect to `/` that opens a session, or a refusal
@@ -134,11 +136,11 @@ struct WebGate: Sendable {
         return .respond(response)
     }
 
-    func notFound(isAPI: Bool) -> Decision {
-        .respond(
-            isAPI
-                ? .problem(.notFound, code: "not-found", title: "Not found", detail: "there is nothing at this address")
-                : .page(.notFound, title: "Not found", text: "There is nothing at this address."))
+    /// The answer for an address with nothing behind it.
+    static func notFound(isAPI: Bool) -> WebResponse {
+        isAPI
+            ? .problem(.notFound, code: "not-found", title: "Not found", detail: "there is nothing at this address")
+            : .page(.notFound, title: "Not found", text: "There is nothing at this address.")
     }
 
     /// The path (not decoded) and the query's parameters (decoded; the last of a name wins).

@@ -143,7 +143,7 @@ public struct WebServer: Sendable {
                         } else {
                             let complete = try await DaemonProxy.drainBody(&parts)
                             try await proxy.write(
-                                answer(decision, gate: gate), for: head, keepAlive: complete, to: writer)
+                                answer(decision), for: head, keepAlive: complete, to: writer)
                             more = complete && head.isKeepAlive
                         }
                         if !more { break }
@@ -159,14 +159,14 @@ public struct WebServer: Sendable {
     }
 
     /// The server's own answer to a request the gate let through (or refused).
-    private func answer(_ decision: WebGate.Decision, gate: WebGate) -> WebResponse {
+    private func answer(_ decision: WebGate.Decision) -> WebResponse {
         switch decision {
         case .respond(let response):
             return response
         case .proxy:
-            return gate.notFound(isAPI: true).response
+            return WebGate.notFound(isAPI: true)
         case .index:
-            guard let page = configuration.root.index() else { return gate.notFound(isAPI: false).response }
+            guard let page = configuration.root.index() else { return WebGate.notFound(isAPI: false) }
             return WebResponse(status: .ok, contentType: "text/html; charset=utf-8", body: page)
         case .config:
             var fields = ["\"version\":" + WebResponse.jsonString(configuration.version)]
@@ -178,7 +178,7 @@ public struct WebServer: Sendable {
                 body: Array(("{" + fields.joined(separator: ",") + "}").utf8))
         case .asset(let segments):
             guard let file = configuration.root.file(segments: segments) else {
-                return gate.notFound(isAPI: false).response
+                return WebGate.notFound(isAPI: false)
             }
             return WebResponse(status: .ok, contentType: file.contentType, body: file.contents)
         }
@@ -191,13 +191,5 @@ public struct WebServer: Sendable {
         let deadline = channel.eventLoop.scheduleTask(in: .seconds(30)) { channel.close(promise: nil) }
         defer { deadline.cancel() }
         try? await channel.close(mode: .output).get()
-    }
-}
-
-extension WebGate.Decision {
-    /// The answer of a `.respond` decision (only called on those).
-    var response: WebResponse {
-        if case .respond(let response) = self { return response }
-        return .problem(.internalServerError, code: "internal", title: "Internal error", detail: "unexpected decision")
     }
 }
