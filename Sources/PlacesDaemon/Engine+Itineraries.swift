@@ -3,6 +3,7 @@ import PlacesAPI
 import PlacesCrypto
 import PlacesModel
 import PlacesStore
+import PlacesTrips
 
 /// Itinerary routes: `ItineraryService` finds, reads and decides; the engine creates the
 /// document and its key, and commits.
@@ -88,10 +89,38 @@ extension Engine {
         return try itinerary(doc.id.hex)
     }
 
-    func moveStop(_ reference: String, stop: String, to position: Int) throws -> Itinerary {
+    /// `POST …/places/{stop}/move`: `position` among the places to go and/or `date`, the
+    /// day it is planned for (`null` takes it off its day); at least one of the two.
+    func moveStop(_ reference: String, stop: String, _ body: [String: JSONValue]) throws -> Itinerary {
+        for key in body.keys where key != "date" && key != "position" {
+            throw ServiceError.invalid(key, "unknown field '\(key.prefix(64))'; the fields are: position, date")
+        }
+        var position: Int?
+        if let value = body["position"], !value.isNull {
+            // `Int(exactly:)` is the checked conversion: a fraction or a huge number is refused.
+            guard let number = value.intValue, let int = Int(exactly: number) else {
+                throw ServiceError.invalid("position", "'position' must be a whole number from 1")
+            }
+            position = int
+        }
+        var date: LocalDate??
+        if let value = body["date"] {
+            if value.isNull {
+                date = .some(nil)
+            } else {
+                guard let text = value.stringValue, let day = LocalDate(text) else {
+                    throw ServiceError.invalid("date", "'date' must be a date written YYYY-MM-DD, or null")
+                }
+                date = .some(day)
+            }
+        }
+        guard position != nil || date != nil else {
+            throw ServiceError.invalid("position", "say where to move it: 'position' and/or 'date'")
+        }
         let itineraries = try itineraryService()
         let doc = try itineraries.document(reference)
-        try commit(try itineraries.moveStop(doc, stop: stop, to: position))
+        if let date, let edit = try itineraries.scheduleStop(doc, stop: stop, date: date) { try commit(edit) }
+        if let position { try commit(try itineraries.moveStop(doc, stop: stop, to: position)) }
         return try itinerary(doc.id.hex)
     }
 

@@ -2,6 +2,7 @@ import PlacesAPI
 import PlacesCrypto
 import PlacesModel
 import PlacesStore
+import PlacesTrips
 
 /// Itineraries and their places to go: finding an itinerary by id or prefix, the caller's
 /// role in it, its view, and requests turned into edits for the engine to commit (route
@@ -227,6 +228,18 @@ struct ItineraryService {
                 .set(StopFields.position, of: record.id, to: key, old: record.position)
             ],
             summary: "place to go moved")
+    }
+
+    /// Plans a place to go for `date` (`Stop.day`), or takes it off its day (`nil`); nil
+    /// when it already is.
+    func scheduleStop(_ doc: Store.DocumentRecord, stop: String, date: LocalDate?) throws -> Edit? {
+        try requireEditor(doc)
+        let record = try lookup.resolve(stop, in: doc.id, kind: .stop, alsoBy: "placeId", what: "place to go")
+        let old = Views.fields(record)[StopFields.day]
+        guard old != date?.description else { return nil }
+        return Edit(
+            doc: doc.id, changes: [.set(StopFields.day, of: record.id, to: date?.description, old: old)],
+            summary: date == nil ? "place to go taken off its day" : "place to go planned")
     }
 
     /// Reorders every place to go at once (route apply): one op, one move per stop whose

@@ -91,8 +91,7 @@ struct Router: ControlHandler {
         case ("DELETE", 4, "itineraries") where path[2] == "places":
             return .encoding(try await engine.removeStop(path[1], stop: path[3]))
         case ("POST", 5, "itineraries") where path[2] == "places" && path[4] == "move":
-            return .encoding(
-                try await engine.moveStop(path[1], stop: path[3], to: try r.decode(MoveRequest.self).position))
+            return .encoding(try await engine.moveStop(path[1], stop: path[3], try Self.object(r)))
         // Trip folder
         case ("GET", 3, "itineraries") where path[2] == "items":
             return .encoding(try await engine.items(path[1], type: r.query["type"]))

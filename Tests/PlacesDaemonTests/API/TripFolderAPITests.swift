@@ -137,6 +137,15 @@ struct TripFolderAPITests {
         #expect(try await t.d.send("POST", "\(base)/\(stop.id)/move", json: #"{"date":"2027-05-03"}"#).status == 200)
         let view = try await t.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it.id)")
         #expect(view.places.first?.day == "2027-05-03")
+        // The places-to-go route plans and unplans too (`date`, `null`), and refuses neither.
+        let placesMove = "/v1/itineraries/\(it.id)/places/\(stop.id)/move"
+        let planned = try await t.d.call(Itinerary.self, "POST", placesMove, json: #"{"date":"2027-05-05"}"#)
+        #expect(planned.places.first?.day == "2027-05-05")
+        let unplanned = try await t.d.call(Itinerary.self, "POST", placesMove, json: #"{"date":null}"#)
+        #expect(unplanned.places.first?.day == nil)
+        #expect(try await t.d.send("POST", placesMove, json: #"{"date":"5 May"}"#).status == 400)
+        #expect(try await t.d.send("POST", placesMove, json: #"{}"#).status == 400)
+        #expect(try await t.d.send("POST", placesMove, json: #"{"date":"2027-05-03"}"#).status == 200)
         let days = try Self.json(try await t.d.send("GET", "/v1/itineraries/\(it.id)/days"))
         let dayOf3 = days["days"]?.arrayValue?.compactMap(\.objectValue).first { $0["date"] == .string("2027-05-03") }
         #expect(dayOf3?["items"]?.arrayValue?.first?.objectValue?["type"] == .string("place"))
