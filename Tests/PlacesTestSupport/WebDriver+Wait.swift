@@ -56,6 +56,10 @@ extension WebDriver {
         return value as? [String] ?? []
     }
 
+    static let transientClickErrors: Set<String> = [
+        "element click intercepted", "element not interactable", "stale element reference",
+    ]
+
     /// Clicks, retrying while something covers the element or it is not yet interactable
     /// (an animation, a toast), up to `timeout`.
     public func clickWhenReady(_ element: Element, timeout: TimeInterval = 5) throws {
@@ -63,17 +67,24 @@ extension WebDriver {
             do {
                 try click(element)
                 return true
-            } catch let failure as Failure
-                where ["element click intercepted", "element not interactable"].contains(failure.code)
-            {
+            } catch let failure as Failure where Self.transientClickErrors.contains(failure.code) {
                 return false
             }
         }
     }
 
-    /// Waits for `css` and clicks it.
+    /// Clicks the first displayed element matching `css`, found afresh on each try (a live
+    /// refresh may replace it), retrying while it is covered, not yet interactable or stale.
     public func click(_ css: String, timeout: TimeInterval = 10) throws {
-        try clickWhenReady(try waitFor(css, timeout: timeout), timeout: timeout)
+        try wait("\(css) can be clicked", timeout: timeout) {
+            guard let element = all(css).first(where: { isDisplayed($0) }) else { return false }
+            do {
+                try click(element)
+                return true
+            } catch let failure as Failure where Self.transientClickErrors.contains(failure.code) {
+                return false
+            }
+        }
     }
 
     /// Waits for `css`, clears it and types `text`.
@@ -84,10 +95,32 @@ extension WebDriver {
     }
 
     /// Opens the app's route `hash` (`#/favorites`) in the current page, as a click on a link
-    /// would, and waits until its view has rendered (`main[data-ready=true]`).
+    /// would, and waits until its view has rendered (`main[data-ready=true]`). Already there,
+    /// it only waits.
     public func go(_ hash: String, timeout: TimeInterval = 10) throws {
-        try execute("document.getElementById('main').dataset.ready = 'false'; location.hash = arguments[0]", [hash])
+        try execute(
+            """
+            if (location.hash === arguments[0]) return;
+            document.getElementById('main').dataset.ready = 'false';
+            location.hash = arguments[0];
+            """, [hash])
         try waitFor("main[data-ready=true]", visible: false, timeout: timeout)
+    }
+
+    /// Drags the `from`-th element matching `css` onto the `to`-th (0-based), finding them
+    /// afresh (a live refresh may have replaced them) and retrying while they go stale.
+    public func drag(_ css: String, from: Int, to: Int, dy: Int = 0, timeout: TimeInterval = 10) throws {
+        try wait("\(css) #\(from + 1) can be dragged onto #\(to + 1)", timeout: timeout) {
+            let found = all(css)
+            guard found.count > max(from, to) else { return false }
+            do {
+                try drag(found[from], to: found[to], dy: dy)
+                return true
+            } catch let failure as Failure where failure.code == "stale element reference" {
+                try? command("DELETE", "/actions")
+                return false
+            }
+        }
     }
 
     /// Drags `source` onto `target` with a mouse, the way a person would: press, move in
@@ -122,7 +155,7 @@ extension WebDriver {
         let url = currentURL
         let main = ((try? execute("const m = document.querySelector('main'); return m ? m.innerText : document.body ? document.body.innerText : ''")) as? String) ?? ""
         let errors = consoleErrors().map(\.description).suffix(8)
-        return "  page: \(url)\n  shows: \(main.prefix(400).replacingOccurrences(of: "\n", with: " | "))"
+        return "  page: \(url)\n  shows: \(main.prefix(1200).replacingOccurrences(of: "\n", with: " | "))"
             + (errors.isEmpty ? "" : "\n  console errors:\n    " + errors.joined(separator: "\n    "))
     }
 
