@@ -133,7 +133,15 @@ public struct WebServer: Sendable {
             try await withTaskCancellationHandler {
                 try await connection.executeThenClose { inbound, writer in
                     var parts = inbound.makeAsyncIterator()
-                    while let part = try await parts.next() {
+                    while true {
+                        // A connection that sends no complete request head for a minute
+                        // (idle keep-alive, or a request dribbled a byte at a time by
+                        // another local user holding connections) is closed: the 256
+                        // connections cannot be held by someone who never asks anything.
+                        let idle = channel.eventLoop.scheduleTask(in: Self.headTimeout) { channel.close(promise: nil) }
+                        let next = try await parts.next()
+                        idle.cancel()
+                        guard let part = next else { break }
                         guard case .head(let head) = part else { continue }
                         let decision = await gate.decide(head)
                         let more: Bool
@@ -157,6 +165,9 @@ public struct WebServer: Sendable {
             // A browser that went away or sent garbage: only this connection ends.
         }
     }
+
+    /// How long a connection may wait between requests, or take to send a request head.
+    static let headTimeout = TimeAmount.seconds(60)
 
     /// The server's own answer to a request the gate let through (or refused).
     private func answer(_ decision: WebGate.Decision) -> WebResponse {
