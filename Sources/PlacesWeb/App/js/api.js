@@ -32,7 +32,8 @@ function busy(delta) {
 /**
  * One request. `body` is JSON unless it is a Blob/File/ArrayBuffer (sent as is, with
  * `contentType`). Answers the parsed JSON, the text for other media types, or null for 204.
- * Throws ApiError with the problem document on any status ≥ 400.
+ * Throws ApiError with the problem document on any status ≥ 400. `options`: `accept`,
+ * `contentType`, `signal`, `raw` (answer the Response), `quiet` (no progress bar).
  */
 export async function api(method, path, body, options = {}) {
   const headers = { Accept: options.accept || 'application/json' };
@@ -45,7 +46,8 @@ export async function api(method, path, body, options = {}) {
     headers['Content-Type'] = 'application/json';
   }
   if (method !== 'GET' && method !== 'HEAD') headers['X-Places-CSRF'] = csrfToken();
-  busy(1);
+  const shown = !options.quiet; // background polls do not light the progress bar
+  if (shown) busy(1);
   let response;
   try {
     response = await fetch(path, {
@@ -55,7 +57,7 @@ export async function api(method, path, body, options = {}) {
     if (error.name === 'AbortError') throw error;
     throw new ApiError(0, { code: 'unreachable', detail: 'The Places app server cannot be reached. Is `places gui` still running?' });
   } finally {
-    busy(-1);
+    if (shown) busy(-1);
   }
   if (response.status === 204) return null;
   const type = response.headers.get('Content-Type') || '';

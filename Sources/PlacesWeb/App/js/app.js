@@ -7,6 +7,7 @@
 import { get } from './api.js';
 import { h, mount, flash, describe } from './dom.js';
 import * as events from './events.js';
+import * as syncStatus from './sync-status.js';
 
 // [pattern, module, nav section]. `:name` captures one path segment.
 const routes = [
@@ -74,6 +75,7 @@ function match(path) {
 
 export async function refreshStatus() {
   status = await get('/v1/status');
+  syncStatus.setIdentity(status.id);
   renderNav();
   return status;
 }
@@ -147,16 +149,8 @@ async function route() {
   }
 }
 
-function renderSync(event) {
-  const el = document.getElementById('sync');
-  if (!el) return;
-  if (event.type === 'stream-open') { el.textContent = 'Live'; el.className = 'sync live'; }
-  if (event.type === 'stream-closed') { el.textContent = 'Reconnecting…'; el.className = 'sync offline'; }
-  if (event.type === 'peer') el.title = event.summary || '';
-}
-
 events.subscribe((event) => {
-  renderSync(event);
+  syncStatus.onEvent(event);
   if (event.type === 'login' || event.type === 'logout') { status = null; route(); }
   if (event.type === 'notification') refreshUnread();
 });
