@@ -37,3 +37,26 @@ extension WebDriver {
         ((try? execute("return !!document.querySelector('main[data-ready=true]')")) as? Bool) ?? false
     }
 }
+
+extension BrowserAppTests {
+    @Suite("Coming back") struct ComingBack {
+        @Test("leaving the app for another page and opening it again, six times in one tab, loads it every time")
+        func leaveAndReturn() throws {
+            let app = try BrowserApp()
+            defer { app.close() }
+            let b = app.browser
+            _ = try LisbonDemo.trip(app.node)
+            try app.open("#/itineraries")
+            for visit in 1...6 {
+                // Another site in the same tab, then the app's address typed again: the page
+                // left behind may stay in the back/forward cache with its live event stream.
+                try b.navigate("data:text/html,<title>elsewhere</title><p>elsewhere</p>")
+                try b.navigate(app.gui.origin + "/#/itineraries")
+                try b.wait("the app loads again (visit \(visit))", timeout: 8) {
+                    !(try b.texts("[data-testid=itinerary-item]").isEmpty)
+                }
+            }
+            try app.assertNoConsoleErrors()
+        }
+    }
+}
