@@ -111,5 +111,39 @@ extension BrowserAppTests {
             #expect(bare.hasPrefix("status 4"), "a POST without the CSRF header: \(bare)")
             #expect(try (app.api("GET", "/v1/places")["places"] as? [Any])?.count == 1)
         }
+
+        @Test("the page's CSP stops inline script, inline handlers and other origins; error pages reflect no markup")
+        func contentSecurityPolicy() throws {
+            let app = try BrowserApp()
+            defer { app.close() }
+            let b = app.browser
+            try app.open()
+            // What an HTML injection would try, were one to slip through: none of it runs or loads.
+            let outcome = try b.executeAsync(
+                """
+                const done = arguments[arguments.length - 1];
+                const violations = [];
+                document.addEventListener('securitypolicyviolation', (e) => violations.push(e.violatedDirective));
+                const s = document.createElement('script'); s.textContent = 'window.__inline = 1'; document.body.append(s);
+                const i = document.createElement('img'); i.setAttribute('src', 'x'); i.setAttribute('onerror', 'window.__handler = 1');
+                document.body.append(i);
+                const far = document.createElement('img'); far.src = 'http://203.0.113.9/pixel.png'; document.body.append(far);
+                const f = document.createElement('iframe'); f.src = 'http://203.0.113.9/'; document.body.append(f);
+                setTimeout(() => done([typeof window.__inline, typeof window.__handler, violations.sort().join(' ')]), 500);
+                """) as? [String] ?? []
+            #expect(outcome.count == 3 && outcome[0] == "undefined" && outcome[1] == "undefined", "\(outcome)")
+            for directive in ["script-src", "img-src", "frame-src"] {
+                #expect(outcome[safe: 2]?.contains(directive) == true, "no \(directive) violation: \(outcome)")
+            }
+            // Markup in a path comes back as nothing but text, with and without the session.
+            for path in ["/%3Cimg%20src=x%20onerror=window.__xss=1%3E", "/app/%3Csvg%20onload=window.__xss=2%3E"] {
+                try b.navigate(app.gui.origin + path)
+                #expect(b.all("img, svg").isEmpty, "\(path) made an element")
+                #expect(try b.execute("return typeof window.__xss") as? String == "undefined")
+            }
+            try b.command("DELETE", "/cookie")
+            try b.navigate(app.gui.origin + "/%3Cimg%20src=x%20onerror=window.__xss=3%3E")
+            #expect(b.all("img, svg").isEmpty)
+        }
     }
 }
