@@ -28,7 +28,8 @@ extension BrowserAppTests {
             let moved = [names[3], names[0], names[1], names[2]]
             try b.wait("the page shows Time Out Market first") { try b.texts("[data-testid=favorite-name]") == moved }
             try b.wait("the daemon stored the new order") { try Self.favoriteNames(app) == moved }
-            try b.waitForText("[data-testid=favorites-announce]", containing: "Time Out Market moved to position 1 of 4")
+            try b.waitForText(
+                "[data-testid=favorites-announce]", containing: "Time Out Market moved to position 1 of 4")
             #expect(try b.texts("[data-testid=favorite-item] .position") == ["1", "2", "3", "4"])
 
             // Jerónimos (3rd now) dragged down below LX Factory (last).
@@ -56,9 +57,11 @@ extension BrowserAppTests {
             let found = try bruno.json("GET", "/v1/discover?q=Porto%20Alegre&kind=city")["results"] as? [[String: Any]]
             let portoAlegre = try #require(found?.first?["id"] as? String)
             let place = try bruno.json("POST", "/v1/places", jsonText(["gazetteerId": portoAlegre]))
-            try bruno.json("POST", "/v1/itineraries/\(trip)/places", jsonText(["placeId": place["id"] as? String ?? ""]))
+            try bruno.json(
+                "POST", "/v1/itineraries/\(trip)/places", jsonText(["placeId": place["id"] as? String ?? ""]))
             try waitUntil("Ana's daemon counts Bruno's save", timeout: 30) {
-                let results = try app.api("GET", "/v1/discover?q=Porto%20Alegre&kind=city")["results"] as? [[String: Any]]
+                let results =
+                    try app.api("GET", "/v1/discover?q=Porto%20Alegre&kind=city")["results"] as? [[String: Any]]
                 return (results?.first?["popularity"] as? Int) == 1
             }
 

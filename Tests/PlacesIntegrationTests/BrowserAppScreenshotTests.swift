@@ -39,13 +39,20 @@ extension BrowserAppTests {
             let ana = app.node
             let trip = try LisbonDemo.trip(ana)
             _ = try ana.createItinerary(
-                #"{"name":"Sintra day trip","startDate":"2027-04-12","endDate":"2027-04-12","timeZone":"Europe/Lisbon"}"#)
+                #"{"name":"Sintra day trip","startDate":"2027-04-12","endDate":"2027-04-12","timeZone":"Europe/Lisbon"}"#
+            )
             _ = try ana.createItinerary(
-                #"{"name":"Algarve in June","startDate":"2027-06-05","endDate":"2027-06-12","timeZone":"Europe/Lisbon"}"#)
+                #"{"name":"Algarve in June","startDate":"2027-06-05","endDate":"2027-06-12","timeZone":"Europe/Lisbon"}"#
+            )
             try LisbonDemo.places(
-                ana, [LisbonDemo.castle, LisbonDemo.belemTower, LisbonDemo.pasteis, LisbonDemo.santaLuzia, LisbonDemo.lxFactory],
+                ana,
+                [
+                    LisbonDemo.castle, LisbonDemo.belemTower, LisbonDemo.pasteis, LisbonDemo.santaLuzia,
+                    LisbonDemo.lxFactory,
+                ],
                 favorite: true)
-            try LisbonDemo.places(ana, [LisbonDemo.timeOut, LisbonDemo.comercio, ("Museu Nacional do Azulejo", 38.7247, -9.1135)])
+            try LisbonDemo.places(
+                ana, [LisbonDemo.timeOut, LisbonDemo.comercio, ("Museu Nacional do Azulejo", 38.7247, -9.1135)])
             try ana.befriend(bruno)
             let portoTrip = try porto(bruno)
             try ana.json("POST", "/v1/itineraries/\(trip)/publish", #"{"audience":"friends"}"#)
@@ -90,7 +97,8 @@ extension BrowserAppTests {
             let dir = ProcessInfo.processInfo.environment["PLACES_SCREENSHOTS"]
             try b.setViewport(width: 1280, height: 900)
 
-            let photoSelector = "[data-testid=post-item] img[data-testid=post-photo], [data-testid=post-item] [data-testid=post-photo] img"
+            let photoSelector =
+                "[data-testid=post-item] img[data-testid=post-photo], [data-testid=post-item] [data-testid=post-photo] img"
             func shot(
                 _ name: String, _ hash: String, ready: String, count: Int = 1, map: Bool = false, scroll: String? = nil
             ) throws {
@@ -125,9 +133,11 @@ extension BrowserAppTests {
             try shot("itineraries", "#/itineraries", ready: "[data-testid=itinerary-item]", count: 3)
             try shot("trip-days", "#/itineraries/\(trip)/days", ready: "[data-testid=trip-day]", count: 4)
             try shot(
-                "trip-route", "#/itineraries/\(trip)/route/2", ready: "[data-testid=route-map] .map-route-stop", count: 6,
+                "trip-route", "#/itineraries/\(trip)/route/2", ready: "[data-testid=route-map] .map-route-stop",
+                count: 6,
                 map: true, scroll: "[data-testid=route-totals]")
-            try shot("trip-map", "#/itineraries/\(trip)/map", ready: "[data-testid=trip-map] .map-pin", count: 8, map: true)
+            try shot(
+                "trip-map", "#/itineraries/\(trip)/map", ready: "[data-testid=trip-map] .map-pin", count: 8, map: true)
             try shot("discover", "#/discover?q=Lisboa", ready: "[data-testid=discover-result]", count: 3)
             try shot("favorites", "#/favorites", ready: "[data-testid=favorite-item]", count: 5)
             try shot("feed", "#/feed", ready: photoSelector, count: 1, scroll: "[data-testid=feed-list]")

@@ -18,7 +18,8 @@ extension BrowserAppTests {
                 #expect(
                     expected == 0 ? (400..<500).contains(status) : status == expected, "\(url) answered \(status)")
                 #expect(!browser.appRendered, "the app rendered at \(url)")
-                let text = try #require(try browser.execute("return document.body ? document.body.innerText : ''") as? String)
+                let text = try #require(
+                    try browser.execute("return document.body ? document.body.innerText : ''") as? String)
                 #expect(!text.isEmpty, "the 401 page at \(url) says nothing")
                 #expect(try browser.pageFetch("/v1/status") == "status 401")
                 #expect(
@@ -50,7 +51,9 @@ extension BrowserAppTests {
             let cookies = try browser.cookies()
             #expect(cookies.isEmpty, "evil.test got cookies: \(cookies)")
             #expect(try browser.pageFetch("/v1/status").hasPrefix("status 4"))
-            #expect(try browser.pageFetch("/app/js/api.js").hasPrefix("status 4"), "the app's files are served to evil.test")
+            #expect(
+                try browser.pageFetch("/app/js/api.js").hasPrefix("status 4"), "the app's files are served to evil.test"
+            )
             // The same token still opens the app under its real name: the refusal was the Host.
             try app.open()
             #expect(browser.appRendered)
@@ -118,19 +121,21 @@ extension BrowserAppTests {
             defer { app.close() }
             let b = app.browser
             try app.open()
-            // What an HTML injection would try, were one to slip through: none of it runs or loads.
-            let outcome = try b.executeAsync(
-                """
-                const done = arguments[arguments.length - 1];
-                const violations = [];
-                document.addEventListener('securitypolicyviolation', (e) => violations.push(e.violatedDirective));
-                const s = document.createElement('script'); s.textContent = 'window.__inline = 1'; document.body.append(s);
-                const i = document.createElement('img'); i.setAttribute('src', 'x'); i.setAttribute('onerror', 'window.__handler = 1');
-                document.body.append(i);
-                const far = document.createElement('img'); far.src = 'http://203.0.113.9/pixel.png'; document.body.append(far);
-                const f = document.createElement('iframe'); f.src = 'http://203.0.113.9/'; document.body.append(f);
-                setTimeout(() => done([typeof window.__inline, typeof window.__handler, violations.sort().join(' ')]), 500);
-                """) as? [String] ?? []
+            // What an HTML injection would try, were one to slip through: none of it runs or loads
+            // (the other hosts resolve nowhere in the test browser: nothing leaves loopback).
+            let outcome =
+                try b.executeAsync(
+                    """
+                    const done = arguments[arguments.length - 1];
+                    const violations = [];
+                    document.addEventListener('securitypolicyviolation', (e) => violations.push(e.violatedDirective));
+                    const s = document.createElement('script'); s.textContent = 'window.__inline = 1'; document.body.append(s);
+                    const i = document.createElement('img'); i.setAttribute('src', 'x'); i.setAttribute('onerror', 'window.__handler = 1');
+                    document.body.append(i);
+                    const far = document.createElement('img'); far.src = 'http://pixels.example/p.png'; document.body.append(far);
+                    const f = document.createElement('iframe'); f.src = 'http://frames.example/'; document.body.append(f);
+                    setTimeout(() => done([typeof window.__inline, typeof window.__handler, violations.sort().join(' ')]), 500);
+                    """) as? [String] ?? []
             #expect(outcome.count == 3 && outcome[0] == "undefined" && outcome[1] == "undefined", "\(outcome)")
             for directive in ["script-src", "img-src", "frame-src"] {
                 #expect(outcome[safe: 2]?.contains(directive) == true, "no \(directive) violation: \(outcome)")

@@ -23,18 +23,21 @@ extension BrowserAppTests {
             let chosen = try b.waitFor("[data-testid=post-photo-item][data-state=done]", timeout: 15)
             let chosenText = try b.text(chosen)
             #expect(chosenText.contains("960×640"), "\(chosenText)")
-            try b.setValue("[data-testid=post-place]", try #require(
-                (try app.api("GET", "/v1/places")["places"] as? [[String: Any]])?.first?["id"] as? String))
+            try b.setValue(
+                "[data-testid=post-place]",
+                try #require(
+                    (try app.api("GET", "/v1/places")["places"] as? [[String: Any]])?.first?["id"] as? String))
             try b.click("[data-testid=post-submit]")
 
             let card = try b.waitForText("[data-testid=post-item] [data-testid=post-text]", containing: text)
             #expect(try b.text(card) == text)
             try b.wait("the post's photo has loaded at its size", timeout: 15) {
-                let size = try b.execute(
-                    """
-                    const img = document.querySelector('[data-testid=post-item] img[data-testid=post-photo], [data-testid=post-item] [data-testid=post-photo] img');
-                    return img && img.complete ? [img.naturalWidth, img.naturalHeight] : null
-                    """) as? [NSNumber]
+                let size =
+                    try b.execute(
+                        """
+                        const img = document.querySelector('[data-testid=post-item] img[data-testid=post-photo], [data-testid=post-item] [data-testid=post-photo] img');
+                        return img && img.complete ? [img.naturalWidth, img.naturalHeight] : null
+                        """) as? [NSNumber]
                 return size?.map(\.intValue) == [960, 640]
             }
             #expect(try b.text(try b.find("[data-testid=post-item] [data-testid=post-place]")).contains("Santa Luzia"))
@@ -83,12 +86,16 @@ extension BrowserAppTests {
             #expect(
                 try b.texts("\(anas) [data-testid=comment-text]") == [Self.scriptComment, Self.imageComment],
                 "the comments do not read as typed")
-            let inside = try b.execute(
-                "return document.querySelectorAll('[data-testid=comment-item] img, [data-testid=comment-item] script, [data-testid=post-text] img, [data-testid=post-text] b').length"
-            ) as? Int
+            let inside =
+                try b.execute(
+                    "return document.querySelectorAll('[data-testid=comment-item] img, [data-testid=comment-item] script, [data-testid=post-text] img, [data-testid=post-text] b').length"
+                ) as? Int
             #expect(inside == 0, "the comments or posts made \(inside ?? -1) elements")
             try b.waitForText("[data-testid=post-item] [data-testid=post-text]", containing: Self.postText)
-            #expect(try b.texts("[data-testid=post-author]").contains { $0.contains("Bruno <img src=x onerror=window.__xss=3>") })
+            #expect(
+                try b.texts("[data-testid=post-author]").contains {
+                    $0.contains("Bruno <img src=x onerror=window.__xss=3>")
+                })
 
             // The trip's name, in the list and in its header; the friend's name on his profile.
             try b.go("#/itineraries")
@@ -99,8 +106,10 @@ extension BrowserAppTests {
             try b.waitForText("[data-testid=friend-item]", containing: "Bruno <img src=x onerror=window.__xss=3>")
 
             #expect(try b.execute("return typeof window.__xss") as? String == "undefined", "a friend's HTML ran")
-            let made = try b.execute(
-                "return document.querySelectorAll('img[src=\"x\"], img[onerror], script:not([src]), i, b').length") as? Int
+            let made =
+                try b.execute(
+                    "return document.querySelectorAll('img[src=\"x\"], img[onerror], script:not([src]), i, b').length")
+                as? Int
             #expect(made == 0, "\(made ?? -1) elements came from a friend's words")
             try app.assertNoConsoleErrors()
         }

@@ -56,7 +56,8 @@ extension BrowserAppTests {
                 try b.waitForText("\(city) [data-testid=discover-added]", containing: "Added to “Lisbon in spring”")
             }
             // The "Added to" link opens the trip; its Places tab lists both, in order.
-            try b.click("[data-testid=discover-result][data-id^=\"city:\"][data-name=\"Sintra\"] [data-testid=discover-added]")
+            try b.click(
+                "[data-testid=discover-result][data-id^=\"city:\"][data-name=\"Sintra\"] [data-testid=discover-added]")
             try b.waitFor("[data-testid=trip-view][data-id=\"\(id)\"]")
             try b.click("[data-testid=trip-tab-places]")
             try b.wait("the trip's places to go are Lisbon then Sintra") {
@@ -142,7 +143,8 @@ extension BrowserAppTests {
                 ($0["place"] as? [String: Any])?["name"] as? String ?? ""
             }
             let day2 = [
-                "Mosteiro dos Jerónimos", "Pastéis de Belém", "Torre de Belém", "LX Factory", "Dinner at Time Out Market",
+                "Mosteiro dos Jerónimos", "Pastéis de Belém", "Torre de Belém", "LX Factory",
+                "Dinner at Time Out Market",
             ]
             #expect(planned.first == "Memmo Alfama" && Set(planned.dropFirst()) == Set(day2), "\(planned)")
             let legs = (plan["legs"] as? [Any])?.count ?? 0
@@ -159,9 +161,10 @@ extension BrowserAppTests {
                 try b.all("[data-testid=route-map] .map-route-stop").count == planned.count
                     && !b.all("[data-testid=route-map] path").isEmpty
             }
-            let labels = try b.execute(
-                "return [...document.querySelectorAll('[data-testid=route-map] .map-route-stop')].map(e => e.getAttribute('aria-label'))"
-            ) as? [String] ?? []
+            let labels =
+                try b.execute(
+                    "return [...document.querySelectorAll('[data-testid=route-map] .map-route-stop')].map(e => e.getAttribute('aria-label'))"
+                ) as? [String] ?? []
             #expect(labels == planned.enumerated().map { "\($0.offset + 1). \($0.element)" }, "\(labels)")
             // The trip's own Map tab, for day 2, lists the same five points.
             try b.go("#/itineraries/\(trip)/map")

@@ -57,11 +57,12 @@ struct BrowserBench {
             try b.wait("the itineraries are painted (load \(load))", timeout: 15) {
                 Self.number(try b.execute("return window.__fmp ?? null")) > 0
             }
-            let figures = try b.execute(
-                """
-                const fcp = performance.getEntriesByType('paint').find(e => e.name === 'first-contentful-paint');
-                return [window.__fmp, window.__fmpDom, fcp ? fcp.startTime : -1, document.querySelectorAll('[data-testid=itinerary-item]').length];
-                """) as? [Any] ?? []
+            let figures =
+                try b.execute(
+                    """
+                    const fcp = performance.getEntriesByType('paint').find(e => e.name === 'first-contentful-paint');
+                    return [window.__fmp, window.__fmpDom, fcp ? fcp.startTime : -1, document.querySelectorAll('[data-testid=itinerary-item]').length];
+                    """) as? [Any] ?? []
             #expect(Self.number(figures[safe: 3]) == 5, "the list shows \(figures)")
             paints.append(Self.number(figures[safe: 0]))
             doms.append(Self.number(figures[safe: 1]))
@@ -69,7 +70,9 @@ struct BrowserBench {
         }
         let paint = Self.summary(paints)
         print("browser first meaningful paint (navigation → itineraries list painted, cold, 5 trips): \(paint.text)")
-        print("browser   list in the DOM: \(Self.summary(doms).text); first contentful paint: \(Self.summary(contentful).text)")
+        print(
+            "browser   list in the DOM: \(Self.summary(doms).text); first contentful paint: \(Self.summary(contentful).text)"
+        )
         #expect(paint.median <= 300, "first meaningful paint median \(paint.median) ms > 300 ms")
         try app.assertNoConsoleErrors()
     }
@@ -80,7 +83,8 @@ struct BrowserBench {
         defer { app.close() }
         let b = app.browser
         let trip = try app.node.createItinerary(
-            #"{"name":"Portugal end to end","startDate":"2027-07-01","endDate":"2027-07-30","timeZone":"Europe/Lisbon"}"#)
+            #"{"name":"Portugal end to end","startDate":"2027-07-01","endDate":"2027-07-30","timeZone":"Europe/Lisbon"}"#
+        )
         let types = ["activity", "food", "activity", "transport", "food"]
         for i in 0..<500 {
             let day = i % 30 + 1, slot = i / 30
@@ -100,21 +104,22 @@ struct BrowserBench {
         var rendered = [Double](), wall = [Double]()
         for _ in 0..<6 {
             try b.go("#/itineraries")
-            let value = try b.executeAsync(
-                """
-                const done = arguments[arguments.length - 1];
-                const start = performance.now();
-                const observer = new MutationObserver(() => {
-                  const days = document.querySelector('[data-testid=trip-days][data-rendered-ms]');
-                  if (!days || document.querySelectorAll('[data-testid=trip-day]').length < 30) return;
-                  observer.disconnect();
-                  const dom = performance.now() - start;
-                  requestAnimationFrame(() => setTimeout(() => done([+days.dataset.renderedMs, performance.now() - start, dom,
-                    document.querySelectorAll('[data-testid=trip-item]').length]), 0));
-                });
-                observer.observe(document.body, { subtree: true, childList: true, attributes: true });
-                location.hash = arguments[0];
-                """, ["#/itineraries/\(trip)/days"]) as? [Any] ?? []
+            let value =
+                try b.executeAsync(
+                    """
+                    const done = arguments[arguments.length - 1];
+                    const start = performance.now();
+                    const observer = new MutationObserver(() => {
+                      const days = document.querySelector('[data-testid=trip-days][data-rendered-ms]');
+                      if (!days || document.querySelectorAll('[data-testid=trip-day]').length < 30) return;
+                      observer.disconnect();
+                      const dom = performance.now() - start;
+                      requestAnimationFrame(() => setTimeout(() => done([+days.dataset.renderedMs, performance.now() - start, dom,
+                        document.querySelectorAll('[data-testid=trip-item]').length]), 0));
+                    });
+                    observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+                    location.hash = arguments[0];
+                    """, ["#/itineraries/\(trip)/days"]) as? [Any] ?? []
             #expect(Self.number(value[safe: 3]) == 500, "the days show \(value[safe: 3] ?? "nothing") items")
             rendered.append(Self.number(value[safe: 0]))
             wall.append(Self.number(value[safe: 1]))
@@ -132,7 +137,8 @@ struct BrowserBench {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/PlacesWeb/App")
         var fileBytes = 0, files = 0
-        let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey])
+        let walker = FileManager.default.enumerator(
+            at: root, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey])
         while let url = walker?.nextObject() as? URL {
             let values = try url.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey])
             if values.isRegularFile == true {
@@ -140,7 +146,10 @@ struct BrowserBench {
                 files += 1
             }
         }
-        print(String(format: "browser assets on disk (Sources/PlacesWeb/App): %d bytes (%.1f KiB) in %d files", fileBytes, Double(fileBytes) / 1024, files))
+        print(
+            String(
+                format: "browser assets on disk (Sources/PlacesWeb/App): %d bytes (%.1f KiB) in %d files", fileBytes,
+                Double(fileBytes) / 1024, files))
 
         let app = try BrowserApp()
         defer { app.close() }
@@ -160,17 +169,19 @@ struct BrowserBench {
                 try b.waitFor(".leaflet-container canvas", visible: false, timeout: 15)
             }
         }
-        let totals = try b.execute(
-            """
-            const all = [performance.getEntriesByType('navigation')[0], ...performance.getEntriesByType('resource')]
-              .filter(e => e && !new URL(e.name).pathname.startsWith('/v1/'));
-            const sum = (key) => all.reduce((n, e) => n + (e[key] || 0), 0);
-            return [all.length, sum('transferSize'), sum('encodedBodySize'), sum('decodedBodySize')];
-            """) as? [Any] ?? []
+        let totals =
+            try b.execute(
+                """
+                const all = [performance.getEntriesByType('navigation')[0], ...performance.getEntriesByType('resource')]
+                  .filter(e => e && !new URL(e.name).pathname.startsWith('/v1/'));
+                const sum = (key) => all.reduce((n, e) => n + (e[key] || 0), 0);
+                return [all.length, sum('transferSize'), sum('encodedBodySize'), sum('decodedBodySize')];
+                """) as? [Any] ?? []
         let downloaded = Self.number(totals[safe: 2])
         print(
             String(
-                format: "browser assets downloaded over 15 views (cold): %.0f requests, %.0f bytes encoded (%.1f KiB), %.0f on the wire, %.0f decoded",
+                format:
+                    "browser assets downloaded over 15 views (cold): %.0f requests, %.0f bytes encoded (%.1f KiB), %.0f on the wire, %.0f decoded",
                 Self.number(totals[safe: 0]), downloaded, downloaded / 1024, Self.number(totals[safe: 1]),
                 Self.number(totals[safe: 3])))
         #expect(fileBytes <= 1_048_576, "the app's files are \(fileBytes) bytes")

@@ -37,7 +37,8 @@ public final class AttackerSite: @unchecked Sendable {
 
     /// The attacker's page, told where the app is.
     public func pageURL(app origin: String) -> String {
-        "http://127.0.0.1:\(port)/evil.html?app=" + (origin.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        "http://127.0.0.1:\(port)/evil.html?app="
+            + (origin.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
     }
 
     deinit {

@@ -112,7 +112,8 @@ public final class BrowserApp: @unchecked Sendable {
     public func assertNoConsoleErrors(allowing more: [String] = []) throws {
         let errors = browser.consoleErrors(allowing: allowedConsoleErrors + more)
         guard errors.isEmpty else {
-            throw HarnessError("the browser console holds errors:\n  " + errors.map(\.description).joined(separator: "\n  "))
+            throw HarnessError(
+                "the browser console holds errors:\n  " + errors.map(\.description).joined(separator: "\n  "))
         }
     }
 

@@ -153,7 +153,10 @@ extension WebDriver {
     /// A short account of the page for a failure message.
     public func diagnostics() -> String {
         let url = currentURL
-        let main = ((try? execute("const m = document.querySelector('main'); return m ? m.innerText : document.body ? document.body.innerText : ''")) as? String) ?? ""
+        let main =
+            ((try? execute(
+                "const m = document.querySelector('main'); return m ? m.innerText : document.body ? document.body.innerText : ''"
+            )) as? String) ?? ""
         let errors = consoleErrors().map(\.description).suffix(8)
         return "  page: \(url)\n  shows: \(main.prefix(1200).replacingOccurrences(of: "\n", with: " | "))"
             + (errors.isEmpty ? "" : "\n  console errors:\n    " + errors.joined(separator: "\n    "))

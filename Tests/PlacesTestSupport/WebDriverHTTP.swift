@@ -71,7 +71,9 @@ public enum LoopbackHTTP {
         let bodyCount = bytes.count - end.upperBound
         if method == "HEAD" || head.hasPrefix("http/1.1 204") || head.hasPrefix("http/1.1 304") { return true }
         for line in head.components(separatedBy: "\r\n") {
-            if line.hasPrefix("content-length:"), let length = Int(line.dropFirst(15).trimmingCharacters(in: .whitespaces)) {
+            if line.hasPrefix("content-length:"),
+                let length = Int(line.dropFirst(15).trimmingCharacters(in: .whitespaces))
+            {
                 return bodyCount >= length
             }
             if line.hasPrefix("transfer-encoding:") && line.contains("chunked") {
