@@ -56,8 +56,11 @@ extension BrowserAppTests {
         static let imageComment = #"<img src=x onerror="window.__xss=2">"#
         static let postText = "<img src=x onerror=window.__xss=4> Pastéis <b>de</b> Belém"
         static let tripName = "<img src=x onerror=window.__xss=5>Lisbon</b> & <i>Sintra</i>"
+        static let placeName = "<img src=x onerror=window.__xss=6>Miradouro <b>da Graça</b>"
 
-        @Test("comments, a post, a name and a trip name holding HTML show as text; nothing runs, no element is made")
+        @Test(
+            "comments, a post, a name, a trip's and a shared place's names holding HTML show as text; nothing runs, no element is made"
+        )
         func htmlShowsAsText() throws {
             let app = try BrowserApp()
             defer { app.close() }
@@ -78,6 +81,14 @@ extension BrowserAppTests {
             }
             let trip = try app.node.createItinerary(jsonText(["name": Self.tripName]))
             try app.node.share(itinerary: trip, with: bruno)
+            // A favorite Bruno shares with his friends, named with markup.
+            let shared = try bruno.json(
+                "POST", "/v1/places", jsonText(["name": Self.placeName, "latitude": 38.7163, "longitude": -9.1310]))
+            try bruno.json("POST", "/v1/favorites", jsonText(["placeId": shared["id"] as? String ?? ""]))
+            try bruno.json("PUT", "/v1/favorites/sharing", #"{"sharing":"all"}"#)
+            try waitUntil("Ana holds Bruno's shared favorite", timeout: 30) {
+                (try app.api("GET", "/v1/friends/\(bruno.id)/map")["places"] as? [Any])?.count == 1
+            }
 
             try app.open("#/feed")
             let anas = "[data-testid=post-item][data-id=\"\(postID)\"]"
@@ -104,6 +115,12 @@ extension BrowserAppTests {
             try b.waitForText("[data-testid=trip-title]", containing: Self.tripName)
             try b.go("#/friends")
             try b.waitForText("[data-testid=friend-item]", containing: "Bruno <img src=x onerror=window.__xss=3>")
+
+            // His shared place on his map at Ana's: the list and the marker's popup.
+            try b.go("#/map/friend/\(bruno.id)")
+            try b.waitForText("main", containing: Self.placeName)
+            try b.click("main .leaflet-container .map-pin")
+            try b.waitForText(".leaflet-popup .map-popup-name", containing: Self.placeName)
 
             #expect(try b.execute("return typeof window.__xss") as? String == "undefined", "a friend's HTML ran")
             let made =
