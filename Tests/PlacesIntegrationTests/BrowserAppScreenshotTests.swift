@@ -55,7 +55,17 @@ extension BrowserAppTests {
                 ana, [LisbonDemo.timeOut, LisbonDemo.comercio, ("Museu Nacional do Azulejo", 38.7247, -9.1135)])
             try ana.befriend(bruno)
             let portoTrip = try porto(bruno)
-            try ana.json("POST", "/v1/itineraries/\(trip)/publish", #"{"audience":"friends"}"#)
+            let published = try ana.json("POST", "/v1/itineraries/\(trip)/publish", #"{"audience":"friends"}"#)
+            // Bruno, an editor of the Lisbon trip, plans the city itself: one person Ana knows
+            // saved it (Discover's popularity); he likes her published trip.
+            try ana.share(itinerary: trip, with: bruno)
+            let lisbon = try bruno.json("POST", "/v1/places", #"{"gazetteerId":"city:2267057"}"#)
+            try bruno.json(
+                "POST", "/v1/itineraries/\(trip)/places", jsonText(["placeId": lisbon["id"] as? String ?? ""]))
+            try waitUntil("Bruno sees Ana's published trip", timeout: 30) {
+                try bruno.send("GET", "/v1/explore/\(published["id"] as? String ?? "")").ok
+            }
+            try bruno.json("PUT", "/v1/explore/\(published["id"] as? String ?? "")/like")
             let photoID = try ana.daemon.client.send(
                 "POST", "/v1/photos", body: Array(try Data(contentsOf: URL(fileURLWithPath: photo))),
                 headers: ["Content-Type": "image/jpeg"])
@@ -77,8 +87,11 @@ extension BrowserAppTests {
             try waitUntil("Ana holds Bruno's post, comment and Porto trip", timeout: 30) {
                 let feed = try ana.json("GET", "/v1/feed")["posts"] as? [[String: Any]] ?? []
                 let explore = try ana.json("GET", "/v1/explore")["trips"] as? [[String: Any]] ?? []
+                let lisbon = try ana.json("GET", "/v1/discover?q=Lisbon&kind=city")["results"] as? [[String: Any]]
                 return feed.count == 2 && feed.contains { ($0["comments"] as? Int) == 1 }
                     && explore.contains { $0["id"] as? String == portoTrip }
+                    && explore.contains { $0["mine"] as? Bool == true && $0["likes"] as? Int == 1 }
+                    && lisbon?.first?["popularity"] as? Int == 1
             }
             return trip
         }
