@@ -115,10 +115,13 @@ async function route() {
   if (cleanup) { try { cleanup(); } catch { /* a view's cleanup must not stop navigation */ } cleanup = null; }
   for (const unsubscribe of viewSubscriptions) unsubscribe();
   viewSubscriptions = [];
+  let found = match(currentPath());
+  // The view's module loads while the status does (one round trip, not two, before the
+  // first paint); a logged-out visitor's login view replaces it below.
+  if (found) import('./views/' + found.module).catch(() => null);
   if (!status) {
     try { await refreshStatus(); } catch (error) { mount(main, h('p', { class: 'field-error' }, describe(error))); return; }
   }
-  let found = match(currentPath());
   if (!status.loggedIn && (!found || found.module !== 'identity.js')) {
     found = match('login');
   }
@@ -134,7 +137,7 @@ async function route() {
     onEvent(fn) { const off = events.subscribe(fn); viewSubscriptions.push(off); return off; },
   };
   try {
-    const view = await import('./views/' + found.module);
+    const view = await import('./views/' + found.module); // the same module record as `early`
     if (seq !== renderSeq) return;
     main.replaceChildren();
     const result = await view.render(main, found.params, ctx);

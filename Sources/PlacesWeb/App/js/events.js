@@ -7,6 +7,7 @@ const subscribers = new Set();
 let running = false;
 let connected = false;
 let controller = null;
+let generation = 0; // a stopped loop sees a newer generation and ends, even if restarted
 
 export function subscribe(fn) {
   subscribers.add(fn);
@@ -21,22 +22,29 @@ function emit(event) {
   }
 }
 
-/** Starts the stream once (idempotent). */
-export function start() {
+/** Starts the stream (idempotent). `resync`: tell subscribers to refresh once it is open. */
+export function start(resync = false) {
   if (running) return;
   running = true;
-  loop();
+  loop(++generation, resync);
 }
 
 export function stop() {
   running = false;
+  generation++;
   if (controller) controller.abort();
 }
 
-async function loop() {
+// A page kept for Back/Forward must not hold its stream: the browser allows six connections
+// to one host, and four kept pages' streams would leave the fifth visit none. Stopped when
+// the page is hidden, started again (with a resync: events meanwhile are lost) when shown.
+window.addEventListener('pagehide', () => stop());
+window.addEventListener('pageshow', (event) => { if (event.persisted) start(true); });
+
+async function loop(mine, resync) {
   let delay = 250;
-  let first = true;
-  while (running) {
+  let first = !resync;
+  while (running && mine === generation) {
     controller = new AbortController();
     try {
       const response = await fetch('/v1/events', { credentials: 'same-origin', signal: controller.signal, headers: { Accept: 'application/x-ndjson' } });
@@ -44,6 +52,7 @@ async function loop() {
         if (response.status === 401) emit({ type: 'stream-unauthorized' });
         throw new Error('events: HTTP ' + response.status);
       }
+      if (mine !== generation) { controller.abort(); return; }
       connected = true;
       emit({ type: 'stream-open' });
       if (!first) emit({ type: 'resync' });
@@ -54,7 +63,7 @@ async function loop() {
       let buffer = '';
       for (;;) {
         const { value, done } = await reader.read();
-        if (done) break;
+        if (done || mine !== generation) break;
         buffer += decoder.decode(value, { stream: true });
         let newline;
         while ((newline = buffer.indexOf('\n')) >= 0) {
@@ -66,8 +75,9 @@ async function loop() {
         if (buffer.length > 1 << 20) buffer = ''; // never grows without bound
       }
     } catch (error) {
-      if (!running) return;
+      if (!running || mine !== generation) return;
     }
+    if (mine !== generation) return;
     if (connected) emit({ type: 'stream-closed' });
     connected = false;
     if (!running) return;
