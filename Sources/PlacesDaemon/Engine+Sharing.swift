@@ -66,9 +66,10 @@ extension Engine {
             peer.documents = sharedDocuments(with: key).map { doc in
                 let mine = (try? store.versionVector(of: doc.id)) ?? VersionVector()
                 let theirs = vectors[doc.id]
-                let name =
-                    (try? store.entity(in: doc.id, id: doc.id.hex)).flatMap { Views.fields($0!)["name"]?.stringValue }
-                    ?? ""
+                // A document whose root has not arrived yet (shared, its ops still on the
+                // way) has no entity: no name, and no trap.
+                let root = (try? store.entity(in: doc.id, id: doc.id.hex)) ?? nil
+                let name = root.flatMap { Views.fields($0)["name"]?.stringValue } ?? ""
                 guard let theirs else {
                     return PeerDocument(id: doc.id.hex, name: name, state: "unknown", theyLack: nil, weLack: nil)
                 }
