@@ -97,7 +97,10 @@ extension Engine {
         }
         var position: Int?
         if let value = body["position"], !value.isNull {
-            // `Int(exactly:)` is the checked conversion: a fraction or a huge number is refused.
+            // `intValue` is an Int64 (a JSON fraction is not an int at all) and
+            // `Int(exactly:)` is the failable conversion: it answers nil, never traps, for a
+            // value Int cannot hold. The range (1…count) is checked by `moveStop`'s
+            // `EntityLookup.positionKey`, as for every other move.
             guard let number = value.intValue, let int = Int(exactly: number) else {
                 throw ServiceError.invalid("position", "'position' must be a whole number from 1")
             }

@@ -57,6 +57,8 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
             hostText = text[..<colon]
             portText = text[text.index(after: colon)...]
         }
+        // `Int(_: Substring)` is a parse: it answers nil (never traps) for text that is not a
+        // number or does not fit; the range is checked next.
         guard let port = Int(portText), (0...65_535).contains(port), portText.allSatisfy(\.isASCII) else {
             throw WebError(.invalidListenAddress, "--listen \(text): the port must be a number from 0 to 65535")
         }

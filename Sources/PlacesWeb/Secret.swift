@@ -28,6 +28,8 @@ enum Secret {
         out.reserveCapacity((bytes.count * 4 + 2) / 3)
         var i = 0
         while i < bytes.count {
+            // UInt8 → UInt32 widens (always fits); `& 63` keeps the index in 0…63, within the
+            // 64-letter alphabet; `bytes.count - i` is positive since i < bytes.count.
             let b0 = UInt32(bytes[i])
             let b1 = i + 1 < bytes.count ? UInt32(bytes[i + 1]) : 0
             let b2 = i + 2 < bytes.count ? UInt32(bytes[i + 2]) : 0

@@ -184,11 +184,14 @@ extension Substring {
             }
             guard let high = iterator.next().flatMap(Self.hexValue), let low = iterator.next().flatMap(Self.hexValue)
             else { return nil }
+            // Both are 0…15 (`hexValue`), so `high << 4 | low` is 0…255: it fits a UInt8.
             bytes.append(high << 4 | low)
         }
         return String(validating: bytes, as: UTF8.self)
     }
 
+    /// 0…15 for a hex digit. Each subtraction is inside its case's range, so it cannot
+    /// underflow; the largest answer is `f` − `a` + 10 = 15.
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")

@@ -317,11 +317,12 @@ final class GateConnection {
     private var buffer: [UInt8] = []
 
     init(port: Int) throws {
+        guard let port16 = UInt16(exactly: port) else { throw HarnessError("port \(port) out of range") }
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw HarnessError("socket() failed") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_port = in_port_t(port16.bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let rc = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {

@@ -133,6 +133,10 @@ extension WebDriver {
             ["type": "pause", "duration": 80],
         ]
         let from = try rect(source), to = try rect(target)
+        // Element rectangles are finite CSS pixels on a 1280×900 window: the rounded points
+        // below fit an Int.
+        guard [from.x, from.y, from.width, from.height, to.x, to.y, to.width, to.height].allSatisfy({ abs($0) < 1e6 })
+        else { throw HarnessError("element rectangles out of range") }
         let startX = from.x + from.width / 2, startY = from.y + from.height / 2
         let endX = to.x + to.width / 2, endY = to.y + to.height / 2 + Double(dy)
         for step in 1...steps {

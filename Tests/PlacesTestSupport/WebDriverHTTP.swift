@@ -23,15 +23,19 @@ public enum LoopbackHTTP {
         port: Int, _ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8] = [],
         timeout: TimeInterval = 60
     ) throws -> Response {
+        guard let port16 = UInt16(exactly: port), timeout.isFinite, timeout >= 0, timeout < 86_400 else {
+            throw HarnessError("port \(port) or timeout \(timeout) out of range")
+        }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw HarnessError("socket: errno \(errno)") }
         defer { close(fd) }
+        // Finite, 0…86,400 (checked above): both conversions fit an Int.
         var seconds = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &seconds, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &seconds, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_port = in_port_t(port16.bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
