@@ -160,6 +160,8 @@ extension Engine: ReplicationHost {
             guard grant.isValid else { continue }
             try? store.saveGrant(grant)
             kept = true
+            // A grant names a member before its role event may have arrived (participants).
+            participantsCache[grant.doc] = nil
             if grant.member == me.bytes { openGrant(grant) }
         }
         return kept
@@ -245,6 +247,12 @@ extension Engine: ReplicationHost {
         guard let members = try? store.members(of: doc.id) else { return out }
         for member in members {
             if let key = Engine.publicKey(hex: member.key) { out.insert(key) }
+        }
+        // Members named by the owner's grants whose role events have not arrived yet: a daemon
+        // that accepted an invitation through a member other than the owner holds grants, not
+        // ops, and must take the ops from that member (sync.md §7).
+        for member in (try? store.grantVouchedMembers(of: doc.id)) ?? [] {
+            if let key = try? PublicKey(bytes: member) { out.insert(key) }
         }
         participantsCache[doc.id] = out
         return out

@@ -35,6 +35,28 @@ extension Store {
         }
     }
 
+    /// Members the owner vouches for by grant alone (`Protocol/sync.md` §7, "Who is told about
+    /// what"): those named by an owner-signed grant of the newest epoch this daemon holds a
+    /// grant of, for whom it holds no role event yet (a daemon that accepted an invitation
+    /// holds grants before the ops that make their members members). A role event, once held,
+    /// decides: `removed` and `left` end the vouching with the membership. A removal rotates
+    /// the key, so a removed member has no grant of the newest epoch either.
+    public func grantVouchedMembers(of doc: DocumentID) throws(StoreError) -> [[UInt8]] {
+        try read { db in
+            try Data.fetchAll(
+                db,
+                sql: """
+                    SELECT g.member FROM key_grant g JOIN document d ON d.id = g.doc AND g.issuer = d.owner
+                    WHERE g.doc = ?1 AND g.epoch = (
+                        SELECT MAX(epoch) FROM key_grant WHERE doc = ?1 AND issuer = d.owner)
+                    AND NOT EXISTS (
+                        SELECT 1 FROM entity WHERE doc = ?1 AND kind = 'member' AND id = lower(hex(g.member)))
+                    ORDER BY g.member
+                    """, arguments: [Data(doc.bytes)]
+            ).map { [UInt8]($0) }
+        }
+    }
+
     /// Registers a document received from a peer, with this daemon's key for it (the
     /// grant's sealed key, which is sealed to this identity).
     public func joinDocument(_ grant: KeyGrant, kind: DocumentKind, owner: [UInt8], timeMs: Int64) throws(StoreError) {
