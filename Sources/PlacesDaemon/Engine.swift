@@ -46,10 +46,8 @@ public actor Engine {
     /// The trip folders last read (`TripSnapshot`), each valid while the store is unchanged.
     var tripCache = SnapshotCache<TripSnapshot>()
     var expenseCache = SnapshotCache<ExpenseSnapshot>(capacity: 4)
-    /// The gazetteer and its index once a search loaded them (`Engine+Discover`).
-    var discoverCatalog: DiscoverCatalog?
-    /// Popularity's inputs, valid for one store generation.
-    var discoverCache: DiscoverState?
+    /// Discover: the gazetteer once loaded, popularity's inputs (`DiscoverComponent`).
+    var discoverComponent = DiscoverComponent()
     /// Friendships by person, read from the store on first use and after every change
     /// (`Engine+Friends`): participants of outboxes are asked for on every offer.
     var friendCache: [PublicKey: Store.FriendState]?

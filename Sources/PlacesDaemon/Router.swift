@@ -29,6 +29,11 @@ struct Router: ControlHandler {
         {
             return response
         }
+        if let section = path.first, DiscoverRoutes.sections.contains(section),
+            let response = try await DiscoverRoutes.route(engine, r, path)
+        {
+            return response
+        }
         if let section = path.first, ["explore", "saved", "itineraries"].contains(section),
             let response = try await ExploreRoutes.route(engine, r, path)
         {
@@ -144,10 +149,6 @@ struct Router: ControlHandler {
             return .encoding(try await engine.declineInvitation(path[1]))
         case ("GET", 1, "contacts"): return .encoding(try await engine.contactList())
         case ("GET", 2, "contacts"): return .encoding(try await engine.contactProfile(path[1]))
-        case ("GET", 1, "discover"): return .encoding(try await engine.discover(r.query))
-        case ("GET", 2, "discover"): return .encoding(try await engine.discoverResult(path[1]))
-        case ("GET", 1, "preferences"): return .encoding(try await engine.preferences())
-        case ("PUT", 1, "preferences"): return .encoding(try await engine.setPreferences(try Self.object(r)))
         case ("POST", 1, "contacts"):
             return .encoding(try await engine.addContact(try r.decode(AddContactRequest.self)))
         case ("DELETE", 2, "contacts"): return .encoding(try await engine.removeContact(path[1]))
