@@ -272,8 +272,8 @@ extension Engine: ReplicationHost {
     func noteStored(_ ops: [SignedOp], membership: Set<DocumentID>) {
         for op in ops {
             vectorCache[op.header.doc]?.include(op.header.authorKey, op.header.seq)
-            if explore.entries != nil { explore.dirty.insert(op.header.doc) }
         }
+        exploreComponent.didStore(ops)
         for doc in membership { participantsCache[doc] = nil }
     }
 

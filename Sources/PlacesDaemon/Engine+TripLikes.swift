@@ -42,13 +42,9 @@ extension Engine {
             return drop("not a trip this daemon published")
         }
         guard !isWithdrawn(doc.id), mayRead(doc.id, peer) else { return drop("the trip is not published to them") }
-        let minute = RFC3339.nowMs() / 60_000
-        var budget = explore.likeBudget[peer] ?? (minute, 0)
-        if budget.minute != minute { budget = (minute, 0) }
-        guard budget.count < PublishedBounds.likesPerMinute else { return drop("more than 30 likes a minute") }
-        budget.count += 1
-        if explore.likeBudget.count > 4_096 { explore.likeBudget.removeAll() }
-        explore.likeBudget[peer] = budget
+        guard exploreComponent.takeLike(from: peer, minute: RFC3339.nowMs() / 60_000) else {
+            return drop("more than 30 likes a minute")
+        }
         guard TripLikeFields.schema.setRefusal(field: TripLikeFields.at.name, value: .string(like.at), old: nil) == nil,
             let atMs = RFC3339.parse(like.at), atMs <= RFC3339.nowMs() + 600_000
         else { return drop("its time is not a time, or is in the future") }

@@ -66,8 +66,9 @@ public actor Engine {
     /// Where each connected peer listens (`host:port`), for the bound per address on
     /// strangers' published trips.
     var peerAddresses: [PublicKey: String] = [:]
-    /// What explore lists, kept current as published trips change (`Engine+Explore`).
-    var explore = ExploreIndex()
+    /// Explore: the index of published trips, its rankings, the like budget
+    /// (`ExploreComponent`).
+    var exploreComponent = ExploreComponent()
     /// Published trips refused from each connected peer (`Engine+Publishing`), gone when it
     /// disconnects.
     var publishedRefusals: [PublicKey: Int] = [:]
