@@ -78,7 +78,7 @@ extension Engine {
             Event(
                 type: "post", time: postedAt, doc: journal.id.hex, docKind: "outbox", author: me.humanID,
                 summary: "you posted to \(audienceWords(shown, readers: readers.count))"))
-        return try post(id)
+        return try postView(try postRecord(PostRef(author: me, id: id)))
     }
 
     /// Commits several edits in one transaction (a post to hundreds of outboxes), then pushes
@@ -263,29 +263,66 @@ extension Engine {
     }
 
     /// `GET /v1/posts/{id}`: a post this person can see (their own, or a friend's to them).
-    func post(_ id: String) throws -> Post {
+    func post(_ routeID: String) throws -> Post {
         try requireLogin()
-        let record = try postRecord(id)
+        return try postView(try postRecord(routeID))
+    }
+
+    func postView(_ record: Store.EntityRecord) throws -> Post {
         guard let view = try postViews([record]).first else {
-            throw ServiceError.notFound("no post '\(id.prefix(40))'")
+            throw ServiceError.notFound("no post '\(record.id)' that you can see")
         }
         return view
     }
 
-    /// The post `id` as this person holds it: from the journal, or from a friend's outbox to
-    /// this person; 404 when it is neither (never seen, not in its audience, or deleted).
-    func postRecord(_ id: String) throws -> Store.EntityRecord {
-        guard FieldRule.isLowerHex(id, count: 32) else {
-            throw ServiceError.notFound("no post '\(id.prefix(40))': a post id is 32 hex characters")
+    /// The post a route names (`Protocol/control-api.yaml`, `PostId`): its route id (entity id
+    /// and author, `PostRef.routeID`), or — as clients before route ids sent — a bare entity id
+    /// that exactly one post this person can see has. A bare id several authors' posts share
+    /// (a friend may reuse any id) is refused rather than guessed: 409 `ambiguous-post`.
+    func postRecord(_ text: String) throws -> Store.EntityRecord {
+        if let ref = PostRef(routeID: text) { return try postRecord(ref) }
+        guard FieldRule.isLowerHex(text, count: 32) else {
+            throw ServiceError.notFound(
+                "no post '\(text.prefix(40))': a post id is the 96 hex characters of a feed's post 'id'")
         }
+        var found = [Store.EntityRecord]()
         for doc in feedDocuments() {
-            if let record = try storeCall({ () throws(StoreError) in try store.entity(in: doc, id: id) }),
+            if let record = try storeCall({ () throws(StoreError) in try store.entity(in: doc, id: text) }),
                 record.kind == .post, !record.deleted
             {
-                return record
+                found.append(record)
             }
         }
-        throw ServiceError.notFound("no post '\(id)' that you can see")
+        guard let first = found.first else { throw ServiceError.notFound("no post '\(text)' that you can see") }
+        guard found.count == 1 else {
+            throw ServiceError.conflict(
+                "ambiguous-post",
+                "\(found.count) people's posts have the id \(text): name the post by the 96-character id the feed shows"
+            )
+        }
+        return first
+    }
+
+    /// The post `ref` as this person holds it: from the journal (their own), or from its
+    /// author's outbox to this person while they are friends; 404 when it is neither (never
+    /// seen, not in its audience, deleted, or its author is not a friend).
+    func postRecord(_ ref: PostRef) throws -> Store.EntityRecord {
+        guard let me else { throw ServiceError.loggedOut }
+        guard ref.author == me || currentFriends().contains(ref.author) else {
+            throw ServiceError.notFound("no post '\(ref.id)' that you can see: its author is not your friend")
+        }
+        let doc = Outboxes.documentID(author: ref.author.bytes, reader: me.bytes)
+        guard let record = try storeCall({ () throws(StoreError) in try store.entity(in: doc, id: ref.id) }),
+            record.kind == .post, !record.deleted
+        else { throw ServiceError.notFound("no post '\(ref.id)' that you can see") }
+        return record
+    }
+
+    /// Who wrote the post `record` (the owner of the outbox it is in) and its id.
+    func postRef(_ record: Store.EntityRecord) -> PostRef? {
+        (try? store.document(record.doc)).flatMap { try? PublicKey(bytes: $0.owner) }.map {
+            PostRef(author: $0, id: record.id)
+        }
     }
 
     /// Posts as the API shows them, with their reaction counts.
@@ -294,13 +331,12 @@ extension Engine {
         let tallies = try reactionTallies(for: records)
         var authors = [DocumentID: PublicKey]()
         var names = [PublicKey: String]()
-        return records.map { record in
+        return records.compactMap { record in
             let f = Views.fields(record)
-            if authors[record.doc] == nil {
-                authors[record.doc] =
-                    (try? store.document(record.doc)).flatMap { try? PublicKey(bytes: $0.owner) } ?? me
-            }
-            let author = authors[record.doc] ?? me
+            if authors[record.doc] == nil { authors[record.doc] = postRef(record)?.author }
+            // A record whose outbox is not held has no author to show it under.
+            guard let author = authors[record.doc] else { return nil }
+            let ref = PostRef(author: author, id: record.id)
             if names[author] == nil { names[author] = displayName(of: author) }
             let mine = author == me
             var audience = f[PostFields.audience] ?? "friends"
@@ -314,10 +350,10 @@ extension Engine {
                     longitude: f[PostFields.placeLongitude], address: f[PostFields.placeAddress],
                     gazetteerId: f[PostFields.gazetteerID])
             }
-            let tally = tallies[record.id] ?? ReactionTally()
+            let tally = tallies[ref] ?? ReactionTally()
             let name = names[author] ?? ""
             return Post(
-                id: record.id, author: author.humanID,
+                id: ref.routeID, author: author.humanID,
                 authorName: name == String(author.humanID.prefix(7)) ? nil : name,
                 text: f[PostFields.text] ?? "", audience: audience, place: place,
                 photos: Self.photos(from: f[PostFields.photos.name]), likes: tally.likers.count,
@@ -327,9 +363,10 @@ extension Engine {
     }
 
     /// `DELETE /v1/posts/{id}`: only its author deletes a post, for everyone it went to.
-    func deletePost(_ id: String) throws {
+    func deletePost(_ routeID: String) throws {
         guard let me else { throw ServiceError.loggedOut }
-        let record = try postRecord(id)
+        let record = try postRecord(routeID)
+        let id = record.id
         guard record.doc == Outboxes.documentID(author: me.bytes, reader: me.bytes) else {
             throw ServiceError(.forbidden, "only its author can delete a post")
         }

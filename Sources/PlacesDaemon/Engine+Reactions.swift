@@ -22,13 +22,15 @@ extension Engine {
     func setLike(_ postID: String, liked: Bool) throws -> Post {
         guard let me else { throw ServiceError.loggedOut }
         let post = try postRecord(postID)
-        let id = Outboxes.likeID(post: postID, by: me.bytes)
+        guard let ref = postRef(post) else { throw ServiceError.notFound("no post '\(post.id)' that you can see") }
         if liked {
-            try writeReaction(post: post, id: id, type: "like", text: "")
+            try writeReaction(post: post, id: Outboxes.likeID(of: ref, by: me.bytes), type: "like", text: "")
         } else {
-            try retractReaction(post: post, id: id)
+            try retractReaction(post: post, id: Outboxes.likeID(of: ref, by: me.bytes))
+            // A like from before reactions named their post's author has the older id.
+            try retractReaction(post: post, id: Outboxes.legacyLikeID(post: ref.id, by: me.bytes))
         }
-        return try self.post(postID)
+        return try postView(post)
     }
 
     /// `POST /v1/posts/{id}/comments`.
@@ -58,7 +60,7 @@ extension Engine {
     func deleteComment(_ postID: String, comment commentID: String) throws {
         guard let me else { throw ServiceError.loggedOut }
         let post = try postRecord(postID)
-        let tally = try reactionTallies(for: [post])[postID] ?? ReactionTally()
+        let tally = try postRef(post).flatMap { try reactionTallies(for: [post])[$0] } ?? ReactionTally()
         guard let comment = tally.comments.first(where: { $0.id == commentID }) else {
             throw ServiceError.notFound("no comment '\(commentID.prefix(40))' on this post")
         }
@@ -73,7 +75,7 @@ extension Engine {
     func comments(_ postID: String) throws -> CommentList {
         try requireLogin()
         let post = try postRecord(postID)
-        let tally = try reactionTallies(for: [post])[postID] ?? ReactionTally()
+        let tally = try postRef(post).flatMap { try reactionTallies(for: [post])[$0] } ?? ReactionTally()
         return CommentList(
             comments: tally.comments.compactMap { record in
                 let f = Views.fields(record)
@@ -104,6 +106,7 @@ extension Engine {
             ReactionFields.type.name: .string(type), ReactionFields.text.name: text.isEmpty ? .null : .string(text),
             ReactionFields.at.name: .string(at),
             ReactionFields.signature.name: .string(HexCoding.encode(signature.bytes)),
+            ReactionFields.postAuthor.name: .string(author.hex),
         ]
         if author == me {
             try copyReaction(id: id, fields: fields, live: true, post: post.id)
@@ -179,8 +182,15 @@ extension Engine {
             let sigHex = f[ReactionFields.signature], let sigBytes = HexCoding.decode(sigHex),
             let signature = try? Signature(bytes: sigBytes)
         else { return false }
+        // The post it names is the author's (absent only on reactions stored before the field).
         // A like's id is fixed by its post and its author: one per person.
-        if type == "like", record.id != Outboxes.likeID(post: post, by: by.bytes) { return false }
+        if let postAuthor = f[ReactionFields.postAuthor] {
+            guard postAuthor == author.hex else { return false }
+            let id = Outboxes.likeID(of: PostRef(author: author, id: post), by: by.bytes)
+            if type == "like", record.id != id { return false }
+        } else if type == "like", record.id != Outboxes.legacyLikeID(post: post, by: by.bytes) {
+            return false
+        }
         if type == "comment", (f[ReactionFields.text] ?? "").isEmpty { return false }
         let key = "\(record.doc.hex)/\(record.id)/\(record.dataJSON)"
         if verifiedReactions.contains(key) { return true }
@@ -196,12 +206,14 @@ extension Engine {
     /// The likes and comments of each of `posts`, as this person sees them: on their own posts,
     /// the journal's copies; on a friend's, that friend's copies, with this person's own
     /// reactions from their outbox to the friend taking precedence for their own (so a like
-    /// shows at once) unless the author removed it.
-    func reactionTallies(for posts: [Store.EntityRecord]) throws -> [String: ReactionTally] {
+    /// shows at once) unless the author removed it. Keyed by post (author and id): the
+    /// reactions of one author's outboxes never count for another author's post with the
+    /// same id.
+    func reactionTallies(for posts: [Store.EntityRecord]) throws -> [PostRef: ReactionTally] {
         guard let me, !posts.isEmpty else { return [:] }
         var byDoc = [DocumentID: [String]]()
         for post in posts { byDoc[post.doc, default: []].append(post.id) }
-        var out = [String: ReactionTally]()
+        var out = [PostRef: ReactionTally]()
         for (doc, ids) in byDoc {
             guard let author = (try? store.document(doc)).flatMap({ try? PublicKey(bytes: $0.owner) }) else { continue }
             var docs = [doc]
@@ -228,10 +240,11 @@ extension Engine {
                 guard let post = f[ReactionFields.post], ids.contains(post), let by = f[ReactionFields.by] else {
                     continue
                 }
+                let ref = PostRef(author: author, id: post)
                 if f[ReactionFields.type] == "like" {
-                    out[post, default: ReactionTally()].likers.insert(by)
+                    out[ref, default: ReactionTally()].likers.insert(by)
                 } else {
-                    out[post, default: ReactionTally()].comments.append(record)
+                    out[ref, default: ReactionTally()].comments.append(record)
                 }
             }
         }
@@ -268,6 +281,14 @@ extension Engine {
                         $0.map(Views.fields)?[ReactionFields.post]
                     })
             else { continue }
+            // A reaction names its post by author and id: one on another author's post with
+            // this id is not for this person's post.
+            if let postAuthor = f[ReactionFields.postAuthor], postAuthor != me.hex {
+                logger.warning(
+                    "dropped a reaction to another author's post",
+                    metadata: ["peer.id": "\(reactor.humanID.prefix(7))"])
+                continue
+            }
             guard let post = try? store.entity(in: journal, id: postID), post.kind == .post, !post.deleted else {
                 logger.info(
                     "dropped a reaction to a post that is not live here",
@@ -314,7 +335,9 @@ extension Engine {
             }
             if before == nil || before?.deleted == true {
                 let type = f[ReactionFields.type] == "like" ? "like" : "comment"
-                notify(type, actor: reactor, subject: postID, dedup: "\(type):\(id):\(record.updatedMs ?? 0)")
+                notify(
+                    type, actor: reactor, subject: PostRef(author: me, id: postID).routeID,
+                    dedup: "\(type):\(id):\(record.updatedMs ?? 0)")
                 events.publish(
                     Event(
                         type: type, time: RFC3339.string(ms: RFC3339.nowMs()), doc: journal.hex, docKind: "outbox",

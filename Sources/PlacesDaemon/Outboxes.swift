@@ -14,9 +14,20 @@ enum Outboxes {
         return DocumentID(bytes: Array(digest.prefix(16))) ?? DocumentID(bytes: [UInt8](repeating: 0, count: 16))!
     }
 
-    /// A like's entity id, fixed by the post and the person who likes it: one like per person
-    /// and post, and unliking then liking again restores the same entity.
-    static func likeID(post: String, by reactor: [UInt8]) -> String {
+    /// A like's entity id, fixed by the post (its author and id) and the person who likes it:
+    /// one like per person and post, and unliking then liking again restores the same entity.
+    /// The first 16 bytes of BLAKE2b-256(`"places/like/2"` ‖ 0x00 ‖ the post author's key ‖ the
+    /// post id ‖ 0x00 ‖ the liker's key), in hex.
+    static func likeID(of post: PostRef, by reactor: [UInt8]) -> String {
+        let digest = Blake2b.hash256(
+            Array("places/like/2".utf8) + [0] + post.author.bytes + Array(post.id.utf8) + [0] + reactor)
+        return HexCoding.encode(Array(digest.prefix(16)))
+    }
+
+    /// The like id of a reaction written before reactions named their post's author (no
+    /// `postAuthor` field): `"places/like/1"` ‖ 0x00 ‖ post id ‖ 0x00 ‖ liker's key. Still
+    /// counted, and taken back by an unlike, so likes stored before the change keep working.
+    static func legacyLikeID(post: String, by reactor: [UInt8]) -> String {
         let digest = Blake2b.hash256(Array("places/like/1".utf8) + [0] + Array(post.utf8) + [0] + reactor)
         return HexCoding.encode(Array(digest.prefix(16)))
     }

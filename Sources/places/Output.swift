@@ -68,7 +68,8 @@ enum Format {
     /// The first 8 hex digits of a 32-digit id (the daemon accepts any unique prefix of 4+).
     static func shortID(_ id: String) -> String {
         let isHex = id.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) || (65...70).contains($0) }
-        return id.count == 32 && isHex ? String(id.prefix(8)) : id
+        // A post's id is its own 32 digits then its author's key: its start is the post's.
+        return (id.count == 32 || id.count == 96) && isHex ? String(id.prefix(8)) : id
     }
 
     /// An RFC 3339 timestamp in the local time zone, to the minute ("2025-06-01 14:03").

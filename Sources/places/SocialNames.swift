@@ -99,13 +99,17 @@ struct SocialNames {
 
     // MARK: Posts and comments
 
-    /// Whether `text` is a whole post or comment id (32 hex digits).
+    /// Whether `text` is a whole comment id (32 hex digits).
     static func isWholeID(_ text: String) -> Bool { text.utf8.count == 32 && text.utf8.allSatisfy(\.isHex) }
+
+    /// Whether `text` is a whole post id: 96 hex digits, the post's own id then its author's key
+    /// (two friends' posts may share the first 32).
+    static func isWholePostID(_ text: String) -> Bool { text.utf8.count == 96 && text.utf8.allSatisfy(\.isHex) }
 
     /// The id of the post `text` names: a whole id, or the start of one (4+ hex digits) among
     /// the posts of your feed.
     func post(_ text: String) throws -> String {
-        if Self.isWholeID(text) { return text.lowercased() }
+        if Self.isWholePostID(text) { return text.lowercased() }
         let prefix = text.lowercased()
         guard prefix.utf8.count >= 4, prefix.utf8.allSatisfy(\.isHex) else {
             throw CLIExit.fail(
@@ -126,7 +130,9 @@ struct SocialNames {
             throw CLIExit.fail("no post starting with \(prefix) in your feed: see `places feed`", CLIExit.usage)
         default:
             printError("error: “\(text)” could be \(found.count) posts; give more of the id:")
-            for post in found { printError("\(post.id)  \(PostFormat.excerpt(post.text))") }
+            for post in found {
+                printError("\(post.id)  \(post.authorName ?? post.author)  \(PostFormat.excerpt(post.text))")
+            }
             throw CLIExit.usage
         }
     }

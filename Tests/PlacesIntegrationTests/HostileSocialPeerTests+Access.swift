@@ -127,7 +127,9 @@ extension HostileSocialPeerTests {
         // Her own outbox from the victim holds nothing of the group post.
         for op in mine.ops {
             let body = mine.body(of: op) ?? ""
-            #expect(!body.contains(secret.id) && !body.contains("Zyxqor"), "Mallory's outbox holds the group post")
+            #expect(
+                !body.contains(SignedReaction.entityID(secret.id)) && !body.contains("Zyxqor"),
+                "Mallory's outbox holds the group post")
         }
         let plain = m.session.receivedPlaintext
         #expect(Data(plain).range(of: Data(secretText.utf8)) == nil, "the secret crossed Mallory's wire in clear")

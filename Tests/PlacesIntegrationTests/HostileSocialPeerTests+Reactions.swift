@@ -117,7 +117,10 @@ extension HostileSocialPeerTests {
         let hijack = SignedReaction.make(
             "comment", on: post.id, by: m.peer, postAuthor: t.author, text: "hijacked", id: mine.id)
         try m.push(hijack.changes)
-        try m.push([Wire.tombstone(SignedReaction.likeID(post: post.id, by: t.eve.peer.key), kind: "reaction")])
+        try m.push([
+            Wire.tombstone(
+                SignedReaction.likeID(post: post.id, by: t.eve.peer.key, postAuthor: t.author), kind: "reaction")
+        ])
         try m.push([Wire.tombstone(eveComment.id, kind: "reaction")])
         // A sync point: Mallory's honest like on the other post.
         try m.push(t.likes(other.id, by: m).changes)
@@ -152,13 +155,15 @@ extension HostileSocialPeerTests {
         // The like's signature under P2's like id; the comment's signature on a new comment of
         // P2; and the comment itself moved to P2 (its `post` rewritten).
         var replayedLike = like
-        replayedLike.post = p2.id
-        replayedLike.id = SignedReaction.likeID(post: p2.id, by: m.peer.key)
+        replayedLike.post = SignedReaction.entityID(p2.id)
+        replayedLike.id = SignedReaction.likeID(post: p2.id, by: m.peer.key, postAuthor: t.author)
         var replayedComment = comment
-        replayedComment.post = p2.id
+        replayedComment.post = SignedReaction.entityID(p2.id)
         replayedComment.id = HexCoding.encode(SecureRandom.bytes(16))
         try m.push(replayedLike.changes + replayedComment.changes)
-        try m.push([Wire.set(comment.id, kind: "reaction", field: "post", value: Wire.string(p2.id))])
+        try m.push([
+            Wire.set(comment.id, kind: "reaction", field: "post", value: Wire.string(SignedReaction.entityID(p2.id)))
+        ])
         try t.eve.push(t.likes(p2.id, by: t.eve).changes)
         try await eventually("Eve's like on the second post counts", timeout: .seconds(10)) {
             try v.postView(p2.id).likes >= 1

@@ -85,6 +85,8 @@ struct SignedReaction {
     var text: String?
     var at: String
     var signature: String
+    /// The post's author in hex; nil for a reaction in the form before `postAuthor`.
+    var postAuthor: String?
 
     /// RFC 3339 with milliseconds, as daemons write it.
     static func now() -> String {
@@ -95,11 +97,21 @@ struct SignedReaction {
         return f.string(from: Date())
     }
 
-    /// A like's fixed id: the first 16 bytes of BLAKE2b-256("places/like/1" ‖ 0x00 ‖ post ‖
-    /// 0x00 ‖ reactor's key), in hex.
-    static func likeID(post: String, by reactor: [UInt8]) -> String {
-        HexCoding.encode(
-            Array(Blake2b.hash256(Array("places/like/1".utf8) + [0] + Array(post.utf8) + [0] + reactor).prefix(16)))
+    /// A post's own 32-hex id: a route id (`Post.id`) is that id then the author's key.
+    static func entityID(_ post: String) -> String { String(post.prefix(32)) }
+
+    /// A like's fixed id, in hex: the first 16 bytes of BLAKE2b-256("places/like/2" ‖ 0x00 ‖
+    /// post author's key ‖ post ‖ 0x00 ‖ reactor's key), or — `postAuthor` nil, the form before
+    /// reactions named their post's author — of ("places/like/1" ‖ 0x00 ‖ post ‖ 0x00 ‖ reactor's key).
+    static func likeID(post: String, by reactor: [UInt8], postAuthor: [UInt8]?) -> String {
+        let post = entityID(post)
+        let input =
+            if let postAuthor {
+                Array("places/like/2".utf8) + [0] + postAuthor + Array(post.utf8) + [0] + reactor
+            } else {
+                Array("places/like/1".utf8) + [0] + Array(post.utf8) + [0] + reactor
+            }
+        return HexCoding.encode(Array(Blake2b.hash256(input).prefix(16)))
     }
 
     /// The signed message: "places/reaction/1" ‖ 0x00 ‖ post author's key ‖ post ‖ 0x00 ‖ id ‖
@@ -112,18 +124,24 @@ struct SignedReaction {
         return out + Array(at.utf8)
     }
 
-    /// A reaction signed by `signer` on `post` by `postAuthor`. `id` defaults to the fixed like
-    /// id for a like and a random one for a comment.
+    /// A reaction signed by `signer` on `post` (its id or route id) by `postAuthor`. `id`
+    /// defaults to the fixed like id for a like and a random one for a comment; `named` false
+    /// writes the form before `postAuthor` (no such field, the older like id).
     static func make(
         _ type: String, on post: String, by signer: AdversarialPeer, postAuthor: [UInt8], text: String? = nil,
-        id: String? = nil, at: String = now()
+        id: String? = nil, at: String = now(), named: Bool = true
     ) -> SignedReaction {
-        let id = id ?? (type == "like" ? likeID(post: post, by: signer.key) : HexCoding.encode(SecureRandom.bytes(16)))
+        let post = entityID(post)
+        let id =
+            id
+            ?? (type == "like"
+                ? likeID(post: post, by: signer.key, postAuthor: named ? postAuthor : nil)
+                : HexCoding.encode(SecureRandom.bytes(16)))
         let sig = signer.identity.sign(
             message(postAuthor: postAuthor, post: post, id: id, type: type, text: text ?? "", at: at))
         return SignedReaction(
             id: id, post: post, by: HexCoding.encode(signer.key), type: type, text: text, at: at,
-            signature: HexCoding.encode(sig.bytes))
+            signature: HexCoding.encode(sig.bytes), postAuthor: named ? HexCoding.encode(postAuthor) : nil)
     }
 
     /// The changes creating it.
@@ -137,6 +155,9 @@ struct SignedReaction {
             Wire.set(id, kind: "reaction", field: "signature", value: Wire.string(signature)),
         ]
         if let text { out.append(Wire.set(id, kind: "reaction", field: "text", value: Wire.string(text))) }
+        if let postAuthor {
+            out.append(Wire.set(id, kind: "reaction", field: "postAuthor", value: Wire.string(postAuthor)))
+        }
         return out
     }
 }

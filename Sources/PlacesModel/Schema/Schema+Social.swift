@@ -58,8 +58,13 @@ public enum ReactionFields: EntityDeclaration {
     public static let text = FieldKey<Self, String>("text", .text(maxLength: 2_000, required: false))
     public static let at = FieldKey<Self, String>("at", .timestamp)
     public static let signature = FieldKey<Self, String>("signature", .signature)
+    /// The post's author (their public key hex): with `post`, which post it is — an entity id
+    /// alone names a post only within one author's outboxes. Absent only on reactions stored
+    /// before it was written (`Protocol/sync.md` §7.3).
+    public static let postAuthor = FieldKey<Self, String>("postAuthor", .key)
 
-    public static let schema = EntitySchema(.reaction, id: .random, fields: [post, by, type, text, at, signature])
+    public static let schema = EntitySchema(
+        .reaction, id: .random, fields: [post, by, type, text, at, signature, postAuthor])
 }
 
 /// A group of friends: its name and members (public keys in hex, sorted).
