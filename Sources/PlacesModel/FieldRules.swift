@@ -39,8 +39,8 @@ public enum FieldRule: Sendable, Hashable {
     case key
     /// One of a fixed set of strings (roles).
     case oneOf(Set<String>)
-    /// An RFC 3339 time written by placesd (`expiresAt`, `viewedAt`): at most 64 characters of
-    /// `0-9 T Z : . + -`, starting with a four-digit year.
+    /// An RFC 3339 time (`expiresAt`, `viewedAt`, `postedAt`, a reaction's `at`): a real instant
+    /// from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z (`timestampMs`).
     case timestamp
     /// A whole number 1…2^32−1 (a link's `uses`).
     case count
@@ -302,14 +302,39 @@ public enum FieldRule: Sendable, Hashable {
 
     private var isLatitude: Bool { if case .latitude = self { true } else { false } }
 
-    public static func isDate(_ s: String) -> Bool {
-        let parts = s.split(separator: "-", omittingEmptySubsequences: false)
-        guard s.utf8.count == 10, parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
-            parts[0].count == 4, parts[1].count == 2, parts[2].count == 2, (1...12).contains(m), y >= 1
-        else { return false }
+    /// A real calendar date `YYYY-MM-DD` of the years 0001–9999 (`Protocol/op-format.md` §5
+    /// "Dates and times"): digits only, no month 13, no February 30.
+    public static func isDate(_ s: String) -> Bool { calendarDay(Array(s.utf8)) != nil }
+
+    /// The days from 1970-01-01 to the date `YYYY-MM-DD` that `u` starts with (exactly 10
+    /// bytes), or nil when it is not a real date of the years 0001–9999.
+    static func calendarDay(_ u: [UInt8]) -> Int64? {
+        guard u.count == 10, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"),
+            let y = digits(u, 0, 4), let m = digits(u, 5, 2), let d = digits(u, 8, 2), y >= 1, (1...12).contains(m)
+        else { return nil }
         let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
         let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]
-        return (1...days).contains(d)
+        guard (1...days).contains(d) else { return nil }
+        // Days from the civil date (H. Hinnant's algorithm); y ≤ 9999 keeps every product small.
+        let yy = Int64(m <= 2 ? y - 1 : y)
+        let era = yy / 400
+        let yoe = yy - era * 400
+        let mp = Int64(m > 2 ? m - 3 : m + 9)
+        let doy = (153 * mp + 2) / 5 + Int64(d) - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The number written by the `count` ASCII digits of `u` at `offset`, or nil when one is not
+    /// a digit (no sign, no space). `count` ≤ 9, so it never overflows.
+    static func digits(_ u: [UInt8], _ offset: Int, _ count: Int) -> Int? {
+        guard offset >= 0, count <= 9, offset + count <= u.count else { return nil }
+        var value = 0
+        for b in u[offset..<(offset + count)] {
+            guard (48...57).contains(b) else { return nil }
+            value = value * 10 + Int(b - 48)
+        }
+        return value
     }
 
     /// `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM` (hours 00–23, minutes 00–59).
@@ -341,14 +366,51 @@ public enum FieldRule: Sendable, Hashable {
         s.utf8.count == count && s.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
-    static func isTimestamp(_ s: String) -> Bool {
+    /// Whether `s` is a timestamp a peer may give (`Protocol/op-format.md` §5 "Dates and times").
+    public static func isTimestamp(_ s: String) -> Bool { timestampMs(s) != nil }
+
+    /// The instant an RFC 3339 time names, in milliseconds since 1970-01-01T00:00:00Z, or nil
+    /// unless it is `YYYY-MM-DDTHH:MM:SS`, optionally `.` and 1–9 digits, then `Z` or `±HH:MM`,
+    /// with a real date, hours 00–23, minutes and seconds 00–59 (no leap second), an offset
+    /// under 24 hours, and the instant within 1970-01-01T00:00:00Z … 9999-12-31T23:59:59.999Z
+    /// (the range of an op's `timeMs`, `OpRules.maxTimeMs`).
+    public static func timestampMs(_ s: String) -> Int64? {
         let u = Array(s.utf8)
-        guard (20...64).contains(u.count), u[4] == UInt8(ascii: "-"), u.prefix(4).allSatisfy({ (48...57).contains($0) })
-        else { return false }
-        return u.allSatisfy { b in
-            (48...57).contains(b) || b == UInt8(ascii: "T") || b == UInt8(ascii: "Z") || b == UInt8(ascii: ":")
-                || b == UInt8(ascii: ".") || b == UInt8(ascii: "+") || b == UInt8(ascii: "-")
+        guard (20...64).contains(u.count), u[10] == UInt8(ascii: "T"), u[13] == UInt8(ascii: ":"),
+            u[16] == UInt8(ascii: ":"), let day = calendarDay(Array(u[0..<10])), let hour = digits(u, 11, 2),
+            let minute = digits(u, 14, 2), let second = digits(u, 17, 2), hour < 24, minute < 60, second < 60
+        else { return nil }
+        var i = 19
+        var millis = 0
+        if u[i] == UInt8(ascii: ".") {
+            var count = 0
+            i += 1
+            while i < u.count, (48...57).contains(u[i]) {
+                if count < 3 { millis = millis * 10 + Int(u[i] - 48) }
+                count += 1
+                i += 1
+            }
+            guard (1...9).contains(count) else { return nil }
+            if count == 1 { millis *= 100 } else if count == 2 { millis *= 10 }
         }
+        var offsetMinutes = 0
+        guard i < u.count else { return nil }
+        if u[i] == UInt8(ascii: "Z") {
+            i += 1
+        } else {
+            guard u[i] == UInt8(ascii: "+") || u[i] == UInt8(ascii: "-"), i + 6 == u.count,
+                u[i + 3] == UInt8(ascii: ":"), let oh = digits(u, i + 1, 2), let om = digits(u, i + 4, 2), oh < 24,
+                om < 60
+            else { return nil }
+            offsetMinutes = (oh * 60 + om) * (u[i] == UInt8(ascii: "-") ? -1 : 1)
+            i += 6
+        }
+        guard i == u.count else { return nil }
+        // |day| < 3 million and every other part is bounded above: no product comes near Int64's range.
+        let seconds = day * 86_400 + Int64(hour * 3_600 + minute * 60 + second) - Int64(offsetMinutes * 60)
+        let ms = seconds * 1_000 + Int64(millis)
+        guard (0...OpRules.maxTimeMs).contains(ms) else { return nil }
+        return ms
     }
 
     static func isBase64URL(_ b: UInt8) -> Bool {
