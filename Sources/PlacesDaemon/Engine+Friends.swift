@@ -36,6 +36,27 @@ extension Engine {
     /// The people who are friends now.
     func currentFriends() -> Set<PublicKey> { Set(friendStates().filter { $0.value == .friend }.keys) }
 
+    /// Throws unless `key` may stand as a friend or request: it already does, or fewer than
+    /// `maxFriends` do (`Protocol/sync.md` §7.3). The one bound every way in goes through: a
+    /// request sent, a request accepted, their outbox taken after this person asked, a
+    /// friend link redeemed.
+    func requireFriendRoom(for key: PublicKey, field: String = "id") throws {
+        let states = friendStates()
+        if let state = states[key], state != .ended { return }
+        let standing = states.values.count { $0 != .ended }
+        guard standing < Self.maxFriends else {
+            throw ServiceError.invalid(
+                field, "you have \(Self.maxFriends) friends and requests, the most there can be: remove one first")
+        }
+    }
+
+    /// The one way a friendship or request starts (or stands on): checked against the bound,
+    /// then recorded. Ending one is `setFriendState(_, .ended)`.
+    func admitFriend(_ key: PublicKey, as state: Store.FriendState, name: String = "", field: String = "id") throws {
+        try requireFriendRoom(for: key, field: field)
+        try setFriendState(key, state, name: name)
+    }
+
     /// Records a friendship's state and forgets what depended on it.
     func setFriendState(_ key: PublicKey, _ state: Store.FriendState, name: String = "") throws {
         try storeCall { () throws(StoreError) in
@@ -184,11 +205,7 @@ extension Engine {
         case .friend?, .requested?: return (try friendEntry(key), false)
         case .ended?, nil: break
         }
-        let live = ((try? store.friends()) ?? []).filter { $0.state != .ended }.count
-        guard live < Self.maxFriends else {
-            throw ServiceError.invalid("id", "you have \(Self.maxFriends) friends and requests, the most there can be")
-        }
-        try setFriendState(key, .requested)
+        try admitFriend(key, as: .requested, field: body["link"] == nil ? "id" : "link")
         let outbox = try ensureOutbox(to: key, identity: identity)
         try reopenOutbox(outbox, asking: true)
         offerToConnected(outbox, newcomers: [key])
@@ -268,8 +285,8 @@ extension Engine {
             if !offer.joinProof.isEmpty, let link = try? FriendLink(token: offer.joinProof), link.owner == me,
                 (try? link.check(nowMs: RFC3339.nowMs())) != nil
             {
+                guard let taken = takeOutbox(grant, key: key, from: peer, name: offer.fromName) else { return nil }
                 logger.info("a friend link was redeemed", metadata: ["peer.id": "\(peer.humanID.prefix(7))"])
-                let taken = takeOutbox(grant, key: key, from: peer, name: offer.fromName)
                 notify("friend-accepted", actor: peer, subject: peer.humanID, dedup: "friend-link:\(offer.doc.hex)")
                 return taken
             }
@@ -302,10 +319,19 @@ extension Engine {
         guard let identity else { return nil }
         let wasRequested = friendState(peer) == .requested
         do {
+            // Checked before anything is kept: nothing of a friendship past the bound stays.
+            try requireFriendRoom(for: peer)
+        } catch {
+            logger.warning(
+                "refused a friendship: this person has the most friends and requests there can be",
+                metadata: ["peer.id": "\(peer.humanID.prefix(7))", "friends.max": "\(Self.maxFriends)"])
+            return nil
+        }
+        do {
             forgetDocumentState()
             try store.joinDocument(grant, kind: .outbox, owner: peer.bytes, timeMs: RFC3339.nowMs())
             try store.addContact(peer.bytes, name: name, timeMs: RFC3339.nowMs())
-            try setFriendState(peer, .friend, name: name)
+            try admitFriend(peer, as: .friend, name: name)
         } catch {
             logger.error("keeping a friend's outbox failed", metadata: ["error": "\(error)"])
             return nil
@@ -332,10 +358,7 @@ extension Engine {
     /// Accepting an invitation of kind `friend`.
     func acceptFriendInvitation(_ invitation: Store.InvitationRecord) throws -> Invitation {
         guard let identity, let owner = try? PublicKey(bytes: invitation.owner) else { throw ServiceError.loggedOut }
-        guard friendStates().values.filter({ $0 != .ended }).count < Self.maxFriends else {
-            throw ServiceError.invalid(
-                "id", "you have \(Self.maxFriends) friends and requests, the most there can be: remove one first")
-        }
+        try requireFriendRoom(for: owner)
         var grant = invitation.grant
         grant.member = identity.publicKey.bytes
         guard grant.isValid, let key = try? SealedBox.open(grant.sealedKey, with: identity) else {
@@ -377,7 +400,7 @@ extension Engine {
         let ended = Views.fields(root)[OutboxFields.ended.name]
         // Friends again: both asked each other after an earlier friendship ended.
         if friendState(owner) == .requested, ended == .bool(false) {
-            try? setFriendState(owner, .friend)
+            guard (try? admitFriend(owner, as: .friend)) != nil else { return }
             if let me, let mine = try? store.document(Outboxes.documentID(author: me.bytes, reader: owner.bytes)) {
                 offerToConnected(mine, newcomers: [owner])
             }
