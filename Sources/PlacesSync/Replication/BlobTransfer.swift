@@ -15,8 +15,14 @@ public enum BlobTransfer {
     /// Most blobs being fetched from one peer at once, each with one want outstanding.
     public static let maxInFlightPerPeer = 4
     /// Most blobs this daemon wants at once (with who may have them); more are found again
-    /// at the next session with their holder.
+    /// when the holder's wants drain, or at the next session with it.
     public static let maxWanted = 1_000
+    /// Most wanted blobs one holder may be named for (its share of `maxWanted`): a friend
+    /// that names photos it never sends fills its own share, not the set.
+    public static let maxWantedPerHolder = 100
+    /// How long a want may go unanswered before its peer counts as refusing the blob (for
+    /// this session): a 256 KiB chunk in a minute is about 35 kbit/s.
+    public static let maxWantWait: Duration = .seconds(60)
     /// Most holders remembered per wanted blob.
     public static let maxHoldersPerBlob = 8
 

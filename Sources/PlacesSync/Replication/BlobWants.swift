@@ -6,43 +6,86 @@ import PlacesCrypto
 /// per blob (the next want follows each chunk). Kept by the replicator, in memory: after a
 /// restart the wants are found again from the documents, and downloads resume from the
 /// partial files.
+///
+/// Each holder has a bounded share of the set (`BlobTransfer.maxWantedPerHolder`), and a
+/// holder that will not serve a blob stops being one: it refused it, sent a bad chunk, left a
+/// want unanswered for `BlobTransfer.maxWantWait`, or its last session closed. A blob no
+/// holder is left for is no longer wanted. So a friend who names photos it never sends slows
+/// only its own photos: it cannot fill the set, and what it holds there goes with it.
 struct BlobWants: Sendable {
-    /// A blob wanted: the peers that may hold it, and those that said they do not (or sent a
-    /// bad chunk) in their current session.
+    /// A blob wanted: the peers that may hold it.
     struct Wanted: Sendable {
         var holders: [PublicKey] = []
-        var refusedBy: Set<PublicKey> = []
         /// Order of arrival, so that blobs are fetched oldest want first.
         var order: UInt64
     }
 
     /// A blob being fetched from a peer: the offset its outstanding want named (the next
-    /// chunk must start there), the size the first chunk announced, and whether a chunk is
-    /// being stored right now (another one for it is then out of turn).
+    /// chunk must start there), when that want went, the size the first chunk announced, and
+    /// whether a chunk is being stored right now (another one for it is then out of turn).
     struct Flight: Sendable, Equatable {
         var offset: UInt64
+        var askedAt: ContinuousClock.Instant
         var total: UInt64?
         var storing = false
     }
 
     private(set) var wanted: [[UInt8]: Wanted] = [:]
     private(set) var inFlight: [PublicKey: [[UInt8]: Flight]] = [:]
+    /// How many wanted blobs name each holder (its share of the set).
+    private var shares: [PublicKey: Int] = [:]
+    /// The blobs each peer will not serve in its current session (at most
+    /// `BlobTransfer.maxWanted` remembered per peer): not wanted from it again until then.
+    private var refused: [PublicKey: Set<[UInt8]>] = [:]
+    /// Holders some of whose blobs were left out (their share or the set was full): their
+    /// documents are looked at again once their share is empty.
+    private(set) var leftOut: Set<PublicKey> = []
     private var nextOrder: UInt64 = 0
 
-    /// Records that `holder` may hold `hash`; false when the set is full (the want is
-    /// dropped, and found again later).
+    /// How many wanted blobs name `holder`.
+    func share(of holder: PublicKey) -> Int { shares[holder] ?? 0 }
+
+    /// Records that `holder` may hold `hash`; false when its share (or the set, with no one
+    /// holding more to give way) is full: the want is left out, and found again later.
     @discardableResult
     mutating func want(_ hash: [UInt8], from holder: PublicKey) -> Bool {
+        // Refused by it in this session, or already wanted from it.
+        if refused[holder]?.contains(hash) == true || wanted[hash]?.holders.contains(holder) == true { return true }
+        guard share(of: holder) < BlobTransfer.maxWantedPerHolder else {
+            leftOut.insert(holder)
+            return false
+        }
         if var entry = wanted[hash] {
-            if !entry.holders.contains(holder) && entry.holders.count < BlobTransfer.maxHoldersPerBlob {
-                entry.holders.append(holder)
-                wanted[hash] = entry
-            }
+            // Enough others may hold it.
+            guard entry.holders.count < BlobTransfer.maxHoldersPerBlob else { return true }
+            entry.holders.append(holder)
+            wanted[hash] = entry
+            shares[holder, default: 0] += 1
             return true
         }
-        guard wanted.count < BlobTransfer.maxWanted else { return false }
+        guard wanted.count < BlobTransfer.maxWanted || evictForNewcomer(holder) else {
+            leftOut.insert(holder)
+            return false
+        }
         wanted[hash] = Wanted(holders: [holder], order: nextOrder)
         nextOrder &+= 1
+        shares[holder, default: 0] += 1
+        return true
+    }
+
+    /// The set is full: the holder with the largest share gives way to `holder` when it
+    /// holds at least two more (its newest want not in flight is dropped, found again
+    /// later). Every holder thus keeps at least an even part of the set.
+    private mutating func evictForNewcomer(_ holder: PublicKey) -> Bool {
+        guard let largest = shares.max(by: { $0.value < $1.value }), largest.value > share(of: holder) + 1 else {
+            return false
+        }
+        let busy = Set(inFlight.values.flatMap(\.keys))
+        let victim = wanted.filter { $0.value.holders.contains(largest.key) && !busy.contains($0.key) }
+            .max { $0.value.order < $1.value.order }
+        guard let victim else { return false }
+        drop(victim.key)
+        leftOut.insert(largest.key)
         return true
     }
 
@@ -51,17 +94,15 @@ struct BlobWants: Sendable {
         max(0, BlobTransfer.maxInFlightPerPeer - (inFlight[peer]?.count ?? 0))
     }
 
-    /// Blobs to ask `peer` for next: wanted from it, not refused by it, not being fetched
-    /// from anyone; oldest first, as many as its window has room for.
+    /// Blobs to ask `peer` for next: wanted from it and not being fetched from anyone; oldest
+    /// first, as many as its window has room for.
     func candidates(for peer: PublicKey) -> [[UInt8]] {
         let free = freeSlots(for: peer)
         guard free > 0 else { return [] }
         let busy = Set(inFlight.values.flatMap(\.keys))
-        return wanted.filter { hash, entry in
-            entry.holders.contains(peer) && !entry.refusedBy.contains(peer) && !busy.contains(hash)
-        }
-        .sorted { $0.value.order < $1.value.order }
-        .prefix(free).map(\.key)
+        return wanted.filter { hash, entry in entry.holders.contains(peer) && !busy.contains(hash) }
+            .sorted { $0.value.order < $1.value.order }
+            .prefix(free).map(\.key)
     }
 
     /// Whether `hash` is being fetched from anyone.
@@ -69,9 +110,9 @@ struct BlobWants: Sendable {
 
     func flight(_ hash: [UInt8], from peer: PublicKey) -> Flight? { inFlight[peer]?[hash] }
 
-    /// A want for `hash` from `offset` went to `peer`.
-    mutating func start(_ hash: [UInt8], from peer: PublicKey, offset: UInt64) {
-        inFlight[peer, default: [:]][hash] = Flight(offset: offset)
+    /// A want for `hash` from `offset` went to `peer` at `now`.
+    mutating func start(_ hash: [UInt8], from peer: PublicKey, offset: UInt64, now: ContinuousClock.Instant) {
+        inFlight[peer, default: [:]][hash] = Flight(offset: offset, askedAt: now)
     }
 
     mutating func setFlight(_ flight: Flight, _ hash: [UInt8], from peer: PublicKey) {
@@ -79,27 +120,78 @@ struct BlobWants: Sendable {
     }
 
     /// The blob is held whole (or no longer needed): it is not wanted from anyone.
-    mutating func finish(_ hash: [UInt8]) {
-        wanted[hash] = nil
-        for peer in inFlight.keys { inFlight[peer]?[hash] = nil }
-        inFlight = inFlight.filter { !$0.value.isEmpty }
-    }
+    mutating func finish(_ hash: [UInt8]) { drop(hash) }
 
-    /// `peer` does not have the blob, or sent a bad chunk of it: not asked again while this
-    /// session with it lasts.
+    /// `peer` does not have the blob, sent a bad chunk of it, or left a want of it
+    /// unanswered: it is no longer a holder of it while this session with it lasts, and a
+    /// blob no holder is left for is no longer wanted.
     mutating func refuse(_ hash: [UInt8], by peer: PublicKey) {
-        inFlight[peer]?[hash] = nil
-        if inFlight[peer]?.isEmpty == true { inFlight[peer] = nil }
-        wanted[hash]?.refusedBy.insert(peer)
+        endFlight(hash, from: peer)
+        if refused[peer, default: []].count < BlobTransfer.maxWanted { refused[peer, default: []].insert(hash) }
+        removeHolder(peer, of: hash)
     }
 
-    /// `peer`'s last session closed: its window goes; its refusals are forgotten, so that the
-    /// next session asks again (the blob may have arrived there, or a bad transfer may go
-    /// better).
+    /// Wants sent before `now − BlobTransfer.maxWantWait` and still unanswered (none of
+    /// them mid-store): each counts as a refusal by its peer. Returns what was given up.
+    mutating func expire(now: ContinuousClock.Instant) -> [(hash: [UInt8], peer: PublicKey)] {
+        var late = [(hash: [UInt8], peer: PublicKey)]()
+        for (peer, flights) in inFlight {
+            for (hash, flight) in flights where !flight.storing && now - flight.askedAt >= BlobTransfer.maxWantWait {
+                late.append((hash, peer))
+            }
+        }
+        for (hash, peer) in late { refuse(hash, by: peer) }
+        return late
+    }
+
+    /// Whether `holder`'s documents are to be looked at again: some of its blobs were left
+    /// out and its share is now empty. Clears the mark.
+    mutating func takeRefill(_ holder: PublicKey) -> Bool {
+        guard share(of: holder) == 0, leftOut.contains(holder) else { return false }
+        leftOut.remove(holder)
+        return true
+    }
+
+    /// `peer`'s last session closed: its window, its refusals and its share go (it holds
+    /// nothing for this daemon while away); the next session finds its wants again.
     mutating func peerGone(_ peer: PublicKey) {
         inFlight[peer] = nil
-        for hash in wanted.keys where wanted[hash]?.refusedBy.contains(peer) == true {
-            wanted[hash]?.refusedBy.remove(peer)
+        refused[peer] = nil
+        leftOut.remove(peer)
+        for (hash, entry) in wanted where entry.holders.contains(peer) { removeHolder(peer, of: hash) }
+        shares[peer] = nil
+    }
+
+    // MARK: Bookkeeping
+
+    private mutating func endFlight(_ hash: [UInt8], from peer: PublicKey) {
+        inFlight[peer]?[hash] = nil
+        if inFlight[peer]?.isEmpty == true { inFlight[peer] = nil }
+    }
+
+    private mutating func removeHolder(_ peer: PublicKey, of hash: [UInt8]) {
+        guard var entry = wanted[hash], let index = entry.holders.firstIndex(of: peer) else { return }
+        entry.holders.remove(at: index)
+        lowerShare(of: peer)
+        if entry.holders.isEmpty {
+            // No holder is left that may serve it.
+            wanted[hash] = nil
+            for other in inFlight.keys where inFlight[other]?[hash] != nil { endFlight(hash, from: other) }
+        } else {
+            wanted[hash] = entry
         }
+    }
+
+    /// Not wanted any more, from anyone.
+    private mutating func drop(_ hash: [UInt8]) {
+        if let entry = wanted.removeValue(forKey: hash) {
+            for holder in entry.holders { lowerShare(of: holder) }
+        }
+        for peer in inFlight.keys where inFlight[peer]?[hash] != nil { endFlight(hash, from: peer) }
+    }
+
+    private mutating func lowerShare(of holder: PublicKey) {
+        let left = share(of: holder) - 1
+        shares[holder] = left > 0 ? left : nil
     }
 }

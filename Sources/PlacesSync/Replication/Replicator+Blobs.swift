@@ -22,16 +22,49 @@ extension Replicator {
         }
         if dropped > 0 {
             logger.notice(
-                "too many photos wanted at once; the rest are asked for at a later session",
+                "this peer's share of the photos wanted is full; the rest are asked for when these arrive",
                 metadata: ["peer.id": "\(peer.humanID.prefix(7))", "dropped": "\(dropped)"])
         }
         return await nextBlobWants(to: peer)
+    }
+
+    /// After a blob from `peer` arrived or was given up: when that emptied its share and some
+    /// of its blobs were left out, its documents are looked at again; else the next wants.
+    func continueBlobs(with peer: PublicKey) async -> [SyncMessage] {
+        if blobWants.takeRefill(peer) { return await blobsFollow(from: peer, in: nil) }
+        return await nextBlobWants(to: peer)
+    }
+
+    /// Wants left unanswered too long count as refusals (`BlobTransfer.maxWantWait`): the
+    /// blob is asked of another holder, or dropped when none is left.
+    func expireBlobWants() async {
+        for (hash, peer) in blobWants.expire(now: ContinuousClock.now) {
+            logger.warning(
+                "a peer left a photo want unanswered; not asking it for the photo again this session",
+                metadata: ["peer.id": "\(peer.humanID.prefix(7))", "photo.id": "\(hex(hash))"])
+            await askOtherHolders(of: hash)
+        }
+    }
+
+    /// `peer` will not serve `hash` this session: it stops being a holder of it, and the
+    /// blob's other holders are asked now rather than at their next message.
+    func refuseBlob(_ hash: [UInt8], by peer: PublicKey) async {
+        blobWants.refuse(hash, by: peer)
+        await askOtherHolders(of: hash)
+    }
+
+    private func askOtherHolders(of hash: [UInt8]) async {
+        for holder in blobWants.wanted[hash]?.holders ?? [] {
+            let wants = await nextBlobWants(to: holder)
+            if !wants.isEmpty { enqueue(wants, doc: nil, to: [holder]) }
+        }
     }
 
     /// Wants for the blobs `peer` may hold, as many as its window has room for, each from
     /// where the partial download stops.
     func nextBlobWants(to peer: PublicKey) async -> [SyncMessage] {
         guard let host, sessions[peer] != nil, takesFeature(BlobTransfer.feature, peer) else { return [] }
+        await expireBlobWants()
         var out = [SyncMessage]()
         for hash in blobWants.candidates(for: peer) {
             guard let offset = await host.blobResumeOffset(hash) else {
@@ -43,7 +76,7 @@ extension Replicator {
             guard sessions[peer] != nil, blobWants.freeSlots(for: peer) > 0, !blobWants.isInFlight(hash),
                 blobWants.wanted[hash] != nil
             else { continue }
-            blobWants.start(hash, from: peer, offset: offset)
+            blobWants.start(hash, from: peer, offset: offset, now: ContinuousClock.now)
             if offset > 0 {
                 logger.info(
                     "resuming a photo download",
@@ -118,8 +151,8 @@ extension Replicator {
                 metadata: [
                     "peer.id": "\(peer.humanID.prefix(7))", "photo.id": "\(hex(hash))", "reason": "\(problem)",
                 ])
-            blobWants.refuse(hash, by: peer)
-            return await nextBlobWants(to: peer)
+            await refuseBlob(hash, by: peer)
+            return await continueBlobs(with: peer)
         }
         flight.storing = true
         flight.total = piece.total
@@ -133,6 +166,7 @@ extension Replicator {
         switch progress {
         case .partial(let next):
             flight.offset = next
+            flight.askedAt = ContinuousClock.now
             flight.storing = false
             blobWants.setFlight(flight, hash, from: peer)
             return [Replicator.blobWant(hash, offset: next)]
@@ -147,9 +181,9 @@ extension Replicator {
             logger.warning(
                 "a received photo chunk was refused; asking again at a later session",
                 metadata: ["peer.id": "\(peer.humanID.prefix(7))", "photo.id": "\(hex(hash))", "reason": "\(reason)"])
-            blobWants.refuse(hash, by: peer)
+            await refuseBlob(hash, by: peer)
         }
-        return await nextBlobWants(to: peer)
+        return await continueBlobs(with: peer)
     }
 
     /// `peer` does not hold a blob asked of it (or will not give it): another holder, or a
@@ -163,8 +197,8 @@ extension Replicator {
         logger.info(
             "a peer does not hold a photo asked of it",
             metadata: ["peer.id": "\(peer.humanID.prefix(7))", "photo.id": "\(hex(hash))"])
-        blobWants.refuse(hash, by: peer)
-        return await nextBlobWants(to: peer)
+        await refuseBlob(hash, by: peer)
+        return await continueBlobs(with: peer)
     }
 
     // MARK: Checks and wire forms

@@ -1,0 +1,95 @@
+import Foundation
+import PlacesAPI
+import PlacesCrypto
+import PlacesModel
+import Testing
+
+@testable import PlacesSync
+@testable import PlacesTestSupport
+
+/// Photos against a hostile friend (issue 28, `sync.md` §7.4): a friend that names photos it
+/// never sends slows only its own.
+extension HostileSocialPeerTests {
+    /// A photo descriptor as `op-format.md` §5 writes it, in JSON text.
+    static func descriptor(_ id: String, bytes: Int, width: Int = 4_032, height: Int = 3_024) -> String {
+        #"{"id":"\#(id)","contentType":"image/jpeg","bytes":\#(bytes),"width":\#(width),"height":\#(height)}"#
+    }
+
+    /// Answers `session`'s photo wants from `blobs` (one chunk of at most 256 KiB per want;
+    /// `BlobMissing` for any other blob) until `done` holds or `timeout` seconds pass, reading
+    /// (and never answering) `idle` meanwhile so that its session stays open. Returns whether
+    /// `done` held.
+    static func serveBlobs(
+        _ blobs: [[UInt8]: [UInt8]], on session: PeerSession, idle: PeerSession, timeout: Double,
+        until done: () throws -> Bool
+    ) throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try done() { return true }
+            _ = try idle.drain(for: 0.01)
+            while let message = try session.next(timeout: 0.1) {
+                guard case .blobWant(let want)? = message.kind else { continue }
+                let hash = [UInt8](want.hash)
+                guard let bytes = blobs[hash], let offset = Int(exactly: want.offset), offset <= bytes.count else {
+                    try session.send(Replicator.blobMissing(hash))
+                    continue
+                }
+                let end = min(bytes.count, offset + BlobTransfer.maxChunkBytes)
+                let piece = BlobTransfer.Piece(
+                    hash: hash, offset: want.offset, data: Array(bytes[offset..<end]), last: end == bytes.count,
+                    total: UInt64(bytes.count))
+                try session.send(Replicator.blobChunk(piece))
+            }
+        }
+        return try done()
+    }
+
+    @Test(
+        "a friend naming 1,000 photos it never sends does not stop another friend's photos, before or after a reconnect"
+    )
+    func hoardedWantsDoNotStopOthers() async throws {
+        let v = try SocialVictim()
+        let x = try await v.befriend(try AdversarialPeer(), name: "Xavier")
+        let f = try await v.befriend(try AdversarialPeer(), name: "Fatima")
+        try x.reconnectForPhotos(to: v.node)
+        try f.reconnectForPhotos(to: v.node)
+        // One op: 100 posts of 10 valid descriptors with random ids.
+        var hoard = [String]()
+        for i in 0..<100 {
+            let photos = (0..<10).map { _ in Self.descriptor(HexCoding.encode(SecureRandom.bytes(32)), bytes: 900_000) }
+            hoard += Wire.post(text: "hoard \(i)", photos: "[" + photos.joined(separator: ",") + "]")
+        }
+        try x.push(hoard)
+        try await eventually("Xavier's 100 posts show", timeout: .seconds(15)) {
+            try v.feed().filter { $0.text.hasPrefix("hoard") }.count == 100
+        }
+        // The victim asks Xavier, who never answers.
+        let asked = try x.session.drain(for: 1).filter { if case .blobWant = $0.kind { true } else { false } }
+        #expect(!asked.isEmpty && asked.count <= BlobTransfer.maxInFlightPerPeer, "\(asked.count) wants to Xavier")
+
+        for round in 0..<2 {
+            if round == 1 { try f.reconnectForPhotos(to: v.node) }
+            let photo = PhotoSyncTests.jpeg(bytes: 300_000, seed: 41 + UInt32(round))
+            let id = HexCoding.encode(Blake2b.hash256(photo))
+            try f.push(
+                Wire.post(text: "Fatima's photo \(round)", photos: "[\(Self.descriptor(id, bytes: photo.count))]"))
+            let arrived = try Self.serveBlobs(
+                [Blake2b.hash256(photo): photo], on: f.session, idle: x.session, timeout: 20
+            ) { try PhotoSyncTests.photoBytes(v.node, id) != nil }
+            #expect(arrived, "Fatima's photo \(round) did not reach the victim while Xavier hoards wants")
+            guard arrived else { return }
+            #expect(try PhotoSyncTests.photoBytes(v.node, id) == photo)
+        }
+        guard v.node.serving("a friend hoarding photo wants") else { return }
+        #expect(v.logged("this peer's share of the photos wanted is full"))
+    }
+}
+
+extension SocialFriend {
+    /// A new session whose `Hello` takes part in photos too (`blob/1`).
+    func reconnectForPhotos(to victim: SyncNode) throws {
+        session.close()
+        session = try peer.connect(
+            to: victim.address, hello: AdversarialPeer.cardHello(name: name, features: Replicator.features))
+    }
+}
