@@ -8,8 +8,8 @@ import PlacesStore
 import PlacesSync
 
 /// Photos between daemons (`Protocol/sync.md` §7.4): the engine's half of the blob messages.
-/// It decides who may have a photo (a participant of a document held here whose live
-/// entities name it), which photos to want from a peer (those named by what the peer owns
+/// It decides who may have a photo (a participant of one of this person's own documents
+/// whose live entities name it), which photos to want from a peer (those named by what the peer owns
 /// and shares with this daemon), and stores what arrives chunk by chunk in the blob store.
 /// The windows, the wire checks and the wanted set are the replicator's (`Replicator+Blobs`).
 extension Engine {
@@ -82,10 +82,13 @@ extension Engine {
 
     // MARK: Who may have a photo
 
-    /// Whether `peer` participates, in this daemon's view, in a document held here whose live
-    /// entities name `id`: a post in an outbox between this person and `peer`, or the picture
-    /// of a card `peer` is in the audience of (or owns). Read afresh for every want, so a
-    /// deleted post or an ended friendship stops a transfer at its next chunk.
+    /// Whether this person's own live documents give `id` to `peer`: a post in this person's
+    /// outbox to `peer`, or the picture or a shared place's photos of this person's card with
+    /// `peer` in its audience. What another person's document names gives nothing: a friend
+    /// who names a photo in its own post (an id it saw while a post was live) cannot make this
+    /// daemon serve it once its author deleted that post. Read afresh for every want (within
+    /// the few seconds a decision is kept), so a deleted post or an ended friendship stops a
+    /// transfer.
     func mayGive(_ id: BlobID, to peer: PublicKey) -> Bool {
         guard let me, peer != me else { return false }
         // A decision holds for a few seconds: a 20 MiB photo is 80 wants, and each would
@@ -104,13 +107,11 @@ extension Engine {
     }
 
     private func mayGiveNow(_ id: BlobID, to peer: PublicKey, me: PublicKey) -> Bool {
-        let docs = [
-            Outboxes.documentID(author: me.bytes, reader: peer.bytes),
-            Outboxes.documentID(author: peer.bytes, reader: me.bytes),
-            CardService.documentID(owner: me.bytes), CardService.documentID(owner: peer.bytes),
-        ]
+        let docs = [Outboxes.documentID(author: me.bytes, reader: peer.bytes), CardService.documentID(owner: me.bytes)]
         for doc in docs {
-            guard let record = try? store.document(doc), participants(of: record).contains(peer) else { continue }
+            guard let record = try? store.document(doc), record.owner == me.bytes,
+                participants(of: record).contains(peer)
+            else { continue }
             if photoIDs(namedIn: record, only: id).contains(id) { return true }
         }
         return false

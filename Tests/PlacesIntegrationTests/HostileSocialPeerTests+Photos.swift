@@ -8,7 +8,8 @@ import Testing
 @testable import PlacesTestSupport
 
 /// Photos against a hostile friend (issue 28, `sync.md` §7.4): a friend that names photos it
-/// never sends slows only its own.
+/// never sends slows only its own, and a photo is given only through its author's own live
+/// documents.
 extension HostileSocialPeerTests {
     /// A photo descriptor as `op-format.md` §5 writes it, in JSON text.
     static func descriptor(_ id: String, bytes: Int, width: Int = 4_032, height: Int = 3_024) -> String {
@@ -82,6 +83,40 @@ extension HostileSocialPeerTests {
         }
         guard v.node.serving("a friend hoarding photo wants") else { return }
         #expect(v.logged("this peer's share of the photos wanted is full"))
+    }
+
+    @Test("a friend that names a photo in its own post is not served it once its author deleted the post")
+    func deletedPostPhotoNotServed() async throws {
+        let v = try SocialVictim()
+        let x = try await v.befriend(try AdversarialPeer(), name: "Xavier")
+        try x.reconnectForPhotos(to: v.node)
+        let photo = try PhotoSyncTests.addPhoto(v.node, PhotoSyncTests.jpeg(bytes: 40_000, seed: 43))
+        let post = try v.d.call(
+            Post.self, "POST", "/v1/posts",
+            json: #"{"text":"a photo for friends","audience":"friends","photos":["\#(photo.id)"]}"#)
+        let hash = try HexCoding.decode(photo.id).orThrow("photo id")
+        func isChunk(_ message: WireMessage) -> Bool {
+            if case .blobChunk(let chunk)? = message.kind { [UInt8](chunk.hash) == hash } else { false }
+        }
+        // While the post is live, Xavier (in its audience) is given the photo.
+        try x.session.send(Replicator.blobWant(hash, offset: 0))
+        #expect(try x.session.wait(timeout: 5, for: isChunk) != nil, "a friend in the audience was not given the photo")
+
+        // Xavier names it in a post of its own; then the author deletes hers.
+        let descriptor = Self.descriptor(photo.id, bytes: Int(photo.bytes), width: photo.width, height: photo.height)
+        try x.push(Wire.post(text: "my photo now", photos: "[\(descriptor)]"))
+        try await eventually("Xavier's post shows", timeout: .seconds(10)) {
+            try v.feed().contains { $0.text == "my photo now" }
+        }
+        let deleted = try v.d.send("DELETE", "/v1/posts/\(post.id)")
+        #expect(deleted.status == 200 || deleted.status == 204, "\(deleted.status) \(deleted.text)")
+        // A decision to give is kept at most 5 seconds (sync.md §7.4).
+        try await Task.sleep(for: .milliseconds(5_500))
+        try x.session.send(Replicator.blobWant(hash, offset: 0))
+        let answers = try x.session.drain(for: 2)
+        guard v.node.serving("a friend naming a deleted post's photo") else { return }
+        #expect(!answers.contains(where: isChunk), "the victim served a deleted post's photo to a friend who named it")
+        #expect(answers.contains { if case .blobMissing? = $0.kind { true } else { false } })
     }
 }
 
