@@ -83,12 +83,12 @@ extension Engine {
     // MARK: Who may have a photo
 
     /// Whether this person's own live documents give `id` to `peer`: a post in this person's
-    /// outbox to `peer`, or the picture or a shared place's photos of this person's card with
-    /// `peer` in its audience. What another person's document names gives nothing: a friend
-    /// who names a photo in its own post (an id it saw while a post was live) cannot make this
-    /// daemon serve it once its author deleted that post. Read afresh for every want (within
-    /// the few seconds a decision is kept), so a deleted post or an ended friendship stops a
-    /// transfer.
+    /// outbox to `peer` while they are friends, or the picture or a shared place's photos of
+    /// this person's card with `peer` in its audience. What another person's document names
+    /// gives nothing: a friend who names a photo in its own post (an id it saw while a post
+    /// was live) cannot make this daemon serve it once its author deleted that post. Read
+    /// afresh for every want (within the few seconds a decision is kept), so a deleted post
+    /// or an ended friendship stops a transfer.
     func mayGive(_ id: BlobID, to peer: PublicKey) -> Bool {
         guard let me, peer != me else { return false }
         // A decision holds for a few seconds: a 20 MiB photo is 80 wants, and each would
@@ -107,7 +107,10 @@ extension Engine {
     }
 
     private func mayGiveNow(_ id: BlobID, to peer: PublicKey, me: PublicKey) -> Bool {
-        let docs = [Outboxes.documentID(author: me.bytes, reader: peer.bytes), CardService.documentID(owner: me.bytes)]
+        // This person's outbox to `peer` gives only while they are friends: after an ended
+        // friendship it is still offered (so the reader learns it ended), but gives no photo.
+        var docs = [CardService.documentID(owner: me.bytes)]
+        if friendState(peer) == .friend { docs.append(Outboxes.documentID(author: me.bytes, reader: peer.bytes)) }
         for doc in docs {
             guard let record = try? store.document(doc), record.owner == me.bytes,
                 participants(of: record).contains(peer)

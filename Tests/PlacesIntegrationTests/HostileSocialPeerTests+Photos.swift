@@ -118,6 +118,38 @@ extension HostileSocialPeerTests {
         #expect(!answers.contains(where: isChunk), "the victim served a deleted post's photo to a friend who named it")
         #expect(answers.contains { if case .blobMissing? = $0.kind { true } else { false } })
     }
+
+    @Test("a removed friend is given no photo of a post it was in the audience of, nor one it names itself")
+    func removedFriendGivenNoPhoto() async throws {
+        let v = try SocialVictim()
+        let x = try await v.befriend(try AdversarialPeer(), name: "Xavier")
+        try x.reconnectForPhotos(to: v.node)
+        let photo = try PhotoSyncTests.addPhoto(v.node, PhotoSyncTests.jpeg(bytes: 30_000, seed: 47))
+        _ = try v.d.call(
+            Post.self, "POST", "/v1/posts",
+            json: #"{"text":"before the falling out","audience":"friends","photos":["\#(photo.id)"]}"#)
+        let hash = try HexCoding.decode(photo.id).orThrow("photo id")
+        func isChunk(_ message: WireMessage) -> Bool {
+            if case .blobChunk(let chunk)? = message.kind { [UInt8](chunk.hash) == hash } else { false }
+        }
+        try x.session.send(Replicator.blobWant(hash, offset: 0))
+        #expect(try x.session.wait(timeout: 5, for: isChunk) != nil, "a friend in the audience was not given the photo")
+        let descriptor = Self.descriptor(photo.id, bytes: Int(photo.bytes), width: photo.width, height: photo.height)
+        try x.push(Wire.post(text: "still mine", photos: "[\(descriptor)]"))
+        try await eventually("Xavier's post shows", timeout: .seconds(10)) {
+            try v.feed().contains { $0.text == "still mine" }
+        }
+
+        let removed = try v.d.send("DELETE", "/v1/friends/\(x.humanID)")
+        #expect(removed.status == 200 || removed.status == 204, "\(removed.status) \(removed.text)")
+        try await Task.sleep(for: .milliseconds(5_500))
+        try x.session.send(Replicator.blobWant(hash, offset: 0))
+        let answers = try x.session.drain(for: 2)
+        guard v.node.serving("a removed friend asking for a photo") else { return }
+        #expect(!answers.contains(where: isChunk), "the victim served a photo to a friend it removed")
+        // What the user sees holds nothing of the removed friend's.
+        #expect(try !v.feed().contains { $0.text == "still mine" })
+    }
 }
 
 extension SocialFriend {
