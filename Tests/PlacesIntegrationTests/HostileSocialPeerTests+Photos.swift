@@ -85,68 +85,66 @@ extension HostileSocialPeerTests {
         #expect(v.logged("this peer's share of the photos wanted is full"))
     }
 
-    @Test("a friend that names a photo in its own post is not served it once its author deleted the post")
-    func deletedPostPhotoNotServed() async throws {
+    /// Whether `message` is a chunk of the blob `hash`.
+    static func isChunk(_ message: WireMessage, of hash: [UInt8]) -> Bool {
+        if case .blobChunk(let chunk)? = message.kind { [UInt8](chunk.hash) == hash } else { false }
+    }
+
+    /// The victim posts a photo to friends; Xavier, a friend in its audience, is given it, then
+    /// names it in a post of its own (`xaviersPost`), which the victim shows. Returns the
+    /// victim, Xavier, the victim's post and the photo's hash.
+    static func friendNamingVictimsPhoto(seed: UInt32, xaviersPost: String) async throws
+        -> (v: SocialVictim, x: SocialFriend, post: Post, hash: [UInt8])
+    {
         let v = try SocialVictim()
         let x = try await v.befriend(try AdversarialPeer(), name: "Xavier")
         try x.reconnectForPhotos(to: v.node)
-        let photo = try PhotoSyncTests.addPhoto(v.node, PhotoSyncTests.jpeg(bytes: 40_000, seed: 43))
+        let photo = try PhotoSyncTests.addPhoto(v.node, PhotoSyncTests.jpeg(bytes: 30_000, seed: seed))
         let post = try v.d.call(
             Post.self, "POST", "/v1/posts",
             json: #"{"text":"a photo for friends","audience":"friends","photos":["\#(photo.id)"]}"#)
         let hash = try HexCoding.decode(photo.id).orThrow("photo id")
-        func isChunk(_ message: WireMessage) -> Bool {
-            if case .blobChunk(let chunk)? = message.kind { [UInt8](chunk.hash) == hash } else { false }
-        }
-        // While the post is live, Xavier (in its audience) is given the photo.
         try x.session.send(Replicator.blobWant(hash, offset: 0))
-        #expect(try x.session.wait(timeout: 5, for: isChunk) != nil, "a friend in the audience was not given the photo")
-
-        // Xavier names it in a post of its own; then the author deletes hers.
+        #expect(
+            try x.session.wait(timeout: 5, for: { isChunk($0, of: hash) }) != nil,
+            "a friend in the audience was not given the photo")
         let descriptor = Self.descriptor(photo.id, bytes: Int(photo.bytes), width: photo.width, height: photo.height)
-        try x.push(Wire.post(text: "my photo now", photos: "[\(descriptor)]"))
+        try x.push(Wire.post(text: xaviersPost, photos: "[\(descriptor)]"))
         try await eventually("Xavier's post shows", timeout: .seconds(10)) {
-            try v.feed().contains { $0.text == "my photo now" }
+            try v.feed().contains { $0.text == xaviersPost }
         }
-        let deleted = try v.d.send("DELETE", "/v1/posts/\(post.id)")
-        #expect(deleted.status == 200 || deleted.status == 204, "\(deleted.status) \(deleted.text)")
-        // A decision to give is kept at most 5 seconds (sync.md §7.4).
+        return (v, x, post, hash)
+    }
+
+    /// Xavier asks for the photo again once a decision to give has expired (kept at most 5
+    /// seconds, sync.md §7.4); the answers that arrive within 2 seconds.
+    static func askAgain(_ x: SocialFriend, for hash: [UInt8]) async throws -> [WireMessage] {
         try await Task.sleep(for: .milliseconds(5_500))
         try x.session.send(Replicator.blobWant(hash, offset: 0))
-        let answers = try x.session.drain(for: 2)
+        return try x.session.drain(for: 2)
+    }
+
+    @Test("a friend that names a photo in its own post is not served it once its author deleted the post")
+    func deletedPostPhotoNotServed() async throws {
+        let (v, x, post, hash) = try await Self.friendNamingVictimsPhoto(seed: 43, xaviersPost: "my photo now")
+        let deleted = try v.d.send("DELETE", "/v1/posts/\(post.id)")
+        #expect(deleted.status == 200 || deleted.status == 204, "\(deleted.status) \(deleted.text)")
+        let answers = try await Self.askAgain(x, for: hash)
         guard v.node.serving("a friend naming a deleted post's photo") else { return }
-        #expect(!answers.contains(where: isChunk), "the victim served a deleted post's photo to a friend who named it")
+        #expect(
+            !answers.contains { Self.isChunk($0, of: hash) },
+            "the victim served a deleted post's photo to a friend who named it")
         #expect(answers.contains { if case .blobMissing? = $0.kind { true } else { false } })
     }
 
     @Test("a removed friend is given no photo of a post it was in the audience of, nor one it names itself")
     func removedFriendGivenNoPhoto() async throws {
-        let v = try SocialVictim()
-        let x = try await v.befriend(try AdversarialPeer(), name: "Xavier")
-        try x.reconnectForPhotos(to: v.node)
-        let photo = try PhotoSyncTests.addPhoto(v.node, PhotoSyncTests.jpeg(bytes: 30_000, seed: 47))
-        _ = try v.d.call(
-            Post.self, "POST", "/v1/posts",
-            json: #"{"text":"before the falling out","audience":"friends","photos":["\#(photo.id)"]}"#)
-        let hash = try HexCoding.decode(photo.id).orThrow("photo id")
-        func isChunk(_ message: WireMessage) -> Bool {
-            if case .blobChunk(let chunk)? = message.kind { [UInt8](chunk.hash) == hash } else { false }
-        }
-        try x.session.send(Replicator.blobWant(hash, offset: 0))
-        #expect(try x.session.wait(timeout: 5, for: isChunk) != nil, "a friend in the audience was not given the photo")
-        let descriptor = Self.descriptor(photo.id, bytes: Int(photo.bytes), width: photo.width, height: photo.height)
-        try x.push(Wire.post(text: "still mine", photos: "[\(descriptor)]"))
-        try await eventually("Xavier's post shows", timeout: .seconds(10)) {
-            try v.feed().contains { $0.text == "still mine" }
-        }
-
+        let (v, x, _, hash) = try await Self.friendNamingVictimsPhoto(seed: 47, xaviersPost: "still mine")
         let removed = try v.d.send("DELETE", "/v1/friends/\(x.humanID)")
         #expect(removed.status == 200 || removed.status == 204, "\(removed.status) \(removed.text)")
-        try await Task.sleep(for: .milliseconds(5_500))
-        try x.session.send(Replicator.blobWant(hash, offset: 0))
-        let answers = try x.session.drain(for: 2)
+        let answers = try await Self.askAgain(x, for: hash)
         guard v.node.serving("a removed friend asking for a photo") else { return }
-        #expect(!answers.contains(where: isChunk), "the victim served a photo to a friend it removed")
+        #expect(!answers.contains { Self.isChunk($0, of: hash) }, "the victim served a photo to a friend it removed")
         // What the user sees holds nothing of the removed friend's.
         #expect(try !v.feed().contains { $0.text == "still mine" })
     }
