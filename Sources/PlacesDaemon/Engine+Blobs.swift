@@ -49,7 +49,9 @@ extension Engine {
         guard let id = BlobID(bytes: want.hash) else { return .missing(reason: "not a photo id") }
         guard let blobs = try? blobStore() else { return .missing(reason: "the photo store cannot be opened") }
         guard let size = blobs.size(id) else { return .missing(reason: "not held whole here") }
-        guard mayGive(id, to: peer) else { return .missing(reason: "no document shared with the peer names it") }
+        guard mayGive(id, to: peer) else {
+            return .missing(reason: "no live post or card of this person gives it to the peer")
+        }
         guard let offset = Int64(exactly: want.offset), offset <= size, let total = UInt64(exactly: size) else {
             return .missing(reason: "offset \(want.offset) is past the end of the \(size)-byte photo")
         }
