@@ -257,9 +257,12 @@ struct SocialVictim {
         var outbox = try OutboxDraft(author: peer, reader: key.bytes)
         try outbox.append(outbox.rootChanges)
         let friend = SocialFriend(peer: peer, name: name, session: session, outbox: outbox)
+        let opsBefore = node.opCount
         try deliver(friend.outbox, from: session)
+        // The friendship starts with the offer; its root op is stored just after: waited for
+        // too, so that a test counting ops from here counts only its own.
         try await eventually("\(name) is the victim's friend", timeout: .seconds(10)) {
-            try friendState(peer.humanID) == "friend"
+            try friendState(peer.humanID) == "friend" && node.opCount >= opsBefore + outbox.ops.count
         }
         return friend
     }
