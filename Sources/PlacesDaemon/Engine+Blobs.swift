@@ -158,7 +158,8 @@ extension Engine {
 
     /// Keeps what is known of a photo that arrived whole: from the descriptor of the post
     /// that named it (its author's outbox to this person), else from its own header (a
-    /// card's picture). GET /v1/photos/{id} answers from now on.
+    /// card's picture), with `peer` as its giver: it is kept only while a live post or card of
+    /// `peer`'s names it (`collectPhotos`). GET /v1/photos/{id} answers from now on.
     func recordReceivedPhoto(_ id: BlobID, size: Int64, from peer: PublicKey) {
         guard let me else { return }
         let outbox = Outboxes.documentID(author: peer.bytes, reader: me.bytes)
@@ -177,7 +178,7 @@ extension Engine {
                 id: id.hex, contentType: info.mediaType.rawValue, bytes: size, width: info.width, height: info.height)
         }
         if let record {
-            do { try store.savePhoto(record, timeMs: RFC3339.nowMs()) } catch {
+            do { try store.savePhoto(record, source: peer.bytes, timeMs: RFC3339.nowMs()) } catch {
                 logger.error("keeping a received photo's details failed", metadata: ["photo.id": "\(id.hex)"])
             }
         }

@@ -72,7 +72,10 @@ extension Engine {
         let record = Store.PhotoRecord(
             id: id.hex, contentType: info.mediaType.rawValue, bytes: Int64(stripped.count), width: info.width,
             height: info.height)
-        try storeCall { () throws(StoreError) in try store.savePhoto(record, timeMs: RFC3339.nowMs()) }
+        guard let me else { throw ServiceError.loggedOut }
+        try storeCall { () throws(StoreError) in
+            try store.savePhoto(record, source: me.bytes, timeMs: RFC3339.nowMs())
+        }
         return Photo(
             id: record.id, contentType: record.contentType, bytes: record.bytes, width: record.width,
             height: record.height)
@@ -103,20 +106,28 @@ extension Engine {
     static let unpostedPhotoGraceMs: Int64 = 24 * 3_600_000
 
     /// Deletes the photos nothing names any more (`Protocol/sync.md` §7.4): kept are those of
-    /// live posts, cards and the profile, downloads in progress of those, and photos added in
-    /// the last day that no deleted post named. Returns how many were removed.
+    /// live posts and cards **of the person who gave the photo** (its author for one received,
+    /// this person for one added here), of the library and the profile, downloads in progress
+    /// of those, and photos added in the last day that no deleted post named. A friend who
+    /// names another's photo in its own post keeps nothing alive once its author deleted it.
+    /// Returns how many were removed.
     @discardableResult
     func collectPhotos() -> Int {
         guard let blobs = try? blobStore(), let lists = try? store.postPhotoLists() else { return 0 }
+        // Photos kept before givers were recorded have none: any live post keeps them.
+        let sources = (try? store.photoSources()) ?? [:]
+        func givenBy(_ id: BlobID, _ author: [UInt8]) -> Bool { sources[id.hex].map { $0 == author } ?? true }
         var live = Set<BlobID>(), dropped = Set<BlobID>()
-        for (text, deleted) in lists {
+        for (text, deleted, author) in lists {
             guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else { continue }
             for photo in Self.photos(from: value) {
                 guard let id = BlobID(hex: photo.id) else { continue }
-                if deleted { dropped.insert(id) } else { live.insert(id) }
+                if deleted { dropped.insert(id) } else if givenBy(id, author) { live.insert(id) }
             }
         }
-        for card in (try? store.documents(kind: .card)) ?? [] { live.formUnion(photoIDs(namedIn: card)) }
+        for card in (try? store.documents(kind: .card)) ?? [] {
+            live.formUnion(photoIDs(namedIn: card).filter { givenBy($0, card.owner) })
+        }
         if let library = try? library() {
             for place in (try? store.entities(in: library, kind: .place)) ?? [] {
                 for photo in Self.photos(from: Views.fields(place)[PlaceFields.photos.name]) {

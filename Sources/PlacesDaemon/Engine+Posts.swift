@@ -194,6 +194,11 @@ extension Engine {
             }
             out.append(photo)
         }
+        // Photos this person posts are theirs to keep, whoever gave them first: one received
+        // with a friend's post stays while this person's own post names it (`collectPhotos`).
+        if let me, !out.isEmpty {
+            try storeCall { () throws(StoreError) in try store.claimPhotos(out.map(\.id), source: me.bytes) }
+        }
         return out
     }
 

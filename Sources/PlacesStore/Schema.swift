@@ -245,6 +245,12 @@ enum Schema {
                     );
                     """)
         }
+        m.registerMigration("v11-photo-source") { db in
+            // Who gave each photo (Protocol/sync.md §7.4): the author whose post or card it came
+            // through, or this person for a photo added here. A photo is kept only while a live
+            // document of its giver names it. NULL for photos kept before: any live post keeps them.
+            try db.execute(sql: "ALTER TABLE photo ADD COLUMN source BLOB")
+        }
         return m
     }
 

@@ -149,13 +149,41 @@ extension Store {
         }
     }
 
-    public func savePhoto(_ photo: PhotoRecord, timeMs: Int64) throws(StoreError) {
+    /// Keeps a photo's details and who gave it (`source`: the author whose post or card it came
+    /// through, this person's key for a photo added here). A photo given again (after it was
+    /// collected) takes its new giver.
+    public func savePhoto(_ photo: PhotoRecord, source: [UInt8], timeMs: Int64) throws(StoreError) {
         try write { db in
             try db.execute(
                 sql: """
-                    INSERT OR IGNORE INTO photo(id, content_type, bytes, width, height, added_ms)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """, arguments: [photo.id, photo.contentType, photo.bytes, photo.width, photo.height, timeMs])
+                    INSERT INTO photo(id, content_type, bytes, width, height, added_ms, source)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET source = excluded.source
+                    """,
+                arguments: [
+                    photo.id, photo.contentType, photo.bytes, photo.width, photo.height, timeMs, Data(source),
+                ])
+        }
+    }
+
+    /// Records `source` as the giver of photos held (this person's, when they post them).
+    public func claimPhotos(_ ids: [String], source: [UInt8]) throws(StoreError) {
+        try write { db in
+            for id in ids {
+                try db.execute(sql: "UPDATE photo SET source = ? WHERE id = ?", arguments: [Data(source), id])
+            }
+        }
+    }
+
+    /// Who gave each photo that has a known giver, by photo id (photos kept before the giver
+    /// was recorded are absent).
+    public func photoSources() throws(StoreError) -> [String: [UInt8]] {
+        try read { db in
+            var out = [String: [UInt8]]()
+            for row in try Row.fetchAll(db, sql: "SELECT id, source FROM photo WHERE source IS NOT NULL") {
+                if let source = row[1] as Data? { out[row[0]] = [UInt8](source) }
+            }
+            return out
         }
     }
 
@@ -234,19 +262,20 @@ extension Store {
 }
 
 extension Store {
-    /// The `photos` of every post held (live or deleted), with whether the post is deleted:
-    /// what photo collection keeps and drops.
-    public func postPhotoLists() throws(StoreError) -> [(photos: String, deleted: Bool)] {
+    /// The `photos` of every post held (live or deleted), with whether the post is deleted and
+    /// its author (the owner of the outbox it is in): what photo collection keeps and drops.
+    public func postPhotoLists() throws(StoreError) -> [(photos: String, deleted: Bool, author: [UInt8])] {
         try read { db in
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT json_extract(data, '$.photos'), deleted FROM entity
-                    WHERE kind = 'post' AND json_extract(data, '$.photos') IS NOT NULL
+                    SELECT json_extract(e.data, '$.photos'), e.deleted, d.owner FROM entity e
+                    JOIN document d ON d.id = e.doc
+                    WHERE e.kind = 'post' AND json_extract(e.data, '$.photos') IS NOT NULL
                     """
             ).compactMap { row in
-                guard let photos = row[0] as String? else { return nil }
-                return (photos, (row[1] as Int64) != 0)
+                guard let photos = row[0] as String?, let author = row[2] as Data? else { return nil }
+                return (photos, (row[1] as Int64) != 0, [UInt8](author))
             }
         }
     }

@@ -135,6 +135,12 @@ extension HostileSocialPeerTests {
             !answers.contains { Self.isChunk($0, of: hash) },
             "the victim served a deleted post's photo to a friend who named it")
         #expect(answers.contains { if case .blobMissing? = $0.kind { true } else { false } })
+        // Nor is it kept: a friend's post naming it keeps nothing of another's alive.
+        let photo = HexCoding.encode(hash)
+        try await eventually("the victim no longer holds the deleted post's photo", timeout: .seconds(5)) {
+            try PhotoSyncTests.photoBytes(v.node, photo) == nil
+        }
+        #expect(try v.feed().contains { $0.text == "my photo now" }, "Xavier's own post is still shown")
     }
 
     @Test("a removed friend is given no photo of a post it was in the audience of, nor one it names itself")
