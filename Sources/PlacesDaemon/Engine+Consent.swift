@@ -94,10 +94,13 @@ extension Engine {
         guard let me, let identity else { return nil }
         let owner = offer.owner
         // `offer.grants` are those among the offer's first `Replicator.maxGrantsPerOffer`.
+        // The newest epoch's grant is the one kept (an invitation keeps one): holding only an
+        // older one, this daemon would take that epoch for the newest and count a member
+        // removed since (whose grant of it they keep) as vouched for (sync.md §7).
         guard
-            let grant = offer.grants.lazy.first(where: {
-                $0.doc == docID && $0.member == me.bytes && $0.issuer == owner && $0.isValid
-            }), let ownerKey = try? PublicKey(bytes: owner), ownerKey != me
+            let grant = offer.grants.filter({ $0.doc == docID && $0.member == me.bytes && $0.issuer == owner })
+                .sorted(by: { $0.epoch > $1.epoch }).first(where: { $0.isValid }),
+            let ownerKey = try? PublicKey(bytes: owner), ownerKey != me
         else {
             logger.debug(
                 "an offer of a document not held carries no grant to this daemon",

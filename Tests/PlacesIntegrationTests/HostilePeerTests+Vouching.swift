@@ -1,0 +1,66 @@
+import Foundation
+import PlacesAPI
+import PlacesAccess
+import PlacesCrypto
+import PlacesModel
+import Testing
+
+@testable import PlacesSync
+@testable import PlacesTestSupport
+
+/// Issue 27's vouching by grant (sync.md §7, "Members vouched for by grant") attacked from
+/// the same network: a removed member tries to count as a participant again at a daemon that
+/// holds the owner's grants and no role events yet.
+extension HostilePeerTests {
+    @Test("a member removed before an invitation cannot use its old grant to get in at the invitee")
+    func removedMemberNotVouchedAtLaterInvitee() async throws {
+        var shared = try SharedWithAdversary(role: "editor")
+        let owner = shared.owner, mallory = shared.mallory, it = shared.itinerary.id
+        let grantsFromOwner = shared.session.received.flatMap { message -> [Places_Sync_V1_KeyGrant] in
+            if case .offer(let offer)? = message.kind { offer.grants } else { [] }
+        }
+        let grantToMallory = try #require(
+            grantsFromOwner.first { [UInt8]($0.member) == mallory.key }, "the owner's offer carries no grant to Mallory"
+        )
+        // The owner removes Mallory (the key rotates to a new epoch), then invites Ursula, who
+        // is sent grants of both epochs.
+        _ = try owner.d.call(MemberList.self, "DELETE", "/v1/itineraries/\(it)/members/\(mallory.humanID)")
+        shared.session.close()
+        let ursula = try SyncNode("Ursula")
+        try ursula.addPeer(owner)
+        try owner.addPeer(ursula)
+        try owner.share(it, with: ursula.id, role: "editor")
+        try await eventually("Ursula sees the invitation") { ursula.invitations()?.count == 1 }
+        owner.stop()
+        let accepted = try ursula.d.cli(["invitations", "accept", String(it.prefix(8))])
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+        let baseline = ursula.opCount
+
+        // Mallory, on the same network, offers the itinerary with its old owner-signed grant
+        // and hands over what it held, plus a rename it signed before it saw its removal.
+        let session = try mallory.connect(to: ursula.address)
+        try session.send(Wire.offer(doc: shared.doc, owner: owner.idKey, grants: [grantToMallory]))
+        let rename = try mallory.nextOp(
+            in: shared.mirror,
+            body: Wire.body([Wire.set(it, kind: "itinerary", field: "name", value: Wire.string("Hijacked"))]))
+        try session.send(ops: shared.mirror.ops + [rename])
+        let answers = try session.drain(for: 1.5)
+        #expect(
+            !answers.contains { if case .offer? = $0.kind { true } else { false } },
+            "Ursula answered a removed member's offer (it learns her name, the trip's name and its members)")
+        #expect(
+            !answers.contains { if case .ops? = $0.kind { true } else { false } }, "Ursula sent a removed member ops")
+        #expect(ursula.opCount == baseline, "Ursula stored ops from a removed member")
+        #expect((try? ursula.itinerary(it).name) != "Hijacked", "Ursula shows a removed member's rename")
+        guard ursula.serving("a removed member's old grant") else { return }
+
+        // The owner comes back: Ursula gets the itinerary and the older epoch's key from them.
+        try owner.start()
+        try await eventually("Ursula and the owner show the same itinerary") {
+            let mine = try ursula.itineraryJSON(it)
+            let theirs = try owner.itineraryJSON(it)
+            return mine != nil && mine == theirs
+        }
+        #expect(try ursula.itinerary(it).name == "Lisbon")
+    }
+}
