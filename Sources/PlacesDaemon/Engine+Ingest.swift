@@ -61,6 +61,19 @@ extension Engine {
             before: before, stored: result.stored, refusal: result.rejected?.reason.refusal,
             participantsBefore: participantsBefore, participantsAfter: participants(of: record))
         guard !result.stored.isEmpty else { return outcome }
+        // A member who left (the only way another's op ends a membership here) keeps the key:
+        // the owner starts a new epoch, as for a removal, so that its grant of the old one no
+        // longer vouches for it at a daemon that holds no role events yet (sync.md §8.4, §8.5).
+        if record.kind == .itinerary, let me, record.owner == me.bytes,
+            !participantsBefore.subtracting(outcome.participantsAfter).subtracting([me]).isEmpty
+        {
+            do {
+                try rotateKey(record)
+            } catch {
+                logger.error(
+                    "rotating the key after a leave failed", metadata: ["doc.id": "\(docID)", "error": "\(error)"])
+            }
+        }
         if result.equivocations > 0 {
             logger.warning(
                 "stored ops of a member who signed two different ops at one position (equivocation)",

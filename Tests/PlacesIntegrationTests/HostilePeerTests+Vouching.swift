@@ -63,4 +63,60 @@ extension HostilePeerTests {
         }
         #expect(try ursula.itinerary(it).name == "Lisbon")
     }
+    @Test("a member who left cannot use its grant to get back in at a later invitee")
+    func leftMemberNotVouchedAtLaterInvitee() async throws {
+        var shared = try SharedWithAdversary(role: "editor")
+        let owner = shared.owner, mallory = shared.mallory, it = shared.itinerary.id
+        let grantsFromOwner = shared.session.received.flatMap { message -> [Places_Sync_V1_KeyGrant] in
+            if case .offer(let offer)? = message.kind { offer.grants } else { [] }
+        }
+        let grantToMallory = try #require(
+            grantsFromOwner.first { [UInt8]($0.member) == mallory.key }, "the owner's offer carries no grant to Mallory"
+        )
+        let before = shared.mirror
+        // Mallory leaves (its own `left` role event, stored by the owner).
+        let left = try shared.attempt { mirror in
+            try mallory.nextOp(
+                in: mirror,
+                body: Wire.body([
+                    Wire.set(HexCoding.encode(mallory.key), kind: "member", field: "role", value: Wire.string("left"))
+                ]))
+        }
+        #expect(left, "the owner did not store Mallory's leave")
+        #expect(!(try owner.members(it)).contains { $0.id == mallory.humanID })
+        shared.session.close()
+        // Later the owner invites Ursula, who accepts with no member connected.
+        let ursula = try SyncNode("Ursula")
+        try ursula.addPeer(owner)
+        try owner.addPeer(ursula)
+        try owner.share(it, with: ursula.id, role: "editor")
+        try await eventually("Ursula sees the invitation") { ursula.invitations()?.count == 1 }
+        owner.stop()
+        let accepted = try ursula.d.cli(["invitations", "accept", String(it.prefix(8))])
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+        let baseline = ursula.opCount
+
+        // Mallory offers the itinerary with its grant and what it held before it left.
+        let session = try mallory.connect(to: ursula.address)
+        try session.send(Wire.offer(doc: shared.doc, owner: owner.idKey, grants: [grantToMallory]))
+        let rename = try mallory.nextOp(
+            in: before,
+            body: Wire.body([Wire.set(it, kind: "itinerary", field: "name", value: Wire.string("Hijacked"))]))
+        try session.send(ops: before.ops + [rename])
+        let answers = try session.drain(for: 1.5)
+        #expect(
+            !answers.contains { if case .offer? = $0.kind { true } else { false } },
+            "Ursula answered the offer of a member who left (it learns her name, the trip's name and its members)")
+        #expect(ursula.opCount == baseline, "Ursula stored ops from a member who left")
+        guard ursula.serving("a grant of a member who left") else { return }
+
+        try owner.start()
+        try await eventually("Ursula and the owner show the same itinerary") {
+            let mine = try ursula.itineraryJSON(it)
+            let theirs = try owner.itineraryJSON(it)
+            return mine != nil && mine == theirs
+        }
+        #expect(try ursula.itinerary(it).name == "Lisbon")
+        #expect(!(try ursula.members(it)).contains { $0.id == mallory.humanID })
+    }
 }
