@@ -153,16 +153,31 @@ extension Engine: ReplicationHost {
         Set(((try? store.grants(in: doc)) ?? []).map(\.signature))
     }
 
+    /// Grants of one document kept from peers (those to this daemon always are): a trip's
+    /// owner who signs grants without end would otherwise make every offer slower to answer
+    /// and every key they name a participant (sync.md §7, "Bounds").
+    static let maxGrantsPerDocument = 4_096
+
     public func keepGrants(_ grants: [KeyGrant]) async -> Bool {
         guard let me else { return false }
         var kept = false
+        var held = [DocumentID: Int](), full = Set<DocumentID>()
         for grant in grants {
+            let count = held[grant.doc] ?? ((try? store.grantCount(in: grant.doc)) ?? 0)
+            guard count < Engine.maxGrantsPerDocument || grant.member == me.bytes else {
+                full.insert(grant.doc)
+                continue
+            }
             guard grant.isValid else { continue }
+            held[grant.doc] = count + 1
             try? store.saveGrant(grant)
             kept = true
             // A grant names a member before its role event may have arrived (participants).
             participantsCache[grant.doc] = nil
             if grant.member == me.bytes { openGrant(grant) }
+        }
+        for doc in full {
+            logger.warning("ignored grants past the bound of one document", metadata: ["doc.id": "\(doc)"])
         }
         return kept
     }

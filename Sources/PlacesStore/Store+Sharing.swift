@@ -19,6 +19,13 @@ extension Store {
         }
     }
 
+    /// How many grants are held for `doc`.
+    public func grantCount(in doc: DocumentID) throws(StoreError) -> Int {
+        try read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM key_grant WHERE doc = ?", arguments: [Data(doc.bytes)]) ?? 0
+        }
+    }
+
     /// Grants held for `member` in `doc` (every member's when `member` is nil).
     public func grants(for member: [UInt8]? = nil, in doc: DocumentID) throws(StoreError) -> [KeyGrant] {
         try read { db in

@@ -119,4 +119,37 @@ extension HostilePeerTests {
         #expect(try ursula.itinerary(it).name == "Lisbon")
         #expect(!(try ursula.members(it)).contains { $0.id == mallory.humanID })
     }
+    @Test("the owner of an accepted trip cannot make a daemon keep grants without bound")
+    func grantFloodIsBounded() async throws {
+        let victim = try SyncNode("Vera")
+        let mallory = try AdversarialPeer()
+        let session = try mallory.connect(to: victim.address)
+        let doc = try #require(DocumentID(bytes: SecureRandom.bytes(16)))
+        let key = try SecretBox.randomKey()
+        let victimKey = try HumanID.decode(victim.id)
+        try session.send(
+            Wire.offer(doc: doc, owner: mallory.key, grants: [try mallory.grant(key, doc: doc, to: victimKey)]))
+        try await eventually("Vera sees the invitation") { victim.invitations()?.count == 1 }
+        let accepted = try victim.d.cli(["invitations", "accept", String(doc.hex.prefix(8))])
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+        // Mallory, the owner, signs grants of the highest epoch to fresh keys, 64 an offer: each
+        // offer made every later one slower to answer (all grants are read per offer), and
+        // every key they name counted as a participant.
+        let bound = 4_096
+        for _ in 0..<(bound / 64 + 8) {
+            var grants = [Places_Sync_V1_KeyGrant]()
+            for _ in 0..<64 {
+                grants.append(try mallory.grant(key, doc: doc, epoch: .max, to: try SigningKeyPair().publicKey))
+            }
+            try session.send(Wire.offer(doc: doc, owner: mallory.key, grants: grants))
+            _ = try session.wait(timeout: 30) {
+                if case .offer(let o)? = $0.kind { return o.doc == Data(doc.bytes) } else { return false }
+            }
+        }
+        guard victim.serving("a flood of grants") else { return }
+        let probe = try DatabaseProbe(path: victim.dir.path + "/places.sqlite")
+        let kept = try probe.rows(
+            "SELECT count(*) FROM key_grant WHERE hex(doc) = ?", arguments: [doc.hex.uppercased()])
+        #expect((Int(kept.first?.first ?? "") ?? .max) <= bound + 1, "Vera keeps \(kept) grants of one trip")
+    }
 }
