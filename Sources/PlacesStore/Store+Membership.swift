@@ -34,8 +34,11 @@ extension Store {
                     WHERE doc = ? AND kind = 'member' AND deleted = 0 ORDER BY +id
                     """, arguments: [Data(doc.bytes)]
             ).compactMap { row in
-                guard let role = row[1] as String?, Store.activeRoles.contains(role),
-                    try Store.role(db, of: row[0], in: doc, owner: HexCoding.encode(owner), causalPast: vector) != nil
+                // The role the membership rules give (§8.1), not the register's last write: an
+                // admission concurrent with the owner's role write may hold the register.
+                guard let stored = row[1] as String?, Store.activeRoles.contains(stored),
+                    let role = try Store.role(
+                        db, of: row[0], in: doc, owner: HexCoding.encode(owner), causalPast: vector)
                 else { return nil }
                 return (row[0], role)
             }
@@ -123,8 +126,8 @@ extension Store {
 
     /// A member's role as of `causalPast`, from the owner's role writes for it and its own
     /// join and leave in that past (`Protocol/sync.md` §8.1): of the causally maximal ones
-    /// (not in the causal past of another), a removal by the owner wins; otherwise the
-    /// greatest by (lamport, author, index). A join through a link revoked in that past
+    /// (not in the causal past of another), a removal by the owner wins; an owner's event
+    /// beats admissions beside it; otherwise the greatest by (lamport, author, index). A join through a link revoked in that past
     /// counts as removed. Nil when not a member.
     static func role(
         _ db: Database, of member: String, in doc: DocumentID, owner: String, causalPast: VersionVector
@@ -152,6 +155,11 @@ extension Store {
         // Remove-wins: a removal concurrent with a join or a role write beats it, so that no
         // choice of deps brings a removed member back.
         if maximal.contains(where: { $0.author == owner && $0.role == "removed" }) { return nil }
+        // Owner-wins over admissions: an editor's admission concurrent with the owner's role
+        // write never beats it, whatever Lamport time the editor's deps give it.
+        if maximal.contains(where: { $0.author == owner }) {
+            maximal.removeAll { $0.author != owner && $0.author != member }
+        }
         guard let best = maximal.max(by: { $0.stamp < $1.stamp }), activeRoles.contains(best.role) else {
             return nil
         }

@@ -93,6 +93,11 @@ extension Store {
         guard let raw = HexCoding.decode(admission.member), let joiner = try? PublicKey(bytes: raw) else {
             return "admission: the member is not a key"
         }
+        // An admission lets a link holder in; it never changes the role of a member (an editor
+        // would otherwise demote another editor to viewer with a link of its own).
+        if try role(db, of: joiner.hex, in: header.doc, owner: owner, causalPast: causalPast) != nil {
+            return "admission: \(joiner.humanID.prefix(7)) is a member already"
+        }
         return try redemptionRefusal(
             db, token, doc: header.doc, joiner: joiner, timeMs: body.timeMs, owner: owner, causalPast: causalPast
         ).map { "admission: \($0)" }

@@ -94,6 +94,19 @@ struct AdmissionTests {
         #expect(try f.store.currentRole(of: second.publicKey, in: f.doc) == nil)
     }
 
+    @Test("an editor's admission of someone already a member is refused, whatever link it names")
+    func admissionOfAMemberRefused() throws {
+        let f = try Fixture()
+        let (editor, _) = try Self.setup(f)
+        let member = try Participant(f)
+        let add = try ownerWrite(f, Edits.add(member.key, as: "editor"), timeMs: Self.now + 2)
+        try editor.receive([add])
+        let token = try issue(f, .viewer, by: editor.identity, notBeforeMs: Self.now)
+        let demotion = try editor.write(Self.admit(token, joiner: member), timeMs: Self.now + 3)
+        #expect(try refusal(f.store, demotion, keyring: f.keyring)?.hasSuffix("is a member already") == true)
+        #expect(try f.store.currentRole(of: member.publicKey, in: f.doc) == "editor")
+    }
+
     @Test("editors admit viewer links only; viewers admit nobody; the owner admits any link")
     func whoAdmits() throws {
         let f = try Fixture()
@@ -120,10 +133,10 @@ struct AdmissionTests {
         let f = try Fixture()
         let (editor, ops) = try Self.setup(f)
         let joiner = try Participant(f)
-        // The owner added the person once and removed them; the editor, not having seen the
-        // removal, admits them with a viewer link made before.
+        // The owner added the person once and removed them; the editor, having seen neither
+        // (an admission of someone already a member is refused), admits them with a viewer
+        // link made before.
         let add = try ownerWrite(f, Edits.add(joiner.key, as: "viewer"), timeMs: Self.now + 2)
-        try editor.receive([add])
         let token = try issue(f, .viewer, by: editor.identity, notBeforeMs: Self.now)
         let removal = try ownerWrite(f, Edits.role(joiner.key, "removed"), timeMs: Self.now + 3)
         let admission = try editor.write(Self.admit(token, joiner: joiner), timeMs: Self.now + 4)
