@@ -5,30 +5,6 @@ import PlacesModel
 import PlacesStore
 import PlacesSync
 
-/// Bounds on published trips (`Protocol/sync.md` §7.5, "Bounds").
-enum PublishedBounds {
-    /// Trips kept per author nobody here knows (not a friend, contact or co-member).
-    static let perUnknownAuthor = 20
-    /// Trips kept from unknown authors per address they came from.
-    static let perUnknownAddress = 50
-    /// Trips kept from unknown authors in all.
-    static let unknownTotal = 1_000
-    /// Trips kept per known author.
-    static let perKnownAuthor = 1_000
-    /// An unknown author's trip not offered again for this long is dropped (unless saved).
-    static let unknownExpiryMs: Int64 = 30 * 24 * 3_600_000
-    /// Most bytes of ops stored for one trip of an unknown author, and of a known one.
-    static let unknownOpBytes: Int64 = 4 << 20
-    static let knownOpBytes: Int64 = 16 << 20
-    /// Most likers a trip's author copies in.
-    static let likesPerTrip = 10_000
-    /// Likes taken from one peer per minute.
-    static let likesPerMinute = 30
-    /// Published trips refused from one peer while it is connected, after which its further
-    /// offers of trips not held are ignored unread (a flood costs one counter per offer).
-    static let refusalsPerSession = 64
-}
-
 /// Publishing (issue 17, `Protocol/sync.md` §7.5): this person's itineraries published to
 /// friends, a group or the network as `published` documents, the audience each goes to, and
 /// the rules for taking someone else's.
@@ -77,7 +53,7 @@ extension Engine {
                 Store.PublicationRecord(
                     itinerary: doc.id, published: published, audience: audience, group: group?.id, salt: salt))
         }
-        publicationCache = nil
+        publishing.publicationsChanged()
         let changes = try storeCall { () throws(StoreError) in
             try PublishService(store: store, doc: published).changes(to: copy)
         }
@@ -174,11 +150,7 @@ extension Engine {
 
     /// This identity's publications, by published document (read once per change).
     func publicationsByDoc() -> [DocumentID: Store.PublicationRecord] {
-        if let publicationCache { return publicationCache }
-        let all = (try? store.publications()) ?? []
-        let map = Dictionary(all.map { ($0.published, $0) }, uniquingKeysWith: { a, _ in a })
-        publicationCache = map
-        return map
+        publishing.publications(store)
     }
 
     /// Who may hold one of this identity's published trips now: every friend; a group's
@@ -228,17 +200,18 @@ extension Engine {
     /// trip within the bounds on unknown authors, for a private one from a friend with the
     /// author's grant to this identity (`Protocol/sync.md` §7.5).
     func receivePublished(_ offer: ReceivedOffer, from peer: PublicKey) -> Store.DocumentRecord? {
-        if let refused = publishedRefusals[peer], refused >= PublishedBounds.refusalsPerSession {
+        let refused = publishing.refusals(of: peer)
+        if refused >= PublishedBounds.refusalsPerSession {
             if refused == PublishedBounds.refusalsPerSession {
                 logger.notice(
                     "ignoring this peer's further published trips until it reconnects",
                     metadata: ["peer.id": "\(peer.humanID.prefix(7))", "refused": "\(refused)"])
             }
-            publishedRefusals[peer] = refused + 1
+            publishing.refuse(peer)
             return nil
         }
         guard let me, let identity, offer.owner == peer.bytes, peer != me else {
-            publishedRefusals[peer, default: 0] += 1
+            publishing.refuse(peer)
             logger.warning(
                 "ignored a published trip offered by someone who is not its author",
                 metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(offer.doc)"])
@@ -306,7 +279,7 @@ extension Engine {
     }
 
     private func refusePublished(_ offer: ReceivedOffer, _ peer: PublicKey, _ reason: String) -> Store.DocumentRecord? {
-        publishedRefusals[peer, default: 0] += 1
+        publishing.refuse(peer)
         logger.notice(
             "ignored a published trip",
             metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(offer.doc)", "reason": "\(reason)"])
@@ -315,7 +288,7 @@ extension Engine {
 
     /// The address a connected peer came from, without its port (the bound per address).
     func peerHost(_ peer: PublicKey) -> String {
-        guard let address = peerAddresses[peer] else { return "unknown" }
+        guard let address = publishing.address(of: peer) else { return "unknown" }
         if address.hasPrefix("["), let end = address.firstIndex(of: "]") {
             return String(address[address.index(after: address.startIndex)..<end])
         }

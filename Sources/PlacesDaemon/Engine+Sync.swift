@@ -26,7 +26,7 @@ extension Engine: ReplicationHost {
 
     public func peerConnected(_ peer: PublicKey, name: String, address: String) async {
         peerNames[peer] = name
-        peerAddresses[peer] = address
+        publishing.peerConnected(peer, address: address)
         publishedFollowConnection(peer)
         // Only people this daemon shares something with (or contacts) are remembered across
         // runs: a stream of strangers with new identities must not grow the database.
@@ -46,8 +46,7 @@ extension Engine: ReplicationHost {
         }
         guard lastSession else { return }
         peerNames[peer] = nil
-        peerAddresses[peer] = nil
-        publishedRefusals[peer] = nil
+        publishing.peerDisconnected(peer)
         for doc in provisional.keys {
             provisional[doc]?.remove(peer)
             if provisional[doc]?.isEmpty == true { provisional[doc] = nil }

@@ -60,18 +60,12 @@ public actor Engine {
     var blobs: BlobStore?
     /// Photo wants allowed recently, by `peer/photo`, until when (`Engine+Blobs`).
     var blobPermissions: [String: ContinuousClock.Instant] = [:]
-    /// This identity's publications by published document (`Engine+Publishing`), read on
-    /// first use after a publish.
-    var publicationCache: [DocumentID: Store.PublicationRecord]?
-    /// Where each connected peer listens (`host:port`), for the bound per address on
-    /// strangers' published trips.
-    var peerAddresses: [PublicKey: String] = [:]
     /// Explore: the index of published trips, its rankings, the like budget
     /// (`ExploreComponent`).
     var exploreComponent = ExploreComponent()
-    /// Published trips refused from each connected peer (`Engine+Publishing`), gone when it
-    /// disconnects.
-    var publishedRefusals: [PublicKey: Int] = [:]
+    /// Publishing: this person's publications, per-peer addresses and refusals
+    /// (`PublishingComponent`).
+    var publishing = PublishingComponent()
 
     init(store: Store, paths: DataPaths, version: String, logger: Logger) {
         self.store = store
