@@ -126,7 +126,15 @@ extension Engine: ReplicationHost {
             return content
         }
         let gone = (try? store.formerMembers(of: doc)) ?? []
+        // This daemon's own grants first (newest epoch first), then the others newest epoch
+        // first: they vouch for this daemon, and the newest epoch's name the members, at a
+        // receiver that holds no role events yet (sync.md §7, "Offers").
+        let mine = me?.bytes
         let grants = ((try? store.grants(in: doc)) ?? []).filter { !gone.contains(HexCoding.encode($0.member)) }
+            .sorted { a, b in
+                let (aMine, bMine) = (a.member == mine, b.member == mine)
+                return aMine != bMine ? aMine : a.epoch > b.epoch
+            }
         var content = OfferContent(owner: record.owner, vector: vector, grants: grants)
         if describe {
             content.fromName = currentProfileName() ?? ""

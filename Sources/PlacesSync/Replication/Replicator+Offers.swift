@@ -29,17 +29,13 @@ extension Replicator {
         // can hand a newcomer its key (only the newcomer can open its grant). A grant may
         // arrive before the op that makes its member one, so only grants of members removed
         // (or gone) in this daemon's view are held back (the host leaves those out).
-        // The sender's own grants come next: a receiver that holds no role events yet (it
-        // accepted an invitation through this sender) takes ops from the members the owner's
-        // grants of the newest epoch name (sync.md §7, "Who is told about what"). The others
-        // follow, newest epoch first.
-        let me = await host?.replicaIdentity()?.publicKey.bytes
+        // The host lists the sender's own grants next, then the others newest epoch first: a
+        // receiver that holds no role events yet (it accepted an invitation through this
+        // sender) takes ops from the members the owner's grants of the newest epoch name
+        // (sync.md §7, "Who is told about what").
         let forReceiver = content.grants.filter { $0.member == peer.bytes }
-        let forSender = content.grants.filter { $0.member == me && $0.member != peer.bytes }
-        let forOthers = content.grants.filter { $0.member != peer.bytes && $0.member != me }
-            .sorted { $0.epoch > $1.epoch }
-        offer.grants = (forReceiver + forSender.reversed() + forOthers).prefix(Replicator.maxGrantsPerOffer)
-            .map(Replicator.wire)
+        let forOthers = content.grants.filter { $0.member != peer.bytes }
+        offer.grants = (forReceiver + forOthers).prefix(Replicator.maxGrantsPerOffer).map(Replicator.wire)
         offer.reply = reply
         if content.kind == .published, content.salt.count == 16 { offer.salt = Data(content.salt) }
         if content.kind == .outbox, !content.friendToken.isEmpty, content.friendToken.count <= 4_096 {
