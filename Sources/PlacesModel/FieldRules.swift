@@ -332,6 +332,7 @@ public enum FieldRule: Sendable, Hashable {
         var value = 0
         for b in u[offset..<(offset + count)] {
             guard (48...57).contains(b) else { return nil }
+            // `b` is 48...57 (checked above): `b - 48` cannot wrap, and 9 digits fit an Int.
             value = value * 10 + Int(b - 48)
         }
         return value
@@ -386,6 +387,7 @@ public enum FieldRule: Sendable, Hashable {
             var count = 0
             i += 1
             while i < u.count, (48...57).contains(u[i]) {
+                // `u[i]` is 48...57 (the loop's condition) and at most 3 digits count: no trap.
                 if count < 3 { millis = millis * 10 + Int(u[i] - 48) }
                 count += 1
                 i += 1
