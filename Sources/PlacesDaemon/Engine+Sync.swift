@@ -314,8 +314,7 @@ extension Engine: ReplicationHost {
         vectorCache.removeAll()
         participantsCache.removeAll()
         friendCache = nil
-        // Expense views name "you" by the identity's profile.
-        expenseCache = SnapshotCache(capacity: 4)
+        trips.didStore(.documents)
     }
 
     // MARK: Handing work to the replicator

@@ -43,9 +43,8 @@ public actor Engine {
     var provisional: [DocumentID: Set<PublicKey>] = [:]
     /// Views recorded of each itinerary (activity text is computed from the store).
     var activityLog = ActivityService()
-    /// The trip folders last read (`TripSnapshot`), each valid while the store is unchanged.
-    var tripCache = SnapshotCache<TripSnapshot>()
-    var expenseCache = SnapshotCache<ExpenseSnapshot>(capacity: 4)
+    /// Trips: the trip folders and expense ledgers last read (`TripComponent`).
+    var trips = TripComponent()
     /// Discover: the gazetteer once loaded, popularity's inputs (`DiscoverComponent`).
     var discoverComponent = DiscoverComponent()
     /// Friendships by person, read from the store on first use and after every change

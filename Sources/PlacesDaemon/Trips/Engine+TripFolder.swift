@@ -10,12 +10,14 @@ import PlacesTrips
 /// (`ItemService`, `ChecklistService`) read and decide; the engine commits. Reads come from
 /// the itinerary's `TripSnapshot`, kept while the store does not change.
 extension Engine {
+    /// What trips' snapshots read of the rest of the daemon (`TripComponent`).
+    var tripContext: TripComponent.Context {
+        TripComponent.Context(store: store, expenseNames: { self.expenseNames($0) })
+    }
+
     /// The snapshot of an itinerary the caller can see (any role).
     func tripSnapshot(_ doc: Store.DocumentRecord) throws -> TripSnapshot {
-        let store = store
-        return try tripCache.snapshot(of: doc.id, store: store) { previous throws(ServiceError) in
-            try TripSnapshot(doc: doc.id, store: store, previous: previous)
-        }
+        try trips.tripSnapshot(doc, tripContext)
     }
 
     private func itemService(_ reference: String, editing: Bool) throws -> (Store.DocumentRecord, ItemService) {

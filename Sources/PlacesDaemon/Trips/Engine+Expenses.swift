@@ -11,13 +11,7 @@ import PlacesStore
 extension Engine {
     /// The expense snapshot of an itinerary the caller can see (any role).
     func expenseSnapshot(_ doc: Store.DocumentRecord) throws -> ExpenseSnapshot {
-        let store = store
-        return try expenseCache.snapshot(of: doc.id, store: store) { previous throws(ServiceError) in
-            let names = expenseNames(doc)
-            return try ExpenseSnapshot(doc: doc.id, owner: doc.owner, store: store, previous: previous) { key in
-                names.name(key)
-            }
-        }
+        try trips.expenseSnapshot(doc, tripContext)
     }
 
     /// Names for the keys an itinerary's expenses mention, each store read once
