@@ -132,23 +132,13 @@ extension Engine {
         if let edit = try itineraryService().reorder(doc, order: stopIDs) { try commit(edit) }
     }
 
-    /// `GET /v1/itineraries/{id}/activity`.
-    func activity(_ reference: String) throws -> ActivityList {
-        let doc = try itineraryDoc(reference)
-        return try ActivityService.activity(
-            of: doc.id, store: store, myHex: me?.hex, myName: (try? profile())?.name,
-            displayName: { displayName(of: $0) })
-    }
-
     /// `GET /v1/itineraries/{id}`: the itinerary, recording a signed view when a member other
     /// than the owner opens it (at most one per `ActivityService.viewCoalescingMs`).
     func viewItinerary(_ reference: String) throws -> Itinerary {
         let doc = try itineraryDoc(reference)
         if let me, doc.owner != me.bytes, Store.activeRoles.contains(role(in: doc)) {
             let now = RFC3339.nowMs()
-            if activityLog.noteView(of: doc.id, nowMs: now) {
-                try commit(ActivityService.view(of: doc.id, by: me, nowMs: now))
-            }
+            if let view = activityComponent.view(of: doc.id, by: me, nowMs: now) { try commit(view) }
         }
         return try itinerary(doc.id.hex)
     }

@@ -41,8 +41,8 @@ public actor Engine {
     var pendingJoins: [DocumentID: PendingJoin] = [:]
     /// Peers a share link let in to fetch a document, before their `join` op arrives.
     var provisional: [DocumentID: Set<PublicKey>] = [:]
-    /// Views recorded of each itinerary (activity text is computed from the store).
-    var activityLog = ActivityService()
+    /// Activity: the views of itineraries recorded (`ActivityComponent`).
+    var activityComponent = ActivityComponent()
     /// Trips: the trip folders and expense ledgers last read (`TripComponent`).
     var trips = TripComponent()
     /// Discover: the gazetteer once loaded, popularity's inputs (`DiscoverComponent`).
