@@ -81,8 +81,7 @@ extension Engine {
         {
             return true
         }
-        if provisional.values.contains(where: { $0.contains(peer) }) { return true }
-        if pendingJoins.values.contains(where: { $0.asked.contains(peer) && $0.outcome == nil }) { return true }
+        if joins.involves(peer) { return true }
         return !sharedDocuments(with: peer).isEmpty
     }
 

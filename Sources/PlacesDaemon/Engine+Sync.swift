@@ -47,10 +47,7 @@ extension Engine: ReplicationHost {
         guard lastSession else { return }
         peerNames[peer] = nil
         publishing.peerDisconnected(peer)
-        for doc in provisional.keys {
-            provisional[doc]?.remove(peer)
-            if provisional[doc]?.isEmpty == true { provisional[doc] = nil }
-        }
+        joins.peerDisconnected(peer)
     }
 
     public func sharedDocumentIDs(with peer: PublicKey) async -> [DocumentID] {
@@ -84,7 +81,7 @@ extension Engine: ReplicationHost {
     }
 
     public func isAdmitting(_ peer: PublicKey, to doc: DocumentID) async -> Bool {
-        provisional[doc]?.contains(peer) == true || pendingJoins[doc]?.admittedBy == peer
+        joins.isAdmitting(peer, to: doc)
     }
 
     public func versionVector(of doc: DocumentID) async -> VersionVector? { currentVector(doc) }

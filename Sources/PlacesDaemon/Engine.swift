@@ -37,10 +37,8 @@ public actor Engine {
     var sync: SyncService?
     var listenAddress: String?
     var discoveryOn = false
-    /// Share links being redeemed here, by document (`Engine+Links`).
-    var pendingJoins: [DocumentID: PendingJoin] = [:]
-    /// Peers a share link let in to fetch a document, before their `join` op arrives.
-    var provisional: [DocumentID: Set<PublicKey>] = [:]
+    /// Joining: share links being redeemed here, peers a link let in (`JoinComponent`).
+    var joins = JoinComponent()
     /// Activity: the views of itineraries recorded (`ActivityComponent`).
     var activityComponent = ActivityComponent()
     /// Trips: the trip folders and expense ledgers last read (`TripComponent`).

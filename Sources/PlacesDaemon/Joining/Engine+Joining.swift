@@ -31,35 +31,31 @@ extension Engine {
         {
             throw ServiceError.conflict("already-member", "you are already the \(role(in: doc)) of this itinerary")
         }
-        guard pendingJoins[token.doc] == nil else {
+        guard joins.join(token.doc) == nil else {
             throw ServiceError.conflict("join-in-progress", "this daemon is already joining that itinerary")
         }
-        pendingJoins[token.doc] = PendingJoin(token: token)
+        joins.keep(PendingJoin(token: token), for: token.doc)
         for hint in token.addressHints {
             guard let (host, port) = Engine.parseHostPort(hint), let sync, await sync.addPeer(host: host, port: port)
             else { continue }
             // Read again after the await: a join that ended meanwhile (a quick refusal) has
             // already forgotten its addresses, so this one is forgotten here.
-            if pendingJoins[token.doc]?.state.isOpen == true {
-                pendingJoins[token.doc]?.dialled.append((host, port))
-            } else {
-                await sync.forgetPeer(host: host, port: port)
-            }
+            if !joins.dialled(token.doc, host: host, port: port) { await sync.forgetPeer(host: host, port: port) }
         }
         for peer in Set((await sync?.connectedPeers() ?? []).map(\.key)) { await presentToken(token, to: peer) }
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<JoinOutcome, Never>) in
-            guard var pending = pendingJoins[token.doc] else {
+            guard var pending = joins.join(token.doc) else {
                 continuation.resume(returning: .failed(Problem(ServiceError.internal("Join lost", ""))))
                 return
             }
             if let decided = pending.state.wait() {
                 // Already decided while the token was being presented.
-                pendingJoins[token.doc] = nil
+                joins.end(token.doc)
                 continuation.resume(returning: decided)
                 return
             }
             pending.waiter = continuation
-            pendingJoins[token.doc] = pending
+            joins.keep(pending, for: token.doc)
             Task { [weak self] in
                 try? await Task.sleep(for: .seconds(wait))
                 await self?.finishJoin(
@@ -87,11 +83,11 @@ extension Engine {
 
     /// Resolves a pending join once; a failure forgets a document fetched but not joined.
     func finishJoin(_ doc: DocumentID, _ outcome: JoinOutcome) {
-        guard var pending = pendingJoins[doc] else { return }
+        guard var pending = joins.join(doc) else { return }
         let admitted = pending.admittedBy
         guard let step = pending.state.finish(outcome) else { return }
         // Held: `join` has not started waiting yet and takes the outcome when it does.
-        pendingJoins[doc] = step == .hold ? pending : nil
+        if step == .hold { joins.keep(pending, for: doc) } else { joins.end(doc) }
         if case .failed = outcome, admitted != nil, let me, let record = try? store.document(doc),
             record.owner != me.bytes, !Store.activeRoles.contains(role(in: record))
         {
@@ -107,10 +103,7 @@ extension Engine {
     }
 
     /// The join of `doc` still waiting for an outcome, if any.
-    func openJoin(_ doc: DocumentID) -> PendingJoin? {
-        guard let pending = pendingJoins[doc], pending.state.isOpen else { return nil }
-        return pending
-    }
+    func openJoin(_ doc: DocumentID) -> PendingJoin? { joins.openJoin(doc) }
 
     /// Sends a JoinRequest for `token` to `peer` (once per peer).
     func presentToken(_ token: CapabilityToken, to peer: PublicKey) async {
@@ -120,7 +113,7 @@ extension Engine {
 
     /// JoinRequests for every pending join, for a peer that just connected.
     func joinRequests(for peer: PublicKey) -> [JoinPresentation] {
-        pendingJoins.keys.sorted { $0.hex < $1.hex }.compactMap { askOnce($0, peer) }
+        joins.joiningDocuments.compactMap { askOnce($0, peer) }
     }
 
     /// The JoinRequest of the pending join of `doc` for `peer`, once per peer (nil when it
@@ -128,7 +121,7 @@ extension Engine {
     private func askOnce(_ doc: DocumentID, _ peer: PublicKey) -> JoinPresentation? {
         guard var pending = openJoin(doc), !pending.asked.contains(peer) else { return nil }
         pending.asked.insert(peer)
-        pendingJoins[doc] = pending
+        joins.keep(pending, for: doc)
         // Never the document key: a peer that does not hold the itinerary must learn nothing
         // that lets it read it (capabilities.md §4.1).
         return JoinPresentation(token: pending.token.redacted.encoded, nonce: pending.nonce)
@@ -190,7 +183,7 @@ extension Engine {
                 return nil
             }
         }
-        provisional[token.doc, default: []].insert(peer)
+        joins.admitProvisionally(peer, to: token.doc)
         var grants = [KeyGrant]()
         for (epoch, key) in keyringCopy().all(token.doc) {
             guard let grant = try? KeyGrant.issue(key: key, doc: token.doc, epoch: epoch, to: peer, by: identity) else {
@@ -280,7 +273,7 @@ extension Engine {
         }
         setKeyring(ring)
         pending.admittedBy = peer
-        pendingJoins[doc] = pending
+        joins.keep(pending, for: doc)
         return true
     }
 
