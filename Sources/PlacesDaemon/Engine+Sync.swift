@@ -310,7 +310,7 @@ extension Engine: ReplicationHost {
     func forgetDocumentState() {
         vectorCache.removeAll()
         participantsCache.removeAll()
-        friendCache = nil
+        social.didStore(.documents)
         trips.didStore(.documents)
     }
 

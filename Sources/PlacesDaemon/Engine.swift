@@ -45,14 +45,8 @@ public actor Engine {
     var trips = TripComponent()
     /// Discover: the gazetteer once loaded, popularity's inputs (`DiscoverComponent`).
     var discoverComponent = DiscoverComponent()
-    /// Friendships by person, read from the store on first use and after every change
-    /// (`Engine+Friends`): participants of outboxes are asked for on every offer.
-    var friendCache: [PublicKey: Store.FriendState]?
-    /// The reader of each of this person's outboxes, rebuilt with `friendCache`.
-    var outboxReaders: [DocumentID: PublicKey] = [:]
-    /// Reactions whose signature was checked (`Engine+Reactions`), by `doc/entity/data`:
-    /// a feed page verifies each reaction once.
-    var verifiedReactions: Set<String> = []
+    /// Social: friendships, outbox readers, reactions verified (`SocialComponent`).
+    var social = SocialComponent()
     /// Photos and other blobs under `DATA_DIR/blobs` (`Engine+Photos`), opened on first use.
     var blobs: BlobStore?
     /// Photo wants allowed recently, by `peer/photo`, until when (`Engine+Blobs`).

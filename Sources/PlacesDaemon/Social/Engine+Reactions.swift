@@ -193,13 +193,12 @@ extension Engine {
         }
         if type == "comment", (f[ReactionFields.text] ?? "").isEmpty { return false }
         let key = "\(record.doc.hex)/\(record.id)/\(record.dataJSON)"
-        if verifiedReactions.contains(key) { return true }
+        if social.isVerifiedReaction(key) { return true }
         let message = Outboxes.reactionMessage(
             postAuthor: author.bytes, post: post, reaction: record.id, type: type, text: f[ReactionFields.text] ?? "",
             at: at)
         guard by.verify(signature, for: message) else { return false }
-        if verifiedReactions.count > 100_000 { verifiedReactions.removeAll() }
-        verifiedReactions.insert(key)
+        social.noteVerifiedReaction(key)
         return true
     }
 

@@ -15,20 +15,11 @@ extension Engine {
 
     // MARK: Reading
 
+    /// What friendships are read with (`SocialComponent`).
+    var socialContext: SocialComponent.Context { SocialComponent.Context(store: store, me: me) }
+
     /// Every friendship and request by person (cached).
-    func friendStates() -> [PublicKey: Store.FriendState] {
-        if let friendCache { return friendCache }
-        var states = [PublicKey: Store.FriendState]()
-        var readers = [DocumentID: PublicKey]()
-        for record in (try? store.friends()) ?? [] {
-            guard let key = try? PublicKey(bytes: record.key) else { continue }
-            states[key] = record.state
-            if let me { readers[Outboxes.documentID(author: me.bytes, reader: key.bytes)] = key }
-        }
-        friendCache = states
-        outboxReaders = readers
-        return states
-    }
+    func friendStates() -> [PublicKey: Store.FriendState] { social.friendStates(socialContext) }
 
     /// Where the friendship with `key` stands.
     func friendState(_ key: PublicKey) -> Store.FriendState? { friendStates()[key] }
@@ -62,7 +53,7 @@ extension Engine {
         try storeCall { () throws(StoreError) in
             try store.setFriend(key.bytes, state: state, name: name, timeMs: RFC3339.nowMs())
         }
-        friendCache = nil
+        social.didStore(.friendship)
         participantsCache.removeAll()
         // A new friend receives the trips published to friends (and groups they are in) now,
         // not at the next session.
@@ -74,10 +65,7 @@ extension Engine {
     }
 
     /// The reader of one of this person's outboxes (nil for another's outbox or the journal).
-    func outboxReader(_ doc: DocumentID) -> PublicKey? {
-        _ = friendStates()
-        return outboxReaders[doc]
-    }
+    func outboxReader(_ doc: DocumentID) -> PublicKey? { social.outboxReader(doc, socialContext) }
 
     /// An outbox's participants (`Protocol/sync.md` §7.3). In its author's view: the author,
     /// and the reader while a friendship or request stands (an ended one too, so the reader
