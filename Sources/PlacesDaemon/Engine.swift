@@ -47,10 +47,8 @@ public actor Engine {
     var discoverComponent = DiscoverComponent()
     /// Social: friendships, outbox readers, reactions verified (`SocialComponent`).
     var social = SocialComponent()
-    /// Photos and other blobs under `DATA_DIR/blobs` (`Engine+Photos`), opened on first use.
-    var blobs: BlobStore?
-    /// Photo wants allowed recently, by `peer/photo`, until when (`Engine+Blobs`).
-    var blobPermissions: [String: ContinuousClock.Instant] = [:]
+    /// Photos: the blob store, photo wants allowed recently (`PhotoComponent`).
+    var photos = PhotoComponent()
     /// Explore: the index of published trips, its rankings, the like budget
     /// (`ExploreComponent`).
     var exploreComponent = ExploreComponent()

@@ -12,22 +12,8 @@ import PlacesStore
 /// BLAKE2b-256 of the stripped bytes and encrypted at rest (`PlacesBlobs`). The id names the
 /// same bytes on every device.
 extension Engine {
-    /// The most bytes of blobs one daemon keeps (photos it added and received).
-    static let blobQuotaBytes: Int64 = 4 << 30
-
     /// The blob store, opened on first use.
-    func blobStore() throws -> BlobStore {
-        if let blobs { return blobs }
-        do {
-            let opened = try BlobStore(
-                directory: paths.dataDir + "/blobs", quotaBytes: Self.blobQuotaBytes,
-                maxBlobBytes: FieldRule.maxPhotoBytes)
-            blobs = opened
-            return opened
-        } catch {
-            throw ServiceError.store("Could not open the photo store", error.message, cause: error)
-        }
-    }
+    func blobStore() throws -> BlobStore { try photos.blobStore(directory: paths.dataDir + "/blobs") }
 
     /// Whether the photo `id` is held whole here.
     func hasBlob(_ id: String) -> Bool {

@@ -96,16 +96,11 @@ extension Engine {
         // A decision holds for a few seconds: a 20 MiB photo is 80 wants, and each would
         // otherwise search the outbox's posts again (a deleted post or an ended friendship
         // stops the transfer within that time).
-        let key = "\(peer.hex)/\(id.hex)"
         let now = ContinuousClock.now
-        if let until = blobPermissions[key], now < until { return true }
-        guard mayGiveNow(id, to: peer, me: me) else {
-            blobPermissions[key] = nil
-            return false
-        }
-        if blobPermissions.count > 4_096 { blobPermissions.removeAll() }
-        blobPermissions[key] = now + .seconds(5)
-        return true
+        if photos.allowsGiving(id, to: peer, at: now) { return true }
+        let allowed = mayGiveNow(id, to: peer, me: me)
+        photos.decided(allowed, id, to: peer, at: now)
+        return allowed
     }
 
     private func mayGiveNow(_ id: BlobID, to peer: PublicKey, me: PublicKey) -> Bool {

@@ -1,0 +1,55 @@
+import Foundation
+import PlacesAPI
+import PlacesBlobs
+import PlacesControl
+import PlacesCrypto
+import PlacesModel
+import PlacesStore
+
+/// Photos' state (issue 16): the blob store, and the photo wants recently allowed.
+///
+/// A component of the engine (docs/devices-design.md §1): it owns the store of photos and
+/// other blobs under `DATA_DIR/blobs`, opened on first use, and the per-peer decisions to
+/// give a photo, each kept a few seconds; `Engine+Photos` and `Engine+Blobs` hold the rules.
+struct PhotoComponent: EngineComponent {
+    /// The most bytes of blobs one daemon keeps (photos it added and received).
+    static let blobQuotaBytes: Int64 = 4 << 30
+
+    /// The blob store, once opened.
+    private var blobs: BlobStore?
+    /// Photo wants allowed recently, by `peer/photo`, until when.
+    private var permissions: [String: ContinuousClock.Instant] = [:]
+
+    /// The blob store under `directory`, opened on first use.
+    mutating func blobStore(directory: String) throws -> BlobStore {
+        if let blobs { return blobs }
+        do {
+            let opened = try BlobStore(
+                directory: directory, quotaBytes: Self.blobQuotaBytes, maxBlobBytes: FieldRule.maxPhotoBytes)
+            blobs = opened
+            return opened
+        } catch {
+            throw ServiceError.store("Could not open the photo store", error.message, cause: error)
+        }
+    }
+
+    /// Whether giving the photo `id` to `peer` was allowed within the few seconds before `now`.
+    func allowsGiving(_ id: BlobID, to peer: PublicKey, at now: ContinuousClock.Instant) -> Bool {
+        guard let until = permissions[Self.key(id, peer)] else { return false }
+        return now < until
+    }
+
+    /// Keeps a decision to give the photo `id` to `peer` (allowed: for five seconds after
+    /// `now`) or forgets the last one (refused).
+    mutating func decided(_ allowed: Bool, _ id: BlobID, to peer: PublicKey, at now: ContinuousClock.Instant) {
+        let key = Self.key(id, peer)
+        guard allowed else {
+            permissions[key] = nil
+            return
+        }
+        if permissions.count > 4_096 { permissions.removeAll() }
+        permissions[key] = now + .seconds(5)
+    }
+
+    private static func key(_ id: BlobID, _ peer: PublicKey) -> String { "\(peer.hex)/\(id.hex)" }
+}
