@@ -158,7 +158,7 @@ extension Engine {
     func publishedAudience(_ doc: DocumentID) -> Set<PublicKey> {
         guard let publication = publicationsByDoc()[doc] else { return [] }
         switch publication.audience {
-        case "network": return Set(peerNames.keys)
+        case "network": return Set(syncComponent.peerNames.keys)
         case "group":
             let friends = currentFriends()
             guard let group = publication.group, let record = try? groupRecord(group) else { return [] }

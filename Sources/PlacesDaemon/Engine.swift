@@ -24,12 +24,9 @@ public actor Engine {
     /// Encoded responses of hot read routes, by route, each valid while the store's commit
     /// generation has not moved (`Store.generations`: no write path empties it by hand).
     var responseCache: [String: CachedResponse] = [:]
-    /// Names connected peers gave in their Hello.
-    var peerNames: [PublicKey: String] = [:]
-    /// Version vectors and participants of documents, kept current by every store write
-    /// the engine makes (the store computes them with a scan of the document's ops).
-    var vectorCache: [DocumentID: VersionVector] = [:]
-    var participantsCache: [DocumentID: Set<PublicKey>] = [:]
+    /// Sync: version vectors and participants of documents, names of connected peers
+    /// (`SyncComponent`).
+    var syncComponent = SyncComponent()
     /// Replication (PlacesSync): offers, rounds and everything sent to peers; this engine is
     /// its host (`Engine+Sync`).
     nonisolated let replicator: Replicator

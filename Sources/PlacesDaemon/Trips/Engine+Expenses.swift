@@ -17,7 +17,7 @@ extension Engine {
     /// Names for the keys an itinerary's expenses mention, each store read once
     /// (`ExpenseNames`: a peer's expenses may name thousands of strangers' keys).
     func expenseNames(_ doc: Store.DocumentRecord) -> ExpenseNames {
-        ExpenseNames(doc: doc.id, owner: doc.owner, me: me, store: store, peerNames: peerNames) { key in
+        ExpenseNames(doc: doc.id, owner: doc.owner, me: me, store: store, peerNames: syncComponent.peerNames) { key in
             self.displayName(of: key)
         }
     }

@@ -25,7 +25,7 @@ extension Engine: ReplicationHost {
     public func knows(_ peer: PublicKey) async -> Bool { isKnown(peer) }
 
     public func peerConnected(_ peer: PublicKey, name: String, address: String) async {
-        peerNames[peer] = name
+        syncComponent.peerConnected(peer, name: name)
         publishing.peerConnected(peer, address: address)
         publishedFollowConnection(peer)
         // Only people this daemon shares something with (or contacts) are remembered across
@@ -42,10 +42,10 @@ extension Engine: ReplicationHost {
 
     public func peerDisconnected(_ peer: PublicKey, lastSession: Bool) async {
         if isKnown(peer) {
-            try? store.rememberPeer(key: peer.bytes, name: peerNames[peer] ?? "", address: nil, timeMs: RFC3339.nowMs())
+            try? store.rememberPeer(key: peer.bytes, name: syncComponent.peerNames[peer] ?? "", address: nil, timeMs: RFC3339.nowMs())
         }
         guard lastSession else { return }
-        peerNames[peer] = nil
+        syncComponent.peerDisconnected(peer)
         publishing.peerDisconnected(peer)
         joins.peerDisconnected(peer)
     }
@@ -177,7 +177,7 @@ extension Engine: ReplicationHost {
             try? store.saveGrant(grant)
             kept = true
             // A grant names a member before its role event may have arrived (participants).
-            participantsCache[grant.doc] = nil
+            syncComponent.didStore(.grant(grant.doc))
             if grant.member == me.bytes { openGrant(grant) }
         }
         for doc in full {
@@ -250,7 +250,7 @@ extension Engine: ReplicationHost {
     }
 
     /// Owner and current members of a document.
-    /// Kept in `participantsCache` until ops that may change membership are stored.
+    /// An itinerary's are kept (`SyncComponent`) until ops that may change membership are stored.
     func participants(of doc: Store.DocumentRecord) -> Set<PublicKey> {
         if doc.kind == .card {
             // A card's: its owner and, for this identity's own card, its audience; for
@@ -260,40 +260,18 @@ extension Engine: ReplicationHost {
         }
         if doc.kind == .outbox { return outboxParticipants(doc) }
         if doc.kind == .published { return publishedParticipants(doc) }
-        if let cached = participantsCache[doc.id] { return cached }
-        var out = Set<PublicKey>()
-        if let owner = try? PublicKey(bytes: doc.owner) { out.insert(owner) }
-        guard let members = try? store.members(of: doc.id) else { return out }
-        for member in members {
-            if let key = Engine.publicKey(hex: member.key) { out.insert(key) }
-        }
-        // Members named by the owner's grants whose role events have not arrived yet: a daemon
-        // that accepted an invitation through a member other than the owner holds grants, not
-        // ops, and must take the ops from that member (sync.md §7).
-        for member in (try? store.grantVouchedMembers(of: doc.id)) ?? [] {
-            if let key = try? PublicKey(bytes: member) { out.insert(key) }
-        }
-        participantsCache[doc.id] = out
-        return out
+        return syncComponent.members(of: doc, store)
     }
 
-    /// The version vector of a document, from `vectorCache` when it is there.
-    func currentVector(_ doc: DocumentID) -> VersionVector? {
-        if let cached = vectorCache[doc] { return cached }
-        guard let vector = try? store.versionVector(of: doc) else { return nil }
-        vectorCache[doc] = vector
-        return vector
-    }
+    /// The version vector of a document, kept between writes (`SyncComponent`).
+    func currentVector(_ doc: DocumentID) -> VersionVector? { syncComponent.vector(of: doc, store) }
 
     /// Keeps the caches current after ops were stored: the vectors of their documents, and
     /// the participants of `membership` (documents whose ops wrote `member` or `link`
     /// entities: roles, joins, leaves, link revocations).
     func noteStored(_ ops: [SignedOp], membership: Set<DocumentID>) {
-        for op in ops {
-            vectorCache[op.header.doc]?.include(op.header.authorKey, op.header.seq)
-        }
+        syncComponent.didStore(.ops(ops, membership: membership))
         exploreComponent.didStore(ops)
-        for doc in membership { participantsCache[doc] = nil }
     }
 
     /// The documents of `ops` whose participants may have changed with them.
@@ -308,8 +286,7 @@ extension Engine: ReplicationHost {
 
     /// Forgets cached vectors and participants (after writes that bypass `noteStored`).
     func forgetDocumentState() {
-        vectorCache.removeAll()
-        participantsCache.removeAll()
+        syncComponent.didStore(.documents)
         social.didStore(.documents)
         trips.didStore(.documents)
     }
@@ -358,7 +335,7 @@ extension Engine: ReplicationHost {
 
     func displayName(of key: PublicKey) -> String {
         if key == me { return currentProfileName() ?? "you" }
-        if let name = peerNames[key], !name.isEmpty { return name }
+        if let name = syncComponent.peerNames[key], !name.isEmpty { return name }
         if let stored = (try? store.peers())?.first(where: { $0.key == key.bytes }), !stored.name.isEmpty {
             return stored.name
         }
