@@ -96,7 +96,8 @@ extension Engine {
             account.lock()
             try? store.purgeDocument(profileID)
             try? store.purgeDocument(libraryID)
-            forgetDocumentState()
+            didStore(.documents)
+            didChangeIdentity()
             if let e = error as? ServiceError { throw e }
             if let p = error as? Problem { throw p }
             throw ServiceError.internal("Initialisation failed", "\(error)")
@@ -124,7 +125,7 @@ extension Engine {
     }
 
     func logout() async -> Status {
-        forgetDocumentState()
+        didChangeIdentity()
         account.lock()
         events.publish(Event(type: "logout", time: RFC3339.string(ms: RFC3339.nowMs()), summary: "logged out"))
         // A logged-out daemon syncs nothing: drop every peer session.
@@ -141,7 +142,7 @@ extension Engine {
     /// Unlocks `pair`: every cache built for the previous identity (or none) goes.
     private func unlock(_ pair: SigningKeyPair) throws {
         try account.unlock(pair, store: store)
-        forgetDocumentState()
+        didChangeIdentity()
     }
 
     func currentProfileName() -> String? { currentProfile()?.name }

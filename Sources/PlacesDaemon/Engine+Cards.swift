@@ -208,7 +208,7 @@ extension Engine {
             }), let key = try? SealedBox.open(grant.sealedKey, with: identity)
         else { return nil }
         do {
-            forgetDocumentState()
+            didStore(.documents)
             try store.joinDocument(grant, kind: .card, owner: peer.bytes, timeMs: RFC3339.nowMs())
         } catch {
             logger.error("keeping a contact card failed", metadata: ["error": "\(error)"])

@@ -151,7 +151,7 @@ extension Engine {
         -> Store.DocumentRecord?
     {
         do {
-            forgetDocumentState()
+            didStore(.documents)
             try store.joinDocument(grant, kind: .itinerary, owner: owner.bytes, timeMs: RFC3339.nowMs())
         } catch {
             logger.error("joining a shared document failed", metadata: ["doc.id": "\(grant.doc)", "error": "\(error)"])

@@ -261,7 +261,7 @@ extension Engine {
             key = opened
         }
         do {
-            forgetDocumentState()
+            didStore(.documents)
             try store.createDocument(
                 offer.doc, kind: .published, owner: peer, sealedKey: try SealedBox.seal(key, to: me),
                 timeMs: RFC3339.nowMs())
@@ -322,7 +322,7 @@ extension Engine {
         {
             guard let doc = byDoc[origin.doc], !knownKeys.contains(doc.owner) else { continue }
             try? store.dropPublished(origin.doc)
-            forgetDocumentState()
+            didStore(.documents)
             logger.info("dropped an unknown author's trip not seen for 30 days", metadata: ["doc.id": "\(origin.doc)"])
         }
     }

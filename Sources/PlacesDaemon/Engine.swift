@@ -96,7 +96,7 @@ public actor Engine {
             logger.error("append failed", metadata: ["doc.id": "\(doc)", "error": "\(error)"])
             throw ServiceError.store("Could not save", error.message, cause: error)
         }
-        noteStored(ops, membership: changes.contains { $0.kind == .member || $0.kind == .link } ? [doc] : [])
+        didStore(.ops(ops, membership: changes.contains { $0.kind == .member || $0.kind == .link } ? [doc] : []))
         let stored = ContinuousClock.now
         pushLocal(ops, doc: doc)
         logger.debug(
@@ -121,7 +121,7 @@ public actor Engine {
     /// The batch entry point for benchmarks: many edits, one transaction.
     func appendBatch(_ edits: [Store.Edit]) throws {
         guard let identity else { throw ServiceError.loggedOut }
-        forgetDocumentState()
+        didStore(.documents)
         try store.append(edits, identity: identity, keyring: account.keyring)
     }
 
@@ -136,13 +136,43 @@ public actor Engine {
     func rebuild() throws -> RebuildResult {
         try requireLogin()
         let start = ContinuousClock.now
-        forgetDocumentState()
+        didStore(.documents)
         try storeCall { () throws(StoreError) in try store.rebuildMaterialized(keyring: account.keyring) }
         let elapsed = ContinuousClock.now - start
         logger.info("materialized tables rebuilt")
         return RebuildResult(
             ops: (try? store.opCount()) ?? 0,
             durationMs: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
+    }
+
+    // MARK: Notifying the components
+
+    /// After every store write (a local commit, a peer's ops, a grant, a friendship, documents
+    /// changed outside ops): each component keeps what it holds current, its own way.
+    func didStore(_ change: StoreChange) {
+        syncComponent.didStore(change)
+        trips.didStore(change)
+        social.didStore(change)
+        exploreComponent.didStore(change)
+        publishing.didStore(change)
+        discoverComponent.didStore(change)
+        activityComponent.didStore(change)
+        joins.didStore(change)
+        photos.didStore(change)
+    }
+
+    /// After an identity was created, unlocked or locked: what components kept for the
+    /// previous one goes.
+    func didChangeIdentity() {
+        syncComponent.didChangeIdentity()
+        trips.didChangeIdentity()
+        social.didChangeIdentity()
+        exploreComponent.didChangeIdentity()
+        publishing.didChangeIdentity()
+        discoverComponent.didChangeIdentity()
+        activityComponent.didChangeIdentity()
+        joins.didChangeIdentity()
+        photos.didChangeIdentity()
     }
 
     // MARK: Store access for the feature extensions

@@ -13,7 +13,7 @@ import PlacesStore
 /// A component of the engine (docs/devices-design.md §1): it owns the gazetteer once loaded
 /// and popularity's inputs for one store generation, and reads what other features hold
 /// only through the store and the queries its `Context` passes in.
-struct DiscoverComponent {
+struct DiscoverComponent: EngineComponent {
     static let sortPreference = "discover.sort"
 
     /// What discover reads of the rest of the daemon.

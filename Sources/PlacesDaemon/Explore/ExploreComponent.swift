@@ -12,7 +12,7 @@ import PlacesSync
 /// A component of the engine (docs/devices-design.md §1): it owns the index of published
 /// trips, its rankings and the per-peer like budget; it learns of stored ops through
 /// `didStore`, and reads what other features hold only through its `Context`.
-struct ExploreComponent {
+struct ExploreComponent: EngineComponent {
     static let defaultLimit = 50
     static let maxLimit = 500
 
@@ -36,8 +36,8 @@ struct ExploreComponent {
 
     /// Ops were stored: the published trips among their documents are read again on the next
     /// request.
-    mutating func didStore(_ ops: [SignedOp]) {
-        guard index.entries != nil else { return }
+    mutating func didStore(_ change: StoreChange) {
+        guard case .ops(let ops, _) = change, index.entries != nil else { return }
         for op in ops { index.dirty.insert(op.header.doc) }
     }
 

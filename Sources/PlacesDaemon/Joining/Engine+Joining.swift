@@ -92,7 +92,7 @@ extension Engine {
             record.owner != me.bytes, !Store.activeRoles.contains(role(in: record))
         {
             try? store.purgeDocument(doc)
-            forgetDocumentState()
+            didStore(.documents)
             // Send windows remember positions in the log; a purged document's ops are gone.
             replicator.forget(doc)
         }
@@ -253,7 +253,7 @@ extension Engine {
         }
         var ring = keyringCopy()
         do {
-            forgetDocumentState()
+            didStore(.documents)
             try store.registerDocument(doc, kind: .itinerary, owner: offer.owner, timeMs: RFC3339.nowMs())
             var keys = [(token.epoch, token.documentKey)]
             // `offer.grants` are those among the offer's first `Replicator.maxGrantsPerOffer`.

@@ -30,7 +30,7 @@ enum PublishedBounds {
 /// connected peer for others' published trips (the address each came from, the trips refused
 /// from each). A component of the engine (docs/devices-design.md §1): `Engine+Publishing`
 /// holds the rules, this the state, freed when a peer's last session closes.
-struct PublishingComponent {
+struct PublishingComponent: EngineComponent {
     /// This person's publications by published document; nil until read after a change.
     private var publications: [DocumentID: Store.PublicationRecord]?
     /// Where each connected peer listens (`host:port`), for the bound per address on

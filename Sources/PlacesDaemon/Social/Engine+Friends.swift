@@ -53,8 +53,7 @@ extension Engine {
         try storeCall { () throws(StoreError) in
             try store.setFriend(key.bytes, state: state, name: name, timeMs: RFC3339.nowMs())
         }
-        social.didStore(.friendship)
-        syncComponent.didStore(.friendship)
+        didStore(.friendship)
         // A new friend receives the trips published to friends (and groups they are in) now,
         // not at the next session.
         if state == .friend, let me {

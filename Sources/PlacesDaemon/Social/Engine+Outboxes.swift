@@ -25,7 +25,7 @@ extension Engine {
         } catch {
             throw ServiceError.store("Could not create your outbox", "\(error)", cause: error)
         }
-        forgetDocumentState()
+        didStore(.documents)
         guard let record = try? store.document(id) else {
             throw ServiceError.internal("Could not create your outbox", "not found after creating it")
         }
@@ -112,7 +112,7 @@ extension Engine {
             return nil
         }
         do {
-            forgetDocumentState()
+            didStore(.documents)
             try store.joinDocument(grant, kind: .outbox, owner: peer.bytes, timeMs: RFC3339.nowMs())
             try store.addContact(peer.bytes, name: name, timeMs: RFC3339.nowMs())
             try admitFriend(peer, as: .friend, name: name)
@@ -160,7 +160,7 @@ extension Engine {
             logger.error("dropping a planted itinerary failed", metadata: ["doc.id": "\(doc)", "error": "\(error)"])
             return false
         }
-        forgetDocumentState()
+        didStore(.documents)
         logger.warning(
             "dropped an itinerary planted under someone's outbox or card id",
             metadata: ["doc.id": "\(doc)", "peer.id": "\(peer.humanID.prefix(7))"])

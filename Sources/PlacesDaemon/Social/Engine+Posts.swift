@@ -92,7 +92,7 @@ extension Engine {
             logger.error("append failed", metadata: ["error": "\(error)"])
             throw ServiceError.store("Could not save", error.message, cause: error)
         }
-        noteStored(ops, membership: [])
+        didStore(.ops(ops, membership: []))
         for op in ops { pushLocal([op], doc: op.header.doc) }
     }
 

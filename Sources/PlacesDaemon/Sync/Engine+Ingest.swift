@@ -45,11 +45,11 @@ extension Engine {
             result = try store.ingest(ops, doc: docID, keyring: keyringCopy())
         } catch {
             // Part of the batch may be stored: read the vector again.
-            forgetDocumentState()
+            didStore(.documents)
             logger.error("storing received ops failed", metadata: ["doc.id": "\(docID)", "error": "\(error)"])
             return nil
         }
-        noteStored(result.stored, membership: Engine.membershipDocuments(result.stored, bodies: result.bodies))
+        didStore(.ops(result.stored, membership: Engine.membershipDocuments(result.stored, bodies: result.bodies)))
         if let rejected = result.rejected {
             logger.warning(
                 "rejected an op from a peer",

@@ -42,7 +42,8 @@ extension Engine: ReplicationHost {
 
     public func peerDisconnected(_ peer: PublicKey, lastSession: Bool) async {
         if isKnown(peer) {
-            try? store.rememberPeer(key: peer.bytes, name: syncComponent.peerNames[peer] ?? "", address: nil, timeMs: RFC3339.nowMs())
+            try? store.rememberPeer(
+                key: peer.bytes, name: syncComponent.peerNames[peer] ?? "", address: nil, timeMs: RFC3339.nowMs())
         }
         guard lastSession else { return }
         syncComponent.peerDisconnected(peer)
@@ -177,7 +178,7 @@ extension Engine: ReplicationHost {
             try? store.saveGrant(grant)
             kept = true
             // A grant names a member before its role event may have arrived (participants).
-            syncComponent.didStore(.grant(grant.doc))
+            didStore(.grant(grant.doc))
             if grant.member == me.bytes { openGrant(grant) }
         }
         for doc in full {
@@ -266,14 +267,6 @@ extension Engine: ReplicationHost {
     /// The version vector of a document, kept between writes (`SyncComponent`).
     func currentVector(_ doc: DocumentID) -> VersionVector? { syncComponent.vector(of: doc, store) }
 
-    /// Keeps the caches current after ops were stored: the vectors of their documents, and
-    /// the participants of `membership` (documents whose ops wrote `member` or `link`
-    /// entities: roles, joins, leaves, link revocations).
-    func noteStored(_ ops: [SignedOp], membership: Set<DocumentID>) {
-        syncComponent.didStore(.ops(ops, membership: membership))
-        exploreComponent.didStore(ops)
-    }
-
     /// The documents of `ops` whose participants may have changed with them.
     static func membershipDocuments(_ ops: [SignedOp], bodies: [OpBody]) -> Set<DocumentID> {
         var out = Set<DocumentID>()
@@ -282,13 +275,6 @@ extension Engine: ReplicationHost {
             out.insert(op.header.doc)
         }
         return out
-    }
-
-    /// Forgets cached vectors and participants (after writes that bypass `noteStored`).
-    func forgetDocumentState() {
-        syncComponent.didStore(.documents)
-        social.didStore(.documents)
-        trips.didStore(.documents)
     }
 
     // MARK: Handing work to the replicator
