@@ -116,6 +116,9 @@ extension Places_Sync_V1_SyncMessage.OneOf_Kind {
         case .blobChunk(let chunk): "blobChunk(\(chunk.offset), \(chunk.data.count) bytes)"
         case .blobMissing: "blobMissing"
         case .tripLike(let like): "tripLike(\(like.liked))"
+        case .pairRequest: "pairRequest"
+        case .pairRefused(let refused): "pairRefused(\(refused.code))"
+        case .pairAccepted: "pairAccepted"
         }
     }
 }

@@ -40,7 +40,9 @@ enum Materializer {
         var activity: [[SQLValue]]
     }
 
-    static func plan(opID: [UInt8], header: OpHeader, authorKey: String, body: OpBody) -> Plan {
+    /// `authorKey` is the signing key (it orders registers); `person`, who it acts for when it
+    /// is a device (`Protocol/devices.md` §4.2), is who activity names.
+    static func plan(opID: [UInt8], header: OpHeader, authorKey: String, person: String? = nil, body: OpBody) -> Plan {
         let lamport = Int64(header.lamport)
         var order = [EntityID]()
         var groups = [EntityID: Group]()
@@ -71,11 +73,13 @@ enum Materializer {
         }
         return Plan(
             header: header, authorKey: authorKey, timeMs: body.timeMs, entities: entities,
-            activity: activityRows(opID: opID, header: header, authorKey: authorKey, body: body))
+            activity: activityRows(opID: opID, header: header, authorKey: person ?? authorKey, body: body))
     }
 
-    static func apply(_ db: Database, opID: [UInt8], header: OpHeader, authorKey: String, body: OpBody) throws {
-        try apply(db, plan(opID: opID, header: header, authorKey: authorKey, body: body))
+    static func apply(
+        _ db: Database, opID: [UInt8], header: OpHeader, authorKey: String, person: String? = nil, body: OpBody
+    ) throws {
+        try apply(db, plan(opID: opID, header: header, authorKey: authorKey, person: person, body: body))
     }
 
     static func apply(_ db: Database, _ plan: Plan) throws {
@@ -290,7 +294,8 @@ enum Materializer {
             default: break
             }
         }
-        for (index, change) in body.changes.enumerated() {
+        // A device's certificate and revocations are the person's housekeeping, not activity.
+        for (index, change) in body.changes.enumerated() where change.kind != .device {
             let row: (action: ActivityAction, field: String?, old: String?, new: String?)
             switch change {
             case .create(let entity, let kind):

@@ -6,7 +6,7 @@ import GRDB
 ///   `activity`, `member_event`): a pure function of the op log, which
 ///   `Store.rebuildMaterialized` drops and replays.
 enum Schema {
-    static let materializedTables = ["entity", "activity", "member_event"]
+    static let materializedTables = ["entity", "activity", "member_event", "doc_device"]
 
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -251,6 +251,25 @@ enum Schema {
             // document of its giver names it. NULL for photos kept before: any live post keeps them.
             try db.execute(sql: "ALTER TABLE photo ADD COLUMN source BLOB")
         }
+        m.registerMigration("v12-devices") { db in
+            // Persons and devices (Protocol/devices.md §4): the person a role event's author acts
+            // for (every author so far was a person), and each document's device certificates.
+            try db.execute(sql: "ALTER TABLE member_event ADD COLUMN person TEXT NOT NULL DEFAULT ''")
+            try db.execute(sql: "UPDATE member_event SET person = author")
+            try createDocDevices(db)
+            // Every device revocation this daemon learned (from documents or a peer's Hello),
+            // and the documents owned here whose key must move after one (kept until done).
+            try db.execute(
+                sql: """
+                    CREATE TABLE device_revocation (
+                        device BLOB PRIMARY KEY,
+                        person BLOB NOT NULL,
+                        record BLOB NOT NULL,
+                        revoked_ms INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE TABLE rotation_due (doc BLOB PRIMARY KEY, since_ms INTEGER NOT NULL) WITHOUT ROWID;
+                    """)
+        }
         return m
     }
 
@@ -269,10 +288,26 @@ enum Schema {
                     lamport INTEGER NOT NULL,
                     idx INTEGER NOT NULL,
                     token TEXT,
-                    time_ms INTEGER NOT NULL DEFAULT 0
+                    time_ms INTEGER NOT NULL DEFAULT 0,
+                    person TEXT NOT NULL DEFAULT ''
                 );
                 CREATE INDEX member_event_doc ON member_event(doc, member);
                 CREATE INDEX member_event_token ON member_event(doc, token);
+                """)
+    }
+
+    /// The device certificates held in each document (`Protocol/devices.md` §4.2): which person
+    /// each device acts for there, from the device's first op.
+    static func createDocDevices(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE doc_device (
+                    doc BLOB NOT NULL,
+                    device TEXT NOT NULL,
+                    person TEXT NOT NULL,
+                    PRIMARY KEY (doc, device)
+                ) WITHOUT ROWID;
+                CREATE INDEX doc_device_person ON doc_device(doc, person);
                 """)
     }
 

@@ -261,7 +261,15 @@ extension Store {
         if let refusal = OpRules.refusal(of: body, in: header.doc, documentKind: documentKind) {
             throw Rejection.invalidChange(refusal)
         }
-        if let refusal = try Store.authorization(db, header: header, body: body, owner: ownerKey, causalPast: vector)
+        // Who the author acts for: a device's certificate in its first op, or itself
+        // (Protocol/devices.md §4.2).
+        let person: String
+        switch try Store.actingPerson(db, header: header, body: body) {
+        case .success(let acting): person = acting
+        case .failure(let rejection): throw rejection
+        }
+        if let refusal = try Store.authorization(
+            db, header: header, body: body, person: person, owner: ownerKey, causalPast: vector)
             ?? authorize(header, body)
         {
             throw Rejection.unauthorized(refusal)
@@ -269,12 +277,13 @@ extension Store {
         try insertOp(db, op, id: id, vector: vector, batch: batch)
         guard try equivocating || batch.hasEquivocated(db, header.doc, author: header.author) else {
             let excluded = try Store.materializeStored(
-                db, id: id, header: header, body: body, owner: ownerKey, vector: vector, keyring: keyring)
+                db, id: id, header: header, body: body, person: person, owner: ownerKey, vector: vector,
+                keyring: keyring)
             return (op, body, excluded, false)
         }
         if equivocating { batch.noteEquivocation(header.doc, author: header.author) }
         let excluded = try Store.storeConflicting(
-            db, id: id, header: header, body: body, owner: ownerKey, vector: vector, keyring: keyring,
+            db, id: id, header: header, body: body, person: person, owner: ownerKey, vector: vector, keyring: keyring,
             equivocating: equivocating)
         return (op, body, excluded, equivocating)
     }
@@ -295,8 +304,8 @@ extension Store {
     /// document is re-materialized, with its `equivocated` activity lines; otherwise it is
     /// materialized as usual. Returns whether the op is excluded.
     static func storeConflicting(
-        _ db: Database, id: [UInt8], header: OpHeader, body: OpBody, owner: String, vector: VersionVector,
-        keyring: Keyring, equivocating: Bool
+        _ db: Database, id: [UInt8], header: OpHeader, body: OpBody, person: String, owner: String,
+        vector: VersionVector, keyring: Keyring, equivocating: Bool
     ) throws -> Bool {
         let doc = Data(header.doc.bytes), author = Data(header.author)
         let seq = Int64(header.seq), lamport = Int64(header.lamport)
@@ -319,13 +328,14 @@ extension Store {
         let displacing = db.changesCount > 0
         if !equivocating && !displaced && !displacing {
             return try materializeStored(
-                db, id: id, header: header, body: body, owner: owner, vector: vector, keyring: keyring)
+                db, id: id, header: header, body: body, person: person, owner: owner, vector: vector,
+                keyring: keyring)
         }
-        try recordMemberEvents(db, header: header, authorKey: header.authorKey, body: body)
-        if header.authorKey == owner {
-            _ = try excludeConcurrent(db, doc: header.doc, body: body, vector: vector)
-        }
-        if try displaced || isConcurrentWithRemoval(db, header: header, owner: owner, vector: vector) {
+        try recordMemberEvents(db, header: header, authorKey: header.authorKey, person: person, body: body)
+        _ = try excludeConcurrent(db, doc: header.doc, body: body, vector: vector, byOwner: person == owner)
+        if try displaced
+            || isConcurrentWithRemoval(db, header: header, person: person, owner: owner, vector: vector)
+        {
             try db.execute(sql: "UPDATE op SET excluded = 1 WHERE id = ?", arguments: [Data(id)])
         }
         try rematerialize(db, doc: header.doc, keyring: keyring)
@@ -368,17 +378,19 @@ extension Store {
     /// concurrent ops already held and re-materializes the document.
     @discardableResult
     static func materializeStored(
-        _ db: Database, id: [UInt8], header: OpHeader, body: OpBody, owner: String, vector: VersionVector,
-        keyring: Keyring
+        _ db: Database, id: [UInt8], header: OpHeader, body: OpBody, person: String, owner: String,
+        vector: VersionVector, keyring: Keyring
     ) throws -> Bool {
         let author = header.authorKey
-        try recordMemberEvents(db, header: header, authorKey: author, body: body)
-        if try isConcurrentWithRemoval(db, header: header, owner: owner, vector: vector) {
+        try recordMemberEvents(db, header: header, authorKey: author, person: person, body: body)
+        if try isConcurrentWithRemoval(db, header: header, person: person, owner: owner, vector: vector) {
             try db.execute(sql: "UPDATE op SET excluded = 1 WHERE id = ?", arguments: [Data(id)])
             return true
         }
-        try Materializer.apply(db, opID: id, header: header, authorKey: author, body: body)
-        if author == owner, try excludeConcurrent(db, doc: header.doc, body: body, vector: vector) {
+        try Materializer.apply(db, opID: id, header: header, authorKey: author, person: person, body: body)
+        if person == owner || !revokedDevices(body).isEmpty,
+            try excludeConcurrent(db, doc: header.doc, body: body, vector: vector, byOwner: person == owner)
+        {
             try rematerialize(db, doc: header.doc, keyring: keyring)
         }
         return false
@@ -389,6 +401,13 @@ extension Store {
         try read { db in
             guard let owner = try Store.owner(db, of: doc) else { return nil }
             if owner == member.bytes { return "owner" }
+            // A device acts with its person's role (Protocol/devices.md §4.2).
+            if let person = try Store.heldPerson(db, doc: doc, device: member.hex) {
+                if try !Store.events(db, doc: doc, member: Store.deviceMember(member.hex)).isEmpty { return nil }
+                if person == HexCoding.encode(owner) { return "owner" }
+                return try Store.role(
+                    db, of: person, in: doc, owner: HexCoding.encode(owner), causalPast: try versionVector(db, doc))
+            }
             return try Store.role(
                 db, of: member.hex, in: doc, owner: HexCoding.encode(owner), causalPast: try versionVector(db, doc))
         }

@@ -59,7 +59,13 @@ extension Store {
 
     /// Records the role events an op carries (`Materializer` leaves them to this, so that
     /// excluded ops record theirs too).
-    static func recordMemberEvents(_ db: Database, header: OpHeader, authorKey: String, body: OpBody) throws {
+    /// `person` is who the author acts for (`Store.actingPerson`): role rules compare persons,
+    /// causal checks the signing author's chain. A device revocation is recorded as the event
+    /// `revoked` of member `device:<key>`, and a device's certificate in `doc_device`.
+    static func recordMemberEvents(
+        _ db: Database, header: OpHeader, authorKey: String, person: String, body: OpBody
+    ) throws {
+        try recordDevice(db, header: header, person: person)
         var tokenIDs = [EntityID: String]()
         for change in body.changes {
             if case .set(let member, .member, "token", .string(let text), _) = change,
@@ -75,13 +81,15 @@ extension Store {
                 (member, role) = (entity, value)
             case .set(let entity, .link, "revoked", .bool(true), _):
                 (member, role) = (linkMember(entity), "revoked")
+            case .set(let entity, .device, "revocation", .string, _):
+                (member, role) = (deviceMember(entity), "revoked")
             default: continue
             }
             var insert = try RawStatement(
                 db,
                 """
-                INSERT INTO member_event(doc, member, role, author, seq, lamport, idx, token, time_ms)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO member_event(doc, member, role, author, seq, lamport, idx, token, time_ms, person)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             insert.bind(header.doc.bytes)
             insert.bind(member)
@@ -94,13 +102,17 @@ extension Store {
             // by the owner or an editor (capabilities.md §4) — counts as a use of its token.
             insert.bind(tokenIDs[member])
             insert.bind(body.timeMs)
+            insert.bind(person)
             try insert.execute(db)
         }
     }
 
     struct RoleEvent {
         var role: String
+        /// The signing key (a device or a person): its seq places the event causally.
         var author: String
+        /// Who the author acts for: role rules compare persons.
+        var person: String
         var seq: UInt64
         var stamp: Stamp
         var token: String?
@@ -110,14 +122,15 @@ extension Store {
     static func events(_ db: Database, doc: DocumentID, member: String) throws -> [RoleEvent] {
         var out = [RoleEvent]()
         var select = try RawStatement(
-            db, "SELECT role, author, seq, lamport, idx, token, time_ms FROM member_event WHERE doc = ? AND member = ?")
+            db,
+            "SELECT role, author, seq, lamport, idx, token, time_ms, person FROM member_event WHERE doc = ? AND member = ?")
         select.bind(doc.bytes)
         select.bind(member)
         try select.forEachRow(db) { row in
             let author = row.string(1)
             out.append(
                 RoleEvent(
-                    role: row.string(0), author: author, seq: UInt64(row.int64(2)),
+                    role: row.string(0), author: author, person: row.string(7), seq: UInt64(row.int64(2)),
                     stamp: Stamp(lamport: UInt64(row.int64(3)), author: author, index: Int(row.int64(4))),
                     token: row.isNull(5) ? nil : row.string(5), timeMs: row.int64(6)))
         }
@@ -136,7 +149,7 @@ extension Store {
         // editor's op writing the member through a link: the only events another author
         // records with a token, and only stored when authorized).
         let past = try events(db, doc: doc, member: member).filter { event in
-            (event.author == owner || event.author == member || event.token != nil)
+            (event.person == owner || event.person == member || event.token != nil)
                 && causalPast.covers(event.author, event.seq)
         }
         // Each author's events form a chain (its seqs), so the maximal ops are among each
@@ -154,11 +167,11 @@ extension Store {
         }
         // Remove-wins: a removal concurrent with a join or a role write beats it, so that no
         // choice of deps brings a removed member back.
-        if maximal.contains(where: { $0.author == owner && $0.role == "removed" }) { return nil }
+        if maximal.contains(where: { $0.person == owner && $0.role == "removed" }) { return nil }
         // Owner-wins over admissions: an editor's admission concurrent with the owner's role
         // write never beats it, whatever Lamport time the editor's deps give it.
-        if maximal.contains(where: { $0.author == owner }) {
-            maximal.removeAll { $0.author != owner && $0.author != member }
+        if maximal.contains(where: { $0.person == owner }) {
+            maximal.removeAll { $0.person != owner && $0.person != member }
         }
         guard let best = maximal.max(by: { $0.stamp < $1.stamp }), activeRoles.contains(best.role) else {
             return nil
@@ -188,7 +201,7 @@ extension Store {
         _ db: Database, token: String, in doc: DocumentID, owner: String, causalPast: VersionVector
     ) throws -> Bool {
         try events(db, doc: doc, member: linkMember(token)).contains { event in
-            event.author == owner && causalPast.covers(event.author, event.seq)
+            event.person == owner && causalPast.covers(event.author, event.seq)
         }
     }
 
@@ -196,10 +209,16 @@ extension Store {
 
     /// What an op by someone other than the owner may contain (`Protocol/sync.md` §8). Nil
     /// when allowed, else the reason.
+    /// `author` is the person the op's signing key acts for (`Store.actingPerson`).
     static func authorization(
-        _ db: Database, header: OpHeader, body: OpBody, owner: String, causalPast: VersionVector
+        _ db: Database, header: OpHeader, body: OpBody, person author: String, owner: String,
+        causalPast: VersionVector
     ) throws -> String? {
-        let author = header.authorKey
+        if let refusal = try deviceRefusal(
+            db, header: header, body: body, person: author, owner: owner, causalPast: causalPast)
+        {
+            return refusal
+        }
         if author == owner { return nil }
         if let join = JoinChanges(body, author: author) {
             return try joinRefusal(db, join, header: header, body: body, owner: owner, causalPast: causalPast)
@@ -211,7 +230,9 @@ extension Store {
                 db, admission, authorRole: role, header: header, body: body, owner: owner, causalPast: causalPast)
         }
         // Leaving and recording a view are open to every member, about itself only.
+        // So is a device's own certificate, and a valid revocation (checked above).
         let aboutItself = body.changes.allSatisfy { change in
+            if change.kind == .device { return true }
             guard change.entity == author else { return false }
             switch change {
             case .set(_, .view, _, _, _): return true
@@ -255,13 +276,16 @@ extension Store {
 
     /// Whether a just-stored op by a non-owner is concurrent with a removal of its author
     /// (a removal already stored cannot have it in its causal past).
+    /// An op by a device is also excluded when it is concurrent with a revocation of that device.
     static func isConcurrentWithRemoval(
-        _ db: Database, header: OpHeader, owner: String, vector: VersionVector
+        _ db: Database, header: OpHeader, person author: String, owner: String, vector: VersionVector
     ) throws -> Bool {
-        let author = header.authorKey
+        if author != header.authorKey, try isConcurrentWithRevocation(db, header: header, vector: vector) {
+            return true
+        }
         guard author != owner else { return false }
         for removal in try removals(db, of: author, in: header.doc, owner: owner)
-        where !vector.covers(owner, removal.seq) {
+        where !vector.covers(removal.author, removal.seq) {
             return true
         }
         return false
@@ -273,21 +297,22 @@ extension Store {
         -> [RoleEvent]
     {
         let own = try events(db, doc: doc, member: member)
-        var out = own.filter { $0.author == owner && $0.role == "removed" }
-        for token in Set(own.compactMap { $0.author == member ? $0.token : nil }) {
-            out += try events(db, doc: doc, member: linkMember(token)).filter { $0.author == owner }
+        var out = own.filter { $0.person == owner && $0.role == "removed" }
+        for token in Set(own.compactMap { $0.person == member ? $0.token : nil }) {
+            out += try events(db, doc: doc, member: linkMember(token)).filter { $0.person == owner }
         }
         return out
     }
 
     /// After the owner's op at `(ownerSeq, vector)` is stored: marks `excluded` every op of a
-    /// member it removes that is not in its causal past. Returns true when any op was newly
-    /// excluded (the caller then re-materializes the document).
+    /// member it removes (and of that member's devices) that is not in its causal past, and
+    /// after any op revoking a device, every op of that device not in its causal past. Returns
+    /// true when any op was newly excluded (the caller then re-materializes the document).
     static func excludeConcurrent(
-        _ db: Database, doc: DocumentID, body: OpBody, vector: VersionVector
+        _ db: Database, doc: DocumentID, body: OpBody, vector: VersionVector, byOwner: Bool = true
     ) throws -> Bool {
-        var removed = Set<String>()
-        for change in body.changes {
+        var removed = Set(revokedDevices(body))
+        for change in body.changes where byOwner {
             switch change {
             case .set(let member, .member, "role", .string("removed"), _):
                 removed.insert(member)
@@ -299,6 +324,9 @@ extension Store {
                 try select.forEachRow(db) { row in removed.insert(row.string(0)) }
             default: continue
             }
+        }
+        for member in removed where byOwner {
+            removed.formUnion(try devices(db, of: member, in: doc))
         }
         var changed = false
         for member in removed {
@@ -321,9 +349,10 @@ extension Store {
             arguments: [Data(doc.bytes)])
         while let row = try cursor.next() {
             let op = try SignedOp(decoding: [UInt8](row["bytes"] as Data))
+            let author = op.header.authorKey
             try Materializer.apply(
-                db, opID: [UInt8](row["id"] as Data), header: op.header, authorKey: op.header.authorKey,
-                body: try openBody(op, keyring: keyring))
+                db, opID: [UInt8](row["id"] as Data), header: op.header, authorKey: author,
+                person: try heldPerson(db, doc: doc, device: author) ?? author, body: try openBody(op, keyring: keyring))
         }
         try recordEquivocations(db, doc: doc, keyring: keyring)
     }

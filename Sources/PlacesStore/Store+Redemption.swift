@@ -127,7 +127,7 @@ extension Store {
         // Removal is sticky: a member the owner removed comes back only through the owner —
         // re-added by id, or with a link the owner made after the removal.
         let ownerEvents = try events(db, doc: doc, member: joiner.hex).filter {
-            $0.author == owner && causalPast.covers($0.author, $0.seq)
+            $0.person == owner && causalPast.covers($0.author, $0.seq)
         }
         // `notBeforeMs + allowance <= removal time`, written so that no token value overflows.
         if let last = ownerEvents.max(by: { $0.stamp < $1.stamp }), last.role == "removed",

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PlacesAccess
 import PlacesCrypto
 import PlacesModel
 
@@ -133,10 +134,17 @@ public final class Store: Sendable {
     /// Turns local edits into signed ops (next seq, current heads as deps, lamport above
     /// everything seen, body encrypted with the current document key), appends them and
     /// materializes them, all in one transaction.
+    ///
+    /// `device` is this device's certificate when it is not its person's root device
+    /// (`Protocol/devices.md` §4): its first op in each document carries it, and the ops act
+    /// for its person.
     @discardableResult
-    public func append(_ edits: [Edit], identity: SigningKeyPair, keyring: Keyring) throws(StoreError) -> [SignedOp] {
+    public func append(
+        _ edits: [Edit], identity: SigningKeyPair, keyring: Keyring, device: DeviceCertificate? = nil
+    ) throws(StoreError) -> [SignedOp] {
         let author = identity.publicKey.bytes
         let authorKey = identity.publicKey.hex
+        let person = device?.person.hex ?? authorKey
         return try write { db in
             // 1. Headers, bodies and ciphertexts in order. Per document the author's seq, the
             //    lamport clock and the heads are read once and then advanced in memory: each
@@ -159,7 +167,8 @@ public final class Store: Sendable {
                 let p = prepared[i]
                 return (
                     signature: identity.sign(p.signed).bytes,
-                    plan: Materializer.plan(opID: p.id, header: p.header, authorKey: authorKey, body: p.body)
+                    plan: Materializer.plan(
+                        opID: p.id, header: p.header, authorKey: authorKey, person: person, body: p.body)
                 )
             }
             defer { signatures.cancel() }
@@ -187,7 +196,14 @@ public final class Store: Sendable {
                 let header = OpHeader(
                     doc: edit.doc, author: author, seq: UInt64(clock.seq), deps: deps, lamport: UInt64(clock.lamport),
                     epoch: epoch)
-                let body = OpBody(timeMs: edit.timeMs, changes: edit.changes)
+                var changes = edit.changes
+                if clock.seq == 1, let device {
+                    changes.insert(
+                        .set(
+                            entity: authorKey, kind: .device, field: DeviceFields.cert.name,
+                            value: .string(device.base64url), old: nil), at: 0)
+                }
+                let body = OpBody(timeMs: edit.timeMs, changes: changes)
                 let ciphertext = try SecretBox.seal(
                     body.jsonBytes(), key: key, associatedData: OpCrypto.associatedData(header), nonce: nonces[i])
                 let signed = SignedOp.encodeSignedBytes(header: header, ciphertext: ciphertext)
@@ -217,12 +233,15 @@ public final class Store: Sendable {
                 guard let owner = try batch.owner(db, p.header.doc) else {
                     throw StoreError(.notFound, "unknown document \(p.header.doc)")
                 }
-                if owner == authorKey && !p.body.changes.contains(where: { $0.kind == .member || $0.kind == .link }) {
+                if owner == person && (device == nil || p.header.seq > 1)
+                    && !p.body.changes.contains(where: { $0.kind == .member || $0.kind == .link || $0.kind == .device })
+                {
                     // The common case (the owner's own edit) has no role events to record.
                     try Materializer.apply(db, plan)
                 } else {
                     try Store.materializeStored(
-                        db, id: p.id, header: p.header, body: p.body, owner: owner, vector: vector, keyring: keyring)
+                        db, id: p.id, header: p.header, body: p.body, person: person, owner: owner, vector: vector,
+                        keyring: keyring)
                 }
                 ops.append(op)
             }
@@ -395,14 +414,22 @@ public final class Store: Sendable {
             for table in Schema.materializedTables { try db.execute(sql: "DROP TABLE \(table)") }
             try Schema.createMaterialized(db)
             try Schema.createMemberEvents(db)
+            try Schema.createDocDevices(db)
             let cursor = try Row.fetchCursor(db, sql: "SELECT id, bytes, excluded FROM op ORDER BY rowid")
             while let row = try cursor.next() {
                 let id = [UInt8](row["id"] as Data)
                 let op = try SignedOp(decoding: [UInt8](row["bytes"] as Data))
                 let body = try Store.openBody(op, keyring: keyring)
-                try Store.recordMemberEvents(db, header: op.header, authorKey: op.header.authorKey, body: body)
+                let person: String
+                switch try Store.actingPerson(db, header: op.header, body: body) {
+                case .success(let acting): person = acting
+                case .failure: person = op.header.authorKey
+                }
+                try Store.recordMemberEvents(
+                    db, header: op.header, authorKey: op.header.authorKey, person: person, body: body)
                 guard row["excluded"] as Int64 == 0 else { continue }
-                try Materializer.apply(db, opID: id, header: op.header, authorKey: op.header.authorKey, body: body)
+                try Materializer.apply(
+                    db, opID: id, header: op.header, authorKey: op.header.authorKey, person: person, body: body)
             }
             for raw in try Data.fetchAll(db, sql: "SELECT DISTINCT doc FROM op WHERE conflict = 1") {
                 guard let doc = DocumentID(bytes: [UInt8](raw)) else { continue }

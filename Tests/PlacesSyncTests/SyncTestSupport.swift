@@ -59,8 +59,8 @@ actor RecordingDelegate: SyncDelegate {
 
     func syncDisplayName() async -> String { name }
 
-    func sessionOpened(with peer: PublicKey, hello: Places_Sync_V1_Hello, address: String) async
-        -> [Places_Sync_V1_SyncMessage]
+    func sessionOpened(with peer: PublicKey, hello: Places_Sync_V1_Hello, address: String, handshakeHash: [UInt8])
+        async -> [Places_Sync_V1_SyncMessage]
     {
         opened.append((peer, hello, address))
         return []

@@ -153,7 +153,7 @@ extension Engine {
             case .outbox: doc == Outboxes.documentID(author: peer.bytes, reader: me.bytes)
             case .card: doc == CardService.documentID(owner: peer.bytes)
             // A published trip's id needs its salt, which only its offer carries.
-            case .itinerary, .published: false
+            case .itinerary, .published, .library, .profile: false
             }
         guard provable else { return false }
         do { try store.purgeDocument(doc) } catch {

@@ -11,17 +11,19 @@ extension Schema {
             entities: [
                 ItineraryFields.schema, StopFields.schema, MemberFields.schema, LinkFields.schema, ViewFields.schema,
                 LodgingFields.schema, TransportFields.schema, FoodFields.schema, ActivityFields.schema,
-                ChecklistItemFields.schema, TravellerFields.schema, ExpenseFields.schema,
+                ChecklistItemFields.schema, TravellerFields.schema, ExpenseFields.schema, DeviceFields.schema,
             ]),
-        DocumentSchema("library", entities: [PlaceFields.schema, FavoriteFields.schema, GroupFields.schema]),
-        DocumentSchema("profile", entities: [ProfileFields.schema]),
-        DocumentSchema("card", entities: [CardFields.schema, SharedPlaceFields.schema]),
-        DocumentSchema("outbox", entities: [OutboxFields.schema, PostFields.schema, ReactionFields.schema]),
+        DocumentSchema(
+            "library", entities: [PlaceFields.schema, FavoriteFields.schema, GroupFields.schema, DeviceFields.schema]),
+        DocumentSchema("profile", entities: [ProfileFields.schema, DeviceFields.schema]),
+        DocumentSchema("card", entities: [CardFields.schema, SharedPlaceFields.schema, DeviceFields.schema]),
+        DocumentSchema(
+            "outbox", entities: [OutboxFields.schema, PostFields.schema, ReactionFields.schema, DeviceFields.schema]),
         DocumentSchema(
             "published",
             entities: [
                 PublishedTripFields.schema, StopFields.schema, LodgingFields.schema, TransportFields.schema,
-                FoodFields.schema, ActivityFields.schema, TripLikeFields.schema,
+                FoodFields.schema, ActivityFields.schema, TripLikeFields.schema, DeviceFields.schema,
             ]),
     ])
 }

@@ -135,6 +135,30 @@ nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
     set {kind = .tripLike(newValue)}
   }
 
+  var pairRequest: Places_Sync_V1_PairRequest {
+    get {
+      if case .pairRequest(let v)? = kind {return v}
+      return Places_Sync_V1_PairRequest()
+    }
+    set {kind = .pairRequest(newValue)}
+  }
+
+  var pairRefused: Places_Sync_V1_PairRefused {
+    get {
+      if case .pairRefused(let v)? = kind {return v}
+      return Places_Sync_V1_PairRefused()
+    }
+    set {kind = .pairRefused(newValue)}
+  }
+
+  var pairAccepted: Places_Sync_V1_PairAccepted {
+    get {
+      if case .pairAccepted(let v)? = kind {return v}
+      return Places_Sync_V1_PairAccepted()
+    }
+    set {kind = .pairAccepted(newValue)}
+  }
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -150,6 +174,9 @@ nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
     case blobChunk(Places_Sync_V1_BlobChunk)
     case blobMissing(Places_Sync_V1_BlobMissing)
     case tripLike(Places_Sync_V1_TripLike)
+    case pairRequest(Places_Sync_V1_PairRequest)
+    case pairRefused(Places_Sync_V1_PairRefused)
+    case pairAccepted(Places_Sync_V1_PairAccepted)
 
   }
 
@@ -175,6 +202,14 @@ nonisolated struct Places_Sync_V1_Hello: Sendable {
   /// "card/1" = it accepts and offers contact cards. At most 16 entries of at most 32 bytes;
   /// unknown entries are ignored. Absent from daemons before issue 15.
   var features: [String] = []
+
+  /// The sender's device certificate (Protocol/devices.md §2, 138 bytes) when its key is a
+  /// device of a person; empty for a person's root device. Absent before issue 29.
+  var deviceCert: Data = Data()
+
+  /// Revocations of devices of the sender's person it knows (devices.md §3, 137 bytes each,
+  /// at most 64).
+  var deviceRevocations: [Data] = []
 
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -271,6 +306,9 @@ nonisolated struct Places_Sync_V1_KeyGrant: Sendable {
 
   /// Ed25519 by `issuer` over "places/keygrant/1" ‖ 0x00 ‖ doc ‖ epoch (u32 BE) ‖ member ‖ sealed_key
   var signature: Data = Data()
+
+  /// When `issuer` is a device (devices.md §4.3): its certificate (138 bytes), else empty.
+  var issuerCert: Data = Data()
 
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -464,13 +502,68 @@ nonisolated struct Places_Sync_V1_TripLike: Sendable {
   init() {}
 }
 
+/// Pairing a new device (Protocol/devices.md §5). The joiner's first message after its Hello.
+nonisolated struct Places_Sync_V1_PairRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// BLAKE2b-256 keyed with the pairing secret over
+  /// "places/pair/1" ‖ 0x00 ‖ handshake hash (64) ‖ device key (32) ‖ person key (32).
+  var proof: Data = Data()
+
+  /// The name the user gave the new device (at most 64 characters, 256 bytes).
+  var name: String = String()
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
+/// The issuer refuses a pairing (devices.md §5.3, §5.4). `code`: "unknown-code", "used",
+/// "expired", "wrong-check-code", "cancelled", "not-admin".
+nonisolated struct Places_Sync_V1_PairRefused: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var code: String = String()
+
+  var reason: String = String()
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
+/// The issuer confirmed the pairing (devices.md §5.4).
+nonisolated struct Places_Sync_V1_PairAccepted: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// the new device's certificate (138 bytes)
+  var cert: Data = Data()
+
+  /// the person's profile name (at most 100 bytes)
+  var personName: String = String()
+
+  /// For an admin device: the person's 64-byte secret key sealed to the device key
+  /// (crypto_box_seal, 112 bytes); empty otherwise.
+  var sealedPersonKey: Data = Data()
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "places.sync.v1"
 
 nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".SyncMessage"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}offer\0\u{1}ops\0\u{1}ping\0\u{1}pong\0\u{1}bye\0\u{1}join\0\u{3}join_refused\0\u{3}blob_want\0\u{3}blob_chunk\0\u{3}blob_missing\0\u{3}trip_like\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}offer\0\u{1}ops\0\u{1}ping\0\u{1}pong\0\u{1}bye\0\u{1}join\0\u{3}join_refused\0\u{3}blob_want\0\u{3}blob_chunk\0\u{3}blob_missing\0\u{3}trip_like\0\u{3}pair_request\0\u{3}pair_refused\0\u{3}pair_accepted\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -634,6 +727,45 @@ nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftPr
           self.kind = .tripLike(v)
         }
       }()
+      case 13: try {
+        var v: Places_Sync_V1_PairRequest?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .pairRequest(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .pairRequest(v)
+        }
+      }()
+      case 14: try {
+        var v: Places_Sync_V1_PairRefused?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .pairRefused(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .pairRefused(v)
+        }
+      }()
+      case 15: try {
+        var v: Places_Sync_V1_PairAccepted?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .pairAccepted(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .pairAccepted(v)
+        }
+      }()
       default: break
       }
     }
@@ -693,6 +825,18 @@ nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftPr
       guard case .tripLike(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 12)
     }()
+    case .pairRequest?: try {
+      guard case .pairRequest(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 13)
+    }()
+    case .pairRefused?: try {
+      guard case .pairRefused(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 14)
+    }()
+    case .pairAccepted?: try {
+      guard case .pairAccepted(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 15)
+    }()
     case nil: break
     }
     try unknownFields.traverse(visitor: &visitor)
@@ -707,7 +851,7 @@ nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Places_Sync_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".Hello"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{1}name\0\u{3}listen_port\0\u{1}features\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{1}name\0\u{3}listen_port\0\u{1}features\0\u{3}device_cert\0\u{3}device_revocations\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -719,6 +863,8 @@ nonisolated extension Places_Sync_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf
       case 2: try { try decoder.decodeSingularStringField(value: &self.name) }()
       case 3: try { try decoder.decodeSingularUInt32Field(value: &self.listenPort) }()
       case 4: try { try decoder.decodeRepeatedStringField(value: &self.features) }()
+      case 5: try { try decoder.decodeSingularBytesField(value: &self.deviceCert) }()
+      case 6: try { try decoder.decodeRepeatedBytesField(value: &self.deviceRevocations) }()
       default: break
       }
     }
@@ -737,6 +883,12 @@ nonisolated extension Places_Sync_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf
     if !self.features.isEmpty {
       try visitor.visitRepeatedStringField(value: self.features, fieldNumber: 4)
     }
+    if !self.deviceCert.isEmpty {
+      try visitor.visitSingularBytesField(value: self.deviceCert, fieldNumber: 5)
+    }
+    if !self.deviceRevocations.isEmpty {
+      try visitor.visitRepeatedBytesField(value: self.deviceRevocations, fieldNumber: 6)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -745,6 +897,8 @@ nonisolated extension Places_Sync_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf
     if lhs.name != rhs.name {return false}
     if lhs.listenPort != rhs.listenPort {return false}
     if lhs.features != rhs.features {return false}
+    if lhs.deviceCert != rhs.deviceCert {return false}
+    if lhs.deviceRevocations != rhs.deviceRevocations {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -867,7 +1021,7 @@ nonisolated extension Places_Sync_V1_DocOffer: SwiftProtobuf.Message, SwiftProto
 
 nonisolated extension Places_Sync_V1_KeyGrant: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".KeyGrant"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{1}epoch\0\u{1}member\0\u{3}sealed_key\0\u{1}issuer\0\u{1}signature\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{1}epoch\0\u{1}member\0\u{3}sealed_key\0\u{1}issuer\0\u{1}signature\0\u{3}issuer_cert\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -881,6 +1035,7 @@ nonisolated extension Places_Sync_V1_KeyGrant: SwiftProtobuf.Message, SwiftProto
       case 4: try { try decoder.decodeSingularBytesField(value: &self.sealedKey) }()
       case 5: try { try decoder.decodeSingularBytesField(value: &self.issuer) }()
       case 6: try { try decoder.decodeSingularBytesField(value: &self.signature) }()
+      case 7: try { try decoder.decodeSingularBytesField(value: &self.issuerCert) }()
       default: break
       }
     }
@@ -905,6 +1060,9 @@ nonisolated extension Places_Sync_V1_KeyGrant: SwiftProtobuf.Message, SwiftProto
     if !self.signature.isEmpty {
       try visitor.visitSingularBytesField(value: self.signature, fieldNumber: 6)
     }
+    if !self.issuerCert.isEmpty {
+      try visitor.visitSingularBytesField(value: self.issuerCert, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -915,6 +1073,7 @@ nonisolated extension Places_Sync_V1_KeyGrant: SwiftProtobuf.Message, SwiftProto
     if lhs.sealedKey != rhs.sealedKey {return false}
     if lhs.issuer != rhs.issuer {return false}
     if lhs.signature != rhs.signature {return false}
+    if lhs.issuerCert != rhs.issuerCert {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1285,6 +1444,116 @@ nonisolated extension Places_Sync_V1_TripLike: SwiftProtobuf.Message, SwiftProto
     if lhs.liked != rhs.liked {return false}
     if lhs.at != rhs.at {return false}
     if lhs.signature != rhs.signature {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Places_Sync_V1_PairRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".PairRequest"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}proof\0\u{1}name\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.proof) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.proof.isEmpty {
+      try visitor.visitSingularBytesField(value: self.proof, fieldNumber: 1)
+    }
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Places_Sync_V1_PairRequest, rhs: Places_Sync_V1_PairRequest) -> Bool {
+    if lhs.proof != rhs.proof {return false}
+    if lhs.name != rhs.name {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Places_Sync_V1_PairRefused: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".PairRefused"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}code\0\u{1}reason\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.code) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.code.isEmpty {
+      try visitor.visitSingularStringField(value: self.code, fieldNumber: 1)
+    }
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Places_Sync_V1_PairRefused, rhs: Places_Sync_V1_PairRefused) -> Bool {
+    if lhs.code != rhs.code {return false}
+    if lhs.reason != rhs.reason {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Places_Sync_V1_PairAccepted: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".PairAccepted"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}cert\0\u{3}person_name\0\u{3}sealed_person_key\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.cert) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.personName) }()
+      case 3: try { try decoder.decodeSingularBytesField(value: &self.sealedPersonKey) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.cert.isEmpty {
+      try visitor.visitSingularBytesField(value: self.cert, fieldNumber: 1)
+    }
+    if !self.personName.isEmpty {
+      try visitor.visitSingularStringField(value: self.personName, fieldNumber: 2)
+    }
+    if !self.sealedPersonKey.isEmpty {
+      try visitor.visitSingularBytesField(value: self.sealedPersonKey, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Places_Sync_V1_PairAccepted, rhs: Places_Sync_V1_PairAccepted) -> Bool {
+    if lhs.cert != rhs.cert {return false}
+    if lhs.personName != rhs.personName {return false}
+    if lhs.sealedPersonKey != rhs.sealedPersonKey {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -18,6 +18,11 @@ public struct ReplicaDocument: Sendable, Equatable {
         /// by its author to its audience (friends, a group, or any peer on the network), to
         /// peers whose `Hello.features` has `published/1`, never relayed (`Protocol/sync.md` §7.5).
         case published
+        /// A person's library (places, favorites, groups, device list) and profile: offered only
+        /// between devices of that person (`Protocol/devices.md` §4.3), to peers whose
+        /// `Hello.features` has `device/1`.
+        case library
+        case profile
 
         /// The `Hello` feature a peer must have sent to be offered a document of this kind
         /// (an older daemon would take it for an itinerary); nil for itineraries.
@@ -27,11 +32,12 @@ public struct ReplicaDocument: Sendable, Equatable {
             case .card: "card/1"
             case .outbox: "outbox/1"
             case .published: PublishedLike.feature
+            case .library, .profile: "device/1"
             }
         }
 
-        /// Whether documents of this kind go only from their owner to their audience, never
-        /// relayed (cards, outboxes and published trips).
+        /// Whether documents of this kind go only from their owner (or its devices) to their
+        /// audience, never relayed (cards, outboxes, published trips, libraries and profiles).
         public var isDirect: Bool { self != .itinerary }
     }
 

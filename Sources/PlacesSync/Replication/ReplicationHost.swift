@@ -25,6 +25,17 @@ public protocol ReplicationHost: AnyObject, Sendable {
     /// A session with `peer` closed; `lastSession` when no other one is open.
     func peerDisconnected(_ peer: PublicKey, lastSession: Bool) async
 
+    // MARK: Devices (Protocol/devices.md)
+
+    /// What this daemon's `Hello` says of its device: its certificate (empty for a root
+    /// device) and the revocations of its person's devices it knows.
+    func deviceCredentials() async -> (certificate: [UInt8], revocations: [[UInt8]])
+    /// What a new session's `Hello` and handshake say of the peer's device, before
+    /// `peerConnected`.
+    func peerDevice(_ peer: PublicKey, _ device: PeerDevice) async
+    /// A pairing message from `peer`; returns the answers to send it.
+    func pairing(_ message: PairingMessage, from peer: PublicKey) async -> [PairingMessage]
+
     // MARK: Documents
 
     /// Shared documents both this daemon and `peer` participate in.
@@ -117,4 +128,13 @@ extension ReplicationHost {
     public func releaseSquatted(_ doc: DocumentID, as kind: ReplicaDocument.Kind, from peer: PublicKey) async -> Bool {
         false
     }
+
+    /// A root device with no pairing: no certificate, no revocations.
+    public func deviceCredentials() async -> (certificate: [UInt8], revocations: [[UInt8]]) { ([], []) }
+
+    /// Ignores what a peer says of its device.
+    public func peerDevice(_ peer: PublicKey, _ device: PeerDevice) async {}
+
+    /// Takes part in no pairing.
+    public func pairing(_ message: PairingMessage, from peer: PublicKey) async -> [PairingMessage] { [] }
 }

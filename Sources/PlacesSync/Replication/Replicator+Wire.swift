@@ -43,6 +43,8 @@ extension Replicator {
         case "card": .card
         case "outbox": .outbox
         case "published": .published
+        case "library": .library
+        case "profile": .profile
         default: nil
         }
     }

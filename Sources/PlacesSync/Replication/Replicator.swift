@@ -1,3 +1,4 @@
+import PlacesAccess
 import Logging
 import PlacesCrypto
 import PlacesModel
@@ -64,10 +65,11 @@ public actor Replicator {
     var refusedAhead: [PublicKey: [DocumentID: VersionVector]] = [:]
     /// The features each connected peer's `Hello` named that this build knows (`card/1`: it
     /// takes contact cards; `outbox/1`: outboxes; `blob/1`: photos; `published/1`: published
-    /// trips and their likes), while connected.
+    /// trips and their likes; `device/1`: a person's devices, `Protocol/devices.md`), while
+    /// connected.
     var peerFeatures: [PublicKey: Set<String>] = [:]
     /// The features this build sends in `Hello` and understands (`Protocol/sync.md` §7).
-    public static let features = ["card/1", "outbox/1", BlobTransfer.feature, PublishedLike.feature]
+    public static let features = ["card/1", "outbox/1", BlobTransfer.feature, PublishedLike.feature, "device/1"]
     /// The photos wanted and being fetched (`Replicator+Blobs`, sync.md §7.4).
     var blobWants = BlobWants()
     /// What was sent to each peer of each document in answer to its offers: pipelined
@@ -114,6 +116,11 @@ public actor Replicator {
     /// Forgets what was sent of `doc` (its ops were purged: send windows name log positions).
     public nonisolated func forget(_ doc: DocumentID) {
         outbox.yield(.forget(doc))
+    }
+
+    /// Sends a pairing message to `peer` (every live session with it).
+    public nonisolated func sendPairing(_ message: PairingMessage, to peer: PublicKey) {
+        outbox.yield(.send(doc: nil, messages: [message.wire], recipients: [peer]))
     }
 
     /// Sends this identity's like (or unlike) of a published trip to its author, when
@@ -164,6 +171,21 @@ extension Replicator: SyncDelegate {
 
     func syncDisplayName() async -> String { await host?.profileName() ?? "" }
 
+    func deviceCredentials() async -> (certificate: [UInt8], revocations: [[UInt8]]) {
+        await host?.deviceCredentials() ?? ([], [])
+    }
+
+    /// The peer's device as its `Hello` says: a certificate counts only when valid and for
+    /// the session's own key, revocations only when valid (`Protocol/devices.md` §6).
+    static func device(of peer: PublicKey, hello: Places_Sync_V1_Hello, handshakeHash: [UInt8]) -> PeerDevice {
+        let certificate = hello.deviceCert.isEmpty ? nil : try? DeviceCertificate(decoding: [UInt8](hello.deviceCert))
+        return PeerDevice(
+            certificate: certificate?.device == peer ? certificate : nil,
+            revocations: hello.deviceRevocations.prefix(64).compactMap {
+                try? DeviceRevocation(decoding: [UInt8]($0))
+            }, handshakeHash: handshakeHash)
+    }
+
     /// Whether a session with `peer` may stay open (asked when a new session's grace runs out).
     func keepSession(with peer: PublicKey) async -> Bool { await host?.knows(peer) ?? false }
 
@@ -173,7 +195,9 @@ extension Replicator: SyncDelegate {
         return await host.profileName() ?? ""
     }
 
-    func sessionOpened(with peer: PublicKey, hello: Places_Sync_V1_Hello, address: String) async -> [SyncMessage] {
+    func sessionOpened(
+        with peer: PublicKey, hello: Places_Sync_V1_Hello, address: String, handshakeHash: [UInt8] = []
+    ) async -> [SyncMessage] {
         guard let host else { return [] }
         // The address peers reach it at: where the connection came from, with its listening port.
         let reachable =
@@ -182,6 +206,7 @@ extension Replicator: SyncDelegate {
         sessions[peer, default: 0] += 1
         if sessions[peer] == 1 { sendWindows[peer] = nil }
         peerFeatures[peer] = Set(hello.features.filter { Replicator.features.contains($0) })
+        await host.peerDevice(peer, Self.device(of: peer, hello: hello, handshakeHash: handshakeHash))
         await host.peerConnected(peer, name: name, address: reachable)
         var out = [SyncMessage]()
         for doc in await host.sharedDocumentIDs(with: peer) {
@@ -207,6 +232,12 @@ extension Replicator: SyncDelegate {
         case .blobChunk(let chunk): return await handleBlobChunk(chunk, from: peer)
         case .blobMissing(let missing): return await handleBlobMissing(missing, from: peer)
         case .tripLike(let like): return await handleTripLike(like, from: peer)
+        case .pairRequest, .pairRefused, .pairAccepted:
+            guard let pairing = PairingMessage(message) else {
+                logger.warning("ignored a pairing message out of bounds", metadata: ["peer.id": "\(peer.logID)"])
+                return []
+            }
+            return await host?.pairing(pairing, from: peer).map(\.wire) ?? []
         default: return []
         }
     }

@@ -29,8 +29,13 @@ protocol SyncDelegate: Sendable {
     /// A session with `peer` (its Ed25519 key, proven by the handshake) is up: the
     /// messages to send first (one `DocOffer` per document the peer is a member of).
     /// `address` is the peer's IP address, without a port (its listening port is in `hello`).
-    func sessionOpened(with peer: PublicKey, hello: Places_Sync_V1_Hello, address: String) async
-        -> [Places_Sync_V1_SyncMessage]
+    /// `handshakeHash` is the session's final Noise handshake hash (its channel binding).
+    func sessionOpened(with peer: PublicKey, hello: Places_Sync_V1_Hello, address: String, handshakeHash: [UInt8])
+        async -> [Places_Sync_V1_SyncMessage]
+
+    /// What this side's `Hello` says of its device (`Protocol/devices.md` §6): its certificate
+    /// (empty for a person's root device) and the revocations of its person's devices it knows.
+    func deviceCredentials() async -> (certificate: [UInt8], revocations: [[UInt8]])
 
     /// A message from `peer` (never `hello`, ping or pong: the transport answers those);
     /// returns the messages to send back to that peer.
@@ -46,4 +51,7 @@ extension SyncDelegate {
 
     /// Keeps every session: no peer is treated as a stranger.
     func keepSession(with peer: PublicKey) async -> Bool { true }
+
+    /// A root device: no certificate, no revocations.
+    func deviceCredentials() async -> (certificate: [UInt8], revocations: [[UInt8]]) { ([], []) }
 }

@@ -19,6 +19,8 @@ struct SyncStrangerCheck: Sendable {}
 let syncProtocolVersion: UInt32 = 1
 /// The longest `Hello.name` accepted, in UTF-8 bytes.
 let maxHelloNameBytes = 100
+/// Most device revocations a `Hello` carries (`Protocol/devices.md` §7).
+let maxHelloRevocations = 64
 
 extension SyncService {
     // MARK: Channels

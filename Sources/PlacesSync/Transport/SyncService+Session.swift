@@ -52,9 +52,10 @@ extension SyncService {
                 var assembler = SyncMessageAssembler(maxMessageBytes: limits.maxMessageBytes)
                 let peer: PublicKey
                 let cipher: SessionCipher
+                let handshakeHash: [UInt8]
                 let hello: Places_Sync_V1_Hello
                 do {
-                    (peer, cipher) = try await handshake(
+                    (peer, cipher, handshakeHash) = try await handshake(
                         &events, channel: channel, identity: identity, initiator: !inbound)
                     logger[metadataKey: "peer.id"] = "\(peer.logID)"
                     guard peer != identity.publicKey else {
@@ -100,7 +101,8 @@ extension SyncService {
                     channel.pipeline.fireUserInboundEventTriggered(SyncStrangerCheck())
                 }
                 defer { strangerChecks.cancel() }
-                let opening = await delegate.sessionOpened(with: peer, hello: hello, address: remoteAddress)
+                let opening = await delegate.sessionOpened(
+                    with: peer, hello: hello, address: remoteAddress, handshakeHash: handshakeHash)
                 session.enqueue(serializeForSending(opening))
                 let reason = await runSession(
                     session, events: &events, cipher: cipher, assembler: &assembler, logger: logger)
@@ -122,10 +124,11 @@ extension SyncService {
     // MARK: Handshake (Protocol/handshake.md)
 
     /// Runs Noise XX with identity proofs in messages 2 and 3; returns the peer's verified
-    /// Ed25519 key and the session's transport.
+    /// Ed25519 key, the session's transport and the final handshake hash (the session's
+    /// channel binding: pairing proofs are bound to it, `Protocol/devices.md` §5.2).
     private nonisolated func handshake(
         _ events: inout Events, channel: any Channel, identity: SigningKeyPair, initiator: Bool
-    ) async throws -> (PublicKey, SessionCipher) {
+    ) async throws -> (PublicKey, SessionCipher, [UInt8]) {
         let staticKey = try identity.withSecretKey { try NoiseStaticKey(ed25519SecretKey: $0) }
         let handshake = initiator ? NoiseHandshake.initiator(staticKey: staticKey) : .responder(staticKey: staticKey)
         let peerKey: [UInt8]
@@ -156,7 +159,9 @@ extension SyncService {
                 payload: proof3, handshakeHashBeforeMessage: hashBefore3, messageNumber: 3,
                 remoteStaticKey: handshake.remoteStaticKey)
         }
-        return (try PublicKey(bytes: peerKey), SessionCipher(try handshake.finish()))
+        let transport = try handshake.finish()
+        let hash = transport.handshakeHash
+        return (try PublicKey(bytes: peerKey), SessionCipher(transport), hash)
     }
 
     private nonisolated func nextHandshakeFrame(_ events: inout Events) async throws -> [UInt8] {
@@ -189,6 +194,9 @@ extension SyncService {
         hello.hello.name = Self.truncated(await delegate.helloName(for: peer), toUTF8Bytes: maxHelloNameBytes)
         hello.hello.listenPort = UInt32(await boundPort ?? 0)
         hello.hello.features = Replicator.features
+        let device = await delegate.deviceCredentials()
+        hello.hello.deviceCert = Data(device.certificate)
+        hello.hello.deviceRevocations = device.revocations.prefix(maxHelloRevocations).map { Data($0) }
         let bytes: [UInt8] = try hello.serializedBytes()
         try await channel.writeAndFlush(Self.frames(for: bytes, cipher: cipher, allocator: channel.allocator)).get()
         while true {
@@ -209,6 +217,14 @@ extension SyncService {
             }
             guard theirs.features.count <= 16, theirs.features.allSatisfy({ $0.utf8.count <= 32 }) else {
                 throw SyncError(.protocolViolation, "The peer's Hello has over 16 features or one over 32 bytes")
+            }
+            // Device records are checked by the delegate; here only their sizes (devices.md §6).
+            guard theirs.deviceCert.isEmpty || theirs.deviceCert.count == 138,
+                theirs.deviceRevocations.count <= maxHelloRevocations,
+                theirs.deviceRevocations.allSatisfy({ $0.count == 137 })
+            else {
+                throw SyncError(
+                    .protocolViolation, "The peer's Hello has a device certificate or revocations of the wrong size")
             }
             return theirs
         }

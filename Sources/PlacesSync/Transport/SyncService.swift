@@ -233,6 +233,17 @@ public actor SyncService {
         }
     }
 
+    /// Says `Bye` with `reason` to `peer` and closes its sessions (a device just paired, which
+    /// comes back with its certificate; a device revoked). Returns without waiting.
+    public func disconnect(_ peer: PublicKey, reason: String) async {
+        var bye = SyncMessage()
+        bye.bye.reason = reason
+        let byeBytes = serializeForSending([bye]).first
+        for session in sessions.values where session.info.key == peer {
+            session.close(SyncError(.closed, "This daemon closed the session: \(reason)"), bye: byeBytes)
+        }
+    }
+
     // MARK: Bookkeeping (called by the connection tasks)
 
     /// Serializes messages for sending, leaving out those the peer would refuse.
