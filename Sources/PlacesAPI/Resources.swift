@@ -29,6 +29,9 @@ public struct Status: Codable, Sendable, Equatable {
     public var listen: String?
     /// Whether LAN discovery beacons are on.
     public var discovery: Bool?
+    /// This daemon as a device of its person (`Protocol/devices.md`): absent for a person's
+    /// first device with no other.
+    public var device: DeviceStatus?
 
     public init(
         id: String?, version: String, initialized: Bool, loggedIn: Bool, passphraseProtected: Bool?, name: String?,
