@@ -36,8 +36,9 @@ public struct Status: Codable, Sendable, Equatable {
     public init(
         id: String?, version: String, initialized: Bool, loggedIn: Bool, passphraseProtected: Bool?, name: String?,
         username: String?, dataDir: String, socket: String, pid: Int32, opCount: Int?, listen: String? = nil,
-        discovery: Bool? = nil
+        discovery: Bool? = nil, device: DeviceStatus? = nil
     ) {
+        self.device = device
         self.id = id
         self.version = version
         self.initialized = initialized

@@ -1,5 +1,7 @@
 import ArgumentParser
+import Foundation
 import PlacesAPI
+import PlacesControlClient
 
 // Identity and session: init, login, logout, whoami, status.
 
@@ -116,12 +118,14 @@ extension PlacesCommand {
     /// `places whoami`: the profile of the logged-in identity.
     struct Whoami: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show your id (the one friends add), name and username.")
+            abstract: "Show your id (the one friends add), name and username, and which of your devices this is.",
+            discussion: "The id is your person's: the same on each of your devices (`places device list`).")
 
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let reply = try global.api.get(Target.v1("profile"))
+            let api = global.api
+            let reply = try api.get(Target.v1("profile"))
             if global.json { return printRaw(reply) }
             let profile = try reply.decode(Profile.self)
             var fields = Fields()
@@ -129,6 +133,14 @@ extension PlacesCommand {
             fields["name"] = profile.name
             fields["username"] = profile.username
             fields["bio"] = profile.bio
+            // This device, when the person has several (an older daemon has no block); the
+            // profile is printed whatever the status says.
+            if let response = try? api.control.send("GET", Target.v1("status"), body: nil, headers: [:]),
+                response.status == 200,
+                let device = (try? JSONDecoder().decode(PlacesAPI.Status.self, from: Data(response.body)))?.device
+            {
+                fields["device"] = "\(device.name ?? "?") (\(device.id ?? "?"))"
+            }
             fields.print()
         }
     }
@@ -157,6 +169,16 @@ extension PlacesCommand {
             fields["data dir"] = status.dataDir
             fields["socket"] = status.socket
             fields["ops"] = status.opCount.map(String.init)
+            if let device = status.device {
+                var line = "\(device.name ?? "?") (\(device.id ?? "?"))"
+                switch device.state {
+                case "pairing":
+                    line += ", joining: check code \(DeviceFormat.checkCode(device.checkCode ?? ""))"
+                case "refused": line += ", join refused: \(device.reason ?? "no reason given")"
+                default: break
+                }
+                fields["device"] = line
+            }
             fields.print()
         }
     }
