@@ -1,5 +1,6 @@
 import Foundation
 import PlacesAPI
+import PlacesAccess
 import PlacesCrypto
 import PlacesModel
 import PlacesStore
@@ -10,8 +11,16 @@ import PlacesStore
 /// seen half done.
 struct AccountService {
     let paths: DataPaths
-    /// The unlocked identity; nil while logged out.
+    /// The unlocked identity: this device's key, which signs its ops and sessions (the person
+    /// key itself on a person's root device); nil while logged out.
     private(set) var identity: SigningKeyPair?
+    /// This device's certificate when it is not its person's root device (`Protocol/devices.md`).
+    private(set) var certificate: DeviceCertificate?
+    /// The person's key when this device may manage devices: the root device's own key, or an
+    /// admin device's `person.key`; nil on other devices.
+    private(set) var personKey: SigningKeyPair?
+    /// This device's name (`device.json`), nil on a root device.
+    private(set) var deviceName: String?
     /// The document keys of every epoch this identity holds.
     var keyring = Keyring()
     private(set) var libraryDoc: DocumentID?
@@ -19,26 +28,49 @@ struct AccountService {
 
     init(paths: DataPaths) { self.paths = paths }
 
-    /// This identity's public key, while logged in.
-    var me: PublicKey? { identity?.publicKey }
+    /// The person this daemon is, while logged in: what friends know, the owner of its
+    /// documents (its certificate's person on a paired device).
+    var me: PublicKey? { identity.map { certificate?.person ?? $0.publicKey } }
 
-    /// Opens every sealed document key with `pair` and finds this identity's own documents.
-    /// Changes nothing when any of it fails.
-    mutating func unlock(_ pair: SigningKeyPair, store: Store) throws {
+    /// Whether this device may pair and revoke devices.
+    var isAdmin: Bool { personKey != nil }
+
+    /// Opens every sealed document key with `pair` (this device's key) and finds this
+    /// person's own documents. `certificate` is this device's when it is not the root device,
+    /// `personKey` the person's key on an admin device. Changes nothing when any of it fails.
+    mutating func unlock(
+        _ pair: SigningKeyPair, store: Store, certificate: DeviceCertificate? = nil, personKey: SigningKeyPair? = nil,
+        deviceName: String? = nil
+    ) throws {
         var ring = Keyring()
         for (doc, epoch, sealed) in try store.sealedKeys() {
             ring.insert(try SealedBox.open(sealed, with: pair), doc: doc, epoch: epoch)
         }
-        let mine = try store.documents().filter { $0.owner == pair.publicKey.bytes }
+        let person = certificate?.person ?? pair.publicKey
+        let mine = try store.documents().filter { $0.owner == person.bytes }
         identity = pair
+        self.certificate = certificate
+        self.personKey = certificate == nil ? pair : personKey
+        self.deviceName = deviceName
         keyring = ring
         libraryDoc = mine.first { $0.kind == .library }?.id
         profileDoc = mine.first { $0.kind == .profile }?.id
     }
 
+    /// A document of this person's arrived from another of its devices: its library or
+    /// profile, when this device had none (a device just paired).
+    mutating func adopted(_ record: Store.DocumentRecord) {
+        guard record.owner == me?.bytes else { return }
+        if record.kind == .library, libraryDoc == nil { libraryDoc = record.id }
+        if record.kind == .profile, profileDoc == nil { profileDoc = record.id }
+    }
+
     /// Forgets the identity and every key (logout, or a failed `init`).
     mutating func lock() {
         identity = nil
+        certificate = nil
+        personKey = nil
+        deviceName = nil
         keyring = Keyring()
         libraryDoc = nil
         profileDoc = nil
@@ -68,7 +100,7 @@ struct AccountService {
         }
         let f = Views.fields(record)
         return Profile(
-            id: identity.publicKey.humanID, name: f["name"]?.stringValue ?? "",
+            id: (certificate?.person ?? identity.publicKey).humanID, name: f["name"]?.stringValue ?? "",
             username: f["username"]?.stringValue ?? "",
             bio: f["bio"]?.stringValue, picture: f["picture"]?.stringValue)
     }

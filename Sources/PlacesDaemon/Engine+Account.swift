@@ -1,5 +1,6 @@
 import Foundation
 import PlacesAPI
+import PlacesAccess
 import PlacesCrypto
 import PlacesModel
 import PlacesStore
@@ -11,7 +12,7 @@ extension Engine {
     func autoLogin() {
         guard let file = try? account.readKeyFile(), !file.isSealed else { return }
         do {
-            try unlock(try file.open(passphrase: nil))
+            try unlock(try file.open(passphrase: nil), passphrase: nil)
             logger.info("logged in with the unsealed key file")
         } catch {
             logger.error("the unsealed key file could not be opened", metadata: ["error": "\(error)"])
@@ -31,11 +32,15 @@ extension Engine {
     private func localStatus(listen: String?) -> Status {
         let file = try? account.readKeyFile()
         let profile = currentProfile()
+        // The person's id: a paired device's key file holds its own key, its certificate the person.
+        let certified = (try? DeviceRecord.read(paths))?.flatMap { try? DeviceCertificate(base64url: $0.certificate) }
+        let person = me ?? certified?.person ?? (try? file?.identityPublicKey())
         return Status(
-            id: (try? file?.identityPublicKey())?.humanID, version: version, initialized: file != nil,
+            id: person?.humanID, version: version, initialized: file != nil,
             loggedIn: identity != nil, passphraseProtected: file?.isSealed, name: profile?.name,
             username: profile?.username, dataDir: paths.dataDir, socket: paths.socket, pid: getpid(),
-            opCount: identity == nil ? nil : (try? store.opCount()), listen: listen, discovery: discoveryOn)
+            opCount: identity == nil ? nil : (try? store.opCount()), listen: listen, discovery: discoveryOn,
+            device: deviceStatus())
     }
 
     func initialize(_ request: InitRequest) throws -> Profile {
@@ -112,7 +117,7 @@ extension Engine {
         }
         if identity != nil { return await status() }
         do {
-            try unlock(try file.open(passphrase: passphrase))
+            try unlock(try file.open(passphrase: passphrase), passphrase: passphrase)
         } catch let e as CryptoError where e.code == .wrongPassphrase {
             throw ServiceError(.wrongPassphrase, e.message, cause: e)
         } catch let e as ServiceError {
@@ -140,9 +145,20 @@ extension Engine {
     }
 
     /// Unlocks `pair`: every cache built for the previous identity (or none) goes.
-    private func unlock(_ pair: SigningKeyPair) throws {
-        try account.unlock(pair, store: store)
+    /// Unlocks `pair`, this device's key: on a paired device with its certificate, and on an
+    /// admin one with the person's key (`person.key`, sealed with the same passphrase).
+    private func unlock(_ pair: SigningKeyPair, passphrase: String? = nil) throws {
+        if let record = try DeviceRecord.read(paths) {
+            let certificate = try record.checked(for: pair.publicKey)
+            let personKey = try DeviceRecord.readPersonKey(paths)?.open(passphrase: passphrase)
+            try account.unlock(
+                pair, store: store, certificate: certificate,
+                personKey: personKey?.publicKey == certificate.person ? personKey : nil, deviceName: record.name)
+        } else {
+            try account.unlock(pair, store: store)
+        }
         didChangeIdentity()
+        settleRotations()
     }
 
     func currentProfileName() -> String? { currentProfile()?.name }

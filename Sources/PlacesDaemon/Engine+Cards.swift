@@ -99,11 +99,11 @@ extension Engine {
             // Made the first time favorites are shared or a friendship starts (friends see the
             // profile and picture through it).
             guard sharing.mode != .off || !currentFriends().isEmpty else { return false }
-            let id = CardService.documentID(owner: identity.publicKey.bytes)
+            let id = CardService.documentID(owner: (me ?? identity.publicKey).bytes)
             do {
                 let key = try SecretBox.randomKey()
                 try store.createDocument(
-                    id, kind: .card, owner: identity.publicKey,
+                    id, kind: .card, owner: me ?? identity.publicKey,
                     sealedKey: try SealedBox.seal(key, to: identity.publicKey),
                     timeMs: RFC3339.nowMs())
                 account.keyring.insert(key, doc: id, epoch: 0)
@@ -167,12 +167,13 @@ extension Engine {
 
     /// The owner's grant of `card`'s key to `peer`, issued the first time it is offered to them.
     func ensureCardGrant(_ card: Store.DocumentRecord, to peer: PublicKey) -> KeyGrant? {
-        guard let identity, card.owner == identity.publicKey.bytes else { return nil }
+        guard let identity, card.owner == me?.bytes else { return nil }
         let grants = (try? store.grants(in: card.id)) ?? []
         if let held = grants.first(where: { $0.member == peer.bytes }) { return held }
         let ring = keyringCopy()
         guard let (epoch, key) = ring.current(card.id),
-            let grant = try? KeyGrant.issue(key: key, doc: card.id, epoch: epoch, to: peer, by: identity)
+            let grant = try? KeyGrant.issue(
+                key: key, doc: card.id, epoch: epoch, to: peer, by: account.personKey ?? identity)
         else { return nil }
         try? store.saveGrant(grant)
         return grant

@@ -27,9 +27,11 @@ extension Engine {
         guard let owner = try? PublicKey(bytes: invitation.owner) else {
             throw ServiceError.internal("Invitation unreadable", "bad owner key")
         }
+        // An invitation's grant is sealed to the person: its first device or an admin one opens it.
+        let holder = account.personKey ?? identity
         var grant = invitation.grant
-        grant.member = identity.publicKey.bytes
-        guard grant.isValid, let key = try? SealedBox.open(grant.sealedKey, with: identity) else {
+        grant.member = holder.publicKey.bytes
+        guard grant.isValid, let key = try? SealedBox.open(grant.sealedKey, with: holder) else {
             try? store.deleteInvitation(invitation.doc)
             throw ServiceError(
                 .invitationInvalid,

@@ -48,10 +48,12 @@ extension Engine {
         guard let id = DocumentID(bytes: SecureRandom.bytes(16)) else {
             throw ServiceError.store("Could not create the itinerary", "no document id")
         }
+        guard let identity else { throw ServiceError.loggedOut }
         do {
             let key = try SecretBox.randomKey()
+            // Kept sealed to this device's key (the owner's key on its first device).
             try store.createDocument(
-                id, kind: .itinerary, owner: owner, sealedKey: try SealedBox.seal(key, to: owner),
+                id, kind: .itinerary, owner: owner, sealedKey: try SealedBox.seal(key, to: identity.publicKey),
                 timeMs: RFC3339.nowMs())
             account.keyring.insert(key, doc: id, epoch: 0)
         } catch {

@@ -24,7 +24,7 @@ extension Engine {
         // suspension, so no other request can change the role, key or login in between.
         let hints = await addressHints()
         let doc = try itineraryDoc(reference)
-        guard let identity else { throw ServiceError.loggedOut }
+        let signer = try personSigner("make a share link")
         let sharing = try sharingService()
         let now = RFC3339.nowMs()
         let terms = try sharing.linkTerms(doc, request, nowMs: now)
@@ -35,7 +35,7 @@ extension Engine {
         do {
             let notBefore = now - Store.linkClockAllowanceMs
             token = try CapabilityToken.issue(
-                doc: doc.id, role: terms.role, by: identity, audience: terms.audience, notBeforeMs: notBefore,
+                doc: doc.id, role: terms.role, by: signer, audience: terms.audience, notBeforeMs: notBefore,
                 expiresMs: terms.expiresMs, uses: terms.uses.map(UInt32.init), addressHints: hints, epoch: epoch,
                 documentKey: key)
         } catch {
@@ -97,16 +97,27 @@ extension Engine {
     /// Starts a new epoch: a fresh document key, kept sealed to the owner and granted (sealed
     /// and signed) to each remaining member, who receive it in the next offer. Later ops use
     /// it, so a removed member cannot read them even with the ciphertext.
+    /// The grants go to each remaining member's person key and to each of its devices certified
+    /// in the document and not revoked (`Protocol/devices.md` §4.3); this person's other devices
+    /// get the key from this one's next offer.
     func rotateKey(_ doc: Store.DocumentRecord) throws {
         guard let identity, let me else { throw ServiceError.loggedOut }
+        let signer = account.personKey ?? identity
         var ring = keyringCopy()
         let epoch = (ring.current(doc.id)?.epoch ?? 0) + 1
         let remaining = participants(of: doc).subtracting([me])
+        var devicesOfMembers = Set<PublicKey>()
+        for (device, person) in (try? store.devicePersons(in: doc.id)) ?? [:] {
+            guard let key = Engine.publicKey(hex: device), let owner = Engine.publicKey(hex: person),
+                remaining.contains(owner), (try? store.isRevoked(device: key, of: owner)) == false
+            else { continue }
+            devicesOfMembers.insert(key)
+        }
         do {
             let key = try SecretBox.randomKey()
-            try store.addDocumentKey(doc.id, epoch: epoch, sealed: try SealedBox.seal(key, to: me))
-            for member in remaining {
-                try store.saveGrant(try KeyGrant.issue(key: key, doc: doc.id, epoch: epoch, to: member, by: identity))
+            try store.addDocumentKey(doc.id, epoch: epoch, sealed: try SealedBox.seal(key, to: identity.publicKey))
+            for member in remaining.union(devicesOfMembers) {
+                try store.saveGrant(try KeyGrant.issue(key: key, doc: doc.id, epoch: epoch, to: member, by: signer))
             }
             ring.insert(key, doc: doc.id, epoch: epoch)
         } catch {
@@ -116,7 +127,7 @@ extension Engine {
         logger.info(
             "document key rotated",
             metadata: ["doc.id": "\(doc.id)", "epoch": "\(epoch)", "members": "\(remaining.count)"])
-        offerToConnected(doc, newcomers: remaining)
+        offerToConnected(doc, newcomers: withDevices(remaining.union([me])))
     }
 
     // MARK: Leaving

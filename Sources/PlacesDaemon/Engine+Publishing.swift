@@ -19,7 +19,7 @@ extension Engine {
                 unknown, "unknown field '\(unknown.prefix(64))': the fields are audience and dryRun")
         }
         let doc = try itineraryDoc(reference)
-        guard doc.owner == identity.publicKey.bytes else {
+        guard doc.owner == me?.bytes else {
             throw ServiceError(.notOwner, "only the itinerary's owner can publish it")
         }
         let (audience, group) = try publicationAudience(body["audience"])
@@ -70,9 +70,9 @@ extension Engine {
 
     /// `DELETE /v1/itineraries/{id}/publish`: withdrawn from every daemon that holds it.
     func unpublish(_ reference: String) throws {
-        guard let identity else { throw ServiceError.loggedOut }
+        guard identity != nil else { throw ServiceError.loggedOut }
         let doc = try itineraryDoc(reference)
-        guard doc.owner == identity.publicKey.bytes else {
+        guard doc.owner == me?.bytes else {
             throw ServiceError(.notOwner, "only the itinerary's owner can unpublish it")
         }
         guard
@@ -97,11 +97,11 @@ extension Engine {
     /// A new published document of this identity: a network trip's key is derived from its
     /// id (anyone it is offered to may read it), a private one's is random (sent in grants).
     private func createPublished(network: Bool, salt: [UInt8], identity: SigningKeyPair) throws -> DocumentID {
-        let id = PublishService.documentID(author: identity.publicKey.bytes, salt: salt)
+        let id = PublishService.documentID(author: (me ?? identity.publicKey).bytes, salt: salt)
         do {
             let key = network ? Engine.networkKey(id) : try SecretBox.randomKey()
             try store.createDocument(
-                id, kind: .published, owner: identity.publicKey,
+                id, kind: .published, owner: me ?? identity.publicKey,
                 sealedKey: try SealedBox.seal(key, to: identity.publicKey), timeMs: RFC3339.nowMs())
             account.keyring.insert(key, doc: id, epoch: 0)
         } catch {

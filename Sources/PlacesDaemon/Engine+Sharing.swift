@@ -17,7 +17,8 @@ extension Engine {
         if let edit { try commit(edit) }
         do {
             for (epoch, key) in keyringCopy().all(doc.id) {
-                try store.saveGrant(try KeyGrant.issue(key: key, doc: doc.id, epoch: epoch, to: member, by: identity))
+                try store.saveGrant(
+                    try KeyGrant.issue(key: key, doc: doc.id, epoch: epoch, to: member, by: account.personKey ?? identity))
             }
         } catch {
             throw ServiceError.crypto("Could not seal the key", "\(error)", cause: error)
@@ -25,7 +26,7 @@ extension Engine {
         // Offer the itinerary to the new member now if it is connected, and hand the new
         // grant to the other participants so that any of them can pass it on. Through the
         // outbox, after the share op: a participant learns of the member before its grant.
-        offerToConnected(doc, newcomers: participants(of: doc).subtracting([identity.publicKey]))
+        offerToConnected(doc, newcomers: withDevices(participants(of: doc)))
         return try members(doc.id.hex)
     }
 

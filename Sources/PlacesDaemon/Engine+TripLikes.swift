@@ -10,7 +10,7 @@ import PlacesSync
 extension Engine {
     /// `PUT|DELETE /v1/explore/{id}/like`.
     func likeTrip(_ reference: String, liked: Bool) throws -> JSONValue {
-        guard let identity else { throw ServiceError.loggedOut }
+        let identity = try personSigner("like a published trip")
         let entry = try visibleTrip(reference)
         let at = RFC3339.string(ms: RFC3339.nowMs())
         let signature = identity.sign(

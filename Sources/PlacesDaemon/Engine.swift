@@ -52,6 +52,9 @@ public actor Engine {
     /// Publishing: this person's publications, per-peer addresses and refusals
     /// (`PublishingComponent`).
     var publishing = PublishingComponent()
+    /// Devices: pairings issued here, this daemon's join as a new device, what connected
+    /// peers said of their devices (`DeviceComponent`).
+    var devices = DeviceComponent()
 
     init(store: Store, paths: DataPaths, version: String, logger: Logger) {
         self.store = store
@@ -91,7 +94,7 @@ public actor Engine {
         do {
             ops = try store.append(
                 [Store.Edit(doc: doc, changes: changes, timeMs: RFC3339.nowMs())], identity: identity,
-                keyring: account.keyring)
+                keyring: account.keyring, device: account.certificate)
         } catch {
             logger.error("append failed", metadata: ["doc.id": "\(doc)", "error": "\(error)"])
             throw ServiceError.store("Could not save", error.message, cause: error)
@@ -111,7 +114,7 @@ public actor Engine {
         events.publish(
             Event(
                 type: "changed", time: RFC3339.string(ms: RFC3339.nowMs()), doc: doc.hex, docKind: kind,
-                author: identity.publicKey.humanID,
+                author: (me ?? identity.publicKey).humanID,
                 summary: summary ?? "\(kind ?? "document") \(doc.hex.prefix(8)) changed"))
         return ops
     }
@@ -122,7 +125,7 @@ public actor Engine {
     func appendBatch(_ edits: [Store.Edit]) throws {
         guard let identity else { throw ServiceError.loggedOut }
         didStore(.documents)
-        try store.append(edits, identity: identity, keyring: account.keyring)
+        try store.append(edits, identity: identity, keyring: account.keyring, device: account.certificate)
     }
 
     /// Result of `POST /v1/maintenance/rebuild`.
@@ -159,6 +162,7 @@ public actor Engine {
         activityComponent.didStore(change)
         joins.didStore(change)
         photos.didStore(change)
+        devices.didStore(change)
     }
 
     /// After an identity was created, unlocked or locked: what components kept for the
@@ -173,6 +177,7 @@ public actor Engine {
         activityComponent.didChangeIdentity()
         joins.didChangeIdentity()
         photos.didChangeIdentity()
+        devices.didChangeIdentity()
     }
 
     // MARK: Store access for the feature extensions

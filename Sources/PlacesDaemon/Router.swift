@@ -21,8 +21,14 @@ struct Router: ControlHandler {
         guard s.first == "v1" else { throw ServiceError.notFound("unknown path \(r.path): the API lives under /v1/") }
         let path = Array(s.dropFirst())
         // Logged out, the daemon answers only status, init, login and logout.
-        if !["status", "init", "login", "logout"].contains(path.first ?? "") {
+        // A new device joins its person before it has an identity (`POST /v1/devices/join`).
+        if !["status", "init", "login", "logout"].contains(path.first ?? ""), path != ["devices", "join"] {
             try await engine.requireLogin()
+        }
+        if let section = path.first, DeviceRoutes.sections.contains(section),
+            let response = try await DeviceRoutes.route(engine, r, path)
+        {
+            return response
         }
         if let section = path.first, SocialRoutes.sections.contains(section),
             let response = try await SocialRoutes.route(engine, r, path)

@@ -36,6 +36,9 @@ extension Problem {
             case .unknownGazetteerID: (400, "unknown-gazetteer-id", "Unknown gazetteer id")
             case .unsupportedMediaType: (415, "unsupported-media-type", "Unsupported media type")
             case .forbidden: (403, "forbidden", "Forbidden")
+            case .notAdmin: (403, "not-admin", "Not a device that manages devices")
+            case .noDeviceReachable: (504, "no-device-reachable", "No device reachable")
+            case .pairingRefused: (403, "pairing-refused", "Pairing refused")
             case .tooLarge: (413, "too-large", "Too large")
             case .failure(let code, let title): (500, code, title)
             }

@@ -53,6 +53,12 @@ struct ServiceError: Error, Sendable, CustomStringConvertible {
         case unsupportedMediaType
         /// Someone other than who may do it (a post's author, a comment's author).
         case forbidden
+        /// Pairing and revoking devices need a device that may manage devices.
+        case notAdmin
+        /// No device of the code's person answered a `places device join` in time.
+        case noDeviceReachable
+        /// The device that made a pairing code refused it (unknown, used, expired).
+        case pairingRefused
         /// A body over its size cap (a photo over 20 MiB).
         case tooLarge
         /// The daemon failed (storage, keys, files): the string is the problem code

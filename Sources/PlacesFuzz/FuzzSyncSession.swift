@@ -117,6 +117,7 @@ extension Places_Sync_V1_SyncMessage.OneOf_Kind {
         case .blobMissing: "blobMissing"
         case .tripLike(let like): "tripLike(\(like.liked))"
         case .pairRequest: "pairRequest"
+        case .pairWaiting: "pairWaiting"
         case .pairRefused(let refused): "pairRefused(\(refused.code))"
         case .pairAccepted: "pairAccepted"
         }

@@ -22,6 +22,15 @@ final class OpBatch {
     private var added: [DocumentID: [[UInt8]]] = [:]
     private var addedSet = Set<OpKey>()
     private var removed: [DocumentID: Set<OpKey>] = [:]
+    /// Who each author of the batch acts for in each document (`Store.actingPerson`): read
+    /// once per author, not once per op.
+    private var persons: [DocumentID: [String: String]] = [:]
+
+    /// The person `author` acts for in `doc`, when this batch already knows it.
+    func person(of author: String, in doc: DocumentID) -> String? { persons[doc]?[author] }
+
+    /// Remembers who `author` acts for in `doc`.
+    func note(person: String, of author: String, in doc: DocumentID) { persons[doc, default: [:]][author] = person }
 
     /// An op id (or author key) as a dictionary key: hashed by its first eight bytes, which
     /// are uniform (ids are BLAKE2b hashes, keys are Ed25519 points), instead of byte by byte

@@ -21,8 +21,16 @@ extension Store {
     /// device's own certificate in its first op makes it its person's; a certificate of another
     /// device may be copied in by a device of the same person (the person's device list, shown
     /// by `GET /v1/devices`), and establishes nothing.
-    static func actingPerson(_ db: Database, header: OpHeader, body: OpBody) throws -> Result<String, Rejection> {
+    static func actingPerson(_ db: Database, header: OpHeader, body: OpBody, batch: OpBatch? = nil) throws
+        -> Result<String, Rejection>
+    {
         let author = header.authorKey
+        // The common case: an op with no certificate by an author already seen in this batch.
+        if header.seq > 1, let known = batch?.person(of: author, in: header.doc),
+            !body.changes.contains(where: { $0.kind == .device })
+        {
+            return .success(known)
+        }
         var own: DeviceCertificate?
         var copies = [DeviceCertificate]()
         for change in body.changes {
@@ -61,6 +69,7 @@ extension Store {
         guard copies.allSatisfy({ $0.person.hex == person }) else {
             return .failure(.unauthorized("only a person's own devices copy in its device certificates"))
         }
+        batch?.note(person: person, of: author, in: header.doc)
         return .success(person)
     }
 
@@ -92,7 +101,7 @@ extension Store {
     ) throws -> String? {
         let author = header.authorKey
         if person != author,
-            try events(db, doc: header.doc, member: deviceMember(author)).contains(where: {
+            try revocations(db, doc: header.doc, device: author, person: person).contains(where: {
                 causalPast.covers($0.author, $0.seq)
             })
         {
@@ -132,18 +141,30 @@ extension Store {
         return nil
     }
 
-    /// Whether an op by a device is concurrent with a revocation of that device already held.
-    static func isConcurrentWithRevocation(_ db: Database, header: OpHeader, vector: VersionVector) throws -> Bool {
-        try events(db, doc: header.doc, member: deviceMember(header.authorKey)).contains {
+    /// Whether an op by a device acting for `person` is concurrent with a revocation of that
+    /// device by that person already held.
+    static func isConcurrentWithRevocation(
+        _ db: Database, header: OpHeader, person: String, vector: VersionVector
+    ) throws -> Bool {
+        try revocations(db, doc: header.doc, device: header.authorKey, person: person).contains {
             !vector.covers($0.author, $0.seq)
         }
     }
 
-    /// The devices an op revokes (its valid `revocation` writes).
-    static func revokedDevices(_ body: OpBody) -> [String] {
+    /// The revocation events of `device` in `doc` that bar it for `person`: those `person`
+    /// signed. Anyone may sign a revocation of any key (a member may copy one in before the
+    /// device's certificate arrives, §4.1); it bars the key only for its signer (§3).
+    static func revocations(_ db: Database, doc: DocumentID, device: String, person: String) throws -> [RoleEvent] {
+        try events(db, doc: doc, member: deviceMember(device)).filter { $0.token == nil || $0.token == person }
+    }
+
+    /// The devices an op revokes (its valid `revocation` writes), with the person who signed each.
+    static func revokedDevices(_ body: OpBody) -> [(device: String, person: String)] {
         body.changes.compactMap { change in
-            guard case .set(let entity, .device, "revocation", .string, _) = change else { return nil }
-            return entity
+            guard case .set(let entity, .device, "revocation", .string(let text), _) = change,
+                let revocation = try? DeviceRevocation(base64url: text)
+            else { return nil }
+            return (entity, revocation.person.hex)
         }
     }
 
@@ -205,11 +226,13 @@ extension Store {
         }
     }
 
-    /// Whether a revocation of `device` is kept.
-    public func isRevoked(device: PublicKey) throws(StoreError) -> Bool {
+    /// Whether a revocation of `device` by `person` is kept. A revocation bars a device for the
+    /// person who signed it only (devices.md §3): anyone can sign "I revoke key D" for any D.
+    public func isRevoked(device: PublicKey, of person: PublicKey) throws(StoreError) -> Bool {
         try read { db in
             try Bool.fetchOne(
-                db, sql: "SELECT 1 FROM device_revocation WHERE device = ?", arguments: [Data(device.bytes)]) ?? false
+                db, sql: "SELECT 1 FROM device_revocation WHERE device = ? AND person = ?",
+                arguments: [Data(device.bytes), Data(person.bytes)]) ?? false
         }
     }
 

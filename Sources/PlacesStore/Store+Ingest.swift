@@ -264,7 +264,7 @@ extension Store {
         // Who the author acts for: a device's certificate in its first op, or itself
         // (Protocol/devices.md §4.2).
         let person: String
-        switch try Store.actingPerson(db, header: header, body: body) {
+        switch try Store.actingPerson(db, header: header, body: body, batch: batch) {
         case .success(let acting): person = acting
         case .failure(let rejection): throw rejection
         }
@@ -403,7 +403,7 @@ extension Store {
             if owner == member.bytes { return "owner" }
             // A device acts with its person's role (Protocol/devices.md §4.2).
             if let person = try Store.heldPerson(db, doc: doc, device: member.hex) {
-                if try !Store.events(db, doc: doc, member: Store.deviceMember(member.hex)).isEmpty { return nil }
+                if try !Store.revocations(db, doc: doc, device: member.hex, person: person).isEmpty { return nil }
                 if person == HexCoding.encode(owner) { return "owner" }
                 return try Store.role(
                     db, of: person, in: doc, owner: HexCoding.encode(owner), causalPast: try versionVector(db, doc))

@@ -76,13 +76,17 @@ extension Store {
         }
         for (index, change) in body.changes.enumerated() {
             let member: String, role: String
+            var token: String?
             switch change {
             case .set(let entity, .member, "role", .string(let value), _):
                 (member, role) = (entity, value)
             case .set(let entity, .link, "revoked", .bool(true), _):
                 (member, role) = (linkMember(entity), "revoked")
-            case .set(let entity, .device, "revocation", .string, _):
+            case .set(let entity, .device, "revocation", .string(let text), _):
                 (member, role) = (deviceMember(entity), "revoked")
+                // A device revocation records the person who signed it in `token`: it bars the
+                // device for that person only (devices.md §3).
+                token = (try? DeviceRevocation(base64url: text))?.person.hex
             default: continue
             }
             var insert = try RawStatement(
@@ -100,7 +104,7 @@ extension Store {
             insert.bind(index)
             // A join through a link — the member's own legacy join op, or an admission written
             // by the owner or an editor (capabilities.md §4) — counts as a use of its token.
-            insert.bind(tokenIDs[member])
+            insert.bind(token ?? tokenIDs[member])
             insert.bind(body.timeMs)
             insert.bind(person)
             try insert.execute(db)
@@ -280,7 +284,9 @@ extension Store {
     static func isConcurrentWithRemoval(
         _ db: Database, header: OpHeader, person author: String, owner: String, vector: VersionVector
     ) throws -> Bool {
-        if author != header.authorKey, try isConcurrentWithRevocation(db, header: header, vector: vector) {
+        if author != header.authorKey,
+            try isConcurrentWithRevocation(db, header: header, person: author, vector: vector)
+        {
             return true
         }
         guard author != owner else { return false }
@@ -311,7 +317,11 @@ extension Store {
     static func excludeConcurrent(
         _ db: Database, doc: DocumentID, body: OpBody, vector: VersionVector, byOwner: Bool = true
     ) throws -> Bool {
-        var removed = Set(revokedDevices(body))
+        // A revocation excludes a device's ops only where it is certified for the revoker.
+        var removed = Set<String>()
+        for (device, revoker) in revokedDevices(body) where try heldPerson(db, doc: doc, device: device) == revoker {
+            removed.insert(device)
+        }
         for change in body.changes where byOwner {
             switch change {
             case .set(let member, .member, "role", .string("removed"), _):

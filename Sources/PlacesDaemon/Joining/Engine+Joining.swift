@@ -135,7 +135,7 @@ extension Engine {
         guard let identity, request.nonce.count == JoinProof.nonceBytes,
             let presented = try? CapabilityToken(decoding: request.token),
             let record = try? store.document(presented.doc), record.kind == .itinerary,
-            participants(of: record).contains(identity.publicKey),
+            participants(of: record).contains(me ?? identity.publicKey),
             let key = keyringCopy().key(presented.doc, epoch: presented.epoch)
         else { return nil }
         // The joiner sends the token without its key; the holder's own key of that epoch

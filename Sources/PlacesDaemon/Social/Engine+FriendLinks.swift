@@ -21,7 +21,7 @@ extension Engine {
     /// `POST /v1/friends/link` (`{"validHours": 1…720}`, 24 by default): a friend link whose
     /// redeemer becomes a friend without a prompt.
     func createFriendLink(_ body: [String: JSONValue]) throws -> FriendLinkResponse {
-        guard let identity else { throw ServiceError.loggedOut }
+        let signer = try personSigner("make a friend link")
         if let unknown = body.keys.sorted().first(where: { $0 != "validHours" }) {
             throw ServiceError.invalid(unknown, "unknown field '\(unknown)': the field is validHours")
         }
@@ -32,7 +32,7 @@ extension Engine {
             }
             hours = n
         }
-        let link = FriendLink.issue(by: identity, expiresMs: RFC3339.nowMs() + hours * 3_600_000)
+        let link = FriendLink.issue(by: signer, expiresMs: RFC3339.nowMs() + hours * 3_600_000)
         return FriendLinkResponse(link: link.text, expiresAt: RFC3339.string(ms: link.expiresMs))
     }
 }

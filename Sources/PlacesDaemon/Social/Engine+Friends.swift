@@ -217,9 +217,10 @@ extension Engine {
     func acceptFriendInvitation(_ invitation: Store.InvitationRecord) throws -> Invitation {
         guard let identity, let owner = try? PublicKey(bytes: invitation.owner) else { throw ServiceError.loggedOut }
         try requireFriendRoom(for: owner)
+        let holder = account.personKey ?? identity
         var grant = invitation.grant
-        grant.member = identity.publicKey.bytes
-        guard grant.isValid, let key = try? SealedBox.open(grant.sealedKey, with: identity) else {
+        grant.member = holder.publicKey.bytes
+        guard grant.isValid, let key = try? SealedBox.open(grant.sealedKey, with: holder) else {
             try? store.deleteInvitation(invitation.doc)
             throw ServiceError(
                 .invitationInvalid, "the friend request's key does not open with this identity; ask them again")

@@ -13,12 +13,12 @@ extension Engine {
     /// This person's outbox to `reader`, created on first use.
     @discardableResult
     func ensureOutbox(to reader: PublicKey, identity: SigningKeyPair) throws -> Store.DocumentRecord {
-        let id = Outboxes.documentID(author: identity.publicKey.bytes, reader: reader.bytes)
+        let id = Outboxes.documentID(author: (me ?? identity.publicKey).bytes, reader: reader.bytes)
         if let held = try? store.document(id) { return held }
         do {
             let key = try SecretBox.randomKey()
             try store.createDocument(
-                id, kind: .outbox, owner: identity.publicKey,
+                id, kind: .outbox, owner: me ?? identity.publicKey,
                 sealedKey: try SealedBox.seal(key, to: identity.publicKey),
                 timeMs: RFC3339.nowMs())
             account.keyring.insert(key, doc: id, epoch: 0)

@@ -15,7 +15,7 @@ extension Engine {
     /// This person's journal: every post they wrote, created on first use.
     func journal() throws -> Store.DocumentRecord {
         guard let identity else { throw ServiceError.loggedOut }
-        return try ensureOutbox(to: identity.publicKey, identity: identity)
+        return try ensureOutbox(to: me ?? identity.publicKey, identity: identity)
     }
 
     /// `POST /v1/posts`.

@@ -93,12 +93,12 @@ extension Engine {
     /// the outboxes it went to; on a friend's, into their outbox to that friend. Returns its time.
     @discardableResult
     func writeReaction(post: Store.EntityRecord, id: String, type: String, text: String) throws -> String {
-        guard let identity, let me else { throw ServiceError.loggedOut }
+        guard let me else { throw ServiceError.loggedOut }
         guard let author = (try? store.document(post.doc)).flatMap({ try? PublicKey(bytes: $0.owner) }) else {
             throw ServiceError.notFound("no post '\(post.id)' that you can see")
         }
         let at = RFC3339.string(ms: RFC3339.nowMs())
-        let signature = identity.sign(
+        let signature = try personSigner("react to a post").sign(
             Outboxes.reactionMessage(
                 postAuthor: author.bytes, post: post.id, reaction: id, type: type, text: text, at: at))
         let fields: [String: JSONValue] = [

@@ -23,17 +23,19 @@ extension Engine {
     public func ingest(_ ops: [[UInt8]], into docID: DocumentID, from peer: PublicKey) async -> IngestOutcome? {
         guard let record = try? store.document(docID) else { return nil }
         let participantsBefore = participants(of: record)
+        // A device's ops are its person's; another device of this person hands on everything.
+        let sender = person(of: peer), sibling = isSibling(peer)
         // An outbox's ops come only from its author while the friendship (or a request)
         // stands in this daemon's view, whatever the session saw before (an ended friendship
         // mid-session): anything else is not stored.
-        if record.kind == .outbox, !participantsBefore.contains(peer) || record.owner != peer.bytes {
+        if record.kind == .outbox, !sibling, !participantsBefore.contains(sender) || record.owner != sender.bytes {
             logger.info(
                 "ignored outbox ops from someone who is not its author or not a friend now",
                 metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)"])
             return nil
         }
         // A published trip's ops come only from its author (never relayed), up to its size bound.
-        if record.kind == .published, record.owner != peer.bytes || !publishedHasRoom(record) {
+        if record.kind == .published, !sibling, record.owner != sender.bytes || !publishedHasRoom(record) {
             logger.info(
                 "ignored published trip ops from someone who is not its author, or past the trip's size bound",
                 metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)"])
@@ -50,6 +52,7 @@ extension Engine {
             return nil
         }
         didStore(.ops(result.stored, membership: Engine.membershipDocuments(result.stored, bodies: result.bodies)))
+        await learnRevocations(in: result.bodies, doc: docID)
         if let rejected = result.rejected {
             logger.warning(
                 "rejected an op from a peer",
@@ -59,13 +62,13 @@ extension Engine {
         }
         let outcome = IngestOutcome(
             before: before, stored: result.stored, refusal: result.rejected?.reason.refusal,
-            participantsBefore: participantsBefore, participantsAfter: participants(of: record))
+            participantsBefore: withDevices(participantsBefore), participantsAfter: withDevices(participants(of: record)))
         guard !result.stored.isEmpty else { return outcome }
         // A member who left (the only way another's op ends a membership here) keeps the key:
         // the owner starts a new epoch, as for a removal, so that its grant of the old one no
         // longer vouches for it at a daemon that holds no role events yet (sync.md §8.4, §8.5).
         if record.kind == .itinerary, let me, record.owner == me.bytes,
-            !participantsBefore.subtracting(outcome.participantsAfter).subtracting([me]).isEmpty
+            !participantsBefore.subtracting(participants(of: record)).subtracting([me]).isEmpty
         {
             do {
                 try rotateKey(record)

@@ -18,19 +18,22 @@ extension Engine: ReplicationHost {
         return replicator
     }
 
-    public func replicaIdentity() async -> SigningKeyPair? { identity }
+    /// This device's key; while joining a person as a new device (no identity yet), the key
+    /// it is pairing with.
+    public func replicaIdentity() async -> SigningKeyPair? { identity ?? devices.joining?.key }
 
     public func profileName() async -> String? { currentProfileName() }
 
-    public func knows(_ peer: PublicKey) async -> Bool { isKnown(peer) }
+    public func knows(_ peer: PublicKey) async -> Bool { isKnown(person(of: peer)) || keepsForDevices(peer) }
 
     public func peerConnected(_ peer: PublicKey, name: String, address: String) async {
+        if devices.joining?.issuer == peer { devices.joining?.issuerAddress = address }
         syncComponent.peerConnected(peer, name: name)
         publishing.peerConnected(peer, address: address)
         publishedFollowConnection(peer)
         // Only people this daemon shares something with (or contacts) are remembered across
         // runs: a stream of strangers with new identities must not grow the database.
-        if isKnown(peer) {
+        if isKnown(person(of: peer)) || isSibling(peer) {
             try? store.rememberPeer(key: peer.bytes, name: name, address: address, timeMs: RFC3339.nowMs())
         }
         logger.info("peer connected", metadata: ["peer.id": "\(peer.humanID.prefix(7))"])
@@ -41,10 +44,11 @@ extension Engine: ReplicationHost {
     }
 
     public func peerDisconnected(_ peer: PublicKey, lastSession: Bool) async {
-        if isKnown(peer) {
+        if isKnown(person(of: peer)) || isSibling(peer) {
             try? store.rememberPeer(
                 key: peer.bytes, name: syncComponent.peerNames[peer] ?? "", address: nil, timeMs: RFC3339.nowMs())
         }
+        devices.peerDisconnected(peer, lastSession: lastSession, nowMs: RFC3339.nowMs())
         guard lastSession else { return }
         syncComponent.peerDisconnected(peer)
         publishing.peerDisconnected(peer)
@@ -52,9 +56,13 @@ extension Engine: ReplicationHost {
     }
 
     public func sharedDocumentIDs(with peer: PublicKey) async -> [DocumentID] {
+        // Another device of this person holds everything this one does (devices.md §4.3).
+        if isSibling(peer) { return siblingDocuments() }
+        // A device is offered what its person shares with this daemon.
+        let person = person(of: peer)
         // Published trips are not in `sharedDocuments`: a network trip is offered to anyone
         // who connects, and that must not make a stranger known.
-        (sharedDocuments(with: peer) + publishedDocuments(with: peer)).map(\.id)
+        return (sharedDocuments(with: person) + publishedDocuments(with: person)).map(\.id)
     }
 
     public func document(_ doc: DocumentID) async -> ReplicaDocument? {
@@ -69,16 +77,17 @@ extension Engine: ReplicationHost {
             case .card: .card
             case .outbox: .outbox
             case .published: .published
+            case .library: .library
+            case .profile: .profile
             default: .itinerary
             }
-        return ReplicaDocument(
-            id: record.id, owner: record.owner,
-            isShared: [.itinerary, .card, .outbox, .published].contains(record.kind), kind: kind)
+        return ReplicaDocument(id: record.id, owner: record.owner, isShared: true, kind: kind)
     }
 
+    /// The document's participants and their connected devices (devices.md §6).
     public func participants(in doc: DocumentID) async -> Set<PublicKey> {
         guard let record = try? store.document(doc) else { return [] }
-        return participants(of: record)
+        return withDevices(participants(of: record))
     }
 
     public func isAdmitting(_ peer: PublicKey, to doc: DocumentID) async -> Bool {
@@ -89,6 +98,9 @@ extension Engine: ReplicationHost {
 
     public func offerContent(of doc: DocumentID, to peer: PublicKey, describe: Bool) async -> OfferContent? {
         guard let record = try? store.document(doc), let vector = currentVector(doc) else { return nil }
+        if isSibling(peer) { return siblingOffer(record, vector: vector, to: peer) }
+        let receiver = peer
+        let peer = person(of: peer)
         // Grants of members removed (or gone) in this daemon's view are held back (sync.md §7,
         // "Offers"); a grant may arrive before the op that makes its member one.
         if record.kind == .published {
@@ -97,7 +109,7 @@ extension Engine: ReplicationHost {
             let network = record.owner != me?.bytes || publicationsByDoc()[doc]?.audience == "network"
             let grant =
                 record.owner == me?.bytes && !network && participants(of: record).contains(peer)
-                ? ensureCardGrant(record, to: peer) : nil
+                ? ensureCardGrant(record, to: receiver) : nil
             var content = OfferContent(owner: record.owner, vector: vector, grants: grant.map { [$0] } ?? [])
             content.kind = .published
             if record.owner == me?.bytes {
@@ -112,7 +124,7 @@ extension Engine: ReplicationHost {
             // offers the document to them.
             let grant =
                 record.owner == me?.bytes && participants(of: record).contains(peer)
-                ? ensureCardGrant(record, to: peer)
+                ? ensureCardGrant(record, to: receiver)
                 : nil
             var content = OfferContent(owner: record.owner, vector: vector, grants: grant.map { [$0] } ?? [])
             content.kind = record.kind == .card ? .card : .outbox
@@ -169,17 +181,18 @@ extension Engine: ReplicationHost {
         var held = [DocumentID: Int](), full = Set<DocumentID>()
         for grant in grants {
             let count = held[grant.doc] ?? ((try? store.grantCount(in: grant.doc)) ?? 0)
-            guard count < Engine.maxGrantsPerDocument || grant.member == me.bytes else {
+            let toThisDevice = grant.member == me.bytes || grant.member == identity?.publicKey.bytes
+            guard count < Engine.maxGrantsPerDocument || toThisDevice else {
                 full.insert(grant.doc)
                 continue
             }
-            guard grant.isValid else { continue }
+            guard grant.isValid, mayIssue(grant) else { continue }
             held[grant.doc] = count + 1
             try? store.saveGrant(grant)
             kept = true
             // A grant names a member before its role event may have arrived (participants).
             didStore(.grant(grant.doc))
-            if grant.member == me.bytes { openGrant(grant) }
+            if toThisDevice { openGrant(grant) }
         }
         for doc in full {
             logger.warning("ignored grants past the bound of one document", metadata: ["doc.id": "\(doc)"])
@@ -190,10 +203,11 @@ extension Engine: ReplicationHost {
     /// Takes the key of a new epoch (after a rotation) from the owner's grant to this daemon.
     private func openGrant(_ grant: KeyGrant) {
         guard let identity, keyringCopy().key(grant.doc, epoch: grant.epoch) == nil,
-            let key = try? SealedBox.open(grant.sealedKey, with: identity)
+            let key = openSealed(grant)
         else { return }
         do {
-            try store.addDocumentKey(grant.doc, epoch: grant.epoch, sealed: grant.sealedKey)
+            // Kept sealed to this device's own key (a grant to the person is sealed to another).
+            try store.addDocumentKey(grant.doc, epoch: grant.epoch, sealed: try SealedBox.seal(key, to: identity.publicKey))
         } catch {
             logger.error("keeping a document key failed", metadata: ["doc.id": "\(grant.doc)", "error": "\(error)"])
             return
@@ -209,6 +223,9 @@ extension Engine: ReplicationHost {
     }
 
     public func receiveShare(_ offer: ReceivedOffer, from peer: PublicKey) async -> ReplicaDocument? {
+        if isSibling(peer) { return adoptFromSibling(offer, from: peer).map(Engine.replica) }
+        let peer = person(of: peer)
+        if offer.kind == .library || offer.kind == .profile { return nil }
         if offer.kind == .card { return receiveCard(offer, from: peer).map(Engine.replica) }
         if offer.kind == .outbox { return receiveOutbox(offer, from: peer).map(Engine.replica) }
         if offer.kind == .published { return receivePublished(offer, from: peer).map(Engine.replica) }
@@ -290,16 +307,17 @@ extension Engine: ReplicationHost {
     /// long request (a 100,000-stop itinerary's answer) would otherwise hold the push up.
     func pushLocal(_ ops: [SignedOp], doc: DocumentID) {
         guard let record = try? store.document(doc),
-            [.itinerary, .card, .outbox, .published].contains(record.kind), let me
+            [.itinerary, .card, .outbox, .published, .library, .profile].contains(record.kind)
         else {
             return
         }
-        let recipients = participants(of: record).filter { $0 != me }
+        guard let identity else { return }
+        let recipients = withDevices(participants(of: record))
         guard !recipients.isEmpty else { return }
         // What this daemon held before: its own ops of this commit taken out.
         var before = currentVector(doc)?.seqs
-        if let first = ops.first(where: { $0.header.author == me.bytes }) {
-            before?[me.hex] = first.header.seq - 1
+        if let first = ops.first(where: { $0.header.author == identity.publicKey.bytes }) {
+            before?[identity.publicKey.hex] = first.header.seq - 1
         }
         replicator.committed(
             LocalCommit(ops: ops, doc: doc, recipients: Array(recipients), before: before.map { VersionVector($0) }))

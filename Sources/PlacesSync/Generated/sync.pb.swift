@@ -159,6 +159,14 @@ nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
     set {kind = .pairAccepted(newValue)}
   }
 
+  var pairWaiting: Places_Sync_V1_PairWaiting {
+    get {
+      if case .pairWaiting(let v)? = kind {return v}
+      return Places_Sync_V1_PairWaiting()
+    }
+    set {kind = .pairWaiting(newValue)}
+  }
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -177,6 +185,7 @@ nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
     case pairRequest(Places_Sync_V1_PairRequest)
     case pairRefused(Places_Sync_V1_PairRefused)
     case pairAccepted(Places_Sync_V1_PairAccepted)
+    case pairWaiting(Places_Sync_V1_PairWaiting)
 
   }
 
@@ -520,6 +529,17 @@ nonisolated struct Places_Sync_V1_PairRequest: Sendable {
   init() {}
 }
 
+/// The issuer took a pairing request (devices.md §5.3): the user now compares the check codes.
+nonisolated struct Places_Sync_V1_PairWaiting: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
 /// The issuer refuses a pairing (devices.md §5.3, §5.4). `code`: "unknown-code", "used",
 /// "expired", "wrong-check-code", "cancelled", "not-admin".
 nonisolated struct Places_Sync_V1_PairRefused: Sendable {
@@ -563,7 +583,7 @@ fileprivate nonisolated let _protobuf_package = "places.sync.v1"
 
 nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".SyncMessage"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}offer\0\u{1}ops\0\u{1}ping\0\u{1}pong\0\u{1}bye\0\u{1}join\0\u{3}join_refused\0\u{3}blob_want\0\u{3}blob_chunk\0\u{3}blob_missing\0\u{3}trip_like\0\u{3}pair_request\0\u{3}pair_refused\0\u{3}pair_accepted\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}offer\0\u{1}ops\0\u{1}ping\0\u{1}pong\0\u{1}bye\0\u{1}join\0\u{3}join_refused\0\u{3}blob_want\0\u{3}blob_chunk\0\u{3}blob_missing\0\u{3}trip_like\0\u{3}pair_request\0\u{3}pair_refused\0\u{3}pair_accepted\0\u{3}pair_waiting\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -766,6 +786,19 @@ nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftPr
           self.kind = .pairAccepted(v)
         }
       }()
+      case 16: try {
+        var v: Places_Sync_V1_PairWaiting?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .pairWaiting(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .pairWaiting(v)
+        }
+      }()
       default: break
       }
     }
@@ -836,6 +869,10 @@ nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftPr
     case .pairAccepted?: try {
       guard case .pairAccepted(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 15)
+    }()
+    case .pairWaiting?: try {
+      guard case .pairWaiting(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 16)
     }()
     case nil: break
     }
@@ -1479,6 +1516,25 @@ nonisolated extension Places_Sync_V1_PairRequest: SwiftProtobuf.Message, SwiftPr
   static func ==(lhs: Places_Sync_V1_PairRequest, rhs: Places_Sync_V1_PairRequest) -> Bool {
     if lhs.proof != rhs.proof {return false}
     if lhs.name != rhs.name {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Places_Sync_V1_PairWaiting: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".PairWaiting"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    // Load everything into unknown fields
+    while try decoder.nextFieldNumber() != nil {}
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Places_Sync_V1_PairWaiting, rhs: Places_Sync_V1_PairWaiting) -> Bool {
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -8,6 +8,8 @@ import PlacesCrypto
 public enum PairingMessage: Sendable, Equatable {
     /// The joiner's proof that it holds the code's secret, bound to this session.
     case request(proof: [UInt8], name: String)
+    /// The issuer took the request: the user compares the check codes now.
+    case waiting
     /// The issuer refused (`code`: `unknown-code`, `used`, `expired`, `wrong-check-code`,
     /// `cancelled`, `not-admin`).
     case refused(code: String, reason: String)
@@ -30,6 +32,7 @@ public enum PairingMessage: Sendable, Equatable {
                 return nil
             }
             self = .request(proof: [UInt8](request.proof), name: request.name)
+        case .pairWaiting: self = .waiting
         case .pairRefused(let refused):
             guard refused.code.utf8.count <= Self.maxCodeBytes, refused.reason.utf8.count <= Self.maxReasonBytes else {
                 return nil
@@ -53,6 +56,7 @@ public enum PairingMessage: Sendable, Equatable {
         case .request(let proof, let name):
             out.pairRequest.proof = Data(proof)
             out.pairRequest.name = name
+        case .waiting: out.pairWaiting = Places_Sync_V1_PairWaiting()
         case .refused(let code, let reason):
             out.pairRefused.code = code
             out.pairRefused.reason = reason
@@ -70,11 +74,18 @@ public enum PairingMessage: Sendable, Equatable {
 /// the session's handshake hash (pairing proofs are bound to it).
 public struct PeerDevice: Sendable {
     public var certificate: DeviceCertificate?
+    /// The `Hello` carried a certificate that fails (§2) or is for another key: the session
+    /// is to be closed (`bad-certificate`).
+    public var badCertificate: Bool
     public var revocations: [DeviceRevocation]
     public var handshakeHash: [UInt8]
 
-    public init(certificate: DeviceCertificate?, revocations: [DeviceRevocation], handshakeHash: [UInt8]) {
+    public init(
+        certificate: DeviceCertificate?, badCertificate: Bool = false, revocations: [DeviceRevocation],
+        handshakeHash: [UInt8]
+    ) {
         self.certificate = certificate
+        self.badCertificate = badCertificate
         self.revocations = revocations
         self.handshakeHash = handshakeHash
     }

@@ -124,7 +124,7 @@ extension Replicator {
         // role write has not arrived) may bring the grant before the op. Grants already held
         // are skipped before any signature is checked, and at most `maxGrantsPerOffer` are
         // verified per offer.
-        let newGrants = await keepGrants(offer, record: record)
+        let newGrants = await keepGrants(offer, record: record, from: peer)
         // New grants travel on at once to every connected participant (a member several hops
         // away gets its key without waiting for a reconnect).
         let participants = await host.participants(in: docID)
@@ -146,13 +146,21 @@ extension Replicator {
     }
 
     /// Keeps the offer's owner-signed grants not held yet (the host verifies each and opens
-    /// the one to this daemon); returns whether there were any.
-    private func keepGrants(_ offer: Places_Sync_V1_DocOffer, record: ReplicaDocument) async -> Bool {
+    /// the one to this daemon), and those the sender signed itself for this daemon's key (a
+    /// sibling device handing on what it holds, `Protocol/devices.md` §4.3: the host takes
+    /// them only from its person's devices); returns whether there were any.
+    private func keepGrants(_ offer: Places_Sync_V1_DocOffer, record: ReplicaDocument, from peer: PublicKey) async
+        -> Bool
+    {
         guard let host else { return false }
         let held = await host.heldGrantSignatures(in: record.id)
+        let mine = await host.replicaIdentity()?.publicKey.bytes
         var candidates = [KeyGrant]()
         for grant in offer.grants.lazy.compactMap(Replicator.grant)
-        where grant.doc == record.id && grant.issuer == record.owner && !held.contains(grant.signature) {
+        where grant.doc == record.id
+            && (grant.issuer == record.owner || (grant.issuer == peer.bytes && grant.member == mine))
+            && !held.contains(grant.signature)
+        {
             guard candidates.count < Replicator.maxGrantsPerOffer else { break }
             candidates.append(grant)
         }

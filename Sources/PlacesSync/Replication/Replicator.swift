@@ -179,8 +179,9 @@ extension Replicator: SyncDelegate {
     /// the session's own key, revocations only when valid (`Protocol/devices.md` §6).
     static func device(of peer: PublicKey, hello: Places_Sync_V1_Hello, handshakeHash: [UInt8]) -> PeerDevice {
         let certificate = hello.deviceCert.isEmpty ? nil : try? DeviceCertificate(decoding: [UInt8](hello.deviceCert))
+        let valid = certificate?.device == peer ? certificate : nil
         return PeerDevice(
-            certificate: certificate?.device == peer ? certificate : nil,
+            certificate: valid, badCertificate: !hello.deviceCert.isEmpty && valid == nil,
             revocations: hello.deviceRevocations.prefix(64).compactMap {
                 try? DeviceRevocation(decoding: [UInt8]($0))
             }, handshakeHash: handshakeHash)
@@ -232,7 +233,7 @@ extension Replicator: SyncDelegate {
         case .blobChunk(let chunk): return await handleBlobChunk(chunk, from: peer)
         case .blobMissing(let missing): return await handleBlobMissing(missing, from: peer)
         case .tripLike(let like): return await handleTripLike(like, from: peer)
-        case .pairRequest, .pairRefused, .pairAccepted:
+        case .pairRequest, .pairWaiting, .pairRefused, .pairAccepted:
             guard let pairing = PairingMessage(message) else {
                 logger.warning("ignored a pairing message out of bounds", metadata: ["peer.id": "\(peer.logID)"])
                 return []

@@ -317,6 +317,8 @@ extension SyncService {
     private nonisolated func readLoop(
         _ session: SyncSession, events: inout Events, cipher: SessionCipher, assembler: inout SyncMessageAssembler
     ) async -> SyncError {
+        // Pair requests seen on this session: one is the bound (devices.md §7).
+        var pairRequests = 0
         do {
             while let inbound = try await nextInbound(
                 &events, cipher: cipher, assembler: &assembler, handshakeDone: true)
@@ -344,6 +346,12 @@ extension SyncService {
                     case .hello:
                         return SyncError(.protocolViolation, "The peer sent a second Hello")
                     default:
+                        if case .pairRequest = message.kind {
+                            pairRequests += 1
+                            guard pairRequests == 1 else {
+                                return SyncError(.protocolViolation, "The peer sent a second PairRequest")
+                            }
+                        }
                         let replies = await delegate.received(message, from: session.info.key)
                         session.enqueue(serializeForSending(replies))
                     }
