@@ -45,6 +45,12 @@ struct DeviceWriter {
             device: certificate)[0]
     }
 
+    /// One op signed by `key` (a person writing as itself) in `replica`'s copy of the document.
+    static func forged(by key: SigningKeyPair, in replica: DeviceWriter, _ changes: [Change]) throws -> SignedOp {
+        try replica.store.append(
+            [Store.Edit(doc: replica.doc, changes: changes, timeMs: 10)], identity: key, keyring: replica.keyring)[0]
+    }
+
     /// One op signed by this device with exactly `changes` (no certificate added), for ops an
     /// honest daemon would not write.
     func forge(_ changes: [Change]) throws -> SignedOp {
@@ -231,6 +237,36 @@ struct DeviceOpTests {
         let real = try laptop.write(try DeviceEdits.revoke(phone.identity.publicKey, by: f.identity))
         try accept(f.store, [real], keyring: f.keyring)
         #expect(try f.store.isDeviceRevoked(phone.identity.publicKey, in: f.doc))
+    }
+
+    @Test("a member's own revocation of a device not yet in the document never bars that device for its person")
+    func preemptiveRevocationByAMember() throws {
+        for revocationSeen in [true, false] {
+            let f = try Fixture()
+            let bruno = try SigningKeyPair()
+            let setup = try ownerWrite(f, Edits.itinerary(f) + Edits.add(bruno.publicKey.hex, as: "editor"))
+            // Bruno learned the key of the owner's phone (a session, another document) and signs
+            // "Bruno revokes that key" into this document, before the phone wrote in it.
+            let phone = try DeviceWriter(f, of: f.identity)
+            let brunos = try DeviceWriter(f, of: nil)
+            try brunos.receive([setup])
+            let planted = try DeviceWriter.forged(by: bruno, in: brunos, try DeviceEdits.revoke(phone.identity.publicKey, by: bruno))
+            try accept(f.store, [planted], keyring: f.keyring)
+            // The phone writes as the owner, having seen Bruno's op or not: taken and shown.
+            try phone.receive(revocationSeen ? [setup, planted] : [setup])
+            let edit = try phone.write(Edits.addStop(sid("p1"), name: "Phone's"))
+            try accept(f.store, [edit], keyring: f.keyring)
+            #expect(try !f.store.isExcluded(opID(edit)), "seen: \(revocationSeen)")
+            #expect(try stopName(f.store, f.doc, sid("p1")) == "Phone's", "seen: \(revocationSeen)")
+            #expect(try f.store.currentRole(of: phone.identity.publicKey, in: f.doc) == "owner")
+            // Arriving after the phone's op, Bruno's revocation is refused and excludes nothing.
+            guard !revocationSeen else { continue }
+            let third = try replica(of: f)
+            try accept(third, [setup, edit], keyring: f.keyring)
+            #expect(try refusal(third, planted, keyring: f.keyring) == "the device revocation is not by its person")
+            #expect(try stopName(third, f.doc, sid("p1")) == "Phone's")
+            #expect(try !third.isExcluded(opID(edit)))
+        }
     }
 
     @Test("two devices of one person writing at once are two authors, never an equivocation")

@@ -30,6 +30,11 @@ final class AdversarialPeer: @unchecked Sendable {
         identity = try SigningKeyPair()
     }
 
+    /// A peer speaking with a given key (a device key, or a person key the test holds).
+    init(identity: SigningKeyPair) {
+        self.identity = identity
+    }
+
     /// The 32-byte public key.
     var key: [UInt8] { identity.publicKey.bytes }
     /// The human id (`places share … --with`).
@@ -245,6 +250,8 @@ final class PeerSession: @unchecked Sendable {
     private(set) var received: [WireMessage] = []
     /// Whether the daemon closed the connection (EOF, reset, or a frame that fails).
     private(set) var closed = false
+    /// The final Noise handshake hash (pairing proofs bind to it, `devices.md` §5.2).
+    var handshakeHash: [UInt8] { transport.handshakeHash }
 
     private let socket: PeerSocket
     private let identity: SigningKeyPair
