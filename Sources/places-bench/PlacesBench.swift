@@ -1,5 +1,6 @@
 import Foundation
 import PlacesAPI
+import PlacesAccess
 import PlacesControlClient
 import PlacesCrypto
 import PlacesModel
@@ -25,6 +26,7 @@ struct PlacesBench {
         case "discover": return try DiscoverBench.run()
         case "feed": return try FeedBench.run()
         case "explore": return try ExploreBench.run()
+        case "devices": return try DeviceBench.run()
         default: break
         }
         let signRate = try measureSignRate()
@@ -52,6 +54,7 @@ struct PlacesBench {
         if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_DISCOVER"] == nil { try DiscoverBench.run() }
         if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_FEED"] == nil { try FeedBench.run() }
         if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_SYNC"] == nil { try SyncBench.run() }
+        if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_DEVICES"] == nil { try DeviceBench.run() }
     }
 
     static func seconds(_ d: Duration) -> Double {
@@ -71,16 +74,22 @@ struct PlacesBench {
         return Double(count) / seconds(clock.now - start)
     }
 
-    static func measureAppendRate() throws -> Double {
+    /// With `device`, the ops are a certified device's (`Protocol/devices.md` §4): the cost of
+    /// device certificates per op.
+    static func measureAppendRate(device: Bool = false) throws -> Double {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("places-bench-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = try Store(path: dir.appendingPathComponent("bench.sqlite").path)
         let identity = try SigningKeyPair()
+        let person = device ? try SigningKeyPair() : identity
+        let certificate =
+            device
+            ? try DeviceCertificate.issue(device: identity.publicKey, admin: false, issuedMs: 0, by: person) : nil
         let doc = DocumentID(bytes: SecureRandom.bytes(16))!
         let key = try SecretBox.randomKey()
         try store.createDocument(
-            doc, kind: .library, owner: identity.publicKey, sealedKey: try SealedBox.seal(key, to: identity.publicKey),
+            doc, kind: .library, owner: person.publicKey, sealedKey: try SealedBox.seal(key, to: identity.publicKey),
             timeMs: 0)
         var keyring = Keyring()
         keyring.insert(key, doc: doc, epoch: 0)
@@ -104,7 +113,7 @@ struct PlacesBench {
         }
         let clock = ContinuousClock()
         let start = clock.now
-        for edits in workload { try store.append(edits, identity: identity, keyring: keyring) }
+        for edits in workload { try store.append(edits, identity: identity, keyring: keyring, device: certificate) }
         return Double(batches * batchSize) / seconds(clock.now - start)
     }
 

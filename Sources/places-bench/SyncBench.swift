@@ -1,4 +1,5 @@
 import Foundation
+import PlacesAccess
 import PlacesAPI
 import PlacesControlClient
 import PlacesCrypto
@@ -40,24 +41,30 @@ enum SyncBench {
     }
 
     /// Ops authored in one store, ingested by a replica (what a syncing daemon does).
-    static func measureIngestRate() throws -> Double {
+    /// With `device`, the ops are a certified device's (`Protocol/devices.md` §4).
+    static func measureIngestRate(device: Bool = false) throws -> Double {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("places-ingest-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let author = try Store(path: dir.appendingPathComponent("a.sqlite").path)
         let replica = try Store(path: dir.appendingPathComponent("b.sqlite").path)
         let identity = try SigningKeyPair()
+        let person = device ? try SigningKeyPair() : identity
+        let certificate =
+            device
+            ? try DeviceCertificate.issue(device: identity.publicKey, admin: false, issuedMs: 0, by: person) : nil
         let doc = DocumentID(bytes: SecureRandom.bytes(16))!
         let key = try SecretBox.randomKey()
         for store in [author, replica] {
             try store.createDocument(
-                doc, kind: .itinerary, owner: identity.publicKey,
+                doc, kind: .itinerary, owner: person.publicKey,
                 sealedKey: try SealedBox.seal(key, to: identity.publicKey),
                 timeMs: 0)
         }
         var keyring = Keyring()
         keyring.insert(key, doc: doc, epoch: 0)
-        let ops = try author.append(edits(doc: doc, count: 20_000), identity: identity, keyring: keyring)
+        let ops = try author.append(
+            edits(doc: doc, count: 20_000), identity: identity, keyring: keyring, device: certificate)
         let encoded = ops.map(\.encoded)
         let clock = ContinuousClock()
         let start = clock.now
@@ -177,13 +184,22 @@ final class BenchDaemon {
     var id = ""
     var client: ControlClient { ControlClient(socketPath: dataDir + "/placesd.sock") }
 
-    init(name: String) throws {
+    /// Whether its log (level info) goes to `logPath`, for benchmarks that wait for a log line.
+    let logged: Bool
+    var logPath: String { dataDir + "/placesd.log" }
+    /// The log so far (empty unless `logged`).
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// A daemon initialized as `name`, or a blank one (no identity: a device about to join).
+    init(name: String, initialize: Bool = true, logged: Bool = false) throws {
+        self.logged = logged
         var template = Array("/tmp/places-bench-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw CocoaError(.fileWriteUnknown)
         }
         dataDir = String(cString: made)
         try start()
+        guard initialize else { return }
         _ = try json("POST", "/v1/init", #"{"name":"\#(name)","username":"\#(name.lowercased())","noPassphrase":true}"#)
         id = try json("GET", "/v1/status", nil)["id"] as! String
     }
@@ -193,10 +209,15 @@ final class BenchDaemon {
         p.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
             .appendingPathComponent("placesd")
         p.arguments = [
-            "--data-dir", dataDir, "--log-level", ProcessInfo.processInfo.environment["PLACES_BENCH_LOG"] ?? "error",
+            "--data-dir", dataDir,
+            "--log-level", logged ? "info" : ProcessInfo.processInfo.environment["PLACES_BENCH_LOG"] ?? "error",
             "--no-discovery", "--listen",
             listen.isEmpty ? "127.0.0.1:0" : listen,
         ]
+        if logged {
+            FileManager.default.createFile(atPath: logPath, contents: nil)
+            p.standardError = FileHandle(forWritingAtPath: logPath)
+        }
         try p.run()
         process = p
         while (try? client.send("GET", "/v1/status"))?.status != 200 { usleep(20_000) }
