@@ -82,7 +82,9 @@ public struct DeviceJoinRequest: Codable, Sendable {
     /// How long to look for the issuing device, 1–120 s (default 30).
     public var waitSeconds: Int?
 
-    public init(code: String, name: String, passphrase: String? = nil, noPassphrase: Bool? = nil, waitSeconds: Int? = nil) {
+    public init(
+        code: String, name: String, passphrase: String? = nil, noPassphrase: Bool? = nil, waitSeconds: Int? = nil
+    ) {
         self.code = code
         self.name = name
         self.passphrase = passphrase

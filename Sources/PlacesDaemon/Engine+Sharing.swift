@@ -18,7 +18,8 @@ extension Engine {
         do {
             for (epoch, key) in keyringCopy().all(doc.id) {
                 try store.saveGrant(
-                    try KeyGrant.issue(key: key, doc: doc.id, epoch: epoch, to: member, by: account.personKey ?? identity))
+                    try KeyGrant.issue(
+                        key: key, doc: doc.id, epoch: epoch, to: member, by: account.personKey ?? identity))
             }
         } catch {
             throw ServiceError.crypto("Could not seal the key", "\(error)", cause: error)

@@ -116,8 +116,9 @@ extension Store {
             guard case .set(let entity, .device, let field, let value, _) = change, field != "cert" else { continue }
             guard field == "revocation" else {
                 // A device's name (and tombstone) are its person's to write.
-                guard try entity == author || copied.contains(entity)
-                    || heldPerson(db, doc: header.doc, device: entity) == person
+                guard
+                    try entity == author || copied.contains(entity)
+                        || heldPerson(db, doc: header.doc, device: entity) == person
                 else { return "only a person's own devices name its devices" }
                 continue
             }

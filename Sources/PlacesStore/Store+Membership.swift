@@ -127,7 +127,8 @@ extension Store {
         var out = [RoleEvent]()
         var select = try RawStatement(
             db,
-            "SELECT role, author, seq, lamport, idx, token, time_ms, person FROM member_event WHERE doc = ? AND member = ?")
+            "SELECT role, author, seq, lamport, idx, token, time_ms, person FROM member_event WHERE doc = ? AND member = ?"
+        )
         select.bind(doc.bytes)
         select.bind(member)
         try select.forEachRow(db) { row in
@@ -362,7 +363,8 @@ extension Store {
             let author = op.header.authorKey
             try Materializer.apply(
                 db, opID: [UInt8](row["id"] as Data), header: op.header, authorKey: author,
-                person: try heldPerson(db, doc: doc, device: author) ?? author, body: try openBody(op, keyring: keyring))
+                person: try heldPerson(db, doc: doc, device: author) ?? author, body: try openBody(op, keyring: keyring)
+            )
         }
         try recordEquivocations(db, doc: doc, keyring: keyring)
     }

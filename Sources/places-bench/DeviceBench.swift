@@ -12,7 +12,8 @@ enum DeviceBench {
         let deviceAppend = try PlacesBench.measureAppendRate(device: true)
         print(
             String(
-                format: "  op append+materialize: person's key %.0f ops/s, a device's %.0f ops/s (%.1f%%; target >= 95%%)",
+                format:
+                    "  op append+materialize: person's key %.0f ops/s, a device's %.0f ops/s (%.1f%%; target >= 95%%)",
                 rootAppend, deviceAppend, 100 * deviceAppend / rootAppend))
         let rootIngest = try SyncBench.measureIngestRate()
         let deviceIngest = try SyncBench.measureIngestRate(device: true)
@@ -73,7 +74,8 @@ enum DeviceBench {
         }
         print(
             String(
-                format: "  pairing: a new device holds 1,000 places and 50 trips of 100 places %.2f s after confirmation (target <= 3 s)",
+                format:
+                    "  pairing: a new device holds 1,000 places and 50 trips of 100 places %.2f s after confirmation (target <= 3 s)",
                 PlacesBench.seconds(clock.now - confirmed)))
     }
 
@@ -121,7 +123,8 @@ enum DeviceBench {
         _ = try line[0].json("DELETE", "/v1/devices/\(phoneID)", nil)
         var reached = [Double?](repeating: nil, count: line.count)
         while reached.contains(where: { $0 == nil }) {
-            for (i, node) in line.enumerated() where reached[i] == nil && node.log.contains("learned a device revocation") {
+            for (i, node) in line.enumerated()
+            where reached[i] == nil && node.log.contains("learned a device revocation") {
                 reached[i] = PlacesBench.seconds(clock.now - revokedAt)
             }
             guard clock.now - revokedAt < .seconds(30) else { break }

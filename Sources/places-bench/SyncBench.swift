@@ -1,6 +1,6 @@
 import Foundation
-import PlacesAccess
 import PlacesAPI
+import PlacesAccess
 import PlacesControlClient
 import PlacesCrypto
 import PlacesModel

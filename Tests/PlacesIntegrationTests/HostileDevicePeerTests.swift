@@ -57,7 +57,8 @@ struct Unchecked<T>: @unchecked Sendable {
 struct HostileDevicePeerTests {
     // MARK: 1. Certificates in Hello
 
-    @Test("a Hello with Ana's certificate of another key, garbage or a bad signature gets nothing of hers and is closed")
+    @Test(
+        "a Hello with Ana's certificate of another key, garbage or a bad signature gets nothing of hers and is closed")
     func forgedCertificates() async throws {
         let (ana, person) = try DeviceAttack.ana()
         let phone = try SigningKeyPair()
@@ -93,7 +94,8 @@ struct HostileDevicePeerTests {
     func revokedCertificate() async throws {
         let (ana, person) = try DeviceAttack.ana()
         let phone = try SigningKeyPair(), tablet = try SigningKeyPair()
-        let phoneCert = try DeviceCertificate.issue(device: phone.publicKey, admin: false, issuedMs: nowMs(), by: person)
+        let phoneCert = try DeviceCertificate.issue(
+            device: phone.publicKey, admin: false, issuedMs: nowMs(), by: person)
         let tabletCert = try DeviceCertificate.issue(
             device: tablet.publicKey, admin: false, issuedMs: nowMs(), by: person)
         let revocation = try DeviceRevocation.issue(device: phone.publicKey, revokedMs: nowMs(), by: person)
@@ -103,7 +105,9 @@ struct HostileDevicePeerTests {
         #expect(!DeviceAttack.offered(try tabletSession.drain(for: 1.5), ownedBy: person.publicKey).isEmpty)
         try await eventually("Ana's daemon learns the revocation") { ana.d.log.contains("learned a device revocation") }
 
-        for (what, key) in [("the revoked phone", phone), ("a stranger with the phone's certificate", try SigningKeyPair())] {
+        for (what, key) in [
+            ("the revoked phone", phone), ("a stranger with the phone's certificate", try SigningKeyPair()),
+        ] {
             let session = try AdversarialPeer(identity: key).connect(
                 to: ana.address, hello: DeviceAttack.hello(cert: phoneCert.encoded))
             let got = try session.drain(for: 2)
@@ -120,11 +124,13 @@ struct HostileDevicePeerTests {
 
     // MARK: 2. Revocations in Hello
 
-    @Test("revocations of Ana's device forged by a stranger, or signed as its own, are ignored: her device keeps working")
+    @Test(
+        "revocations of Ana's device forged by a stranger, or signed as its own, are ignored: her device keeps working")
     func forgedRevocations() async throws {
         let (ana, person) = try DeviceAttack.ana()
         let phone = try SigningKeyPair()
-        let phoneCert = try DeviceCertificate.issue(device: phone.publicKey, admin: false, issuedMs: nowMs(), by: person)
+        let phoneCert = try DeviceCertificate.issue(
+            device: phone.publicKey, admin: false, issuedMs: nowMs(), by: person)
         let mallory = try AdversarialPeer()
         // Mallory signs "Mallory revokes the phone's key" (a valid record of its own), and a
         // copy claiming Ana as the person (its signature then fails).
@@ -278,8 +284,10 @@ struct HostileDevicePeerTests {
             (
                 "a certificate of another key",
                 { _ in
-                    try DeviceCertificate.issue(device: other.publicKey, admin: false, issuedMs: nowMs(), by: mallory.identity)
-                        .encoded
+                    try DeviceCertificate.issue(
+                        device: other.publicKey, admin: false, issuedMs: nowMs(), by: mallory.identity
+                    )
+                    .encoded
                 }
             ),
             (

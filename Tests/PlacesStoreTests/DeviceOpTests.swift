@@ -90,7 +90,8 @@ struct DeviceOpTests {
         let setup = try ownerWrite(f, Edits.itinerary(f) + Edits.addStop(sid("s1"), name: "Lunch"))
         let phone = try DeviceWriter(f, of: f.identity)
         try phone.receive([setup])
-        let edit = try phone.write(Edits.rename(sid("s1"), "Brunch") + Edits.add(try SigningKeyPair().publicKey.hex, as: "viewer"))
+        let edit = try phone.write(
+            Edits.rename(sid("s1"), "Brunch") + Edits.add(try SigningKeyPair().publicKey.hex, as: "viewer"))
         try accept(f.store, [edit], keyring: f.keyring)
         #expect(try stopName(f.store, f.doc, sid("s1")) == "Brunch")
         // Only the owner writes member entities: the device did, as its person.
@@ -108,7 +109,8 @@ struct DeviceOpTests {
         let f = try Fixture()
         let bruno = try SigningKeyPair()
         let setup = try ownerWrite(
-            f, Edits.itinerary(f) + Edits.addStop(sid("s1"), name: "Lunch") + Edits.add(bruno.publicKey.hex, as: "editor"))
+            f,
+            Edits.itinerary(f) + Edits.addStop(sid("s1"), name: "Lunch") + Edits.add(bruno.publicKey.hex, as: "editor"))
         let phone = try DeviceWriter(f, of: bruno)
         try phone.receive([setup])
         let edit = try phone.write(Edits.rename(sid("s1"), "Brunch"))
@@ -130,13 +132,15 @@ struct DeviceOpTests {
         let setup = try ownerWrite(f, Edits.itinerary(f) + Edits.addStop(sid("s1"), name: "Lunch"))
         let bare = try DeviceWriter(f, of: nil)
         try bare.receive([setup])
-        #expect(try refusal(f.store, try bare.write(Edits.rename(sid("s1"), "X")), keyring: f.keyring)
-            == "the author is not a member")
+        #expect(
+            try refusal(f.store, try bare.write(Edits.rename(sid("s1"), "X")), keyring: f.keyring)
+                == "the author is not a member")
         // Certified by someone who is not a member: acts for that stranger.
         let stranger = try DeviceWriter(f, of: try SigningKeyPair())
         try stranger.receive([setup])
-        #expect(try refusal(f.store, try stranger.write(Edits.rename(sid("s1"), "X")), keyring: f.keyring)
-            == "the author is not a member")
+        #expect(
+            try refusal(f.store, try stranger.write(Edits.rename(sid("s1"), "X")), keyring: f.keyring)
+                == "the author is not a member")
     }
 
     @Test("a forged, misplaced or late certificate is refused")
@@ -165,7 +169,8 @@ struct DeviceOpTests {
         try late.receive([setup])
         let first = try late.forge(Edits.rename(sid("s1"), "X"))
         _ = first
-        let cert = try DeviceCertificate.issue(device: late.identity.publicKey, admin: false, issuedMs: 1, by: f.identity)
+        let cert = try DeviceCertificate.issue(
+            device: late.identity.publicKey, admin: false, issuedMs: 1, by: f.identity)
         let second = try late.forge([DeviceEdits.cert(cert)])
         let result = try f.store.ingest([first.encoded, second.encoded], doc: f.doc, keyring: f.keyring)
         #expect(result.stored.isEmpty)
@@ -250,7 +255,8 @@ struct DeviceOpTests {
             let phone = try DeviceWriter(f, of: f.identity)
             let brunos = try DeviceWriter(f, of: nil)
             try brunos.receive([setup])
-            let planted = try DeviceWriter.forged(by: bruno, in: brunos, try DeviceEdits.revoke(phone.identity.publicKey, by: bruno))
+            let planted = try DeviceWriter.forged(
+                by: bruno, in: brunos, try DeviceEdits.revoke(phone.identity.publicKey, by: bruno))
             try accept(f.store, [planted], keyring: f.keyring)
             // The phone writes as the owner, having seen Bruno's op or not: taken and shown.
             try phone.receive(revocationSeen ? [setup, planted] : [setup])

@@ -75,8 +75,9 @@ struct DeviceComponent: EngineComponent {
 
     // MARK: Peers
 
-    mutating func peerConnected(_ peer: PublicKey, certificate: DeviceCertificate?, handshakeHash: [UInt8], nowMs: Int64)
-    {
+    mutating func peerConnected(
+        _ peer: PublicKey, certificate: DeviceCertificate?, handshakeHash: [UInt8], nowMs: Int64
+    ) {
         certificates[peer] = certificate
         if !handshakeHash.isEmpty { handshakes[peer, default: []].append(handshakeHash) }
         handshakes[peer] = handshakes[peer].map { Array($0.suffix(2)) }
@@ -125,8 +126,10 @@ struct DeviceComponent: EngineComponent {
 
     /// Marks pairings past their time as expired.
     mutating func expire(nowMs: Int64) {
-        for i in pairings.indices where pairings[i].expiresMs <= nowMs
-        && (pairings[i].state == .waiting || pairings[i].state == .confirm) {
+        for i in pairings.indices
+        where pairings[i].expiresMs <= nowMs
+            && (pairings[i].state == .waiting || pairings[i].state == .confirm)
+        {
             pairings[i].state = .expired
         }
     }

@@ -35,7 +35,8 @@ extension Engine {
         guard let personKey = account.personKey else {
             throw ServiceError(
                 .notAdmin,
-                "to \(what), use your first device or one paired with --admin: this device does not hold your person key")
+                "to \(what), use your first device or one paired with --admin: this device does not hold your person key"
+            )
         }
         return personKey
     }
@@ -116,7 +117,8 @@ extension Engine {
             return DeviceInfo(
                 id: key.humanID, name: entry.name ?? (key == me ? "first device" : String(key.humanID.prefix(7))),
                 current: current, admin: key == me || entry.certificate?.admin == true,
-                addedAt: entry.certificate.map { RFC3339.string(ms: $0.issuedMs) }, lastSeen: seen.map(RFC3339.string(ms:)),
+                addedAt: entry.certificate.map { RFC3339.string(ms: $0.issuedMs) },
+                lastSeen: seen.map(RFC3339.string(ms:)),
                 revokedAt: revocations[key].map { RFC3339.string(ms: $0.revokedMs) })
         }
         list.sort { ($0.addedAt ?? "", $0.id) < ($1.addedAt ?? "", $1.id) }
@@ -177,7 +179,8 @@ extension Engine {
         logger.info(
             "learned a device revocation",
             metadata: [
-                "device.id": "\(revocation.device.humanID.prefix(7))", "person.id": "\(revocation.person.humanID.prefix(7))",
+                "device.id": "\(revocation.device.humanID.prefix(7))",
+                "person.id": "\(revocation.person.humanID.prefix(7))",
             ])
         // Its sessions close only when it acts for the revoking person: a revocation bars a
         // device for the person who signed it, not for whoever it is certified for.
@@ -193,7 +196,8 @@ extension Engine {
                     entity: revocation.device.hex, kind: .device, field: DeviceFields.revocation.name,
                     value: .string(revocation.base64url), old: nil)
                 do { try commit(record.id, [change], summary: "a device was revoked") } catch {
-                    logger.error("writing a revocation failed", metadata: ["doc.id": "\(record.id)", "error": "\(error)"])
+                    logger.error(
+                        "writing a revocation failed", metadata: ["doc.id": "\(record.id)", "error": "\(error)"])
                 }
             }
             if record.owner == me?.bytes { try? store.owesRotation(record.id, sinceMs: RFC3339.nowMs()) }

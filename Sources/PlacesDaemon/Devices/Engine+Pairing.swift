@@ -147,7 +147,12 @@ extension Engine {
             where PairingProof.isValid(proof, secret: pairing.secret, handshakeHash: hash, device: peer, person: me) {
                 guard pairing.state == .waiting else {
                     let code = pairing.state == .expired ? "expired" : "used"
-                    return [.refused(code: code, reason: "this pairing code was \(code == "used" ? "used already" : "expired"): make a new one")]
+                    return [
+                        .refused(
+                            code: code,
+                            reason:
+                                "this pairing code was \(code == "used" ? "used already" : "expired"): make a new one")
+                    ]
                 }
                 let deviceName = String(name.trimmingCharacters(in: .whitespacesAndNewlines).prefix(64))
                 let check = try? PairingProof.checkCode(secret: pairing.secret, handshakeHash: hash)
@@ -176,7 +181,8 @@ extension Engine {
     func joinAsDevice(_ request: DeviceJoinRequest) async throws -> DeviceJoinAccepted {
         guard (try? account.readKeyFile()) == nil, identity == nil else {
             throw ServiceError.conflict(
-                "already-initialized", "this daemon already has an identity: a new device starts from an empty data dir")
+                "already-initialized", "this daemon already has an identity: a new device starts from an empty data dir"
+            )
         }
         let code: PairingCode
         do { code = try PairingCode(parsing: request.code) } catch {
@@ -187,7 +193,9 @@ extension Engine {
             throw ServiceError.invalid("name", "a device name is 1–64 characters")
         }
         let wait = request.waitSeconds ?? 30
-        guard (1...120).contains(wait) else { throw ServiceError.invalid("waitSeconds", "waitSeconds must be 1 to 120") }
+        guard (1...120).contains(wait) else {
+            throw ServiceError.invalid("waitSeconds", "waitSeconds must be 1 to 120")
+        }
         let passphrase: String?
         switch (request.passphrase, request.noPassphrase ?? false) {
         case (let p?, false) where !p.isEmpty: passphrase = p
@@ -264,10 +272,12 @@ extension Engine {
                 }
                 personKey = pair
             }
-            let keyFile = try joining.passphrase.map { try KeyFile.sealed(joining.key, passphrase: $0) }
+            let keyFile =
+                try joining.passphrase.map { try KeyFile.sealed(joining.key, passphrase: $0) }
                 ?? KeyFile.unsealed(joining.key)
             if let personKey {
-                let file = try joining.passphrase.map { try KeyFile.sealed(personKey, passphrase: $0) }
+                let file =
+                    try joining.passphrase.map { try KeyFile.sealed(personKey, passphrase: $0) }
                     ?? KeyFile.unsealed(personKey)
                 try DeviceRecord.writePersonKey(file, paths)
             }

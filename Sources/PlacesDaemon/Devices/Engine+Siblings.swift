@@ -60,10 +60,12 @@ extension Engine {
         do {
             try store.joinDocument(first, kind: kind, owner: offer.owner, timeMs: RFC3339.nowMs())
             for (epoch, key) in keys {
-                try store.addDocumentKey(offer.doc, epoch: epoch, sealed: try SealedBox.seal(key, to: identity.publicKey))
+                try store.addDocumentKey(
+                    offer.doc, epoch: epoch, sealed: try SealedBox.seal(key, to: identity.publicKey))
             }
         } catch {
-            logger.error("taking a sibling's document failed", metadata: ["doc.id": "\(offer.doc)", "error": "\(error)"])
+            logger.error(
+                "taking a sibling's document failed", metadata: ["doc.id": "\(offer.doc)", "error": "\(error)"])
             return nil
         }
         var ring = keyringCopy()

@@ -62,7 +62,8 @@ extension Engine {
         }
         let outcome = IngestOutcome(
             before: before, stored: result.stored, refusal: result.rejected?.reason.refusal,
-            participantsBefore: withDevices(participantsBefore), participantsAfter: withDevices(participants(of: record)))
+            participantsBefore: withDevices(participantsBefore),
+            participantsAfter: withDevices(participants(of: record)))
         guard !result.stored.isEmpty else { return outcome }
         // A member who left (the only way another's op ends a membership here) keeps the key:
         // the owner starts a new epoch, as for a removal, so that its grant of the old one no

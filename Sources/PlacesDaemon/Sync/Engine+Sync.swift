@@ -207,7 +207,8 @@ extension Engine: ReplicationHost {
         else { return }
         do {
             // Kept sealed to this device's own key (a grant to the person is sealed to another).
-            try store.addDocumentKey(grant.doc, epoch: grant.epoch, sealed: try SealedBox.seal(key, to: identity.publicKey))
+            try store.addDocumentKey(
+                grant.doc, epoch: grant.epoch, sealed: try SealedBox.seal(key, to: identity.publicKey))
         } catch {
             logger.error("keeping a document key failed", metadata: ["doc.id": "\(grant.doc)", "error": "\(error)"])
             return

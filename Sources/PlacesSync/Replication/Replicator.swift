@@ -1,5 +1,5 @@
-import PlacesAccess
 import Logging
+import PlacesAccess
 import PlacesCrypto
 import PlacesModel
 
