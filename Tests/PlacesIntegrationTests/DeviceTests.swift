@@ -220,4 +220,44 @@ struct DeviceTests {
         }
         #expect(try phone.d.call(Profile.self, "GET", "/v1/profile").id == status.id)
     }
+
+    @Test("a revocation made while a trip's owner is offline moves the trip's key when the owner comes back")
+    func rotationOwedByAnOfflineOwner() async throws {
+        let bruno = try SyncNode("Bruno")
+        let laptop = try SyncNode("Ana")
+        try laptop.addPeer(bruno)
+        try bruno.addPeer(laptop)
+        try laptop.trust(bruno)
+        try bruno.trust(laptop)
+        let trip = try bruno.d.call(Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"Bruno's trip"}"#)
+        _ = try bruno.d.send(
+            "POST", "/v1/itineraries/\(trip.id)/share", json: #"{"member":"\#(laptop.id)","role":"editor"}"#)
+        try await eventually("Ana holds Bruno's trip") { try laptop.itineraryJSON(trip.id) != nil }
+        let phone = try BlankNode()
+        try await Self.pair(phone, to: laptop, name: "Phone")
+        // The phone edits Bruno's trip, so its certificate is in the trip.
+        try await eventually("the phone holds Bruno's trip") {
+            try phone.d.send("GET", "/v1/itineraries/\(trip.id)").status == 200
+        }
+        _ = try phone.d.call(Itinerary.self, "PATCH", "/v1/itineraries/\(trip.id)", json: #"{"notes":"phone"}"#)
+        try await eventually("Bruno has the phone's edit") {
+            try bruno.d.call(Itinerary.self, "GET", "/v1/itineraries/\(trip.id)").notes == "phone"
+        }
+        // Bruno's daemon is off when Ana revokes the phone.
+        bruno.stop()
+        let phoneID = try #require(
+            try laptop.d.call(DeviceList.self, "GET", "/v1/devices").devices.first { !$0.current }?.id)
+        _ = try laptop.d.call(DeviceList.self, "DELETE", "/v1/devices/\(phoneID)")
+        #expect(!bruno.d.log.contains("document key rotated"))
+        try bruno.start()
+        try await eventually("Bruno's daemon learns the revocation and moves the trip's key", timeout: .seconds(10)) {
+            bruno.d.log.contains("learned a device revocation") && bruno.d.log.contains("document key rotated")
+        }
+        // The new key reaches Ana's laptop: Bruno's later edit shows there, never on the phone.
+        _ = try bruno.d.call(Itinerary.self, "PATCH", "/v1/itineraries/\(trip.id)", json: #"{"notes":"new key"}"#)
+        try await eventually("Ana's laptop reads the trip under its new key") {
+            try laptop.d.call(Itinerary.self, "GET", "/v1/itineraries/\(trip.id)").notes == "new key"
+        }
+        #expect(try phone.d.call(Itinerary.self, "GET", "/v1/itineraries/\(trip.id)").notes == "phone")
+    }
 }
