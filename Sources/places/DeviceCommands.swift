@@ -80,6 +80,7 @@ struct DeviceGroup: ParsableCommand {
                 print("On the new device run: places device join \(pairing.code) --name NAME")
             }
             if noWait { return }
+            fflush(nil)
             printError("waiting for the new device to join (Ctrl-C to stop; the code stays valid)…")
             let info = try DeviceFormat.waitForJoin(pairing, api: api)
             let name = info.deviceName ?? "a new device"
@@ -183,6 +184,8 @@ struct DeviceGroup: ParsableCommand {
                     "Check code: \(DeviceFormat.checkCode(accepted.checkCode)) — confirm it on the device that made the code"
                 )
             }
+            // Shown now, not when the wait ends (stdout may be a pipe a script reads).
+            fflush(nil)
             let deadline = Date().addingTimeInterval(Self.confirmationTimeout)
             while true {
                 let statusReply = try api.get(Target.v1("status"))
