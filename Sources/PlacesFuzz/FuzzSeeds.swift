@@ -327,6 +327,22 @@ public enum FuzzSeeds {
         out.append(("issued-full-link", Array(ShareLink(token: full).text.utf8)))
         out.append(("issued-minimal", minimal.encoded))
         out.append(("issued-minimal-link-padded", Array(("\n  " + ShareLink(token: minimal).text + " \t").utf8)))
+        // Device records and pairing codes (`Protocol/vectors/devices/`).
+        let devicesURL = FuzzWorld.fuzzDirectory.deletingLastPathComponent()
+            .appendingPathComponent("Protocol/vectors/devices/device-vectors.json")
+        let devices = try JSONSerialization.jsonObject(with: Data(contentsOf: devicesURL)) as? [String: Any] ?? [:]
+        for key in ["certificates", "revocations"] {
+            for record in devices[key] as? [[String: Any]] ?? [] {
+                if let hex = record["encoded"] as? String, let bytes = HexCoding.decode(hex) {
+                    out.append(("device-\(record["name"] as? String ?? key)", bytes))
+                }
+            }
+        }
+        for code in devices["pairingCodes"] as? [[String: Any]] ?? [] {
+            if let text = code["text"] as? String {
+                out.append(("pairing-\(code["name"] as? String ?? "code")", Array(text.utf8)))
+            }
+        }
         return out
     }
 
