@@ -20,6 +20,10 @@ enum Base32 {
         out.reserveCapacity((bytes.count * 8 + 4) / 5)
         var buffer: UInt32 = 0
         var bits = 0
+        // Cannot trap: `bits` stays in 0…12 (at most 4 left over plus 8), so `bits - 5` in the
+        // loop (bits ≥ 5) and `5 - bits` after it (bits 1…4) are 0…7; a value masked with 31
+        // is 0…31, a valid index of the 32-letter alphabet. Only bytes this daemon encodes
+        // reach here, never a peer's text (decoding is `decode`, which checks every symbol).
         for byte in bytes {
             buffer = buffer << 8 | UInt32(byte)
             bits += 8
