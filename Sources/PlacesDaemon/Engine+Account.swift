@@ -159,6 +159,7 @@ extension Engine {
         }
         didChangeIdentity()
         settleRotations()
+        mirrorPersonState()
     }
 
     func currentProfileName() -> String? { currentProfile()?.name }

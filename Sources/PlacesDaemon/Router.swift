@@ -9,11 +9,16 @@ struct Router: ControlHandler {
     let engine: Engine
 
     func handle(_ request: ControlRequest) async -> ControlResponse {
+        let response: ControlResponse
         do {
-            return try await route(request)
+            response = try await route(request)
         } catch {
-            return .problem(Problem.from(error))
+            response = .problem(Problem.from(error))
         }
+        // Friends, contacts, saved trips and settings a request changed follow the person
+        // to their other devices (`Engine+PersonState`).
+        if request.method != "GET", engine.store.personStateMarked { await engine.mirrorPersonState() }
+        return response
     }
 
     private func route(_ r: ControlRequest) async throws -> ControlResponse {

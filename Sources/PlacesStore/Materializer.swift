@@ -294,8 +294,9 @@ enum Materializer {
             default: break
             }
         }
-        // A device's certificate and revocations are the person's housekeeping, not activity.
-        for (index, change) in body.changes.enumerated() where change.kind != .device {
+        // A device's certificate and revocations, and the person's own tables mirrored into
+        // the library (friends, contacts, saved trips, settings), are housekeeping, not activity.
+        for (index, change) in body.changes.enumerated() where !change.kind.isHousekeeping {
             let row: (action: ActivityAction, field: String?, old: String?, new: String?)
             switch change {
             case .create(let entity, let kind):

@@ -270,6 +270,19 @@ enum Schema {
                     CREATE TABLE rotation_due (doc BLOB PRIMARY KEY, since_ms INTEGER NOT NULL) WITHOUT ROWID;
                     """)
         }
+        m.registerMigration("v13-person-state") { db in
+            // Rows of the person's own tables changed here and not yet written into the
+            // library document (Protocol/devices.md §4.4); every row of a data dir from before.
+            try Store.createPersonDirty(db)
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO person_dirty(tbl, key)
+                        SELECT 'friend', lower(hex(key)) FROM friend
+                        UNION ALL SELECT 'contact', lower(hex(key)) FROM contact
+                        UNION ALL SELECT 'saved', lower(hex(doc)) FROM trip_saved
+                        UNION ALL SELECT 'setting', key FROM preference WHERE key NOT LIKE 'local.%'
+                    """)
+        }
         return m
     }
 

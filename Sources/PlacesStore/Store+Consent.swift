@@ -67,15 +67,21 @@ extension Store {
                     INSERT INTO contact(key, name, added_ms) VALUES (?, ?, ?)
                     ON CONFLICT(key) DO UPDATE SET name = CASE WHEN excluded.name = '' THEN name ELSE excluded.name END
                     """, arguments: [Data(key), name, timeMs])
+            try Self.markPerson(db, .contact, HexCoding.encode(key))
         }
+        notePersonMarked()
     }
 
     /// Removes a contact; returns whether there was one.
     public func removeContact(_ key: [UInt8]) throws(StoreError) -> Bool {
-        try write { db in
+        let removed = try write { db in
             try db.execute(sql: "DELETE FROM contact WHERE key = ?", arguments: [Data(key)])
-            return db.changesCount > 0
+            let removed = db.changesCount > 0
+            if removed { try Self.markPerson(db, .contact, HexCoding.encode(key)) }
+            return removed
         }
+        if removed { notePersonMarked() }
+        return removed
     }
 
     public func contacts() throws(StoreError) -> [ContactRecord] {

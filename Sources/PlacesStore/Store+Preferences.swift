@@ -1,7 +1,8 @@
 import GRDB
 
-/// This device's settings (`preference` table): the discover sort, favorite sharing. They
-/// are not ops and never leave the device.
+/// The person's settings (`preference` table): the discover sort, favorite sharing, … Not
+/// ops: each change is marked and mirrored into the library document for the person's other
+/// devices (`Store+PersonState`), but for names starting `local.`, which stay on the device.
 extension Store {
     /// The value of a setting, nil when it was never set.
     public func preference(_ key: String) throws(StoreError) -> String? {
@@ -18,6 +19,8 @@ extension Store {
             } else {
                 try db.execute(sql: "DELETE FROM preference WHERE key = ?", arguments: [key])
             }
+            if !key.hasPrefix(Self.localSettingPrefix) { try Self.markPerson(db, .setting, key) }
         }
+        notePersonMarked()
     }
 }

@@ -118,7 +118,9 @@ extension Store {
             } else {
                 try db.execute(sql: "DELETE FROM trip_saved WHERE doc = ?", arguments: [Data(doc.bytes)])
             }
+            if db.changesCount > 0 { try Self.markPerson(db, .saved, doc.hex) }
         }
+        notePersonMarked()
     }
 
     /// This person's like (or unlike) of another's trip, signed, as sent to its author.

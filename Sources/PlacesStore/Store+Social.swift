@@ -49,7 +49,9 @@ extension Store {
                     ON CONFLICT(key) DO UPDATE SET state = excluded.state, since_ms = excluded.since_ms,
                         name = CASE WHEN excluded.name = '' THEN name ELSE excluded.name END
                     """, arguments: [Data(key), state.rawValue, name, timeMs])
+            try Self.markPerson(db, .friend, HexCoding.encode(key))
         }
+        notePersonMarked()
     }
 
     private static func friend(_ row: Row) -> FriendRecord? {

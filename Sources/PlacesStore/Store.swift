@@ -3,6 +3,7 @@ import GRDB
 import PlacesAccess
 import PlacesCrypto
 import PlacesModel
+import Synchronization
 
 /// The daemon's SQLite database (GRDB `DatabasePool`, WAL): the signed op log and the
 /// tables materialized from it. Every append stores the op and its materialization in
@@ -13,6 +14,9 @@ public final class Store: Sendable {
     /// The commit generation, moved by every committed write that changed a row: what
     /// caches of derived values compare against.
     public let generations = CommitGenerations()
+    /// Whether `person_dirty` may hold rows (`Store+PersonState`): true at open, so that
+    /// marks left by a crash are taken.
+    let personMarked = Mutex<Bool>(true)
 
     /// What kind of document a document is.
     public enum DocumentKind: String, Sendable, Codable {

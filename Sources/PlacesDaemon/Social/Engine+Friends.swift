@@ -54,12 +54,16 @@ extension Engine {
             try store.setFriend(key.bytes, state: state, name: name, timeMs: RFC3339.nowMs())
         }
         didStore(.friendship)
-        // A new friend receives the trips published to friends (and groups they are in) now,
-        // not at the next session.
-        if state == .friend, let me {
-            for doc in publishedDocuments(with: key) where doc.owner == me.bytes {
-                offerToConnected(doc, newcomers: [key])
-            }
+        if state == .friend { friendshipStarted(with: key) }
+        mirrorPersonState()
+    }
+
+    /// A new friend (here or on another device of this person) receives the trips published
+    /// to friends (and groups they are in) now, not at the next session.
+    func friendshipStarted(with key: PublicKey) {
+        guard let me else { return }
+        for doc in publishedDocuments(with: key) where doc.owner == me.bytes {
+            offerToConnected(doc, newcomers: [key])
         }
     }
 

@@ -53,6 +53,10 @@ extension Engine {
         }
         didStore(.ops(result.stored, membership: Engine.membershipDocuments(result.stored, bodies: result.bodies)))
         await learnRevocations(in: result.bodies, doc: docID)
+        if record.kind == .library, sibling, !result.stored.isEmpty {
+            adoptPersonState(from: result.bodies, library: docID)
+        }
+        defer { if store.personStateMarked { mirrorPersonState() } }
         if let rejected = result.rejected {
             logger.warning(
                 "rejected an op from a peer",

@@ -14,7 +14,11 @@ extension Schema {
                 ChecklistItemFields.schema, TravellerFields.schema, ExpenseFields.schema, DeviceFields.schema,
             ]),
         DocumentSchema(
-            "library", entities: [PlaceFields.schema, FavoriteFields.schema, GroupFields.schema, DeviceFields.schema]),
+            "library",
+            entities: [
+                PlaceFields.schema, FavoriteFields.schema, GroupFields.schema, DeviceFields.schema,
+                FriendFields.schema, ContactFields.schema, SavedFields.schema, SettingFields.schema,
+            ]),
         DocumentSchema("profile", entities: [ProfileFields.schema, DeviceFields.schema]),
         DocumentSchema("card", entities: [CardFields.schema, SharedPlaceFields.schema, DeviceFields.schema]),
         DocumentSchema(

@@ -1,0 +1,58 @@
+import Foundation
+import PlacesAPI
+import PlacesTestSupport
+import Testing
+
+/// Issue 29, "everything follows": what a person keeps outside documents — friends,
+/// contacts, settings — reaches a newly paired device and stays in sync both ways through the
+/// person's library (`Protocol/devices.md` §4.4), and the new device acts on it: Bruno's post
+/// reaches Ana's phone, which never asked him to be friends.
+@Suite("Devices: friends, contacts and settings follow the person", .serialized)
+struct DevicePersonStateTests {
+    @Test("a paired phone has Ana's friends, contacts and settings, changes on either device reach the other")
+    func friendsContactsAndSettingsFollow() async throws {
+        let (laptop, bruno) = try await CLISocialTests.friends()
+        let carla = try SyncNode("Carla")
+        try laptop.trust(carla)
+        let sorted = try laptop.d.call(
+            Preferences.self, "PUT", "/v1/preferences", json: #"{"discoverSort":"descending"}"#)
+        #expect(sorted.discoverSort == "descending")
+
+        let phone = try BlankNode()
+        try await DeviceTests.pair(phone, to: laptop, name: "Ana's phone")
+        try await eventually(
+            "the phone lists Bruno as a friend, Carla as a contact, and Ana's sort", timeout: .seconds(15)
+        ) {
+            let friends = try phone.d.call(FriendList.self, "GET", "/v1/friends").friends
+            let contacts = try phone.d.call(ContactList.self, "GET", "/v1/contacts").contacts
+            let preferences = try phone.d.call(Preferences.self, "GET", "/v1/preferences")
+            return friends.contains { $0.id == bruno.id && $0.state == "friend" }
+                && contacts.contains { $0.id == carla.id } && preferences.discoverSort == "descending"
+        }
+        #expect(try laptop.d.call(FriendList.self, "GET", "/v1/friends").friends.count == 1)
+
+        // The phone acts on the friendship: Bruno's post reaches it directly.
+        _ = try bruno.d.send("POST", "/v1/peers", json: #"{"address":"\#(try phone.status.listen ?? "")"}"#)
+        let posted = try bruno.d.send("POST", "/v1/posts", json: #"{"text":"Fado tonight?","audience":"friends"}"#)
+        #expect(posted.status == 201, "\(posted.text)")
+        try await eventually("Bruno's post is in the phone's feed", timeout: .seconds(20)) {
+            try phone.d.call(Feed.self, "GET", "/v1/feed").posts.contains { $0.text == "Fado tonight?" }
+        }
+
+        // Changes on the phone reach the laptop: Carla removed, the sort turned around.
+        let removed = try phone.d.send("DELETE", "/v1/contacts/\(carla.id)")
+        #expect(removed.status == 204 || removed.status == 200, "\(removed.text)")
+        _ = try phone.d.call(Preferences.self, "PUT", "/v1/preferences", json: #"{"discoverSort":"ascending"}"#)
+        try await eventually("the laptop follows the phone", timeout: .seconds(15)) {
+            let contacts = try laptop.d.call(ContactList.self, "GET", "/v1/contacts").contacts
+            let preferences = try laptop.d.call(Preferences.self, "GET", "/v1/preferences")
+            return !contacts.contains { $0.id == carla.id } && preferences.discoverSort == "ascending"
+        }
+        // And back: the laptop ends the friendship with Bruno; the phone stops listing him.
+        let ended = try laptop.d.send("DELETE", "/v1/friends/\(bruno.id)")
+        #expect(ended.status == 204 || ended.status == 200, "\(ended.text)")
+        try await eventually("the phone no longer lists Bruno", timeout: .seconds(15)) {
+            try !phone.d.call(FriendList.self, "GET", "/v1/friends").friends.contains { $0.id == bruno.id }
+        }
+    }
+}
