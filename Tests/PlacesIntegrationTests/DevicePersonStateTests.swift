@@ -6,7 +6,7 @@ import Testing
 /// Issue 29, "everything follows": what a person keeps outside documents — friends,
 /// contacts, settings — reaches a newly paired device and stays in sync both ways through the
 /// person's library (`Protocol/devices.md` §4.4), and the new device acts on it: Bruno's post
-/// reaches Ana's phone, which never asked him to be friends.
+/// reaches Ana's phone, which never asked him to be friends, and the phone's like counts as Ana's.
 @Suite("Devices: friends, contacts and settings follow the person", .serialized)
 struct DevicePersonStateTests {
     @Test("a paired phone has Ana's friends, contacts and settings, changes on either device reach the other")
@@ -37,6 +37,22 @@ struct DevicePersonStateTests {
         #expect(posted.status == 201, "\(posted.text)")
         try await eventually("Bruno's post is in the phone's feed", timeout: .seconds(20)) {
             try phone.d.call(Feed.self, "GET", "/v1/feed").posts.contains { $0.text == "Fado tonight?" }
+        }
+
+        // The phone likes it: the phone holds no person key, so it signs as a certified device
+        // of Ana's, and Bruno counts the like as Ana's.
+        let post = try #require(
+            try phone.d.call(Feed.self, "GET", "/v1/feed").posts.first { $0.text == "Fado tonight?" })
+        let liked = try phone.d.send("PUT", "/v1/posts/\(post.id)/like")
+        #expect(liked.status == 200, "\(liked.text)")
+        try await eventually("Bruno counts Ana's like from her phone", timeout: .seconds(20)) {
+            try bruno.d.call(Feed.self, "GET", "/v1/feed").posts.first { $0.id == post.id }?.likes == 1
+        }
+        let commented = try phone.d.send("POST", "/v1/posts/\(post.id)/comments", json: #"{"text":"yes!"}"#)
+        #expect(commented.status == 201, "\(commented.text)")
+        try await eventually("Bruno reads Ana's comment from her phone, as Ana's", timeout: .seconds(20)) {
+            let comments = try bruno.d.send("GET", "/v1/posts/\(post.id)/comments").text
+            return comments.contains("yes!") && comments.contains(laptop.id)
         }
 
         // Changes on the phone reach the laptop: Carla removed, the sort turned around.

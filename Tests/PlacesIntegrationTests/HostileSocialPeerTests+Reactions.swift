@@ -1,5 +1,6 @@
 import Foundation
 import PlacesAPI
+import PlacesAccess
 import PlacesCrypto
 import PlacesModel
 import Testing
@@ -91,6 +92,49 @@ extension HostileSocialPeerTests {
         try await eventually("Mallory's honest like is counted", timeout: .seconds(10)) {
             try v.postView(post.id).likes == 2
         }
+    }
+
+    @Test("a reaction signed by a device counts only with a certificate by its reactor for that very device")
+    func deviceSignedReactions() async throws {
+        let t = try await TwoFriends()
+        let v = t.v, m = t.m
+        let post = try v.post("Sunset at the miradouro")
+        let device = try SigningKeyPair(), other = try SigningKeyPair()
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let mallorysDevice = try DeviceCertificate.issue(
+            device: device.publicKey, admin: false, issuedMs: now, by: m.peer.identity)
+        let evesDevice = try DeviceCertificate.issue(
+            device: device.publicKey, admin: false, issuedMs: now, by: t.eve.peer.identity)
+        /// A comment by Mallory (`by`), signed by `signer`, carrying `cert`.
+        func comment(_ text: String, signer: SigningKeyPair, cert: String?) -> SignedReaction {
+            var r = t.comment(post.id, by: m, text)
+            let message = SignedReaction.message(
+                postAuthor: t.author, post: r.post, id: r.id, type: r.type, text: text, at: r.at)
+            r.signature = HexCoding.encode(signer.sign(message).bytes)
+            r.cert = cert
+            return r
+        }
+        // 1. Eve's certificate for the device, carried as if it were Mallory's.
+        // 2. Mallory's certificate, but the signature is another key's.
+        // 3. A certificate that is not one.
+        for r in [
+            comment("certified by someone else", signer: device, cert: evesDevice.base64url),
+            comment("signed by another key", signer: other, cert: mallorysDevice.base64url),
+            comment(
+                "a broken certificate", signer: device, cert: String(mallorysDevice.base64url.dropLast(4)) + "AAAA"),
+        ] {
+            try m.push(r.changes)
+        }
+        // The honest control: Mallory's own device, certified by her, signs.
+        try m.push(comment("from Mallory's phone", signer: device, cert: mallorysDevice.base64url).changes)
+        try await eventually("the comment Mallory's device signed is counted", timeout: .seconds(10)) {
+            try v.comments(post.id).map(\.text) == ["from Mallory's phone"]
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        guard v.node.serving("device-signed reactions") else { return }
+        #expect(try v.comments(post.id).map(\.text) == ["from Mallory's phone"])
+        #expect(try v.comments(post.id).first?.author == m.humanID)
+        #expect(v.logged("dropped a reaction whose signature or author does not hold"))
     }
 
     @Test("a friend cannot take over, delete or overwrite other people's reactions by reusing their ids")

@@ -87,6 +87,8 @@ struct SignedReaction {
     var signature: String
     /// The post's author in hex; nil for a reaction in the form before `postAuthor`.
     var postAuthor: String?
+    /// A device certificate (base64url) when a device of `by` signed (`sync.md` §7.3).
+    var cert: String?
 
     /// RFC 3339 with milliseconds, as daemons write it.
     static func now() -> String {
@@ -158,6 +160,7 @@ struct SignedReaction {
         if let postAuthor {
             out.append(Wire.set(id, kind: "reaction", field: "postAuthor", value: Wire.string(postAuthor)))
         }
+        if let cert { out.append(Wire.set(id, kind: "reaction", field: "cert", value: Wire.string(cert))) }
         return out
     }
 }

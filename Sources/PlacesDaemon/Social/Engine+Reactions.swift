@@ -1,5 +1,6 @@
 import Foundation
 import PlacesAPI
+import PlacesAccess
 import PlacesCrypto
 import PlacesModel
 import PlacesStore
@@ -98,16 +99,21 @@ extension Engine {
             throw ServiceError.notFound("no post '\(post.id)' that you can see")
         }
         let at = RFC3339.string(ms: RFC3339.nowMs())
-        let signature = try personSigner("react to a post").sign(
+        // The person key signs where this device holds it; another device signs itself and
+        // shows its certificate.
+        guard let signer = account.personKey ?? identity else { throw ServiceError.loggedOut }
+        let cert = account.personKey == nil ? account.certificate?.base64url : nil
+        let signature = signer.sign(
             Outboxes.reactionMessage(
                 postAuthor: author.bytes, post: post.id, reaction: id, type: type, text: text, at: at))
-        let fields: [String: JSONValue] = [
+        var fields: [String: JSONValue] = [
             ReactionFields.post.name: .string(post.id), ReactionFields.by.name: .string(me.hex),
             ReactionFields.type.name: .string(type), ReactionFields.text.name: text.isEmpty ? .null : .string(text),
             ReactionFields.at.name: .string(at),
             ReactionFields.signature.name: .string(HexCoding.encode(signature.bytes)),
             ReactionFields.postAuthor.name: .string(author.hex),
         ]
+        if let cert { fields[ReactionFields.cert.name] = .string(cert) }
         if author == me {
             try copyReaction(id: id, fields: fields, live: true, post: post.id)
         } else {
@@ -174,7 +180,8 @@ extension Engine {
 
     // MARK: Counting
 
-    /// Whether a reaction record is well formed and signed by its `by` for a post by `author`.
+    /// Whether a reaction record is well formed and signed by its `by` (or by a device `by`
+    /// certified, whose certificate it carries) for a post by `author`.
     func reactionIsValid(_ record: Store.EntityRecord, postAuthor author: PublicKey) -> Bool {
         let f = Views.fields(record)
         guard let post = f[ReactionFields.post], let byHex = f[ReactionFields.by],
@@ -197,7 +204,13 @@ extension Engine {
         let message = Outboxes.reactionMessage(
             postAuthor: author.bytes, post: post, reaction: record.id, type: type, text: f[ReactionFields.text] ?? "",
             at: at)
-        guard by.verify(signature, for: message) else { return false }
+        var signer = by
+        if let text = f[ReactionFields.cert] {
+            // A device of the reactor signed: its certificate must be by the reactor.
+            guard let cert = try? DeviceCertificate(base64url: text), cert.person == by else { return false }
+            signer = cert.device
+        }
+        guard signer.verify(signature, for: message) else { return false }
         social.noteVerifiedReaction(key)
         return true
     }

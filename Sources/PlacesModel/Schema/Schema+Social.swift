@@ -62,9 +62,12 @@ public enum ReactionFields: EntityDeclaration {
     /// alone names a post only within one author's outboxes. Absent only on reactions stored
     /// before it was written (`Protocol/sync.md` §7.3).
     public static let postAuthor = FieldKey<Self, String>("postAuthor", .key)
+    /// When a device of `by` that does not hold the person key signed (`Protocol/sync.md`
+    /// §7.3): the device's certificate by `by`, base64url; `signature` is then the device's.
+    public static let cert = FieldKey<Self, String>("cert", .token, label: "certificate")
 
     public static let schema = EntitySchema(
-        .reaction, id: .random, fields: [post, by, type, text, at, signature, postAuthor])
+        .reaction, id: .random, fields: [post, by, type, text, at, signature, postAuthor, cert])
 }
 
 /// A group of friends: its name and members (public keys in hex, sorted).
