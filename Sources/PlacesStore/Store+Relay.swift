@@ -135,7 +135,9 @@ extension Store {
     /// Keeps a device certificate or revocation (already decoded, so its signature held) that
     /// travels with a relayed document.
     @discardableResult
-    public func keepOpaque(_ kind: RelayRecordKind, doc: DocumentID, encoded: [UInt8], signature: [UInt8], timeMs: Int64)
+    public func keepOpaque(
+        _ kind: RelayRecordKind, doc: DocumentID, encoded: [UInt8], signature: [UInt8], timeMs: Int64
+    )
         throws(StoreError) -> Bool
     {
         try keepRecord(kind, doc: doc, signature: signature, bytes: encoded, timeMs: timeMs)
