@@ -32,13 +32,17 @@ public struct Status: Codable, Sendable, Equatable {
     /// This daemon as a device of its person (`Protocol/devices.md`): absent for a person's
     /// first device with no other.
     public var device: DeviceStatus?
+    /// `relay` on a blind relay (`placesd --relay`, `Protocol/relay.md`); absent on a
+    /// person's daemon.
+    public var role: String?
 
     public init(
         id: String?, version: String, initialized: Bool, loggedIn: Bool, passphraseProtected: Bool?, name: String?,
         username: String?, dataDir: String, socket: String, pid: Int32, opCount: Int?, listen: String? = nil,
-        discovery: Bool? = nil, device: DeviceStatus? = nil
+        discovery: Bool? = nil, device: DeviceStatus? = nil, role: String? = nil
     ) {
         self.device = device
+        self.role = role
         self.id = id
         self.version = version
         self.initialized = initialized

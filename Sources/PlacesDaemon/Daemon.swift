@@ -46,15 +46,19 @@ public struct Daemon {
     let paths: DataPaths
     let logger: Logger
     let syncOptions: SyncOptions
+    /// `--relay`: compose a blind relay (`Protocol/relay.md`) instead of a person's daemon.
+    let relay: Bool
 
-    public init(dataDir: String?, sync: SyncOptions = SyncOptions(), logger: Logger) {
+    public init(dataDir: String?, sync: SyncOptions = SyncOptions(), relay: Bool = false, logger: Logger) {
         self.paths = DataPaths(dataDir: dataDir)
         self.logger = logger
         self.syncOptions = sync
+        self.relay = relay
     }
 
     /// Runs until a termination signal; throws `DaemonError` for start-up problems.
     public func run() async throws {
+        if relay { return try await runRelay() }
         try prepareDataDir()
         let lock = try acquireLock()
         defer { close(lock) }
@@ -77,12 +81,12 @@ public struct Daemon {
                 onPeer: { peer in await sync.addDiscoveredPeer(peer) }) : nil
         await engine.attach(sync: sync, listenAddress: syncOptions.listen, discovery: syncOptions.discovery)
         let bridge = SyncBridge(
-            engine: engine, sync: sync, discovery: discovery, staticPeers: staticPeers, logger: logger)
+            replicator: engine.replicator, sync: sync, discovery: discovery, staticPeers: staticPeers, logger: logger)
         let control = ControlService(
             server: ControlServer(
                 socketPath: paths.socket, handler: router,
                 log: { [logger] line in logger.debug("\(line)") }),
-            logger: logger, engine: engine)
+            logger: logger, onStop: { engine.events.finishAll() })
         let group = ServiceGroup(
             configuration: .init(
                 services: [.init(service: control), .init(service: bridge)],
@@ -95,7 +99,7 @@ public struct Daemon {
         logger.info("placesd stopped", metadata: ["data.dir": "\(paths.dataDir)"])
     }
 
-    private func prepareDataDir() throws {
+    func prepareDataDir() throws {
         guard paths.socket.utf8.count <= DataPaths.maxSocketPathBytes else {
             throw DaemonError(
                 description:
@@ -114,7 +118,7 @@ public struct Daemon {
     /// One daemon per data dir: an exclusive `flock` held for the process's life. The lock
     /// dies with the process, so a crash never leaves a stale lock; a stale socket file is
     /// then replaced at bind.
-    private func acquireLock() throws -> Int32 {
+    func acquireLock() throws -> Int32 {
         let fd = open(paths.lockFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw DaemonError(description: "cannot open \(paths.lockFile): \(String(cString: strerror(errno)))")
@@ -141,10 +145,11 @@ public struct Daemon {
 struct ControlService: Service {
     let server: ControlServer
     let logger: Logger
-    let engine: Engine
+    /// Ends what the server streams (the engine's event subscriptions).
+    let onStop: @Sendable () -> Void
 
     func run() async throws {
-        defer { engine.events.finishAll() }
+        defer { onStop() }
         do {
             try await cancelWhenGracefulShutdown {
                 try await server.run(onReady: {

@@ -55,6 +55,8 @@ public actor Engine {
     /// Devices: pairings issued here, this daemon's join as a new device, what connected
     /// peers said of their devices (`DeviceComponent`).
     var devices = DeviceComponent()
+    /// Relays: the blind relays this person uses and links being redeemed (`RelaysComponent`).
+    var relays = RelaysComponent()
 
     init(store: Store, paths: DataPaths, version: String, logger: Logger) {
         self.store = store

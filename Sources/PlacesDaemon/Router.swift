@@ -59,6 +59,16 @@ struct Router: ControlHandler {
             return .encoding(try await engine.login(passphrase: body.passphrase))
         case ("POST", 1, "logout"): return .encoding(await engine.logout())
         case ("GET", 1, "profile"): return .encoding(try await engine.profile())
+        // Relays (Protocol/relay.md §5)
+        case ("POST", 1, "relays"):
+            return .encoding(try await engine.addRelay(try r.decode(RelayAddRequest.self)), status: 201)
+        case ("GET", 1, "relays"): return .encoding(try await engine.relayList())
+        case ("DELETE", 2, "relays"):
+            try await engine.removeRelay(path[1])
+            return .json(status: 204, body: [])
+        case (_, _, "relay"):
+            throw ServiceError.conflict(
+                "not-a-relay", "this is a person's daemon: /v1/relay answers on a relay (placesd --relay)")
         case ("GET", 1, "events"):
             return .stream(await engine.subscribe())
         // Places

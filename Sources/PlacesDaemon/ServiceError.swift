@@ -61,6 +61,8 @@ struct ServiceError: Error, Sendable, CustomStringConvertible {
         case pairingRefused
         /// A body over its size cap (a photo over 20 MiB).
         case tooLarge
+        /// No session with a relay could be opened to redeem its link.
+        case relayUnreachable
         /// The daemon failed (storage, keys, files): the string is the problem code
         /// (`store`, `crypto`, `io`, `internal`, `no-key`), `title` says what failed.
         case failure(String, title: String)

@@ -120,6 +120,9 @@ extension Places_Sync_V1_SyncMessage.OneOf_Kind {
         case .pairWaiting: "pairWaiting"
         case .pairRefused(let refused): "pairRefused(\(refused.code))"
         case .pairAccepted: "pairAccepted"
+        case .relayRedeem(let redeem): "relayRedeem(\(redeem.link.count) bytes)"
+        case .relayRedeemed(let redeemed): "relayRedeemed(\(redeemed.role))"
+        case .relayRefused(let refused): "relayRefused(\(refused.code))"
         }
     }
 }

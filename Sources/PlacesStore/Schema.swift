@@ -283,7 +283,52 @@ enum Schema {
                         UNION ALL SELECT 'setting', key FROM preference WHERE key NOT LIKE 'local.%'
                     """)
         }
+        m.registerMigration("relay-1") { db in try createRelayTables(db) }
         return m
+    }
+
+    /// The blind relay (`Protocol/relay.md`): on a relay, the documents it keeps unopened, the
+    /// opaque signed records that travel with them, its users and its single-use invitations;
+    /// on a user's daemon, the relays it uses.
+    static func createRelayTables(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE relayed_doc (
+                    id BLOB PRIMARY KEY,
+                    user BLOB NOT NULL,
+                    added_ms INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TABLE relay_record (
+                    signature BLOB PRIMARY KEY,
+                    doc BLOB NOT NULL,
+                    kind TEXT NOT NULL,
+                    bytes BLOB NOT NULL,
+                    received_ms INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX relay_record_doc ON relay_record(doc);
+                CREATE TABLE relay_user (
+                    key BLOB PRIMARY KEY,
+                    role TEXT NOT NULL,
+                    quota_bytes INTEGER NOT NULL,
+                    added_ms INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TABLE relay_invitation (
+                    id BLOB PRIMARY KEY,
+                    expires_ms INTEGER NOT NULL,
+                    used_by BLOB,
+                    used_ms INTEGER
+                ) WITHOUT ROWID;
+                CREATE TABLE relay (
+                    key BLOB PRIMARY KEY,
+                    address TEXT NOT NULL,
+                    role TEXT NOT NULL,
+                    added_ms INTEGER NOT NULL,
+                    last_sync_ms INTEGER,
+                    documents INTEGER NOT NULL DEFAULT 0,
+                    bytes INTEGER NOT NULL DEFAULT 0,
+                    quota_bytes INTEGER NOT NULL DEFAULT 0
+                ) WITHOUT ROWID;
+                """)
     }
 
     /// Membership changes, one row per `role` write on a `member` entity (with the token id

@@ -186,7 +186,6 @@ extension Store {
         let header = op.header
         // Each op is judged by the document it names, so it must be the batch's.
         guard header.doc == batchDoc else { throw Rejection.wrongDocument }
-        let doc = Data(header.doc.bytes)
         guard let ownerKey = try batch.owner(db, header.doc), let documentKind = try batch.kind(db, header.doc) else {
             throw Rejection.unknownDocument
         }
@@ -195,6 +194,50 @@ extension Store {
         if checked.held || batch.stored(id) != nil { return nil }
         guard checked.signatureValid else { throw Rejection.badSignature }
 
+        let (vector, equivocating) = try checkChain(db, header, batch: batch)
+        guard let body = checked.body else {
+            throw checked.bodyError.map(Rejection.invalidChange) ?? Rejection.undecryptable
+        }
+        if let refusal = OpRules.refusal(of: body, in: header.doc, documentKind: documentKind) {
+            throw Rejection.invalidChange(refusal)
+        }
+        // Who the author acts for: a device's certificate in its first op, or itself
+        // (Protocol/devices.md §4.2).
+        let person: String
+        switch try Store.actingPerson(db, header: header, body: body, batch: batch) {
+        case .success(let acting): person = acting
+        case .failure(let rejection): throw rejection
+        }
+        if let refusal = try Store.authorization(
+            db, header: header, body: body, person: person, owner: ownerKey, causalPast: vector)
+            ?? authorize(header, body)
+        {
+            throw Rejection.unauthorized(refusal)
+        }
+        try insertOp(db, op, id: id, vector: vector, batch: batch)
+        guard try equivocating || batch.hasEquivocated(db, header.doc, author: header.author) else {
+            let excluded = try Store.materializeStored(
+                db, id: id, header: header, body: body, person: person, owner: ownerKey, vector: vector,
+                keyring: keyring)
+            return (op, body, excluded, false)
+        }
+        if equivocating { batch.noteEquivocation(header.doc, author: header.author) }
+        let excluded = try Store.storeConflicting(
+            db, id: id, header: header, body: body, person: person, owner: ownerKey, vector: vector, keyring: keyring,
+            equivocating: equivocating)
+        return (op, body, excluded, equivocating)
+    }
+}
+
+extension Store {
+    /// Steps 5 and 6 of `Protocol/op-format.md` §9 for an op whose format, document, id and
+    /// signature passed: the author's seq chain (or an equivocation within its cap), every
+    /// dependency stored, the author's previous op in the causal past, and the Lamport time
+    /// exactly one above the dependencies'. Needs no key: the member path and the relay's
+    /// unopened path (`ingestUnopened`) both run it. Returns the op's causal vector (its own
+    /// seq included) and whether it is a second op at a seq already held.
+    func checkChain(_ db: Database, _ header: OpHeader, batch: OpBatch) throws -> (VersionVector, equivocating: Bool) {
+        let doc = Data(header.doc.bytes)
         let previousSeq: UInt64
         if let last = batch.lastStored(doc: header.doc, author: header.author) {
             previousSeq = last.seq
@@ -255,37 +298,7 @@ extension Store {
         guard header.lamport == maxDepLamport + 1 else {
             throw Rejection.wrongLamport(expected: maxDepLamport + 1, got: header.lamport)
         }
-        guard let body = checked.body else {
-            throw checked.bodyError.map(Rejection.invalidChange) ?? Rejection.undecryptable
-        }
-        if let refusal = OpRules.refusal(of: body, in: header.doc, documentKind: documentKind) {
-            throw Rejection.invalidChange(refusal)
-        }
-        // Who the author acts for: a device's certificate in its first op, or itself
-        // (Protocol/devices.md §4.2).
-        let person: String
-        switch try Store.actingPerson(db, header: header, body: body, batch: batch) {
-        case .success(let acting): person = acting
-        case .failure(let rejection): throw rejection
-        }
-        if let refusal = try Store.authorization(
-            db, header: header, body: body, person: person, owner: ownerKey, causalPast: vector)
-            ?? authorize(header, body)
-        {
-            throw Rejection.unauthorized(refusal)
-        }
-        try insertOp(db, op, id: id, vector: vector, batch: batch)
-        guard try equivocating || batch.hasEquivocated(db, header.doc, author: header.author) else {
-            let excluded = try Store.materializeStored(
-                db, id: id, header: header, body: body, person: person, owner: ownerKey, vector: vector,
-                keyring: keyring)
-            return (op, body, excluded, false)
-        }
-        if equivocating { batch.noteEquivocation(header.doc, author: header.author) }
-        let excluded = try Store.storeConflicting(
-            db, id: id, header: header, body: body, person: person, owner: ownerKey, vector: vector, keyring: keyring,
-            equivocating: equivocating)
-        return (op, body, excluded, equivocating)
+        return (vector, equivocating)
     }
 }
 

@@ -36,7 +36,8 @@ struct PlacesCommand: ParsableCommand {
             Activity.self, Events.self, Route.self, PeersGroup.self, InvitationsGroup.self, ContactsGroup.self,
             ShareCommand.self, JoinCommand.self, MembersCommand.self, UnshareCommand.self,
             FriendsGroup.self, GroupsGroup.self, PostGroup.self, FeedCommand.self, NotificationsGroup.self,
-            ProfileGroup.self, PhotoGroup.self, ExploreGroup.self, SavedCommand.self, DeviceGroup.self, GuiCommand.self,
+            ProfileGroup.self, PhotoGroup.self, ExploreGroup.self, SavedCommand.self, DeviceGroup.self, RelayGroup.self,
+            GuiCommand.self,
         ]
     )
 

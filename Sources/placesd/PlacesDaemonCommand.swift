@@ -31,6 +31,12 @@ struct PlacesDaemonCommand: AsyncParsableCommand {
     @Option(name: .customLong("peer"), help: "A static peer, HOST:PORT (repeatable).")
     var peers: [String] = []
 
+    @Flag(
+        help: """
+            Run as a blind relay (Protocol/relay.md): keeps and forwards its users' documents without             being able to read them; no identity and no content API (`places relay invite|status`).
+            """)
+    var relay = false
+
     func run() async throws {
         let level = logLevel
         LoggingSystem.bootstrap { label in
@@ -41,7 +47,8 @@ struct PlacesDaemonCommand: AsyncParsableCommand {
         let logger = Logger(label: "placesd")
         do {
             try await Daemon(
-                dataDir: dataDir, sync: .init(listen: listen, discovery: !noDiscovery, peers: peers), logger: logger
+                dataDir: dataDir, sync: .init(listen: listen, discovery: !noDiscovery, peers: peers), relay: relay,
+                logger: logger
             ).run()
         } catch let error as DaemonError {
             FileHandle.standardError.write(Data("placesd: \(error.description)\n".utf8))

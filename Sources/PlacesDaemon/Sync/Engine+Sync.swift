@@ -15,6 +15,7 @@ extension Engine: ReplicationHost {
     /// Gives the replicator this engine as its host; the transport is built on what it returns.
     public func startReplication() async -> Replicator {
         await replicator.attach(self)
+        relays.known = Set(((try? store.relays()) ?? []).map(\.key))
         return replicator
     }
 
@@ -24,10 +25,13 @@ extension Engine: ReplicationHost {
 
     public func profileName() async -> String? { currentProfileName() }
 
-    public func knows(_ peer: PublicKey) async -> Bool { isKnown(person(of: peer)) || keepsForDevices(peer) }
+    public func knows(_ peer: PublicKey) async -> Bool {
+        isKnown(person(of: peer)) || keepsForDevices(peer) || relays.isRelay(peer)
+    }
 
     public func peerConnected(_ peer: PublicKey, name: String, address: String) async {
         if devices.joining?.issuer == peer { devices.joining?.issuerAddress = address }
+        relayPeerConnected(peer)
         syncComponent.peerConnected(peer, name: name)
         publishing.peerConnected(peer, address: address)
         publishedFollowConnection(peer)
@@ -49,6 +53,7 @@ extension Engine: ReplicationHost {
                 key: peer.bytes, name: syncComponent.peerNames[peer] ?? "", address: nil, timeMs: RFC3339.nowMs())
         }
         devices.peerDisconnected(peer, lastSession: lastSession, nowMs: RFC3339.nowMs())
+        relayPeerDisconnected(peer, lastSession: lastSession)
         guard lastSession else { return }
         syncComponent.peerDisconnected(peer)
         publishing.peerDisconnected(peer)

@@ -8,7 +8,7 @@ import ServiceLifecycle
 /// discovery beacons, and the replicator's outbound path (local commits, relayed ops,
 /// offers) drained into the transport.
 struct SyncBridge: Service {
-    let engine: Engine
+    let replicator: Replicator
     let sync: SyncService
     let discovery: LANDiscovery?
     let staticPeers: [(host: String, port: Int)]
@@ -33,7 +33,7 @@ struct SyncBridge: Service {
                         group.addTask { try await discovery.run() }
                     }
                     // Everything sent to peers leaves through the replicator's one outbound path.
-                    group.addTask { await engine.replicator.run(over: sync) }
+                    group.addTask { await replicator.run(over: sync) }
                     for peer in staticPeers { await sync.addPeer(host: peer.host, port: peer.port) }
                 }
             }

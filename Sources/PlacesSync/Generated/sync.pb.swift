@@ -167,6 +167,30 @@ nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
     set {kind = .pairWaiting(newValue)}
   }
 
+  var relayRedeem: Places_Sync_V1_RelayRedeem {
+    get {
+      if case .relayRedeem(let v)? = kind {return v}
+      return Places_Sync_V1_RelayRedeem()
+    }
+    set {kind = .relayRedeem(newValue)}
+  }
+
+  var relayRedeemed: Places_Sync_V1_RelayRedeemed {
+    get {
+      if case .relayRedeemed(let v)? = kind {return v}
+      return Places_Sync_V1_RelayRedeemed()
+    }
+    set {kind = .relayRedeemed(newValue)}
+  }
+
+  var relayRefused: Places_Sync_V1_RelayRefused {
+    get {
+      if case .relayRefused(let v)? = kind {return v}
+      return Places_Sync_V1_RelayRefused()
+    }
+    set {kind = .relayRefused(newValue)}
+  }
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -186,6 +210,9 @@ nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
     case pairRefused(Places_Sync_V1_PairRefused)
     case pairAccepted(Places_Sync_V1_PairAccepted)
     case pairWaiting(Places_Sync_V1_PairWaiting)
+    case relayRedeem(Places_Sync_V1_RelayRedeem)
+    case relayRedeemed(Places_Sync_V1_RelayRedeemed)
+    case relayRefused(Places_Sync_V1_RelayRefused)
 
   }
 
@@ -577,13 +604,59 @@ nonisolated struct Places_Sync_V1_PairAccepted: Sendable {
   init() {}
 }
 
+/// A person's daemon redeems a relay link (relay.md §3) over a session whose remote static
+/// key is the link's relay key. `link`: the link's token (at most 382 bytes).
+nonisolated struct Places_Sync_V1_RelayRedeem: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var link: Data = Data()
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
+/// The relay took the link: the redeemer is now its user. `role`: "owner" (the first
+/// redeemer) or "user"; `quota_bytes`: what the relay keeps of the user's, in bytes.
+nonisolated struct Places_Sync_V1_RelayRedeemed: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var role: String = String()
+
+  var quotaBytes: UInt64 = 0
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
+/// The relay refused the link (relay.md §3). `code`: "unknown-link", "used", "expired",
+/// "forged", "not-a-relay". `reason`: at most 500 bytes for the user.
+nonisolated struct Places_Sync_V1_RelayRefused: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var code: String = String()
+
+  var reason: String = String()
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "places.sync.v1"
 
 nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".SyncMessage"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}offer\0\u{1}ops\0\u{1}ping\0\u{1}pong\0\u{1}bye\0\u{1}join\0\u{3}join_refused\0\u{3}blob_want\0\u{3}blob_chunk\0\u{3}blob_missing\0\u{3}trip_like\0\u{3}pair_request\0\u{3}pair_refused\0\u{3}pair_accepted\0\u{3}pair_waiting\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}offer\0\u{1}ops\0\u{1}ping\0\u{1}pong\0\u{1}bye\0\u{1}join\0\u{3}join_refused\0\u{3}blob_want\0\u{3}blob_chunk\0\u{3}blob_missing\0\u{3}trip_like\0\u{3}pair_request\0\u{3}pair_refused\0\u{3}pair_accepted\0\u{3}pair_waiting\0\u{3}relay_redeem\0\u{3}relay_redeemed\0\u{3}relay_refused\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -799,6 +872,45 @@ nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftPr
           self.kind = .pairWaiting(v)
         }
       }()
+      case 17: try {
+        var v: Places_Sync_V1_RelayRedeem?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .relayRedeem(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .relayRedeem(v)
+        }
+      }()
+      case 18: try {
+        var v: Places_Sync_V1_RelayRedeemed?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .relayRedeemed(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .relayRedeemed(v)
+        }
+      }()
+      case 19: try {
+        var v: Places_Sync_V1_RelayRefused?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .relayRefused(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .relayRefused(v)
+        }
+      }()
       default: break
       }
     }
@@ -873,6 +985,18 @@ nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftPr
     case .pairWaiting?: try {
       guard case .pairWaiting(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 16)
+    }()
+    case .relayRedeem?: try {
+      guard case .relayRedeem(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 17)
+    }()
+    case .relayRedeemed?: try {
+      guard case .relayRedeemed(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 18)
+    }()
+    case .relayRefused?: try {
+      guard case .relayRefused(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 19)
     }()
     case nil: break
     }
@@ -1610,6 +1734,106 @@ nonisolated extension Places_Sync_V1_PairAccepted: SwiftProtobuf.Message, SwiftP
     if lhs.cert != rhs.cert {return false}
     if lhs.personName != rhs.personName {return false}
     if lhs.sealedPersonKey != rhs.sealedPersonKey {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Places_Sync_V1_RelayRedeem: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".RelayRedeem"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}link\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.link) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.link.isEmpty {
+      try visitor.visitSingularBytesField(value: self.link, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Places_Sync_V1_RelayRedeem, rhs: Places_Sync_V1_RelayRedeem) -> Bool {
+    if lhs.link != rhs.link {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Places_Sync_V1_RelayRedeemed: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".RelayRedeemed"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}role\0\u{3}quota_bytes\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.role) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.quotaBytes) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.role.isEmpty {
+      try visitor.visitSingularStringField(value: self.role, fieldNumber: 1)
+    }
+    if self.quotaBytes != 0 {
+      try visitor.visitSingularUInt64Field(value: self.quotaBytes, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Places_Sync_V1_RelayRedeemed, rhs: Places_Sync_V1_RelayRedeemed) -> Bool {
+    if lhs.role != rhs.role {return false}
+    if lhs.quotaBytes != rhs.quotaBytes {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Places_Sync_V1_RelayRefused: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".RelayRefused"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}code\0\u{1}reason\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.code) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.code.isEmpty {
+      try visitor.visitSingularStringField(value: self.code, fieldNumber: 1)
+    }
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Places_Sync_V1_RelayRefused, rhs: Places_Sync_V1_RelayRefused) -> Bool {
+    if lhs.code != rhs.code {return false}
+    if lhs.reason != rhs.reason {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

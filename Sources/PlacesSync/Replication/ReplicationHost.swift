@@ -35,6 +35,8 @@ public protocol ReplicationHost: AnyObject, Sendable {
     func peerDevice(_ peer: PublicKey, _ device: PeerDevice) async
     /// A pairing message from `peer`; returns the answers to send it.
     func pairing(_ message: PairingMessage, from peer: PublicKey) async -> [PairingMessage]
+    /// A relay message from `peer` (`Protocol/relay.md` §3); returns the answers to send it.
+    func relay(_ message: RelayMessage, from peer: PublicKey) async -> [RelayMessage]
 
     // MARK: Documents
 
@@ -137,4 +139,7 @@ extension ReplicationHost {
 
     /// Takes part in no pairing.
     public func pairing(_ message: PairingMessage, from peer: PublicKey) async -> [PairingMessage] { [] }
+
+    /// Takes part in no relay exchange.
+    public func relay(_ message: RelayMessage, from peer: PublicKey) async -> [RelayMessage] { [] }
 }

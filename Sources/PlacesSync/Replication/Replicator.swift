@@ -123,6 +123,11 @@ public actor Replicator {
         outbox.yield(.send(doc: nil, messages: [message.wire], recipients: [peer]))
     }
 
+    /// Sends a relay message to `peer` (every live session with it).
+    public nonisolated func sendRelay(_ message: RelayMessage, to peer: PublicKey) {
+        outbox.yield(.send(doc: nil, messages: [message.wire], recipients: [peer]))
+    }
+
     /// Sends this identity's like (or unlike) of a published trip to its author, when
     /// connected and taking published trips (otherwise it goes when they next connect).
     public nonisolated func sendLike(_ like: PublishedLike, to author: PublicKey) {
@@ -239,6 +244,12 @@ extension Replicator: SyncDelegate {
                 return []
             }
             return await host?.pairing(pairing, from: peer).map(\.wire) ?? []
+        case .relayRedeem, .relayRedeemed, .relayRefused:
+            guard let relay = RelayMessage(message) else {
+                logger.warning("ignored a relay message out of bounds", metadata: ["peer.id": "\(peer.logID)"])
+                return []
+            }
+            return await host?.relay(relay, from: peer).map(\.wire) ?? []
         default: return []
         }
     }

@@ -1,0 +1,28 @@
+import PlacesCrypto
+
+/// The relays a person's daemon uses (`Protocol/relay.md` §5): links being redeemed and the
+/// relays' sessions. What was redeemed is in the store (`relay` table).
+struct RelaysComponent: EngineComponent {
+    /// A relay link waiting for the relay's answer.
+    struct Redemption {
+        var token: [UInt8]
+        var sent = false
+        var answer: Answer?
+    }
+
+    enum Answer: Equatable {
+        case redeemed(role: String, quotaBytes: Int64)
+        case refused(code: String, reason: String)
+    }
+
+    /// At most a few links at once: each is a user's request waiting on its answer.
+    static let maxRedemptions = 8
+    /// Links being redeemed, by relay key.
+    var redeeming: [PublicKey: Redemption] = [:]
+    /// Relays this daemon uses (read from the store at start and on changes).
+    var known: Set<PublicKey> = []
+    /// Relays with a live session.
+    var connected: Set<PublicKey> = []
+
+    func isRelay(_ peer: PublicKey) -> Bool { known.contains(peer) || redeeming[peer] != nil }
+}

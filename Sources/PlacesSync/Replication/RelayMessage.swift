@@ -1,0 +1,59 @@
+import Foundation
+import PlacesAccess
+import PlacesCrypto
+
+/// A relay message between a person's daemon and a blind relay (`Protocol/relay.md` §3;
+/// `RelayRedeem`, `RelayRedeemed`, `RelayRefused` in sync.proto), in domain types: what
+/// crosses `ReplicationHost`.
+public enum RelayMessage: Sendable, Equatable {
+    /// A relay link's token, redeemed on a session with the link's relay key.
+    case redeem(link: [UInt8])
+    /// The relay took the link: the redeemer's role there and its quota.
+    case redeemed(role: String, quotaBytes: UInt64)
+    /// The relay refused the link (`code`: `unknown-link`, `used`, `expired`, `forged`,
+    /// `not-a-relay`).
+    case refused(code: String, reason: String)
+
+    /// Most bytes of a link token (`RelayLink`), a role, a code and a reason (relay.md §6).
+    static let maxLinkBytes = RelayLink.maxSize
+    static let maxRoleBytes = 16
+    static let maxCodeBytes = 32
+    static let maxReasonBytes = 500
+    /// The largest quota a relay may announce (2^53 − 1: exact in JSON).
+    static let maxQuotaBytes: UInt64 = 1 << 53 - 1
+
+    /// The message a peer sent, nil when it breaks the bounds of relay.md §6.
+    init?(_ message: SyncMessage) {
+        switch message.kind {
+        case .relayRedeem(let redeem):
+            guard !redeem.link.isEmpty, redeem.link.count <= Self.maxLinkBytes else { return nil }
+            self = .redeem(link: [UInt8](redeem.link))
+        case .relayRedeemed(let redeemed):
+            guard ["owner", "user"].contains(redeemed.role), redeemed.quotaBytes <= Self.maxQuotaBytes else {
+                return nil
+            }
+            self = .redeemed(role: redeemed.role, quotaBytes: redeemed.quotaBytes)
+        case .relayRefused(let refused):
+            guard refused.code.utf8.count <= Self.maxCodeBytes, refused.reason.utf8.count <= Self.maxReasonBytes else {
+                return nil
+            }
+            self = .refused(code: refused.code, reason: refused.reason)
+        default: return nil
+        }
+    }
+
+    /// The wire message.
+    var wire: SyncMessage {
+        var out = SyncMessage()
+        switch self {
+        case .redeem(let link): out.relayRedeem.link = Data(link)
+        case .redeemed(let role, let quotaBytes):
+            out.relayRedeemed.role = role
+            out.relayRedeemed.quotaBytes = quotaBytes
+        case .refused(let code, let reason):
+            out.relayRefused.code = code
+            out.relayRefused.reason = reason
+        }
+        return out
+    }
+}
