@@ -215,7 +215,7 @@ final class BenchDaemon {
             listen.isEmpty ? "127.0.0.1:0" : listen,
         ]
         if logged {
-            FileManager.default.createFile(atPath: logPath, contents: nil)
+            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
             p.standardError = FileHandle(forWritingAtPath: logPath)
         }
         try p.run()

@@ -243,7 +243,7 @@ final class PeerSession: @unchecked Sendable {
     /// The daemon's proven identity.
     let remoteKey: PublicKey
     /// The daemon's `Hello`, once received.
-    internal(set) var remoteHello: Places_Sync_V1_Hello?
+    var remoteHello: Places_Sync_V1_Hello?
     /// Every decrypted transport byte received (fragment flags included), for leak checks.
     private(set) var receivedPlaintext: [UInt8] = []
     /// Every message received, in order.
