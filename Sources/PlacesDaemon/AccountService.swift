@@ -89,7 +89,11 @@ struct AccountService {
     /// The library document (places and favorites).
     func library() throws -> DocumentID {
         try requireLogin()
-        guard let libraryDoc else { throw ServiceError.internal("No library", "the library document is missing") }
+        guard let libraryDoc else {
+            throw ServiceError(
+                .stillSyncing,
+                "this device is still receiving your library from your other device: try again in a few seconds")
+        }
         return libraryDoc
     }
 

@@ -167,13 +167,12 @@ extension Engine {
 
     /// The owner's grant of `card`'s key to `peer`, issued the first time it is offered to them.
     func ensureCardGrant(_ card: Store.DocumentRecord, to peer: PublicKey) -> KeyGrant? {
-        guard let identity, card.owner == me?.bytes else { return nil }
+        guard identity != nil, card.owner == me?.bytes else { return nil }
         let grants = (try? store.grants(in: card.id)) ?? []
         if let held = grants.first(where: { $0.member == peer.bytes }) { return held }
         let ring = keyringCopy()
         guard let (epoch, key) = ring.current(card.id),
-            let grant = try? KeyGrant.issue(
-                key: key, doc: card.id, epoch: epoch, to: peer, by: account.personKey ?? identity)
+            let grant = try? issueGrant(key: key, doc: card.id, epoch: epoch, to: peer)
         else { return nil }
         try? store.saveGrant(grant)
         return grant

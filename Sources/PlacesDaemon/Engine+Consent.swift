@@ -99,7 +99,7 @@ extension Engine {
         // older one, this daemon would take that epoch for the newest and count a member
         // removed since (whose grant of it they keep) as vouched for (sync.md §7).
         guard
-            let grant = offer.grants.filter({ $0.doc == docID && $0.member == me.bytes && $0.issuer == owner })
+            let grant = offer.grants.filter({ $0.doc == docID && $0.member == me.bytes && $0.issuerPerson == owner })
                 .sorted(by: { $0.epoch > $1.epoch }).first(where: { $0.isValid }),
             let ownerKey = try? PublicKey(bytes: owner), ownerKey != me
         else {

@@ -102,7 +102,6 @@ extension Engine {
     /// get the key from this one's next offer.
     func rotateKey(_ doc: Store.DocumentRecord) throws {
         guard let identity, let me else { throw ServiceError.loggedOut }
-        let signer = account.personKey ?? identity
         var ring = keyringCopy()
         let epoch = (ring.current(doc.id)?.epoch ?? 0) + 1
         let remaining = participants(of: doc).subtracting([me])
@@ -117,7 +116,7 @@ extension Engine {
             let key = try SecretBox.randomKey()
             try store.addDocumentKey(doc.id, epoch: epoch, sealed: try SealedBox.seal(key, to: identity.publicKey))
             for member in remaining.union(devicesOfMembers) {
-                try store.saveGrant(try KeyGrant.issue(key: key, doc: doc.id, epoch: epoch, to: member, by: signer))
+                try store.saveGrant(try issueGrant(key: key, doc: doc.id, epoch: epoch, to: member))
             }
             ring.insert(key, doc: doc.id, epoch: epoch)
         } catch {

@@ -12,14 +12,12 @@ extension Engine {
     /// epoch is sealed to the member in a signed key grant, handed over at the next meeting.
     func share(_ reference: String, _ request: ShareRequest) async throws -> MemberList {
         let doc = try itineraryDoc(reference)
-        guard let identity else { throw ServiceError.notOwner("shares it") }
+        guard identity != nil else { throw ServiceError.notOwner("shares it") }
         let (member, edit) = try sharingService().share(doc, request, displayName: { displayName(of: $0) })
         if let edit { try commit(edit) }
         do {
             for (epoch, key) in keyringCopy().all(doc.id) {
-                try store.saveGrant(
-                    try KeyGrant.issue(
-                        key: key, doc: doc.id, epoch: epoch, to: member, by: account.personKey ?? identity))
+                try store.saveGrant(try issueGrant(key: key, doc: doc.id, epoch: epoch, to: member))
             }
         } catch {
             throw ServiceError.crypto("Could not seal the key", "\(error)", cause: error)

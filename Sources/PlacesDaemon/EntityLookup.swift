@@ -37,7 +37,11 @@ struct EntityLookup {
 
     /// A place id from a full id or unique prefix in the library.
     func resolveAnyPlaceID(_ reference: String) throws -> String {
-        guard let library else { throw ServiceError.internal("No library", "the library document is missing") }
+        guard let library else {
+            throw ServiceError(
+                .stillSyncing,
+                "this device is still receiving your library from your other device: try again in a few seconds")
+        }
         return try resolve(reference, in: library, kind: .place, what: "place").id
     }
 

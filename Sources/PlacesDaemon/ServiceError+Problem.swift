@@ -41,6 +41,7 @@ extension Problem {
             case .pairingRefused: (403, "pairing-refused", "Pairing refused")
             case .tooLarge: (413, "too-large", "Too large")
             case .relayUnreachable: (504, "relay-unreachable", "Relay unreachable")
+            case .stillSyncing: (409, "still-syncing", "Still receiving your data")
             case .failure(let code, let title): (500, code, title)
             }
         self.init(status: status, code: code, title: title, detail: error.message, field: error.field)

@@ -63,6 +63,8 @@ struct ServiceError: Error, Sendable, CustomStringConvertible {
         case tooLarge
         /// No session with a relay could be opened to redeem its link.
         case relayUnreachable
+        /// A device paired moments ago has not received its person's library yet.
+        case stillSyncing
         /// The daemon failed (storage, keys, files): the string is the problem code
         /// (`store`, `crypto`, `io`, `internal`, `no-key`), `title` says what failed.
         case failure(String, title: String)

@@ -284,6 +284,16 @@ enum Schema {
                     """)
         }
         m.registerMigration("relay-1") { db in try createRelayTables(db) }
+        m.registerMigration("v14-grant-issuer-cert") { db in
+            // A grant issued by a device carries its certificate (Protocol/devices.md §4.3);
+            // `person` is who the grant speaks for: the certificate's person, or the issuer.
+            try db.execute(
+                sql: """
+                    ALTER TABLE key_grant ADD COLUMN issuer_cert BLOB;
+                    ALTER TABLE key_grant ADD COLUMN person BLOB;
+                    UPDATE key_grant SET person = issuer;
+                    """)
+        }
         return m
     }
 

@@ -9,12 +9,13 @@ extension Store {
         try write { db in
             try db.execute(
                 sql: """
-                    INSERT OR REPLACE INTO key_grant(doc, epoch, member, sealed, issuer, signature)
-                    VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT OR REPLACE INTO key_grant(doc, epoch, member, sealed, issuer, signature, issuer_cert, person)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     Data(grant.doc.bytes), Int64(grant.epoch), Data(grant.member), Data(grant.sealedKey),
-                    Data(grant.issuer), Data(grant.signature),
+                    Data(grant.issuer), Data(grant.signature), grant.issuerCert.map { Data($0.encoded) },
+                    Data(grant.issuerPerson),
                 ])
         }
     }
@@ -37,12 +38,13 @@ extension Store {
                 KeyGrant(
                     doc: doc, epoch: UInt32(row["epoch"] as Int64), member: [UInt8](row["member"] as Data),
                     sealedKey: [UInt8](row["sealed"] as Data), issuer: [UInt8](row["issuer"] as Data),
-                    signature: [UInt8](row["signature"] as Data))
+                    signature: [UInt8](row["signature"] as Data),
+                    issuerCert: (row["issuer_cert"] as Data?).flatMap { try? DeviceCertificate(decoding: [UInt8]($0)) })
             }
         }
     }
 
-    /// Members the owner vouches for by grant alone (`Protocol/sync.md` §7, "Who is told about
+    /// Members the owner (or a device of the owner's, with its certificate) vouches for by grant alone (`Protocol/sync.md` §7, "Who is told about
     /// what"): those named by an owner-signed grant of the newest epoch this daemon holds a
     /// grant of, for whom it holds no role event yet (a daemon that accepted an invitation
     /// holds grants before the ops that make their members members). A role event, once held,
@@ -53,9 +55,9 @@ extension Store {
             try Data.fetchAll(
                 db,
                 sql: """
-                    SELECT g.member FROM key_grant g JOIN document d ON d.id = g.doc AND g.issuer = d.owner
+                    SELECT g.member FROM key_grant g JOIN document d ON d.id = g.doc AND g.person = d.owner
                     WHERE g.doc = ?1 AND g.epoch = (
-                        SELECT MAX(epoch) FROM key_grant WHERE doc = ?1 AND issuer = d.owner)
+                        SELECT MAX(epoch) FROM key_grant WHERE doc = ?1 AND person = d.owner)
                     AND NOT EXISTS (
                         SELECT 1 FROM entity WHERE doc = ?1 AND kind = 'member' AND id = lower(hex(g.member)))
                     ORDER BY g.member

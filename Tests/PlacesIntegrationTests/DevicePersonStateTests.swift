@@ -72,3 +72,43 @@ struct DevicePersonStateTests {
         }
     }
 }
+
+extension DevicePersonStateTests {
+    @Test("a phone without the person key shares a trip and removes a member: the grants it signs count")
+    func phoneSharesAndRemoves() async throws {
+        let laptop = try SyncNode("Ana"), bruno = try SyncNode("Bruno"), carla = try SyncNode("Carla")
+        for other in [bruno, carla] {
+            try laptop.trust(other)
+            try other.trust(laptop)
+        }
+        let phone = try BlankNode()
+        try await DeviceTests.pair(phone, to: laptop, name: "Ana's phone")
+        // Until the library arrives, the phone says so rather than failing.
+        let early = try phone.d.send("GET", "/v1/places")
+        #expect(early.status == 200 || (early.status == 409 && early.text.contains("still-syncing")), "\(early.text)")
+        try await eventually("the phone holds Ana's library") { try phone.d.send("GET", "/v1/places").status == 200 }
+        let phoneAddress = try phone.status.listen ?? ""
+        for other in [bruno, carla] {
+            _ = try other.d.send("POST", "/v1/peers", json: #"{"address":"\#(phoneAddress)"}"#)
+        }
+        let trip = try phone.d.call(Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"Porto"}"#)
+        for other in [bruno, carla] {
+            let shared = try phone.d.send(
+                "POST", "/v1/itineraries/\(trip.id)/share", json: #"{"member":"\#(other.id)","role":"editor"}"#)
+            #expect(shared.status == 200, "\(shared.text)")
+        }
+        try await eventually("Bruno and Carla open the trip the phone shared", timeout: .seconds(20)) {
+            try [bruno, carla].allSatisfy { try $0.itineraryJSON(trip.id)?.contains("Porto") == true }
+        }
+        // The phone removes Carla: the trip moves to a key the phone grants, and Bruno reads on.
+        let removed = try phone.d.send("DELETE", "/v1/itineraries/\(trip.id)/members/\(carla.id)")
+        #expect(removed.status == 200, "\(removed.text)")
+        _ = try phone.d.call(
+            Itinerary.self, "PATCH", "/v1/itineraries/\(trip.id)", json: #"{"notes":"after Carla left"}"#)
+        try await eventually("Bruno reads the edit made under the phone's new key", timeout: .seconds(20)) {
+            try bruno.d.call(Itinerary.self, "GET", "/v1/itineraries/\(trip.id)").notes == "after Carla left"
+        }
+        try await Task.sleep(for: .seconds(1))
+        #expect(try carla.itineraryJSON(trip.id)?.contains("after Carla left") != true)
+    }
+}

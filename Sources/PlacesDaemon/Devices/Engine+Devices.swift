@@ -41,6 +41,17 @@ extension Engine {
         return personKey
     }
 
+    /// A grant of `key` to `member`, signed as this person: by the person key where this
+    /// device holds it, else by this device with its certificate (`Protocol/devices.md` §4.3).
+    func issueGrant(key: [UInt8], doc: DocumentID, epoch: UInt32, to member: PublicKey) throws -> KeyGrant {
+        guard let identity else { throw ServiceError.loggedOut }
+        if let personKey = account.personKey {
+            return try KeyGrant.issue(key: key, doc: doc, epoch: epoch, to: member, by: personKey)
+        }
+        return try KeyGrant.issue(
+            key: key, doc: doc, epoch: epoch, to: member, by: identity, certificate: account.certificate)
+    }
+
     // MARK: Replication host: devices
 
     public func deviceCredentials() async -> (certificate: [UInt8], revocations: [[UInt8]]) {

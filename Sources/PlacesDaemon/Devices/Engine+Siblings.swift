@@ -22,7 +22,9 @@ extension Engine {
         guard let identity, record.kind != .published else { return nil }
         var grants = [KeyGrant]()
         for (epoch, key) in keyringCopy().all(record.id).reversed() {
-            if let grant = try? KeyGrant.issue(key: key, doc: record.id, epoch: epoch, to: sibling, by: identity) {
+            if let grant = try? KeyGrant.issue(
+                key: key, doc: record.id, epoch: epoch, to: sibling, by: identity, certificate: account.certificate)
+            {
                 grants.append(grant)
             }
         }
@@ -84,6 +86,10 @@ extension Engine {
         guard let me, let identity else { return false }
         guard let owner = (try? store.document(grant.doc))?.owner else { return false }
         if grant.issuer == owner { return true }
+        // A device of the owner, with its certificate, while it is not known revoked.
+        if let cert = grant.issuerCert, cert.person.bytes == owner {
+            return (try? store.isRevoked(device: cert.device, of: cert.person)) == false
+        }
         guard grant.member == identity.publicKey.bytes, let issuer = try? PublicKey(bytes: grant.issuer) else {
             return false
         }

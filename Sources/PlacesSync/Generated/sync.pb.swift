@@ -337,7 +337,7 @@ nonisolated struct Places_Sync_V1_KeyGrant: Sendable {
   /// crypto_box_seal(key, X25519(member)), 80 bytes
   var sealedKey: Data = Data()
 
-  /// 32-byte Ed25519 key of the owner
+  /// 32-byte Ed25519 key of the owner, or of a device of the owner's (issuer_cert)
   var issuer: Data = Data()
 
   /// Ed25519 by `issuer` over "places/keygrant/1" ‖ 0x00 ‖ doc ‖ epoch (u32 BE) ‖ member ‖ sealed_key

@@ -12,15 +12,22 @@ extension Replicator {
         g.sealedKey = Data(grant.sealedKey)
         g.issuer = Data(grant.issuer)
         g.signature = Data(grant.signature)
+        if let cert = grant.issuerCert { g.issuerCert = Data(cert.encoded) }
         return g
     }
 
-    /// A received grant; nil when its document id is not 16 bytes.
+    /// A received grant; nil when its document id is not 16 bytes or it carries an
+    /// `issuer_cert` that is not a valid certificate (devices.md §2).
     static func grant(_ g: Places_Sync_V1_KeyGrant) -> KeyGrant? {
         guard let doc = DocumentID(bytes: [UInt8](g.doc)) else { return nil }
+        var cert: DeviceCertificate?
+        if !g.issuerCert.isEmpty {
+            guard let decoded = try? DeviceCertificate(decoding: [UInt8](g.issuerCert)) else { return nil }
+            cert = decoded
+        }
         return KeyGrant(
             doc: doc, epoch: g.epoch, member: [UInt8](g.member), sealedKey: [UInt8](g.sealedKey),
-            issuer: [UInt8](g.issuer), signature: [UInt8](g.signature))
+            issuer: [UInt8](g.issuer), signature: [UInt8](g.signature), issuerCert: cert)
     }
 
     /// An offer of a document not held, for the host: only the grants among the first
