@@ -69,9 +69,35 @@ struct DeviceComponent: EngineComponent {
     private var handshakes: [PublicKey: [[UInt8]]] = [:]
     /// When each peer device was last connected, ms since 1970 (`GET /v1/devices`' lastSeen).
     private(set) var lastSeen: [PublicKey: Int64] = [:]
+    /// Grants this device issued to its siblings, by sibling, document and epoch: an offer
+    /// carries the same grant every time (a fresh one, sealed anew, would be a new grant to
+    /// the sibling, which offers the document back: an endless exchange).
+    private var siblingGrants: [SiblingGrantKey: KeyGrant] = [:]
+    static let maxSiblingGrants = 100_000
 
-    /// Pairings belong to the identity that made them.
-    mutating func didChangeIdentity() { pairings.removeAll() }
+    struct SiblingGrantKey: Hashable {
+        var sibling: PublicKey
+        var doc: DocumentID
+        var epoch: UInt32
+    }
+
+    /// Pairings and grants belong to the identity that made them.
+    mutating func didChangeIdentity() {
+        pairings.removeAll()
+        siblingGrants.removeAll()
+    }
+
+    /// The grant of `doc`'s `epoch` key to `sibling` issued before, or the one `issue` makes.
+    mutating func siblingGrant(
+        to sibling: PublicKey, doc: DocumentID, epoch: UInt32, issue: () -> KeyGrant?
+    ) -> KeyGrant? {
+        let key = SiblingGrantKey(sibling: sibling, doc: doc, epoch: epoch)
+        if let held = siblingGrants[key] { return held }
+        guard let grant = issue() else { return nil }
+        if siblingGrants.count >= Self.maxSiblingGrants { siblingGrants.removeAll() }
+        siblingGrants[key] = grant
+        return grant
+    }
 
     // MARK: Peers
 

@@ -21,12 +21,13 @@ extension Engine {
     func siblingOffer(_ record: Store.DocumentRecord, vector: VersionVector, to sibling: PublicKey) -> OfferContent? {
         guard let identity, record.kind != .published else { return nil }
         var grants = [KeyGrant]()
+        let certificate = account.certificate
         for (epoch, key) in keyringCopy().all(record.id).reversed() {
-            if let grant = try? KeyGrant.issue(
-                key: key, doc: record.id, epoch: epoch, to: sibling, by: identity, certificate: account.certificate)
-            {
-                grants.append(grant)
+            let grant = devices.siblingGrant(to: sibling, doc: record.id, epoch: epoch) {
+                try? KeyGrant.issue(
+                    key: key, doc: record.id, epoch: epoch, to: sibling, by: identity, certificate: certificate)
             }
+            if let grant { grants.append(grant) }
         }
         var content = OfferContent(owner: record.owner, vector: vector, grants: grants)
         content.kind = Engine.replica(record).kind

@@ -18,17 +18,28 @@ extension Engine {
     static let maxPostsScannedForPhotos = 500
 
     public func missingBlobs(from peer: PublicKey, in doc: DocumentID?, limit: Int) async -> [[UInt8]] {
-        guard let me, peer != me, limit > 0, let blobs = try? blobStore() else { return [] }
+        // `peer` may be this person's first device, whose key is the person's (`me`).
+        guard let me, peer != identity?.publicKey, limit > 0, let blobs = try? blobStore() else { return [] }
+        // Another device of this person holds what this one holds: every card's and outbox's
+        // photos are asked of it (`Protocol/devices.md` §4.3). Anyone else is asked for what
+        // its person wrote: its outbox to this person and its card.
+        let sibling = isSibling(peer)
+        let giver = person(of: peer)
         let candidates =
-            doc.map { [$0] } ?? [
-                Outboxes.documentID(author: peer.bytes, reader: me.bytes), CardService.documentID(owner: peer.bytes),
-            ]
+            doc.map { [$0] }
+            ?? (sibling
+                ? siblingPhotoDocuments()
+                : [
+                    Outboxes.documentID(author: giver.bytes, reader: me.bytes),
+                    CardService.documentID(owner: giver.bytes),
+                ])
         var out = [[UInt8]]()
         var seen = Set<BlobID>()
         for id in candidates {
-            // Only the document's owner is asked: it is who wrote the photo's id there.
-            guard let record = try? store.document(id), record.owner == peer.bytes,
-                record.kind == .outbox || record.kind == .card, participants(of: record).contains(peer)
+            // Only the document's owner (or a device of this person) is asked: it is who wrote
+            // the photo's id there, or holds what this person holds.
+            guard let record = try? store.document(id), record.kind == .outbox || record.kind == .card,
+                sibling || (record.owner == giver.bytes && participants(of: record).contains(giver))
             else { continue }
             for photo in photoIDs(namedIn: record) where !blobs.contains(photo) && seen.insert(photo).inserted {
                 out.append(photo.bytes)
@@ -92,7 +103,10 @@ extension Engine {
     /// afresh for every want (within the few seconds a decision is kept), so a deleted post
     /// or an ended friendship stops a transfer.
     func mayGive(_ id: BlobID, to peer: PublicKey) -> Bool {
-        guard let me, peer != me else { return false }
+        guard let me, peer != identity?.publicKey else { return false }
+        // Another device of this person may have every photo this one holds.
+        if isSibling(peer) { return true }
+        let peer = person(of: peer)
         // A decision holds for a few seconds: a 20 MiB photo is 80 wants, and each would
         // otherwise search the outbox's posts again (a deleted post or an ended friendship
         // stops the transfer within that time).
@@ -149,6 +163,11 @@ extension Engine {
         }
     }
 
+    /// The documents whose photos a device asks its siblings for: every outbox and card held.
+    func siblingPhotoDocuments() -> [DocumentID] {
+        ((try? store.documents()) ?? []).filter { $0.kind == .outbox || $0.kind == .card }.map(\.id)
+    }
+
     // MARK: A photo received
 
     /// Keeps what is known of a photo that arrived whole: from the descriptor of the post
@@ -157,8 +176,20 @@ extension Engine {
     /// `peer`'s names it (`collectPhotos`). GET /v1/photos/{id} answers from now on.
     func recordReceivedPhoto(_ id: BlobID, size: Int64, from peer: PublicKey) {
         guard let me else { return }
-        let outbox = Outboxes.documentID(author: peer.bytes, reader: me.bytes)
-        let posts = (try? store.liveEntities(of: .post, in: [outbox], containing: id.hex)) ?? []
+        var peer = person(of: peer)
+        var outboxes = [Outboxes.documentID(author: peer.bytes, reader: me.bytes)]
+        if peer == me {
+            // From another device of this person: the giver is whoever wrote the post or card
+            // that names it here.
+            outboxes = siblingPhotoDocuments()
+            if let named = outboxes.first(where: { doc in
+                guard let record = try? store.document(doc) else { return false }
+                return photoIDs(namedIn: record, only: id).contains(id)
+            }), let owner = (try? store.document(named))?.owner, let key = try? PublicKey(bytes: owner) {
+                peer = key
+            }
+        }
+        let posts = (try? store.liveEntities(of: .post, in: outboxes, containing: id.hex)) ?? []
         var record: Store.PhotoRecord?
         if let described = posts.lazy.flatMap({ Engine.photos(from: Views.fields($0)[PostFields.photos.name]) })
             .first(where: { $0.id == id.hex })

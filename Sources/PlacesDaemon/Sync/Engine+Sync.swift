@@ -191,6 +191,15 @@ extension Engine: ReplicationHost {
                 full.insert(grant.doc)
                 continue
             }
+            // Another device of this person hands on keys this one may lack; one it holds
+            // already is not kept: on a person's first device (whose key is the person's) it
+            // would replace the owner's grant to the person, to be replaced back at the next
+            // offer, each time a new grant that is offered on.
+            if toThisDevice, grant.issuer != (try? store.document(grant.doc))?.owner,
+                keyringCopy().key(grant.doc, epoch: grant.epoch) != nil
+            {
+                continue
+            }
             guard grant.isValid, mayIssue(grant) else { continue }
             held[grant.doc] = count + 1
             try? store.saveGrant(grant)

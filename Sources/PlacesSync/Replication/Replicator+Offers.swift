@@ -142,6 +142,10 @@ extension Replicator {
         var out = await nextRound(to: peer, doc: docID, theirs: theirs, fresh: !offer.reply)
         if !offer.reply, let mine = await makeOffer(for: docID, to: peer, reply: true) { out.insert(mine, at: 0) }
         await host.caughtUp(with: peer, on: docID, offered: theirs)
+        // A post's or card's photos this daemon still lacks are asked of every peer that
+        // offers the document fresh, not only of the one its ops came from: that one (another
+        // device of this person) may not have had them yet.
+        if offeredKind.isDirect, !offer.reply { out += await blobsFollow(from: peer, in: docID) }
         return out
     }
 
