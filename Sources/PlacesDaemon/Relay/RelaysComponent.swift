@@ -23,6 +23,10 @@ struct RelaysComponent: EngineComponent {
     var known: Set<PublicKey> = []
     /// Relays with a live session.
     var connected: Set<PublicKey> = []
+    /// Every key a relay link added here named, removed relays included: never a grant's member.
+    var named: Set<PublicKey> = []
+    /// Relays that refused ops over quota (`relay-full`) since they last reported their usage.
+    var full: Set<PublicKey> = []
 
     func isRelay(_ peer: PublicKey) -> Bool { known.contains(peer) || redeeming[peer] != nil }
 }

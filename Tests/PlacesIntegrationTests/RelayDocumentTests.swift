@@ -1,0 +1,99 @@
+import Foundation
+import PlacesAPI
+import PlacesCrypto
+import PlacesModel
+import Testing
+
+@testable import PlacesAccess
+@testable import PlacesSync
+@testable import PlacesTestSupport
+
+/// Issue 30, step 3 (docs/relay-design.md §7) with real daemons: documents kept at a blind
+/// relay under owner-signed access lists, carried between members who are never online
+/// together, and refused to keys not on the list.
+@Suite("Relay: documents through a blind relay (Protocol/relay.md §4–§5)", .serialized)
+struct RelayDocumentTests {
+    static func add(_ node: SyncNode, _ relay: RelayNode) throws {
+        let r = try RelayTests.add(node, try relay.invite())
+        guard r.status == 201 else { throw HarnessError("relay add: \(r.text)") }
+    }
+
+    /// Every file under `dir` (and the daemon's log beside it) that contains one of `strings`.
+    static func leaks(of strings: [String], in dir: String) -> [String] {
+        var files = [dir + ".stderr"]
+        if let walker = FileManager.default.enumerator(atPath: dir) {
+            for case let path as String in walker { files.append(dir + "/" + path) }
+        }
+        var found = [String]()
+        for file in files {
+            guard let data = FileManager.default.contents(atPath: file) else { continue }
+            for string in strings where data.range(of: Data(string.utf8)) != nil { found.append("\(string) in \(file)") }
+        }
+        return found
+    }
+
+    @Test("Ana and Bruno, never online together, converge through the relay; the relay holds none of their strings")
+    func neverOnlineTogether() async throws {
+        let tag = String(UUID().uuidString.prefix(8))
+        let relay = try RelayNode()
+        let ana = try SyncNode("Ana\(tag)"), bruno = try SyncNode("Bruno\(tag)")
+        try ana.addPeer(bruno)
+        try bruno.trust(ana)
+        let tripName = "Lisboa-\(tag)-trip"
+        let it = try ana.d.call(Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"\#(tripName)"}"#)
+        let shared = try ana.d.send(
+            "POST", "/v1/itineraries/\(it.id)/share", json: #"{"member":"\#(bruno.id)","role":"editor"}"#)
+        #expect(shared.status == 200, "\(shared.text)")
+        try await eventually("Bruno holds the trip") {
+            try bruno.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it.id)").name == tripName
+        }
+        try Self.add(ana, relay)
+        try Self.add(bruno, relay)
+        try await eventually("the relay keeps the trip") { try relay.summary.documents == 1 && relay.summary.bytes > 0 }
+        // The relay's key is never a grant's member: sharing with it is refused.
+        let relayID = try relay.d.call(Status.self, "GET", "/v1/status").id ?? ""
+        let toRelay = try ana.d.send(
+            "POST", "/v1/itineraries/\(it.id)/share", json: #"{"member":"\#(relayID)","role":"viewer"}"#)
+        #expect(toRelay.status == 400, "\(toRelay.text)")
+
+        // Bruno goes away; Ana edits and goes away once the relay holds her edit.
+        bruno.stop()
+        let bytesBefore = try relay.summary.bytes
+        let anaNote = "ana-note-\(tag)-xyz"
+        _ = try ana.d.call(Itinerary.self, "PATCH", "/v1/itineraries/\(it.id)", json: #"{"notes":"\#(anaNote)"}"#)
+        try await eventually("the relay holds Ana's edit") { try relay.summary.bytes > bytesBefore }
+        try await eventually("Ana sees what the relay keeps of hers") {
+            let mine = try ana.d.call(RelayList.self, "GET", "/v1/relays").relays.first
+            return (mine?.documents ?? 0) >= 1 && (mine?.bytes ?? 0) > 0
+        }
+        ana.stop()
+
+        // Bruno comes back: the edit reaches him from the relay alone (Ana is offline).
+        try bruno.start()
+        try await eventually("Bruno has Ana's edit through the relay", timeout: .seconds(20)) {
+            try bruno.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it.id)").notes == anaNote
+        }
+        let brunoName = "Reply-\(tag)-from-bruno"
+        let bytesBeforeReply = try relay.summary.bytes
+        _ = try bruno.d.call(Itinerary.self, "PATCH", "/v1/itineraries/\(it.id)", json: #"{"name":"\#(brunoName)"}"#)
+        try await eventually("the relay holds Bruno's reply") { try relay.summary.bytes > bytesBeforeReply }
+        bruno.stop()
+
+        try ana.start()
+        try await eventually("Ana has Bruno's reply through the relay", timeout: .seconds(20)) {
+            try ana.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it.id)").name == brunoName
+        }
+        let summary = try relay.summary
+        #expect(summary.users == 2 && summary.documents == 1 && summary.bytes > 0)
+
+        // Nothing the members wrote is readable at the relay: database, WAL, logs.
+        let secrets = [tripName, anaNote, brunoName, "Ana\(tag)", "Bruno\(tag)"]
+        let found = Self.leaks(of: secrets, in: relay.dir.path)
+        #expect(found.isEmpty, "\(found)")
+        relay.d.stop()
+        let afterStop = Self.leaks(of: secrets, in: relay.dir.path)
+        #expect(afterStop.isEmpty, "\(afterStop)")
+        // The members' own data dirs do hold them (the scan would see them).
+        #expect(!Self.leaks(of: [anaNote], in: ana.dir.path).isEmpty)
+    }
+}
