@@ -43,7 +43,9 @@ public struct RelayAccess: Sendable, Hashable {
         }
         guard issuedMs > 0 else { throw AccessError(.malformed, "an access list is signed after 1970") }
         var body: [UInt8] = [version] + doc.bytes
-        for shift in stride(from: 24, through: 0, by: -8) { body.append(UInt8(truncatingIfNeeded: epoch >> UInt32(shift))) }
+        for shift in stride(from: 24, through: 0, by: -8) {
+            body.append(UInt8(truncatingIfNeeded: epoch >> UInt32(shift)))
+        }
         let issued = UInt64(issuedMs)
         for shift in stride(from: 56, through: 0, by: -8) {
             body.append(UInt8(truncatingIfNeeded: issued >> UInt64(shift)))
@@ -77,7 +79,8 @@ public struct RelayAccess: Sendable, Hashable {
         }
         let count = Int(bytes[61]) << 8 | Int(bytes[62])
         guard (1...Self.maxKeys).contains(count), bytes.count == 63 + 32 * count + 64 else {
-            throw AccessError(.malformed, "the access list's key count does not match its length (1 to \(Self.maxKeys))")
+            throw AccessError(
+                .malformed, "the access list's key count does not match its length (1 to \(Self.maxKeys))")
         }
         var keys = [PublicKey]()
         keys.reserveCapacity(count)

@@ -81,7 +81,8 @@ extension Store {
     /// Whether some list held names `key`.
     public func isOnRelayAccess(_ key: PublicKey) throws(StoreError) -> Bool {
         try read { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM relay_access_key WHERE key = ? LIMIT 1", arguments: [Data(key.bytes)])
+            try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM relay_access_key WHERE key = ? LIMIT 1", arguments: [Data(key.bytes)])
                 ?? false
         }
     }
@@ -100,7 +101,9 @@ extension Store {
     /// The user a relayed document is charged to, nil when the relay does not keep it.
     public func relayedDocUser(_ doc: DocumentID) throws(StoreError) -> PublicKey? {
         try read { db in
-            guard let data = try Data.fetchOne(db, sql: "SELECT user FROM relayed_doc WHERE id = ?", arguments: [Data(doc.bytes)])
+            guard
+                let data = try Data.fetchOne(
+                    db, sql: "SELECT user FROM relayed_doc WHERE id = ?", arguments: [Data(doc.bytes)])
             else { return nil }
             return try? PublicKey(bytes: [UInt8](data))
         }
@@ -109,7 +112,8 @@ extension Store {
     /// A relay user's quota in bytes, nil for a stranger.
     public func relayQuota(of user: PublicKey) throws(StoreError) -> Int64? {
         try read { db in
-            try Int64.fetchOne(db, sql: "SELECT quota_bytes FROM relay_user WHERE key = ?", arguments: [Data(user.bytes)])
+            try Int64.fetchOne(
+                db, sql: "SELECT quota_bytes FROM relay_user WHERE key = ?", arguments: [Data(user.bytes)])
         }
     }
 
@@ -136,7 +140,10 @@ extension Store {
     /// Every key a relay link added here named (relays removed since included).
     public func relayKeysNamed() throws(StoreError) -> Set<PublicKey> {
         try read { db in
-            Set(try Data.fetchAll(db, sql: "SELECT key FROM relay_named").compactMap { try? PublicKey(bytes: [UInt8]($0)) })
+            Set(
+                try Data.fetchAll(db, sql: "SELECT key FROM relay_named").compactMap {
+                    try? PublicKey(bytes: [UInt8]($0))
+                })
         }
     }
 }

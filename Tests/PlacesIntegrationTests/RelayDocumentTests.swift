@@ -27,7 +27,9 @@ struct RelayDocumentTests {
         var found = [String]()
         for file in files {
             guard let data = FileManager.default.contents(atPath: file) else { continue }
-            for string in strings where data.range(of: Data(string.utf8)) != nil { found.append("\(string) in \(file)") }
+            for string in strings where data.range(of: Data(string.utf8)) != nil {
+                found.append("\(string) in \(file)")
+            }
         }
         return found
     }

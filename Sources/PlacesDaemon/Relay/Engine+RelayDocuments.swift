@@ -93,16 +93,22 @@ extension Engine {
     /// An owner's access list a peer forwarded: kept when it is the owner's and newer.
     public func receiveRelayAccess(_ bytes: [UInt8], kind: ReplicaDocument.Kind, from peer: PublicKey) async {
         // The list held already (the usual case): no signature to check again.
-        if let doc = DocumentID(bytes: Array(bytes.dropFirst().prefix(16))), (try? store.relayAccessBytes(of: doc)) == bytes {
+        if let doc = DocumentID(bytes: Array(bytes.dropFirst().prefix(16))),
+            (try? store.relayAccessBytes(of: doc)) == bytes
+        {
             return
         }
         guard let access = try? RelayAccess(decoding: bytes), let record = try? store.document(access.doc),
             record.owner == access.owner.bytes
         else {
-            logger.info("ignored an access list not signed by its document's owner", metadata: ["peer.id": "\(peer.humanID.prefix(7))"])
+            logger.info(
+                "ignored an access list not signed by its document's owner",
+                metadata: ["peer.id": "\(peer.humanID.prefix(7))"])
             return
         }
-        if (try? store.saveRelayAccess(access, kind: Engine.replica(record).kind.rawValue)) == .kept, !relays.known.isEmpty {
+        if (try? store.saveRelayAccess(access, kind: Engine.replica(record).kind.rawValue)) == .kept,
+            !relays.known.isEmpty
+        {
             // Hand the newer list on to the relays at once.
             replicator.offer(access.doc, to: relays.connected)
         }

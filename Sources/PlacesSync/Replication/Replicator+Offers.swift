@@ -88,7 +88,8 @@ extension Replicator {
                 await host.receiveRelayAccess([UInt8](offer.relayAccess), kind: offeredKind, from: peer)
             } else {
                 logger.warning(
-                    "ignored an access list out of bounds", metadata: ["peer.id": "\(peer.logID)", "doc.id": "\(docID)"])
+                    "ignored an access list out of bounds",
+                    metadata: ["peer.id": "\(peer.logID)", "doc.id": "\(docID)"])
             }
         }
         var record = await host.document(docID)
