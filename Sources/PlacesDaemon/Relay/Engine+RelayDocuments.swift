@@ -68,11 +68,20 @@ extension Engine {
         return Set(keys.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }.prefix(RelayAccess.maxKeys))
     }
 
+    /// The newest access list held for `doc` (cached).
+    func heldAccess(_ doc: DocumentID) -> RelayAccess? {
+        if let cached = relays.access[doc] { return cached }
+        guard let held = try? store.relayAccess(of: doc)?.access else { return nil }
+        if relays.access.count >= RelaysComponent.maxCachedLists { relays.access.removeAll() }
+        relays.access[doc] = held
+        return held
+    }
+
     /// The newest access list of `record`: signed again when this daemon holds the owner's key
     /// and the list held is for an older epoch or names other keys; else the one held (an
     /// owner's list received from a member).
     func relayAccess(for record: Store.DocumentRecord) -> RelayAccess? {
-        let held = try? store.relayAccess(of: record.id)?.access
+        let held = heldAccess(record.id)
         guard isRelayDocument(record) else { return held }
         let signer = [account.personKey, identity].compactMap { $0 }.first { $0.publicKey.bytes == record.owner }
         guard let signer else { return held }
@@ -85,6 +94,7 @@ extension Engine {
                 doc: record.id, epoch: epoch, issuedMs: max(RFC3339.nowMs(), next), keys: keys, by: signer)
         else { return held }
         _ = try? store.saveRelayAccess(access, kind: Engine.replica(record).kind.rawValue)
+        relays.access[record.id] = nil
         logger.info(
             "signed an access list", metadata: ["doc.id": "\(record.id)", "epoch": "\(epoch)", "keys": "\(keys.count)"])
         return access
@@ -94,7 +104,7 @@ extension Engine {
     public func receiveRelayAccess(_ bytes: [UInt8], kind: ReplicaDocument.Kind, from peer: PublicKey) async {
         // The list held already (the usual case): no signature to check again.
         if let doc = DocumentID(bytes: Array(bytes.dropFirst().prefix(16))),
-            (try? store.relayAccessBytes(of: doc)) == bytes
+            heldAccess(doc)?.encoded == bytes
         {
             return
         }
@@ -106,9 +116,9 @@ extension Engine {
                 metadata: ["peer.id": "\(peer.humanID.prefix(7))"])
             return
         }
-        if (try? store.saveRelayAccess(access, kind: Engine.replica(record).kind.rawValue)) == .kept,
-            !relays.known.isEmpty
-        {
+        let outcome = try? store.saveRelayAccess(access, kind: Engine.replica(record).kind.rawValue)
+        relays.access[access.doc] = nil
+        if outcome == .kept, !relays.known.isEmpty {
             // Hand the newer list on to the relays at once.
             replicator.offer(access.doc, to: relays.connected)
         }
@@ -128,7 +138,7 @@ extension Engine {
     /// After a local commit: a changed access list goes to the relays in a fresh offer.
     func relayAfterCommit(_ record: Store.DocumentRecord) {
         guard !relays.connected.isEmpty, isRelayDocument(record) else { return }
-        let before = try? store.relayAccess(of: record.id)?.access
+        let before = heldAccess(record.id)
         if relayAccess(for: record) != before { replicator.offer(record.id, to: relays.connected) }
     }
 

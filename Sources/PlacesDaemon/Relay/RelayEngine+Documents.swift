@@ -42,6 +42,7 @@ extension RelayEngine {
             }
             switch try store.saveRelayAccess(access, kind: kind.rawValue) {
             case .kept:
+                accessCache[access.doc] = nil
                 if !kept { try store.keepRelayed(access.doc, for: peer, timeMs: RFC3339.nowMs()) }
                 logger.info(
                     "access list kept",
@@ -64,10 +65,14 @@ extension RelayEngine {
 
     /// The newest list of a document kept here.
     func access(_ doc: DocumentID) -> (access: RelayAccess, kind: ReplicaDocument.Kind)? {
+        if let cached = accessCache[doc] { return cached }
         guard (try? store.isRelayed(doc)) == true, let (access, kind) = try? store.relayAccess(of: doc) else {
             return nil
         }
-        return (access, ReplicaDocument.Kind(rawValue: kind) ?? .itinerary)
+        let entry = (access, ReplicaDocument.Kind(rawValue: kind) ?? .itinerary)
+        if accessCache.count >= Self.maxCachedLists { accessCache.removeAll() }
+        accessCache[doc] = entry
+        return entry
     }
 
     public func sharedDocumentIDs(with peer: PublicKey) async -> [DocumentID] {

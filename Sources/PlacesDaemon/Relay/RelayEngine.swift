@@ -19,6 +19,10 @@ public actor RelayEngine: ReplicationHost {
     nonisolated let replicator: Replicator
     var sync: SyncService?
     var listenAddress: String?
+    /// The newest access list of documents kept here, decoded (`RelayEngine+Documents`): at
+    /// most `maxCachedLists`, emptied when full.
+    var accessCache: [DocumentID: (access: RelayAccess, kind: ReplicaDocument.Kind)] = [:]
+    static let maxCachedLists = 4_096
 
     init(store: Store, paths: DataPaths, key: SigningKeyPair, logger: Logger) {
         self.store = store

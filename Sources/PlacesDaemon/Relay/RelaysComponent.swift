@@ -1,4 +1,6 @@
+import PlacesAccess
 import PlacesCrypto
+import PlacesModel
 
 /// The relays a person's daemon uses (`Protocol/relay.md` §5): links being redeemed and the
 /// relays' sessions. What was redeemed is in the store (`relay` table).
@@ -27,6 +29,10 @@ struct RelaysComponent: EngineComponent {
     var named: Set<PublicKey> = []
     /// Relays that refused ops over quota (`relay-full`) since they last reported their usage.
     var full: Set<PublicKey> = []
+    /// The newest access list held per document, decoded (what every offer carries): at most
+    /// `maxCachedLists`, emptied when full.
+    var access: [DocumentID: RelayAccess] = [:]
+    static let maxCachedLists = 4_096
 
     func isRelay(_ peer: PublicKey) -> Bool { known.contains(peer) || redeeming[peer] != nil }
 }
