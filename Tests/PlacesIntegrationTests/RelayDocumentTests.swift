@@ -196,3 +196,38 @@ extension RelayNode {
         String(decoding: FileManager.default.contents(atPath: dir.path + ".stderr") ?? Data(), as: UTF8.self)
     }
 }
+
+extension RelayDocumentTests {
+    @Test("over its quota a user's ops are refused whole with relay-full: nothing accepted is dropped")
+    func quota() async throws {
+        let quota: Int64 = 6_000
+        let relay = try RelayNode(extraArguments: ["--relay-quota-bytes", "\(quota)"])
+        let ana = try SyncNode("Ana"), bruno = try SyncNode("Bruno")
+        try ana.addPeer(bruno)
+        try bruno.trust(ana)
+        let it = try ana.d.call(Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"Faro"}"#)
+        let r = try ana.d.send(
+            "POST", "/v1/itineraries/\(it.id)/share", json: #"{"member":"\#(bruno.id)","role":"editor"}"#)
+        #expect(r.status == 200, "\(r.text)")
+        try Self.add(ana, relay)
+        try await eventually("the relay keeps the trip") { try relay.summary.documents == 1 }
+        #expect(try relay.summary.quotaBytes == quota)
+        var kept = [Int64]()
+        for round in 0..<12 {
+            let notes = String(repeating: "n", count: 900) + "\(round)"
+            _ = try ana.d.call(Itinerary.self, "PATCH", "/v1/itineraries/\(it.id)", json: #"{"notes":"\#(notes)"}"#)
+            try await Task.sleep(for: .milliseconds(150))
+            kept.append(try relay.summary.bytes)
+        }
+        try await eventually("Ana's daemon shows the relay full") {
+            try ana.d.call(RelayList.self, "GET", "/v1/relays").relays.first?.state == "full"
+        }
+        let bytes = try relay.summary.bytes
+        #expect(bytes > 0 && bytes <= quota, "\(bytes)")
+        // What the relay took it kept: its totals never went down.
+        #expect(kept == kept.sorted(), "\(kept)")
+        #expect(relay.log.contains("refused ops over the user's quota (relay-full)"))
+        let listed = try ana.d.call(RelayList.self, "GET", "/v1/relays").relays.first
+        #expect(listed?.quotaBytes == quota && (listed?.bytes ?? 0) <= quota)
+    }
+}
