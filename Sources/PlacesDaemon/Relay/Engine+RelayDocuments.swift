@@ -86,7 +86,13 @@ extension Engine {
         let signer = [account.personKey, identity].compactMap { $0 }.first { $0.publicKey.bytes == record.owner }
         guard let signer else { return held }
         let epoch = keyringCopy().current(record.id)?.epoch ?? 0
+        let persons = participants(of: record)
+        if let held, let checked = relays.checked[record.id], checked.persons == persons, checked.epoch == epoch {
+            return held
+        }
         let keys = accessKeys(record)
+        if relays.checked.count >= RelaysComponent.maxCachedLists { relays.checked.removeAll() }
+        relays.checked[record.id] = (persons, epoch)
         if let held, held.epoch == epoch, Set(held.keys) == keys { return held }
         let (next, overflow) = (held?.issuedMs ?? 0).addingReportingOverflow(1)
         guard !overflow,

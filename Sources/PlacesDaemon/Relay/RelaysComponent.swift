@@ -33,6 +33,9 @@ struct RelaysComponent: EngineComponent {
     /// `maxCachedLists`, emptied when full.
     var access: [DocumentID: RelayAccess] = [:]
     static let maxCachedLists = 4_096
+    /// The participants and epoch each document's list was last checked against: while they
+    /// stay the same, an offer carries the list held without reading devices again.
+    var checked: [DocumentID: (persons: Set<PublicKey>, epoch: UInt32)] = [:]
 
     func isRelay(_ peer: PublicKey) -> Bool { known.contains(peer) || redeeming[peer] != nil }
 }
