@@ -48,12 +48,18 @@ public struct Daemon {
     let syncOptions: SyncOptions
     /// `--relay`: compose a blind relay (`Protocol/relay.md`) instead of a person's daemon.
     let relay: Bool
+    /// `--relay-quota-bytes`: each new user's quota at a relay (nil: the default, 1 GiB).
+    let relayQuotaBytes: Int64?
 
-    public init(dataDir: String?, sync: SyncOptions = SyncOptions(), relay: Bool = false, logger: Logger) {
+    public init(
+        dataDir: String?, sync: SyncOptions = SyncOptions(), relay: Bool = false, relayQuotaBytes: Int64? = nil,
+        logger: Logger
+    ) {
         self.paths = DataPaths(dataDir: dataDir)
         self.logger = logger
         self.syncOptions = sync
         self.relay = relay
+        self.relayQuotaBytes = relayQuotaBytes
     }
 
     /// Runs until a termination signal; throws `DaemonError` for start-up problems.

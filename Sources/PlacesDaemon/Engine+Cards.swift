@@ -167,7 +167,7 @@ extension Engine {
 
     /// The owner's grant of `card`'s key to `peer`, issued the first time it is offered to them.
     func ensureCardGrant(_ card: Store.DocumentRecord, to peer: PublicKey) -> KeyGrant? {
-        guard identity != nil, card.owner == me?.bytes else { return nil }
+        guard identity != nil, card.owner == me?.bytes, !isRelayKey(peer) else { return nil }
         let grants = (try? store.grants(in: card.id)) ?? []
         if let held = grants.first(where: { $0.member == peer.bytes }) { return held }
         let ring = keyringCopy()

@@ -115,7 +115,8 @@ extension Engine {
         do {
             let key = try SecretBox.randomKey()
             try store.addDocumentKey(doc.id, epoch: epoch, sealed: try SealedBox.seal(key, to: identity.publicKey))
-            for member in remaining.union(devicesOfMembers) {
+            // A relay's key never receives a document key (relay.md §1).
+            for member in remaining.union(devicesOfMembers) where !isRelayKey(member) {
                 try store.saveGrant(try issueGrant(key: key, doc: doc.id, epoch: epoch, to: member))
             }
             ring.insert(key, doc: doc.id, epoch: epoch)

@@ -14,6 +14,10 @@ extension Engine {
         let doc = try itineraryDoc(reference)
         guard identity != nil else { throw ServiceError.notOwner("shares it") }
         let (member, edit) = try sharingService().share(doc, request, displayName: { displayName(of: $0) })
+        // A relay's key never receives a document key (relay.md §1): refused before anything is written.
+        guard !isRelayKey(member) else {
+            throw ServiceError.invalid("member", "that key is a relay's: a relay never receives a document key")
+        }
         if let edit { try commit(edit) }
         do {
             for (epoch, key) in keyringCopy().all(doc.id) {

@@ -123,6 +123,7 @@ extension Places_Sync_V1_SyncMessage.OneOf_Kind {
         case .relayRedeem(let redeem): "relayRedeem(\(redeem.link.count) bytes)"
         case .relayRedeemed(let redeemed): "relayRedeemed(\(redeemed.role))"
         case .relayRefused(let refused): "relayRefused(\(refused.code))"
+        case .relayUsage(let usage): "relayUsage(\(usage.documents), \(usage.bytes))"
         }
     }
 }

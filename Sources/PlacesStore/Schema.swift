@@ -294,6 +294,7 @@ enum Schema {
                     UPDATE key_grant SET person = issuer;
                     """)
         }
+        m.registerMigration("relay-2") { db in try createRelayAccessTables(db) }
         return m
     }
 
@@ -338,6 +339,32 @@ enum Schema {
                     bytes INTEGER NOT NULL DEFAULT 0,
                     quota_bytes INTEGER NOT NULL DEFAULT 0
                 ) WITHOUT ROWID;
+                """)
+    }
+
+    /// Signed access lists (`Protocol/relay.md` §4.1), on a relay and on a member alike: the
+    /// newest list held per document and, for lookups by session key, the keys it names; the
+    /// bytes of ops a relay keeps per document (what its user's quota counts); on a user's
+    /// daemon, every key a relay link named (never a grant's member, relay.md §1).
+    static func createRelayAccessTables(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE relay_access (
+                    doc BLOB PRIMARY KEY,
+                    owner BLOB NOT NULL,
+                    epoch INTEGER NOT NULL,
+                    issued_ms INTEGER NOT NULL,
+                    kind TEXT NOT NULL,
+                    bytes BLOB NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TABLE relay_access_key (
+                    key BLOB NOT NULL,
+                    doc BLOB NOT NULL,
+                    PRIMARY KEY (key, doc)
+                ) WITHOUT ROWID;
+                CREATE INDEX relay_access_key_doc ON relay_access_key(doc);
+                ALTER TABLE relayed_doc ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;
+                CREATE TABLE relay_named (key BLOB PRIMARY KEY) WITHOUT ROWID;
                 """)
     }
 

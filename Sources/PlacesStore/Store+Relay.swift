@@ -75,6 +75,12 @@ extension Store {
                 }
             }
             try batch.writeHeads(db)
+            // What the relay keeps of this document, for its user's quota (relay.md §5).
+            let added = result.stored.reduce(Int64(0)) { $0 &+ Int64($1.encoded.count) }
+            if added > 0 {
+                try db.execute(
+                    sql: "UPDATE relayed_doc SET bytes = bytes + ? WHERE id = ?", arguments: [added, Data(doc.bytes)])
+            }
             return result
         }
     }

@@ -37,6 +37,9 @@ struct PlacesDaemonCommand: AsyncParsableCommand {
             """)
     var relay = false
 
+    @Option(help: "With --relay: the quota of each new user, in bytes of ops kept (default 1 GiB; 1 to 2^53 - 1).")
+    var relayQuotaBytes: Int64?
+
     func run() async throws {
         let level = logLevel
         LoggingSystem.bootstrap { label in
@@ -45,10 +48,14 @@ struct PlacesDaemonCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "placesd")
+        if let quota = relayQuotaBytes, !(1...(1 << 53 - 1)).contains(quota) {
+            FileHandle.standardError.write(Data("placesd: --relay-quota-bytes is 1 to 2^53 - 1\n".utf8))
+            throw ExitCode(1)
+        }
         do {
             try await Daemon(
                 dataDir: dataDir, sync: .init(listen: listen, discovery: !noDiscovery, peers: peers), relay: relay,
-                logger: logger
+                relayQuotaBytes: relayQuotaBytes, logger: logger
             ).run()
         } catch let error as DaemonError {
             FileHandle.standardError.write(Data("placesd: \(error.description)\n".utf8))

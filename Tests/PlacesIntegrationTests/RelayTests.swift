@@ -14,16 +14,19 @@ final class RelayNode {
     let dir = TempDir()
     let d: DaemonProcess
     private(set) var address = ""
+    let extraArguments: [String]
 
-    init() throws {
+    init(extraArguments: [String] = []) throws {
         d = DaemonProcess(dataDir: dir.path)
+        self.extraArguments = extraArguments
         try start()
     }
 
     func start() throws {
-        try d.start(extraArguments: [
-            "--relay", "--listen", address.isEmpty ? "127.0.0.1:0" : address, "--no-discovery",
-        ])
+        try d.start(
+            extraArguments: [
+                "--relay", "--listen", address.isEmpty ? "127.0.0.1:0" : address, "--no-discovery",
+            ] + extraArguments)
         let deadline = ContinuousClock.now + .seconds(10)
         repeat {
             address = try d.call(Status.self, "GET", "/v1/status").listen ?? ""

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent reference for Protocol/relay.md §2: relay links.
+"""Independent reference for Protocol/relay.md §2 (relay links) and §4.1 (signed access lists).
 
 Writes relay-vectors.json beside this file:
 
@@ -84,6 +84,82 @@ def read(token):
     return token[1:33], token[33:49], expires, addresses
 
 
+ACCESS_CONTEXT = b"places/relay-access/1\x00"
+
+
+def access_body(doc, epoch, issued_ms, owner_public, keys):
+    """The signed part of an access list, keys in the order given (the writer sorts them)."""
+    return (b"\x01" + doc + struct.pack(">I", epoch) + struct.pack(">Q", issued_ms) + owner_public
+            + struct.pack(">H", len(keys)) + b"".join(keys))
+
+
+def access_issue(owner, doc, epoch, issued_ms, keys, sort=True, signer=None):
+    body = access_body(doc, epoch, issued_ms, public(owner), sorted(keys) if sort else keys)
+    return body + (signer or owner).sign(ACCESS_CONTEXT + body)
+
+
+def access_read(record):
+    """Returns (doc, epoch, issuedMs, owner, keys) or raises ValueError naming the rule."""
+    if not 159 <= len(record) <= 16511 or record[0] != 1:
+        raise ValueError("malformed: length or version")
+    epoch = struct.unpack(">I", record[17:21])[0]
+    issued = struct.unpack(">Q", record[21:29])[0]
+    if not 1 <= issued <= 2**63 - 1:
+        raise ValueError("malformed: time")
+    owner = record[29:61]
+    count = struct.unpack(">H", record[61:63])[0]
+    if not 1 <= count <= 512 or len(record) != 63 + 32 * count + 64:
+        raise ValueError("malformed: count")
+    keys = [record[63 + 32 * i:95 + 32 * i] for i in range(count)]
+    if any(not a < b for a, b in zip(keys, keys[1:])):
+        raise ValueError("malformed: keys not strictly ascending")
+    try:
+        Ed25519PublicKey.from_public_bytes(owner).verify(record[-64:], ACCESS_CONTEXT + record[:-64])
+    except (InvalidSignature, ValueError):
+        raise ValueError("badSignature")
+    return record[1:17], epoch, issued, owner, keys
+
+
+def access_vectors():
+    owner = Ed25519PrivateKey.from_private_bytes(bytes(range(32, 64)))
+    other = Ed25519PrivateKey.from_private_bytes(bytes(range(64, 96)))
+    members = [public(Ed25519PrivateKey.from_private_bytes(bytes([i]) * 32)) for i in (1, 2, 3)]
+    doc = bytes(range(0xC0, 0xD0))
+    keys = members + [public(owner)]
+    valid = []
+    for name, record in [
+        ("owner-and-three", access_issue(owner, doc, 3, 1_800_000_000_000, keys)),
+        ("owner-alone", access_issue(owner, doc, 0, 1, [public(owner)])),
+    ]:
+        d, epoch, issued, o, ks = access_read(record)
+        valid.append({"name": name, "record": record.hex(), "doc": d.hex(), "epoch": epoch, "issuedMs": issued,
+                      "owner": o.hex(), "keys": [k.hex() for k in ks]})
+    good = access_issue(owner, doc, 3, 1_800_000_000_000, keys)
+    flipped = bytearray(good)
+    flipped[70] ^= 1
+    invalid = [
+        ("flipped-key-byte", bytes(flipped), "badSignature"),
+        ("signed-by-another", access_issue(owner, doc, 3, 1_800_000_000_000, keys, signer=other), "badSignature"),
+        ("truncated", good[:-1], "malformed"),
+        ("trailing-byte", good + b"\x00", "malformed"),
+        ("version-2", b"\x02" + good[1:], "malformed"),
+        ("unsorted", access_issue(owner, doc, 3, 1_800_000_000_000, list(reversed(sorted(keys))), sort=False),
+         "malformed"),
+        ("duplicate-key", access_issue(owner, doc, 3, 1_800_000_000_000, [keys[0], keys[0]]), "malformed"),
+        ("zero-time", access_issue(owner, doc, 3, 0, keys), "malformed"),
+    ]
+    out = []
+    for name, record, why in invalid:
+        try:
+            access_read(record)
+            raise SystemExit(f"{name} was read")
+        except ValueError as error:
+            assert str(error).startswith(why), (name, error)
+        out.append({"name": name, "record": record.hex(), "error": why})
+    return {"ownerSeed": bytes(range(32, 64)).hex(), "ownerKey": public(owner).hex(),
+            "context": ACCESS_CONTEXT.decode("ascii"), "valid": valid, "invalid": out}
+
+
 def main():
     relay = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
     link_id = bytes(range(0xA0, 0xB0))
@@ -115,7 +191,7 @@ def main():
             assert str(error).startswith(why), (name, error)
         out.append({"name": name, "token": token.hex(), "error": why})
     doc = {"relaySeed": bytes(range(32)).hex(), "relayKey": public(relay).hex(), "context": CONTEXT.decode("ascii"),
-           "valid": valid, "invalid": out}
+           "valid": valid, "invalid": out, "access": access_vectors()}
     with open(os.path.join(HERE, "relay-vectors.json"), "w") as f:
         json.dump(doc, f, indent=2)
         f.write("\n")

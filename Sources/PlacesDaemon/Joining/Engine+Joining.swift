@@ -185,7 +185,8 @@ extension Engine {
         }
         joins.admitProvisionally(peer, to: token.doc)
         var grants = [KeyGrant]()
-        for (epoch, key) in keyringCopy().all(token.doc) {
+        // A relay's key never receives a document key (relay.md §1).
+        for (epoch, key) in keyringCopy().all(token.doc) where !isRelayKey(peer) {
             guard let grant = try? KeyGrant.issue(key: key, doc: token.doc, epoch: epoch, to: peer, by: identity) else {
                 continue
             }

@@ -24,7 +24,9 @@ extension Daemon {
         do { key = try RelayComponent.loadKey(at: RelayEngine.keyPath(paths)) } catch {
             throw DaemonError(description: "cannot read or make the relay key \(RelayEngine.keyPath(paths)): \(error)")
         }
-        let relay = RelayEngine(store: store, paths: paths, key: key, logger: logger)
+        let relay = RelayEngine(
+            store: store, paths: paths, key: key, quotaBytes: relayQuotaBytes ?? RelayComponent.defaultQuotaBytes,
+            logger: logger)
         guard let (host, port) = Engine.parseHostPort(syncOptions.listen, allowZero: true) else {
             throw DaemonError(description: "--listen '\(syncOptions.listen)' is not HOST:PORT")
         }

@@ -57,11 +57,15 @@ extension Engine {
             key: link.relay, address: address, role: role, addedMs: RFC3339.nowMs(), lastSyncMs: RFC3339.nowMs(),
             documents: 0, bytes: 0, quotaBytes: quota)
         try storeCall { () throws(StoreError) in
+            try store.noteRelayKey(link.relay)
             try store.saveRelay(record)
             // An outbound session to the relay from now on, across restarts.
             try store.addStaticPeer(address)
         }
         relays.known.insert(link.relay)
+        relays.named.insert(link.relay)
+        // The documents kept at relays go to this one now (relay.md §4).
+        for doc in relayDocumentIDs() { replicator.offer(doc, to: [link.relay]) }
         logger.info("relay added", metadata: ["relay.id": "\(link.relay.humanID.prefix(7))", "role": "\(role)"])
         return info(record)
     }
@@ -106,7 +110,8 @@ extension Engine {
 
     func info(_ r: Store.RelayRecord) -> RelayInfo {
         RelayInfo(
-            id: r.key.humanID, address: r.address, state: relays.connected.contains(r.key) ? "connected" : "offline",
+            id: r.key.humanID, address: r.address,
+            state: relays.full.contains(r.key) ? "full" : relays.connected.contains(r.key) ? "connected" : "offline",
             role: r.role, lastSync: r.lastSyncMs.map(RFC3339.string(ms:)), documents: r.documents, bytes: r.bytes,
             quotaBytes: r.quotaBytes)
     }
@@ -133,13 +138,14 @@ extension Engine {
 
     /// A relay's answer; only from a relay whose link this daemon is redeeming.
     public func relay(_ message: RelayMessage, from peer: PublicKey) async -> [RelayMessage] {
+        if relayReport(message, from: peer) { return [] }
         guard relays.redeeming[peer]?.sent == true, relays.redeeming[peer]?.answer == nil else { return [] }
         switch message {
         case .redeemed(let role, let quotaBytes):
             relays.redeeming[peer]?.answer = .redeemed(role: role, quotaBytes: Int64(clamping: quotaBytes))
         case .refused(let code, let reason):
             relays.redeeming[peer]?.answer = .refused(code: code, reason: reason)
-        case .redeem: break
+        case .redeem, .full, .usage: break
         }
         return []
     }

@@ -19,12 +19,17 @@ public actor RelayEngine: ReplicationHost {
     nonisolated let replicator: Replicator
     var sync: SyncService?
     var listenAddress: String?
+    /// The newest access list of documents kept here, decoded (`RelayEngine+Documents`): at
+    /// most `maxCachedLists`, emptied when full.
+    var accessCache: [DocumentID: (access: RelayAccess, kind: ReplicaDocument.Kind)] = [:]
+    static let maxCachedLists = 4_096
 
-    init(store: Store, paths: DataPaths, key: SigningKeyPair, logger: Logger) {
+    init(store: Store, paths: DataPaths, key: SigningKeyPair, quotaBytes: Int64, logger: Logger) {
         self.store = store
         self.paths = paths
         self.logger = logger
         self.relay = RelayComponent(key: key)
+        self.relay.quotaBytes = quotaBytes
         self.replicator = Replicator(logger: logger)
     }
 
@@ -93,9 +98,13 @@ public actor RelayEngine: ReplicationHost {
     public func profileName() async -> String? { nil }
     /// Users stay connected; a stranger's session closes after the transport's grace, in which
     /// it may redeem a link.
-    public func knows(_ peer: PublicKey) async -> Bool { (try? store.relayUserRole(peer)) != nil }
+    /// A user, or a key an access list held here names (a member of a relayed document).
+    public func knows(_ peer: PublicKey) async -> Bool {
+        (try? store.relayUserRole(peer)) != nil || (try? store.isOnRelayAccess(peer)) == true
+    }
     public func peerConnected(_ peer: PublicKey, name: String, address: String) async {
         logger.info("peer connected", metadata: ["peer.id": "\(peer.humanID.prefix(7))"])
+        sendUsage(to: peer)
     }
     public func peerDisconnected(_ peer: PublicKey, lastSession: Bool) async {}
 
@@ -108,30 +117,11 @@ public actor RelayEngine: ReplicationHost {
         case .refused(let code, _):
             logger.warning(
                 "refused a relay link", metadata: ["peer.id": "\(peer.humanID.prefix(7))", "code": "\(code)"])
-        case .redeem: break
+        case .redeem, .full, .usage: break
         }
         return [answer]
     }
 
-    // Documents: offers and rounds between users and the relay come with access per epoch
-    // (docs/relay-design.md §7 step 3); until then the relay offers nothing and takes nothing.
-    public func sharedDocumentIDs(with peer: PublicKey) async -> [DocumentID] { [] }
-    public func document(_ doc: DocumentID) async -> ReplicaDocument? { nil }
-    public func participants(in doc: DocumentID) async -> Set<PublicKey> { [] }
-    public func isAdmitting(_ peer: PublicKey, to doc: DocumentID) async -> Bool { false }
-    public func versionVector(of doc: DocumentID) async -> VersionVector? { nil }
-    public func offerContent(of doc: DocumentID, to peer: PublicKey, describe: Bool) async -> OfferContent? { nil }
-    public func ops(of doc: DocumentID, missingFrom: VersionVector, after: Int64, maxBytes: Int) async -> ReplicaRound?
-    { nil }
-    public func heldGrantSignatures(in doc: DocumentID) async -> Set<[UInt8]> { [] }
-    public func keepGrants(_ grants: [KeyGrant]) async -> Bool { false }
-    public func ingest(_ ops: [[UInt8]], into doc: DocumentID, from peer: PublicKey) async -> IngestOutcome? { nil }
-    public func caughtUp(with peer: PublicKey, on doc: DocumentID, offered: VersionVector) async {}
-    public func receiveShare(_ offer: ReceivedOffer, from peer: PublicKey) async -> ReplicaDocument? { nil }
-    public func admitJoin(_ offer: ReceivedOffer, from peer: PublicKey) async -> Bool { false }
-    public func joinPresentations(for peer: PublicKey) async -> [JoinPresentation] { [] }
-    public func answerJoin(_ presentation: JoinPresentation, from peer: PublicKey) async -> JoinAnswer? { nil }
-    public func joinRefused(_ refusal: JoinRefusal, from peer: PublicKey) async {}
     public func missingBlobs(from peer: PublicKey, in doc: DocumentID?, limit: Int) async -> [[UInt8]] { [] }
     public func blobResumeOffset(_ hash: [UInt8]) async -> UInt64? { nil }
     public func blobChunk(_ want: BlobTransfer.Request, for peer: PublicKey, maxBytes: Int) async

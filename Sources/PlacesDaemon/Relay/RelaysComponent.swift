@@ -1,4 +1,6 @@
+import PlacesAccess
 import PlacesCrypto
+import PlacesModel
 
 /// The relays a person's daemon uses (`Protocol/relay.md` §5): links being redeemed and the
 /// relays' sessions. What was redeemed is in the store (`relay` table).
@@ -23,6 +25,17 @@ struct RelaysComponent: EngineComponent {
     var known: Set<PublicKey> = []
     /// Relays with a live session.
     var connected: Set<PublicKey> = []
+    /// Every key a relay link added here named, removed relays included: never a grant's member.
+    var named: Set<PublicKey> = []
+    /// Relays that refused ops over quota (`relay-full`) since they last reported their usage.
+    var full: Set<PublicKey> = []
+    /// The newest access list held per document, decoded (what every offer carries): at most
+    /// `maxCachedLists`, emptied when full.
+    var access: [DocumentID: RelayAccess] = [:]
+    static let maxCachedLists = 4_096
+    /// The participants and epoch each document's list was last checked against: while they
+    /// stay the same, an offer carries the list held without reading devices again.
+    var checked: [DocumentID: (persons: Set<PublicKey>, epoch: UInt32)] = [:]
 
     func isRelay(_ peer: PublicKey) -> Bool { known.contains(peer) || redeeming[peer] != nil }
 }

@@ -28,7 +28,15 @@ extension Engine {
         // An outbox's ops come only from its author while the friendship (or a request)
         // stands in this daemon's view, whatever the session saw before (an ended friendship
         // mid-session): anything else is not stored.
-        if record.kind == .outbox, !sibling, !participantsBefore.contains(sender) || record.owner != sender.bytes {
+        // Through a relay, every op must be the author's (the relay itself writes nothing).
+        let fromAuthor =
+            relays.isRelay(peer)
+            ? ops.allSatisfy { bytes in
+                let author = (try? SignedOp(decoding: bytes)).flatMap { try? PublicKey(bytes: $0.header.author) }
+                return author.map { person(of: $0).bytes } == record.owner
+            }
+            : participantsBefore.contains(sender) && record.owner == sender.bytes
+        if record.kind == .outbox, !sibling, !fromAuthor {
             logger.info(
                 "ignored outbox ops from someone who is not its author or not a friend now",
                 metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)"])
@@ -66,8 +74,8 @@ extension Engine {
         }
         let outcome = IngestOutcome(
             before: before, stored: result.stored, refusal: result.rejected?.reason.refusal,
-            participantsBefore: withDevices(participantsBefore),
-            participantsAfter: withDevices(participants(of: record)))
+            participantsBefore: withDevices(participantsBefore).union(relayPeers(of: record)),
+            participantsAfter: withDevices(participants(of: record)).union(relayPeers(of: record)))
         guard !result.stored.isEmpty else { return outcome }
         // A member who left (the only way another's op ends a membership here) keeps the key:
         // the owner starts a new epoch, as for a removal, so that its grant of the old one no

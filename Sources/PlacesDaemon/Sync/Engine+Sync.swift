@@ -16,6 +16,7 @@ extension Engine: ReplicationHost {
     public func startReplication() async -> Replicator {
         await replicator.attach(self)
         relays.known = Set(((try? store.relays()) ?? []).map(\.key))
+        relays.named = (try? store.relayKeysNamed()) ?? []
         return replicator
     }
 
@@ -61,6 +62,8 @@ extension Engine: ReplicationHost {
     }
 
     public func sharedDocumentIDs(with peer: PublicKey) async -> [DocumentID] {
+        // A relay keeps the documents chosen for relays (relay.md §4).
+        if relays.isRelay(peer) { return relayDocumentIDs() }
         // Another device of this person holds everything this one does (devices.md §4.3).
         if isSibling(peer) { return siblingDocuments() }
         // A device is offered what its person shares with this daemon.
@@ -92,7 +95,7 @@ extension Engine: ReplicationHost {
     /// The document's participants and their connected devices (devices.md §6).
     public func participants(in doc: DocumentID) async -> Set<PublicKey> {
         guard let record = try? store.document(doc) else { return [] }
-        return withDevices(participants(of: record))
+        return withDevices(participants(of: record)).union(relayPeers(of: record))
     }
 
     public func isAdmitting(_ peer: PublicKey, to doc: DocumentID) async -> Bool {
@@ -104,6 +107,7 @@ extension Engine: ReplicationHost {
     public func offerContent(of doc: DocumentID, to peer: PublicKey, describe: Bool) async -> OfferContent? {
         guard let record = try? store.document(doc), let vector = currentVector(doc) else { return nil }
         if isSibling(peer) { return siblingOffer(record, vector: vector, to: peer) }
+        if relays.isRelay(peer) { return relayOffer(record, vector: vector) }
         let receiver = peer
         let peer = person(of: peer)
         // Grants of members removed (or gone) in this daemon's view are held back (sync.md §7,
@@ -151,6 +155,7 @@ extension Engine: ReplicationHost {
                 return aMine != bMine ? aMine : a.epoch > b.epoch
             }
         var content = OfferContent(owner: record.owner, vector: vector, grants: grants)
+        content.relayAccess = relayAccess(for: record)?.encoded ?? []
         if describe {
             content.fromName = currentProfileName() ?? ""
             content.name = entityName(in: doc, doc.hex)
@@ -239,6 +244,8 @@ extension Engine: ReplicationHost {
 
     public func receiveShare(_ offer: ReceivedOffer, from peer: PublicKey) async -> ReplicaDocument? {
         if isSibling(peer) { return adoptFromSibling(offer, from: peer).map(Engine.replica) }
+        // A relay hands on documents this daemon holds, never a new one.
+        if relays.isRelay(peer) { return nil }
         let peer = person(of: peer)
         if offer.kind == .library || offer.kind == .profile { return nil }
         if offer.kind == .card { return receiveCard(offer, from: peer).map(Engine.replica) }
@@ -249,7 +256,8 @@ extension Engine: ReplicationHost {
     }
 
     public func admitJoin(_ offer: ReceivedOffer, from peer: PublicKey) async -> Bool {
-        admitJoin(offer, doc: offer.doc, from: peer)
+        guard !relays.isRelay(peer) else { return false }
+        return admitJoin(offer, doc: offer.doc, from: peer)
     }
 
     public func joinPresentations(for peer: PublicKey) async -> [JoinPresentation] { joinRequests(for: peer) }
@@ -327,7 +335,8 @@ extension Engine: ReplicationHost {
             return
         }
         guard let identity else { return }
-        let recipients = withDevices(participants(of: record))
+        relayAfterCommit(record)
+        let recipients = withDevices(participants(of: record)).union(relayPeers(of: record))
         guard !recipients.isEmpty else { return }
         // What this daemon held before: its own ops of this commit taken out.
         var before = currentVector(doc)?.seqs

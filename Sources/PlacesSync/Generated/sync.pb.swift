@@ -191,6 +191,14 @@ nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
     set {kind = .relayRefused(newValue)}
   }
 
+  var relayUsage: Places_Sync_V1_RelayUsage {
+    get {
+      if case .relayUsage(let v)? = kind {return v}
+      return Places_Sync_V1_RelayUsage()
+    }
+    set {kind = .relayUsage(newValue)}
+  }
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -213,6 +221,7 @@ nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
     case relayRedeem(Places_Sync_V1_RelayRedeem)
     case relayRedeemed(Places_Sync_V1_RelayRedeemed)
     case relayRefused(Places_Sync_V1_RelayRefused)
+    case relayUsage(Places_Sync_V1_RelayUsage)
 
   }
 
@@ -313,6 +322,10 @@ nonisolated struct Places_Sync_V1_DocOffer: Sendable {
   /// BLAKE2b-256("places/published/1" ‖ 0x00 ‖ owner ‖ salt), so no one can offer a trip under
   /// another author's trip id. Empty for every other kind.
   var salt: Data = Data()
+
+  /// A signed access list of the document (relay.md §4.1), forwarded like a key grant: the
+  /// newest the sender holds, at most 16,511 bytes. Empty when the sender holds none.
+  var relayAccess: Data = Data()
 
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -645,6 +658,28 @@ nonisolated struct Places_Sync_V1_RelayRefused: Sendable {
 
   var reason: String = String()
 
+  /// For "relay-full" (relay.md §5): the 16-byte document whose ops were refused.
+  var doc: Data = Data()
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
+/// What a relay keeps of a user's (relay.md §5), sent by the relay to a user when its session
+/// opens and after it stores ops the user brought: documents and bytes charged to the user,
+/// and its quota.
+nonisolated struct Places_Sync_V1_RelayUsage: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var documents: UInt64 = 0
+
+  var bytes: UInt64 = 0
+
+  var quotaBytes: UInt64 = 0
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   init() {}
@@ -656,7 +691,7 @@ fileprivate nonisolated let _protobuf_package = "places.sync.v1"
 
 nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".SyncMessage"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}offer\0\u{1}ops\0\u{1}ping\0\u{1}pong\0\u{1}bye\0\u{1}join\0\u{3}join_refused\0\u{3}blob_want\0\u{3}blob_chunk\0\u{3}blob_missing\0\u{3}trip_like\0\u{3}pair_request\0\u{3}pair_refused\0\u{3}pair_accepted\0\u{3}pair_waiting\0\u{3}relay_redeem\0\u{3}relay_redeemed\0\u{3}relay_refused\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}offer\0\u{1}ops\0\u{1}ping\0\u{1}pong\0\u{1}bye\0\u{1}join\0\u{3}join_refused\0\u{3}blob_want\0\u{3}blob_chunk\0\u{3}blob_missing\0\u{3}trip_like\0\u{3}pair_request\0\u{3}pair_refused\0\u{3}pair_accepted\0\u{3}pair_waiting\0\u{3}relay_redeem\0\u{3}relay_redeemed\0\u{3}relay_refused\0\u{3}relay_usage\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -911,6 +946,19 @@ nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftPr
           self.kind = .relayRefused(v)
         }
       }()
+      case 20: try {
+        var v: Places_Sync_V1_RelayUsage?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .relayUsage(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .relayUsage(v)
+        }
+      }()
       default: break
       }
     }
@@ -997,6 +1045,10 @@ nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftPr
     case .relayRefused?: try {
       guard case .relayRefused(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 19)
+    }()
+    case .relayUsage?: try {
+      guard case .relayUsage(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 20)
     }()
     case nil: break
     }
@@ -1102,7 +1154,7 @@ nonisolated extension Places_Sync_V1_VersionEntry: SwiftProtobuf.Message, SwiftP
 
 nonisolated extension Places_Sync_V1_DocOffer: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".DocOffer"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{1}owner\0\u{1}vector\0\u{1}grants\0\u{1}reply\0\u{1}name\0\u{1}role\0\u{3}join_proof\0\u{3}from_name\0\u{1}kind\0\u{1}salt\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{1}owner\0\u{1}vector\0\u{1}grants\0\u{1}reply\0\u{1}name\0\u{1}role\0\u{3}join_proof\0\u{3}from_name\0\u{1}kind\0\u{1}salt\0\u{3}relay_access\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1121,6 +1173,7 @@ nonisolated extension Places_Sync_V1_DocOffer: SwiftProtobuf.Message, SwiftProto
       case 9: try { try decoder.decodeSingularStringField(value: &self.fromName) }()
       case 10: try { try decoder.decodeSingularStringField(value: &self.kind) }()
       case 11: try { try decoder.decodeSingularBytesField(value: &self.salt) }()
+      case 12: try { try decoder.decodeSingularBytesField(value: &self.relayAccess) }()
       default: break
       }
     }
@@ -1160,6 +1213,9 @@ nonisolated extension Places_Sync_V1_DocOffer: SwiftProtobuf.Message, SwiftProto
     if !self.salt.isEmpty {
       try visitor.visitSingularBytesField(value: self.salt, fieldNumber: 11)
     }
+    if !self.relayAccess.isEmpty {
+      try visitor.visitSingularBytesField(value: self.relayAccess, fieldNumber: 12)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1175,6 +1231,7 @@ nonisolated extension Places_Sync_V1_DocOffer: SwiftProtobuf.Message, SwiftProto
     if lhs.fromName != rhs.fromName {return false}
     if lhs.kind != rhs.kind {return false}
     if lhs.salt != rhs.salt {return false}
+    if lhs.relayAccess != rhs.relayAccess {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1806,7 +1863,7 @@ nonisolated extension Places_Sync_V1_RelayRedeemed: SwiftProtobuf.Message, Swift
 
 nonisolated extension Places_Sync_V1_RelayRefused: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".RelayRefused"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}code\0\u{1}reason\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}code\0\u{1}reason\0\u{1}doc\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1816,6 +1873,7 @@ nonisolated extension Places_Sync_V1_RelayRefused: SwiftProtobuf.Message, SwiftP
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularStringField(value: &self.code) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      case 3: try { try decoder.decodeSingularBytesField(value: &self.doc) }()
       default: break
       }
     }
@@ -1828,12 +1886,56 @@ nonisolated extension Places_Sync_V1_RelayRefused: SwiftProtobuf.Message, SwiftP
     if !self.reason.isEmpty {
       try visitor.visitSingularStringField(value: self.reason, fieldNumber: 2)
     }
+    if !self.doc.isEmpty {
+      try visitor.visitSingularBytesField(value: self.doc, fieldNumber: 3)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   static func ==(lhs: Places_Sync_V1_RelayRefused, rhs: Places_Sync_V1_RelayRefused) -> Bool {
     if lhs.code != rhs.code {return false}
     if lhs.reason != rhs.reason {return false}
+    if lhs.doc != rhs.doc {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Places_Sync_V1_RelayUsage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".RelayUsage"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}documents\0\u{1}bytes\0\u{3}quota_bytes\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.documents) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.bytes) }()
+      case 3: try { try decoder.decodeSingularUInt64Field(value: &self.quotaBytes) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.documents != 0 {
+      try visitor.visitSingularUInt64Field(value: self.documents, fieldNumber: 1)
+    }
+    if self.bytes != 0 {
+      try visitor.visitSingularUInt64Field(value: self.bytes, fieldNumber: 2)
+    }
+    if self.quotaBytes != 0 {
+      try visitor.visitSingularUInt64Field(value: self.quotaBytes, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Places_Sync_V1_RelayUsage, rhs: Places_Sync_V1_RelayUsage) -> Bool {
+    if lhs.documents != rhs.documents {return false}
+    if lhs.bytes != rhs.bytes {return false}
+    if lhs.quotaBytes != rhs.quotaBytes {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

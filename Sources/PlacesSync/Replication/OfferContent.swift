@@ -22,6 +22,9 @@ public struct OfferContent: Sendable {
     public var friendToken: [UInt8] = []
     /// A published trip's salt (`Protocol/sync.md` §7.5): its id is derived from it and the owner.
     public var salt: [UInt8] = []
+    /// The newest signed access list held for the document (`Protocol/relay.md` §4.1),
+    /// forwarded like a grant; empty when none.
+    public var relayAccess: [UInt8] = []
 
     public init(
         owner: [UInt8], vector: VersionVector, grants: [KeyGrant], fromName: String? = nil, name: String? = nil,

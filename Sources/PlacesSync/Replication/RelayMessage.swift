@@ -1,6 +1,7 @@
 import Foundation
 import PlacesAccess
 import PlacesCrypto
+import PlacesModel
 
 /// A relay message between a person's daemon and a blind relay (`Protocol/relay.md` §3;
 /// `RelayRedeem`, `RelayRedeemed`, `RelayRefused` in sync.proto), in domain types: what
@@ -13,6 +14,10 @@ public enum RelayMessage: Sendable, Equatable {
     /// The relay refused the link (`code`: `unknown-link`, `used`, `expired`, `forged`,
     /// `not-a-relay`).
     case refused(code: String, reason: String)
+    /// The relay refused ops of `doc`: the user's quota is used up (`relay-full`, relay.md §5).
+    case full(doc: DocumentID, reason: String)
+    /// What the relay keeps charged to the user, and its quota (relay.md §5).
+    case usage(documents: UInt64, bytes: UInt64, quotaBytes: UInt64)
 
     /// Most bytes of a link token (`RelayLink`), a role, a code and a reason (relay.md §6).
     static let maxLinkBytes = RelayLink.maxSize
@@ -37,7 +42,18 @@ public enum RelayMessage: Sendable, Equatable {
             guard refused.code.utf8.count <= Self.maxCodeBytes, refused.reason.utf8.count <= Self.maxReasonBytes else {
                 return nil
             }
-            self = .refused(code: refused.code, reason: refused.reason)
+            if refused.code == "relay-full" {
+                guard let doc = DocumentID(bytes: [UInt8](refused.doc)) else { return nil }
+                self = .full(doc: doc, reason: refused.reason)
+            } else {
+                guard refused.doc.isEmpty else { return nil }
+                self = .refused(code: refused.code, reason: refused.reason)
+            }
+        case .relayUsage(let usage):
+            guard usage.documents <= Self.maxQuotaBytes, usage.bytes <= Self.maxQuotaBytes,
+                usage.quotaBytes <= Self.maxQuotaBytes
+            else { return nil }
+            self = .usage(documents: usage.documents, bytes: usage.bytes, quotaBytes: usage.quotaBytes)
         default: return nil
         }
     }
@@ -53,6 +69,14 @@ public enum RelayMessage: Sendable, Equatable {
         case .refused(let code, let reason):
             out.relayRefused.code = code
             out.relayRefused.reason = reason
+        case .full(let doc, let reason):
+            out.relayRefused.code = "relay-full"
+            out.relayRefused.reason = reason
+            out.relayRefused.doc = Data(doc.bytes)
+        case .usage(let documents, let bytes, let quotaBytes):
+            out.relayUsage.documents = documents
+            out.relayUsage.bytes = bytes
+            out.relayUsage.quotaBytes = quotaBytes
         }
         return out
     }

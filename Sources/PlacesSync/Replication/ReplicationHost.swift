@@ -19,6 +19,8 @@ public protocol ReplicationHost: AnyObject, Sendable {
     /// Whether `peer` is someone this daemon deals with: a contact, a participant of a
     /// document held, or a peer in a join in progress. Strangers are closed after a grace.
     func knows(_ peer: PublicKey) async -> Bool
+    /// Whether `peer` learns the profile name in `Hello` (never a relay, `Protocol/relay.md` §7).
+    func tellsName(to peer: PublicKey) async -> Bool
     /// A session with `peer` opened; `name` is from its Hello (at most 100 characters),
     /// `address` where it listens (`host:port`, or the address alone).
     func peerConnected(_ peer: PublicKey, name: String, address: String) async
@@ -37,6 +39,9 @@ public protocol ReplicationHost: AnyObject, Sendable {
     func pairing(_ message: PairingMessage, from peer: PublicKey) async -> [PairingMessage]
     /// A relay message from `peer` (`Protocol/relay.md` §3); returns the answers to send it.
     func relay(_ message: RelayMessage, from peer: PublicKey) async -> [RelayMessage]
+    /// A signed access list (`Protocol/relay.md` §4.1, at most `RelayAccess.maxSize` bytes,
+    /// not yet decoded) that `peer` offered with a document it named as `kind`.
+    func receiveRelayAccess(_ record: [UInt8], kind: ReplicaDocument.Kind, from peer: PublicKey) async
 
     // MARK: Documents
 
@@ -142,4 +147,10 @@ extension ReplicationHost {
 
     /// Takes part in no relay exchange.
     public func relay(_ message: RelayMessage, from peer: PublicKey) async -> [RelayMessage] { [] }
+
+    /// Tells its name to those it knows.
+    public func tellsName(to peer: PublicKey) async -> Bool { await knows(peer) }
+
+    /// Keeps no access list.
+    public func receiveRelayAccess(_ record: [UInt8], kind: ReplicaDocument.Kind, from peer: PublicKey) async {}
 }

@@ -38,6 +38,9 @@ extension Replicator {
         offer.grants = (forReceiver + forOthers).prefix(Replicator.maxGrantsPerOffer).map(Replicator.wire)
         offer.reply = reply
         if content.kind == .published, content.salt.count == 16 { offer.salt = Data(content.salt) }
+        if !content.relayAccess.isEmpty, content.relayAccess.count <= RelayAccess.maxSize {
+            offer.relayAccess = Data(content.relayAccess)
+        }
         if content.kind == .outbox, !content.friendToken.isEmpty, content.friendToken.count <= 4_096 {
             offer.joinProof = Data(content.friendToken)
         }
@@ -76,6 +79,18 @@ extension Replicator {
                 "ignored an offer of an unknown document kind",
                 metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)"])
             return []
+        }
+        // A signed access list (relay.md §4.1) goes to the host first: on a relay it is what
+        // makes the document one it keeps; on a member it is kept to hand on. One per offer,
+        // in bounds; the host checks the signature.
+        if !offer.relayAccess.isEmpty {
+            if offer.relayAccess.count <= RelayAccess.maxSize {
+                await host.receiveRelayAccess([UInt8](offer.relayAccess), kind: offeredKind, from: peer)
+            } else {
+                logger.warning(
+                    "ignored an access list out of bounds",
+                    metadata: ["peer.id": "\(peer.logID)", "doc.id": "\(docID)"])
+            }
         }
         var record = await host.document(docID)
         // A document is offered as what it is: an itinerary offered as a card (or the other

@@ -69,7 +69,8 @@ extension Replicator {
         logger.debug(
             "sending a round of ops",
             metadata: [
-                "doc.id": "\(doc)", "ops": "\(round.ops.count)", "batches": "\(sizes.count)",
+                "peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(doc)", "ops": "\(round.ops.count)",
+                "batches": "\(sizes.count)",
                 "in.flight.bytes": "\(current.inFlightBytes)",
                 "ms": "\(Replicator.milliseconds(ContinuousClock.now - started))",
             ])

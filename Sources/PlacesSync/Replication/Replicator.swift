@@ -197,7 +197,7 @@ extension Replicator: SyncDelegate {
 
     /// The profile name to tell `peer` in `Hello`: only people this daemon knows learn it.
     func helloName(for peer: PublicKey) async -> String {
-        guard let host, await host.knows(peer) else { return "" }
+        guard let host, await host.tellsName(to: peer) else { return "" }
         return await host.profileName() ?? ""
     }
 
@@ -244,7 +244,7 @@ extension Replicator: SyncDelegate {
                 return []
             }
             return await host?.pairing(pairing, from: peer).map(\.wire) ?? []
-        case .relayRedeem, .relayRedeemed, .relayRefused:
+        case .relayRedeem, .relayRedeemed, .relayRefused, .relayUsage:
             guard let relay = RelayMessage(message) else {
                 logger.warning("ignored a relay message out of bounds", metadata: ["peer.id": "\(peer.logID)"])
                 return []
