@@ -29,6 +29,10 @@ enum FixtureDataDir {
     /// What a contact gained since (issue 15: from their contact card, none in the fixture).
     static let addedContactFields: Set<String> = ["sharedFavorites", "username", "bio"]
 
+    /// Library ops the first start after the upgrade writes: one, mirroring the fixture's
+    /// contacts and settings into the library (`Protocol/devices.md` §4.4).
+    static let personStateOps = 1
+
     static let ignoredStatusFields: Set<String> = [
         "pid",  // the process id
         "dataDir",  // the temporary copy's path

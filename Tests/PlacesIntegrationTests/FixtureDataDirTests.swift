@@ -11,7 +11,10 @@ import Testing
 /// (`FixtureDataDir.ignoredStatusFields`); and the signed view op that opening the shared
 /// itinerary records on each start (Engine.viewItinerary, at most one per 10 minutes): in
 /// the pass after the rebuild, `viewed` lines by this identity dated after the test began
-/// are set aside, and the op count may be higher by exactly that many.
+/// are set aside, and the op count may be higher by exactly that many; and the one library op
+/// the first start after the upgrade writes to mirror the person's own tables (contacts,
+/// friends, settings: `Protocol/devices.md` §4.4), which the op count is higher by in both
+/// passes.
 @Suite("Fixture data dir from before the refactor", .serialized)
 struct FixtureDataDirTests {
     @Test("today's daemon opens the committed v1 data dir and every read route answers as before")
@@ -56,6 +59,10 @@ struct FixtureDataDirTests {
             if capture.path == "/v1/status" {
                 want = JSONCanon.removingKeys(FixtureDataDir.ignoredStatusFields, from: want)
                 got = JSONCanon.removingKeys(FixtureDataDir.ignoredStatusFields, from: got)
+                if var object = got as? [String: Any], let count = object["opCount"] as? Int {
+                    object["opCount"] = count - FixtureDataDir.personStateOps
+                    got = object
+                }
                 // After a rebuild the op count includes the views recorded so far: compared last.
                 if viewsSince != nil, let object = got as? [String: Any] {
                     pendingStatus = (want, object)
