@@ -30,7 +30,9 @@ extension BrowserAppTests {
             try b.wait("the daemon stored the new order") { try Self.favoriteNames(app) == moved }
             try b.waitForText(
                 "[data-testid=favorites-announce]", containing: "Time Out Market moved to position 1 of 4")
-            #expect(try b.texts("[data-testid=favorite-item] .position") == ["1", "2", "3", "4"])
+            try b.wait("the positions are numbered again") {
+                try b.texts("[data-testid=favorite-item] .position") == ["1", "2", "3", "4"]
+            }
 
             // Jerónimos (3rd now) dragged down below LX Factory (last).
             try b.drag("[data-testid=favorite-handle]", from: 2, to: 3, dy: 10)
