@@ -46,6 +46,7 @@ public struct RelayAccess: Sendable, Hashable {
         for shift in stride(from: 24, through: 0, by: -8) {
             body.append(UInt8(truncatingIfNeeded: epoch >> UInt32(shift)))
         }
+        // Cannot trap: `issuedMs > 0` was checked above, and a positive Int64 fits a UInt64.
         let issued = UInt64(issuedMs)
         for shift in stride(from: 56, through: 0, by: -8) {
             body.append(UInt8(truncatingIfNeeded: issued >> UInt64(shift)))
@@ -77,6 +78,7 @@ public struct RelayAccess: Sendable, Hashable {
         guard let owner = try? PublicKey(bytes: Array(bytes[29..<61])) else {
             throw AccessError(.malformed, "the access list names no valid owner key")
         }
+        // Cannot trap: two bytes widened to Int (0…65,535); the length was checked above.
         let count = Int(bytes[61]) << 8 | Int(bytes[62])
         guard (1...Self.maxKeys).contains(count), bytes.count == 63 + 32 * count + 64 else {
             throw AccessError(
