@@ -142,6 +142,10 @@ public struct Peer: Codable, Sendable, Equatable {
     public var lastSeen: String?
     /// Itineraries shared with it.
     public var documents: [PeerDocument]
+    /// `direct` or `relay`: how it is reached now (absent: not reached, or a relay).
+    public var via: String?
+    /// True for a relay.
+    public var relay: Bool?
 
     public init(
         id: String, name: String, addresses: [String], connected: Bool, lastSeen: String?, documents: [PeerDocument]

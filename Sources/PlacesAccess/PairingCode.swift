@@ -1,4 +1,5 @@
 import PlacesCrypto
+import PlacesModel
 
 /// The code a user carries from an admin device to a new one to pair it
 /// (`Protocol/devices.md` §5.1): whose device it becomes, the one-time secret the joiner
@@ -204,33 +205,7 @@ public struct PairingCode: Sendable, Hashable {
     }
 
     /// Whether the UTF-8 bytes `hint` are `host:port` as the type's documentation says.
-    static func isHostPort(_ hint: ArraySlice<UInt8>) -> Bool {
-        guard let colon = hint.lastIndex(of: UInt8(ascii: ":")) else { return false }
-        let host = hint[..<colon]
-        let port = hint[hint.index(after: colon)...]
-        guard (1...5).contains(port.count), port.first != UInt8(ascii: "0"),
-            port.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
-        else { return false }
-        // At most 5 digits: at most 99,999, no overflow.
-        let value = port.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
-        guard value <= 65_535, let first = host.first else { return false }
-        if first == UInt8(ascii: "[") {
-            guard host.count >= 2, host.last == UInt8(ascii: "]") else { return false }
-            let inner = host.dropFirst().dropLast()
-            return inner.contains(UInt8(ascii: ":"))
-                && inner.allSatisfy { byte in
-                    switch byte {
-                    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                        UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: ":"), UInt8(ascii: "."),
-                        UInt8(ascii: "%"), UInt8(ascii: "-"), UInt8(ascii: "_"):
-                        true
-                    default: false
-                    }
-                }
-        }
-        let forbidden = Array(":[]/@\\?#".utf8)
-        return host.allSatisfy { $0 > 0x20 && $0 != 0x7f && !forbidden.contains($0) }
-    }
+    static func isHostPort(_ hint: ArraySlice<UInt8>) -> Bool { HostPort.isValid(hint) }
 }
 
 /// Reads a pairing code's payload front to back, naming the field where it ends too early.

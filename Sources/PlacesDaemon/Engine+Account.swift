@@ -160,6 +160,7 @@ extension Engine {
         didChangeIdentity()
         settleRotations()
         mirrorPersonState()
+        learnAllRelays()
     }
 
     func currentProfileName() -> String? { currentProfile()?.name }

@@ -86,6 +86,19 @@ extension Engine {
                     id: doc.id.hex, name: name, state: theyLack == 0 && weLack == 0 ? "in-sync" : "syncing",
                     theyLack: Int(theyLack), weLack: Int(weLack))
             }
+            // How it is reached (relay.md §5.1): its own session, or a relay of a shared document.
+            let throughRelay = {
+                self.sharedDocuments(with: key).contains {
+                    !self.relayPeers(of: $0).isDisjoint(with: self.relays.connected)
+                }
+            }
+            if relays.isRelay(key) {
+                peer.relay = true
+            } else if peer.connected {
+                peer.via = "direct"
+            } else if throughRelay() {
+                peer.via = "relay"
+            }
             byKey[key] = peer
         }
         let list = byKey.values.sorted {

@@ -71,6 +71,16 @@ public actor Engine {
         self.sync = sync
         self.listenAddress = listenAddress
         self.discoveryOn = discovery
+        // Relays named in documents: read once the transport runs, then looked at again as
+        // peers come and go, and every 15 seconds (relay.md §5.1).
+        Task {
+            try? await Task.sleep(for: .seconds(1))
+            self.learnAllRelays()
+            while !Task.isCancelled {
+                await self.steerLearnedRelays()
+                try? await Task.sleep(for: .seconds(15))
+            }
+        }
     }
 
     /// The unlocked identity; nil while logged out.

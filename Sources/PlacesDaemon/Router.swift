@@ -18,6 +18,7 @@ struct Router: ControlHandler {
         // Friends, contacts, saved trips and settings a request changed follow the person
         // to their other devices (`Engine+PersonState`).
         if request.method != "GET", engine.store.personStateMarked { await engine.mirrorPersonState() }
+        if request.method != "GET" { await engine.nameRelaysPending() }
         return response
     }
 

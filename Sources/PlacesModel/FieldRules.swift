@@ -74,6 +74,8 @@ public enum FieldRule: Sendable, Hashable {
     case keys(max: Int)
     /// An Ed25519 signature: 128 lowercase hex characters (a reaction's `signature`).
     case signature
+    /// A peer address `host:port` of 1–64 bytes (`HostPort`): a relay's address in a document.
+    case hostPort
     /// A post's photos: a list of at most 10 objects, each exactly `{"id": 64 lowercase hex,
     /// "contentType": "image/jpeg"|"image/png"|"image/webp"|"image/heic", "bytes": 1…20 MiB,
     /// "width": 1…65535, "height": 1…65535}` (`Protocol/op-format.md` §5).
@@ -98,7 +100,7 @@ public enum FieldRule: Sendable, Hashable {
         switch self {
         case .text(_, let required): required
         case .latitude, .longitude, .bool, .position, .entityID, .key, .oneOf, .token, .username, .expenseTerms,
-            .signature:
+            .signature, .hostPort:
             true
         case .optional: false
         default: false
@@ -266,6 +268,11 @@ public enum FieldRule: Sendable, Hashable {
             return value
         case .photos:
             return try FieldRule.validatePhotos(field, value)
+        case .hostPort:
+            guard let s = value.stringValue, HostPort.isValid(s) else {
+                throw FieldError(field, "'\(field)' must be an address host:port of at most 64 bytes")
+            }
+            return value
         case .username:
             guard let s = value.stringValue, s.utf8.count <= 64 * 32, (1...32).contains(s.count),
                 s.unicodeScalars.allSatisfy({

@@ -260,6 +260,7 @@ extension Store {
         for change in body.changes {
             switch change.kind {
             case .member: return "only the owner changes the members"
+            case .relay: return "only the owner names the relays that keep the document"
             case .view: return "a member records only its own views"
             case .link:
                 guard created.contains(change.entity), issued.contains(change.entity) else {

@@ -105,7 +105,12 @@ func printPeers(_ list: PeerList) {
     }
     var table = Table("NAME", "ID", "ADDRESS", "STATE", "ITINERARIES")
     for peer in list.peers {
-        let state = peer.connected ? "connected" : "last seen \(peer.lastSeen.map(Format.time) ?? "never")"
+        var state = peer.connected ? "connected" : "last seen \(peer.lastSeen.map(Format.time) ?? "never")"
+        if peer.relay == true {
+            state += " (relay)"
+        } else if peer.via == "relay" {
+            state += ", reached through a relay"
+        }
         let docs = peer.documents.map { doc in
             switch doc.state {
             case "in-sync": "\(doc.name): in sync"

@@ -9,11 +9,12 @@ import Testing
     let schema = Schema.shipped
 
     /// Every kind is declared in one document, except the itinerary's items and places to go,
-    /// which a published trip holds too (`op-format.md` §5) under the very same declaration.
+    /// which a published trip holds too (`op-format.md` §5) under the very same declaration,
+    /// devices (every document) and relays (itineraries, cards and outboxes: `relay.md` §5.1).
     @Test func everyKindIsDeclaredOnceInOneDocument() {
         let shared = Set(EntityKind.tripItems + [.stop])
         let kinds = schema.documents.flatMap { $0.entities.map(\.kind) }.filter {
-            !shared.contains($0) && $0 != .device
+            !shared.contains($0) && $0 != .device && $0 != .relay
         }
         #expect(kinds.count == Set(kinds).count)
         // A person's devices may be named in every document (`devices.md` §4).

@@ -110,6 +110,11 @@ struct RoleTests {
                 "editor", [Change.create(entity: String(repeating: "ab", count: 32), kind: .member)],
                 "only the owner changes the members"
             ),
+            // An editor cannot point the other members at a relay of its choosing (relay.md §5.1).
+            (
+                "editor", [Change.create(entity: String(repeating: "cd", count: 16), kind: .relay)],
+                "only the owner names the relays that keep the document"
+            ),
         ] {
             let f = try Fixture()
             let member = try SigningKeyPair()

@@ -39,15 +39,32 @@ extension Engine {
         return out
     }
 
-    /// The relays that are peers of `record` (its ops go to them and come from them).
+    /// The documents offered to `relay`: to one this person added, every document chosen for
+    /// relays; to one learned from documents, those that name it (relay.md §5.1).
+    func relayDocumentIDs(for relay: PublicKey) -> [DocumentID] {
+        var docs = relays.known.contains(relay) ? relayDocumentIDs() : []
+        let named = relays.learned[relay]?.docs ?? []
+        if !named.isEmpty {
+            let held = Set(docs)
+            docs += named.filter { doc in
+                !held.contains(doc) && (try? store.document(doc)).map(isRelayDocument) == true
+            }
+        }
+        return docs
+    }
+
+    /// The relays that are peers of `record` (its ops go to them and come from them): this
+    /// person's relays, and those its owner names in it.
     func relayPeers(of record: Store.DocumentRecord) -> Set<PublicKey> {
-        relays.known.isEmpty || !isRelayDocument(record) ? [] : relays.known
+        let named = relays.learnedByDoc[record.id] ?? []
+        guard !relays.known.isEmpty || !named.isEmpty, isRelayDocument(record) else { return [] }
+        return relays.known.union(named)
     }
 
     /// Whether a relay link this daemon added (or is redeeming) named `key`: such a key is
     /// never a grant's member (relay.md §1).
     func isRelayKey(_ key: PublicKey) -> Bool {
-        relays.known.contains(key) || relays.named.contains(key) || relays.redeeming[key] != nil
+        relays.isRelay(key) || relays.named.contains(key)
     }
 
     /// The keys an access list of `record` names now: its participants' person keys, their
@@ -143,6 +160,7 @@ extension Engine {
 
     /// After a local commit: a changed access list goes to the relays in a fresh offer.
     func relayAfterCommit(_ record: Store.DocumentRecord) {
+        if !relays.known.isEmpty { relayNamingAfterCommit(record) }
         guard !relays.connected.isEmpty, isRelayDocument(record) else { return }
         let before = heldAccess(record.id)
         if relayAccess(for: record) != before { replicator.offer(record.id, to: relays.connected) }

@@ -64,8 +64,10 @@ extension Engine {
         }
         relays.known.insert(link.relay)
         relays.named.insert(link.relay)
-        // The documents kept at relays go to this one now (relay.md §4).
+        // The documents kept at relays go to this one now (relay.md §4), and name it (§5.1).
         for doc in relayDocumentIDs() { replicator.offer(doc, to: [link.relay]) }
+        nameRelaysEverywhere()
+        nameRelaysPending()
         logger.info("relay added", metadata: ["relay.id": "\(link.relay.humanID.prefix(7))", "role": "\(role)"])
         return info(record)
     }
@@ -105,6 +107,8 @@ extension Engine {
         relays.known.remove(relay.key)
         if let (host, port) = Engine.parseHostPort(relay.address) { await sync?.forgetPeer(host: host, port: port) }
         await sync?.disconnect(relay.key, reason: "relay removed")
+        nameRelaysEverywhere()
+        nameRelaysPending()
         logger.info("relay removed", metadata: ["relay.id": "\(relay.key.humanID.prefix(7))"])
     }
 

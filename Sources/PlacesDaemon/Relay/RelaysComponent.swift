@@ -37,5 +37,50 @@ struct RelaysComponent: EngineComponent {
     /// stay the same, an offer carries the list held without reading devices again.
     var checked: [DocumentID: (persons: Set<PublicKey>, epoch: UInt32)] = [:]
 
-    func isRelay(_ peer: PublicKey) -> Bool { known.contains(peer) || redeeming[peer] != nil }
+    /// A relay named in documents this daemon holds and does not own (relay.md §5.1): where
+    /// to dial it and the documents naming it.
+    struct Learned: Equatable {
+        var address: String
+        var docs: Set<DocumentID>
+    }
+
+    /// Relays learned from documents, by key: at most the limit `learn` is given.
+    var learned: [PublicKey: Learned] = [:]
+    /// The relays each document names (documents naming none are not kept).
+    var learnedByDoc: [DocumentID: Set<PublicKey>] = [:]
+    /// Learned relays dialled now (a member of one of their documents is not reachable
+    /// directly), with the address dialled.
+    var dialled: [PublicKey: String] = [:]
+    /// Documents of this person whose `relay` entities are to be written again.
+    var namingPending: Set<DocumentID> = []
+
+    func isRelay(_ peer: PublicKey) -> Bool {
+        known.contains(peer) || redeeming[peer] != nil || learned[peer] != nil
+    }
+
+    /// Records that `doc` names `found` (relay key → address); a relay beyond `limit` is not
+    /// learned.
+    mutating func learn(_ found: [PublicKey: String], in doc: DocumentID, limit: Int) {
+        for key in learnedByDoc[doc] ?? [] where found[key] == nil {
+            learned[key]?.docs.remove(doc)
+            if learned[key]?.docs.isEmpty == true { learned[key] = nil }
+        }
+        var kept = Set<PublicKey>()
+        for (key, address) in found {
+            if learned[key] == nil {
+                guard learned.count < limit else { continue }
+                learned[key] = Learned(address: address, docs: [])
+            }
+            // The newest document read says where the relay is.
+            learned[key]?.address = address
+            learned[key]?.docs.insert(doc)
+            kept.insert(key)
+        }
+        learnedByDoc[doc] = kept.isEmpty ? nil : kept
+    }
+
+    mutating func forgetLearned() {
+        learned.removeAll()
+        learnedByDoc.removeAll()
+    }
 }

@@ -61,6 +61,10 @@ extension Engine {
         }
         didStore(.ops(result.stored, membership: Engine.membershipDocuments(result.stored, bodies: result.bodies)))
         await learnRevocations(in: result.bodies, doc: docID)
+        if result.bodies.contains(where: { $0.changes.contains { $0.kind == .relay } }) {
+            learnRelays(in: record)
+            await steerLearnedRelays()
+        }
         if record.kind == .library, sibling, !result.stored.isEmpty {
             adoptPersonState(from: result.bodies, library: docID)
         }

@@ -33,6 +33,7 @@ extension Engine: ReplicationHost {
     public func peerConnected(_ peer: PublicKey, name: String, address: String) async {
         if devices.joining?.issuer == peer { devices.joining?.issuerAddress = address }
         relayPeerConnected(peer)
+        if !relays.isRelay(peer) { await steerLearnedRelays() }
         syncComponent.peerConnected(peer, name: name)
         publishing.peerConnected(peer, address: address)
         publishedFollowConnection(peer)
@@ -57,13 +58,14 @@ extension Engine: ReplicationHost {
         relayPeerDisconnected(peer, lastSession: lastSession)
         guard lastSession else { return }
         syncComponent.peerDisconnected(peer)
+        if !relays.isRelay(peer) { await steerLearnedRelays() }
         publishing.peerDisconnected(peer)
         joins.peerDisconnected(peer)
     }
 
     public func sharedDocumentIDs(with peer: PublicKey) async -> [DocumentID] {
         // A relay keeps the documents chosen for relays (relay.md §4).
-        if relays.isRelay(peer) { return relayDocumentIDs() }
+        if relays.isRelay(peer) { return relayDocumentIDs(for: peer) }
         // Another device of this person holds everything this one does (devices.md §4.3).
         if isSibling(peer) { return siblingDocuments() }
         // A device is offered what its person shares with this daemon.

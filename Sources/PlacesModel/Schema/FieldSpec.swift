@@ -63,7 +63,7 @@ extension FieldRule {
     public var valueType: FieldValueType {
         switch self {
         case .text, .url, .date, .position, .entityID, .key, .oneOf, .timestamp, .token, .username, .localDateTime,
-            .timeZone, .currency, .gazetteerID, .signature:
+            .timeZone, .currency, .gazetteerID, .signature, .hostPort:
             .string
         case .optional(let inner): inner.valueType
         case .latitude, .longitude, .rating: .number

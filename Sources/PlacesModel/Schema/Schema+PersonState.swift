@@ -20,9 +20,11 @@ extension EntityKind {
     /// The kinds that mirror a person's tables.
     public static let personState: [EntityKind] = [.friend, .contact, .saved, .setting]
 
-    /// Devices and the person's mirrored tables: kept in documents, never shown as activity.
+    /// Devices, relays and the person's mirrored tables: kept in documents, never shown as
+    /// activity.
     public var isHousekeeping: Bool {
-        self == .device || self == .friend || self == .contact || self == .saved || self == .setting
+        self == .device || self == .relay || self == .friend || self == .contact || self == .saved
+            || self == .setting
     }
 }
 

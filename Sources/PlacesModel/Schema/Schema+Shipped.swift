@@ -12,6 +12,7 @@ extension Schema {
                 ItineraryFields.schema, StopFields.schema, MemberFields.schema, LinkFields.schema, ViewFields.schema,
                 LodgingFields.schema, TransportFields.schema, FoodFields.schema, ActivityFields.schema,
                 ChecklistItemFields.schema, TravellerFields.schema, ExpenseFields.schema, DeviceFields.schema,
+                RelayFields.schema,
             ]),
         DocumentSchema(
             "library",
@@ -20,9 +21,13 @@ extension Schema {
                 FriendFields.schema, ContactFields.schema, SavedFields.schema, SettingFields.schema,
             ]),
         DocumentSchema("profile", entities: [ProfileFields.schema, DeviceFields.schema]),
-        DocumentSchema("card", entities: [CardFields.schema, SharedPlaceFields.schema, DeviceFields.schema]),
         DocumentSchema(
-            "outbox", entities: [OutboxFields.schema, PostFields.schema, ReactionFields.schema, DeviceFields.schema]),
+            "card", entities: [CardFields.schema, SharedPlaceFields.schema, DeviceFields.schema, RelayFields.schema]),
+        DocumentSchema(
+            "outbox",
+            entities: [
+                OutboxFields.schema, PostFields.schema, ReactionFields.schema, DeviceFields.schema, RelayFields.schema,
+            ]),
         DocumentSchema(
             "published",
             entities: [

@@ -1,0 +1,89 @@
+import Foundation
+import PlacesAPI
+import Testing
+
+@testable import PlacesTestSupport
+
+/// Issue 30, step 4 (`Protocol/relay.md` §5.1) with real daemons: the owner names her relay
+/// inside the trip, so a member reaches the trip through it without having added it; while
+/// both can reach each other directly, the member does not dial the relay at all.
+@Suite("Relay: relays named in documents, direct first (Protocol/relay.md §5.1)", .serialized)
+struct RelayLearnedTests {
+    /// Whether `node` has a session with the relay.
+    static func connected(_ node: SyncNode, to relay: RelayNode) throws -> Bool {
+        let relayID = try relay.d.call(Status.self, "GET", "/v1/status").id ?? "?"
+        return try node.d.call(PeerList.self, "GET", "/v1/peers").peers.contains {
+            $0.id == relayID && $0.connected && $0.relay == true
+        }
+    }
+
+    @Test("Bruno reaches Ana's trip through the relay her trip names, only while she is not reachable directly")
+    func learnedThroughTheTrip() async throws {
+        let tag = String(UUID().uuidString.prefix(8))
+        let relay = try RelayNode()
+        let ana = try SyncNode("Ana\(tag)"), bruno = try SyncNode("Bruno\(tag)")
+        try ana.addPeer(bruno)
+        try bruno.trust(ana)
+        let it = try ana.d.call(Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"Sintra-\#(tag)"}"#)
+        let shared = try ana.d.send(
+            "POST", "/v1/itineraries/\(it.id)/share", json: #"{"member":"\#(bruno.id)","role":"editor"}"#)
+        #expect(shared.status == 200, "\(shared.text)")
+        try await eventually("Bruno holds the trip") {
+            try bruno.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it.id)").name == "Sintra-\(tag)"
+        }
+        // Only Ana adds the relay; Bruno never types its address.
+        try RelayDocumentTests.add(ana, relay)
+        try await eventually("the relay keeps the trip") { try relay.summary.documents == 1 && relay.summary.bytes > 0 }
+        // The relay entity reaches Bruno with the trip; he is connected to Ana, so he leaves
+        // the relay alone and sees Ana as reached directly.
+        let anaID = try ana.d.call(Status.self, "GET", "/v1/status").id ?? "?"
+        try await eventually("Bruno sees Ana directly") {
+            try bruno.d.call(PeerList.self, "GET", "/v1/peers").peers.first { $0.id == anaID }?.via == "direct"
+        }
+        try await Task.sleep(for: .seconds(2))
+        #expect(try !Self.connected(bruno, to: relay), "Bruno dialled the relay although Ana is reachable directly")
+
+        // Ana goes away: Bruno dials the relay the trip names and reaches Ana's trip through it.
+        bruno.stop()
+        let before = try relay.summary.bytes
+        let note = "sintra-note-\(tag)"
+        _ = try ana.d.call(Itinerary.self, "PATCH", "/v1/itineraries/\(it.id)", json: #"{"notes":"\#(note)"}"#)
+        try await eventually("the relay holds Ana's edit") { try relay.summary.bytes > before }
+        ana.stop()
+        try bruno.start()
+        try await eventually("Bruno has Ana's edit from the relay he never added", timeout: .seconds(30)) {
+            try bruno.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it.id)").notes == note
+        }
+        #expect(try Self.connected(bruno, to: relay))
+        #expect(try bruno.d.call(RelayList.self, "GET", "/v1/relays").relays.isEmpty)
+        try await eventually("Bruno sees Ana reached through the relay") {
+            try bruno.d.call(PeerList.self, "GET", "/v1/peers").peers.first { $0.id == anaID }?.via == "relay"
+        }
+
+        // His reply goes through the relay too, and reaches Ana when she is back.
+        let reply = "Sintra-\(tag)-bruno"
+        let beforeReply = try relay.summary.bytes
+        _ = try bruno.d.call(Itinerary.self, "PATCH", "/v1/itineraries/\(it.id)", json: #"{"name":"\#(reply)"}"#)
+        try await eventually("the relay holds Bruno's reply") { try relay.summary.bytes > beforeReply }
+        bruno.stop()
+        try ana.start()
+        try await eventually("Ana has Bruno's reply through her relay", timeout: .seconds(30)) {
+            try ana.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it.id)").name == reply
+        }
+
+        // Ana stops using the relay: the trip names it no more, and Bruno, left alone again,
+        // does not dial it.
+        try bruno.start()
+        try await eventually("Bruno and Ana meet directly") {
+            try bruno.d.call(PeerList.self, "GET", "/v1/peers").peers.first { $0.id == anaID }?.via == "direct"
+        }
+        let relayID = try relay.d.call(Status.self, "GET", "/v1/status").id ?? "?"
+        let removed = try ana.d.send("DELETE", "/v1/relays/\(relayID)")
+        #expect(removed.status == 204, "\(removed.text)")
+        try await Task.sleep(for: .seconds(3))
+        ana.stop()
+        try await Task.sleep(for: .seconds(5))
+        #expect(try !Self.connected(bruno, to: relay), "Bruno dialled a relay the trip no longer names")
+        #expect(try bruno.d.call(PeerList.self, "GET", "/v1/peers").peers.first { $0.id == anaID }?.via == nil)
+    }
+}
