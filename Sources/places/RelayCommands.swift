@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PlacesAPI
+import PlacesQR
 
 /// `places relay …`: blind relays (issue 30, `Protocol/relay.md`). `invite` and `status` run
 /// against a relay (`placesd --relay`); `add`, `list` and `remove` against a person's daemon.
@@ -23,13 +24,19 @@ struct RelayGroup: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Make a single-use relay link for one person (on a relay; valid 7 days).")
         @OptionGroup var global: GlobalOptions
+        @Flag(help: "Print the link only, no QR code.") var noQR = false
 
         func run() throws {
             let reply = try global.api.post(Target.v1("relay", "invitations"))
             if global.json { return printRaw(reply) }
             let invitation = try reply.decode(RelayInvitation.self)
             print(invitation.link)
-            print("single use, until \(invitation.expiresAt): the person runs `places relay add LINK`")
+            printError("single use, until \(invitation.expiresAt): the person runs `places relay add LINK`")
+            if !noQR {
+                do { print(try QRCode(encoding: invitation.link, correction: .low).terminalString()) } catch {
+                    throw CLIExit.fail("the link is too long for a QR code: \(error)", CLIExit.refused)
+                }
+            }
         }
     }
 
