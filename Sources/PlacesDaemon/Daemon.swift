@@ -50,16 +50,20 @@ public struct Daemon {
     let relay: Bool
     /// `--relay-quota-bytes`: each new user's quota at a relay (nil: the default, 1 GiB).
     let relayQuotaBytes: Int64?
+    /// `--relay-document-quota-bytes`: the most bytes of ops one document holds at a relay
+    /// (nil: the default, 256 MiB).
+    let relayDocumentQuotaBytes: Int64?
 
     public init(
         dataDir: String?, sync: SyncOptions = SyncOptions(), relay: Bool = false, relayQuotaBytes: Int64? = nil,
-        logger: Logger
+        relayDocumentQuotaBytes: Int64? = nil, logger: Logger
     ) {
         self.paths = DataPaths(dataDir: dataDir)
         self.logger = logger
         self.syncOptions = sync
         self.relay = relay
         self.relayQuotaBytes = relayQuotaBytes
+        self.relayDocumentQuotaBytes = relayDocumentQuotaBytes
     }
 
     /// Runs until a termination signal; throws `DaemonError` for start-up problems.

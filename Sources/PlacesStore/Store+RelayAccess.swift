@@ -109,6 +109,14 @@ extension Store {
         }
     }
 
+    /// The bytes of ops a relay keeps of `doc`, 0 when it keeps none.
+    public func relayedDocBytes(_ doc: DocumentID) throws(StoreError) -> Int64 {
+        try read { db in
+            try Int64.fetchOne(db, sql: "SELECT bytes FROM relayed_doc WHERE id = ?", arguments: [Data(doc.bytes)])
+                ?? 0
+        }
+    }
+
     /// A relay user's quota in bytes, nil for a stranger.
     public func relayQuota(of user: PublicKey) throws(StoreError) -> Int64? {
         try read { db in

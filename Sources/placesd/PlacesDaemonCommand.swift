@@ -33,12 +33,21 @@ struct PlacesDaemonCommand: AsyncParsableCommand {
 
     @Flag(
         help: """
-            Run as a blind relay (Protocol/relay.md): keeps and forwards its users' documents without             being able to read them; no identity and no content API (`places relay invite|status`).
+            Run as a blind relay (Protocol/relay.md): keeps and forwards its users' documents \
+            without being able to read them; no identity and no content API \
+            (`places relay invite|status`).
             """)
     var relay = false
 
     @Option(help: "With --relay: the quota of each new user, in bytes of ops kept (default 1 GiB; 1 to 2^53 - 1).")
     var relayQuotaBytes: Int64?
+
+    @Option(
+        help: """
+            With --relay: the most bytes of ops one document may hold there, whoever brought it \
+            (default 256 MiB; 1 to 2^53 - 1).
+            """)
+    var relayDocumentQuotaBytes: Int64?
 
     func run() async throws {
         let level = logLevel
@@ -48,14 +57,15 @@ struct PlacesDaemonCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "placesd")
-        if let quota = relayQuotaBytes, !(1...(1 << 53 - 1)).contains(quota) {
-            FileHandle.standardError.write(Data("placesd: --relay-quota-bytes is 1 to 2^53 - 1\n".utf8))
+        for (flag, quota) in [("quota", relayQuotaBytes), ("document-quota", relayDocumentQuotaBytes)] {
+            guard let quota, !(1...(1 << 53 - 1)).contains(quota) else { continue }
+            FileHandle.standardError.write(Data("placesd: --relay-\(flag)-bytes is 1 to 2^53 - 1\n".utf8))
             throw ExitCode(1)
         }
         do {
             try await Daemon(
                 dataDir: dataDir, sync: .init(listen: listen, discovery: !noDiscovery, peers: peers), relay: relay,
-                relayQuotaBytes: relayQuotaBytes, logger: logger
+                relayQuotaBytes: relayQuotaBytes, relayDocumentQuotaBytes: relayDocumentQuotaBytes, logger: logger
             ).run()
         } catch let error as DaemonError {
             FileHandle.standardError.write(Data("placesd: \(error.description)\n".utf8))

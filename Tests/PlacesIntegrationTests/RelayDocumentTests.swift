@@ -230,4 +230,36 @@ extension RelayDocumentTests {
         let listed = try ana.d.call(RelayList.self, "GET", "/v1/relays").relays.first
         #expect(listed?.quotaBytes == quota && (listed?.bytes ?? 0) <= quota)
     }
+
+    @Test("over the document quota one trip's ops are refused; the user's other trip is still kept")
+    func documentQuota() async throws {
+        let quota: Int64 = 6_000
+        let relay = try RelayNode(extraArguments: ["--relay-document-quota-bytes", "\(quota)"])
+        let ana = try SyncNode("Ana"), bruno = try SyncNode("Bruno")
+        try ana.addPeer(bruno)
+        try bruno.trust(ana)
+        var trips = [String]()
+        for name in ["Faro", "Lagos"] {
+            let it = try ana.d.call(Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"\#(name)"}"#)
+            let r = try ana.d.send(
+                "POST", "/v1/itineraries/\(it.id)/share", json: #"{"member":"\#(bruno.id)","role":"editor"}"#)
+            #expect(r.status == 200, "\(r.text)")
+            trips.append(it.id)
+        }
+        try Self.add(ana, relay)
+        try await eventually("the relay keeps both trips") { try relay.summary.documents == 2 }
+        for round in 0..<12 {
+            let notes = String(repeating: "n", count: 900) + "\(round)"
+            _ = try ana.d.call(Itinerary.self, "PATCH", "/v1/itineraries/\(trips[0])", json: #"{"notes":"\#(notes)"}"#)
+            try await Task.sleep(for: .milliseconds(150))
+        }
+        try await eventually("the relay refuses the busy trip's ops") {
+            relay.log.contains("refused ops over the document's quota (relay-full)")
+        }
+        // The other trip is still taken: one busy document does not block its user.
+        let before = try relay.summary.bytes
+        _ = try ana.d.call(Itinerary.self, "PATCH", "/v1/itineraries/\(trips[1])", json: #"{"notes":"calm"}"#)
+        try await eventually("the relay keeps the other trip's edit") { try relay.summary.bytes > before }
+        #expect(try relay.summary.bytes <= 2 * quota)
+    }
 }

@@ -26,7 +26,7 @@ extension Daemon {
         }
         let relay = RelayEngine(
             store: store, paths: paths, key: key, quotaBytes: relayQuotaBytes ?? RelayComponent.defaultQuotaBytes,
-            logger: logger)
+            documentQuotaBytes: relayDocumentQuotaBytes ?? RelayComponent.defaultDocumentQuotaBytes, logger: logger)
         guard let (host, port) = Engine.parseHostPort(syncOptions.listen, allowZero: true) else {
             throw DaemonError(description: "--listen '\(syncOptions.listen)' is not HOST:PORT")
         }

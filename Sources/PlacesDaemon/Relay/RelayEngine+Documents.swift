@@ -165,6 +165,23 @@ extension RelayEngine {
             let used = try? store.relayUsage(of: user).bytes
         else { return nil }
         let incoming = ops.reduce(Int64(0)) { $0 + Int64($1.count) }
+        // One document holds at most the document quota, whoever brought it: a busy trip
+        // cannot take its user's whole quota from the others.
+        let documentQuota = relay.documentQuotaBytes
+        let documentBytes = (try? store.relayedDocBytes(doc)) ?? 0
+        guard documentBytes <= documentQuota, incoming <= documentQuota - documentBytes else {
+            logger.warning(
+                "refused ops over the document's quota (relay-full)",
+                metadata: [
+                    "peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(doc)", "bytes": "\(documentBytes)",
+                    "quota": "\(documentQuota)",
+                ])
+            replicator.sendRelay(
+                .full(doc: doc, reason: "the relay keeps \(documentBytes) of \(documentQuota) bytes for this document"),
+                to: peer)
+            return IngestOutcome(
+                before: before, stored: [], refusal: .other, participantsBefore: keys, participantsAfter: keys)
+        }
         guard used <= quota, incoming <= quota - used else {
             logger.warning(
                 "refused ops over the user's quota (relay-full)",

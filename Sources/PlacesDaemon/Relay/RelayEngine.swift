@@ -24,12 +24,16 @@ public actor RelayEngine: ReplicationHost {
     var accessCache: [DocumentID: (access: RelayAccess, kind: ReplicaDocument.Kind)] = [:]
     static let maxCachedLists = 4_096
 
-    init(store: Store, paths: DataPaths, key: SigningKeyPair, quotaBytes: Int64, logger: Logger) {
+    init(
+        store: Store, paths: DataPaths, key: SigningKeyPair, quotaBytes: Int64, documentQuotaBytes: Int64,
+        logger: Logger
+    ) {
         self.store = store
         self.paths = paths
         self.logger = logger
         self.relay = RelayComponent(key: key)
         self.relay.quotaBytes = quotaBytes
+        self.relay.documentQuotaBytes = documentQuotaBytes
         self.replicator = Replicator(logger: logger)
     }
 
