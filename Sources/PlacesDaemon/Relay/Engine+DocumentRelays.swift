@@ -58,7 +58,7 @@ extension Engine {
     }
 
     /// Writes the changes that make `record`'s `relay` entities name `mine` (the first
-    /// `maxRelaysPerDocument`) while it goes to relays, and none otherwise.
+    /// `maxRelaysPerDocument`) while it goes to relays, and no relay this device stopped using.
     private func nameRelays(_ mine: [Store.RelayRecord], in record: Store.DocumentRecord) {
         guard let me, record.owner == me.bytes else { return }
         let wanted = isRelayDocument(record) ? Array(mine.prefix(Self.maxRelaysPerDocument)) : []
@@ -79,7 +79,12 @@ extension Engine {
                 changes.append(.set(entity: entity, kind: .relay, field: field, value: value, old: fields[field]))
             }
         }
+        // Only relays this device added (and since removed) are taken out: another device of
+        // this person's names its own relays, and this one leaves them be.
         for entity in held where !entity.deleted && !named.contains(entity.id) {
+            guard case .string(let hex)? = Views.fields(entity)[RelayFields.key.name],
+                let key = Engine.publicKey(hex: hex), relays.named.contains(key)
+            else { continue }
             changes.append(
                 .set(entity: entity.id, kind: .relay, field: FieldSpec.deleted.name, value: .bool(true), old: nil))
         }
@@ -97,11 +102,12 @@ extension Engine {
 
     // MARK: Members learn them
 
-    /// Reads the relays `record`'s owner names in it (a document this person does not own):
-    /// at most `maxRelaysPerDocument`, never a key this daemon knows as a person, a device or
-    /// itself (an owner cannot make a friend look like a relay here).
+    /// Reads the relays `record`'s owner names in it: at most `maxRelaysPerDocument`, never a
+    /// key this daemon knows as a person, a device or itself (an owner cannot make a friend
+    /// look like a relay here), nor a relay this device added itself (a peer already). In a
+    /// document of this person's, they are the relays its other devices added.
     func learnRelays(in record: Store.DocumentRecord) {
-        guard let me, record.owner != me.bytes, [.itinerary, .outbox, .card].contains(record.kind) else { return }
+        guard me != nil, [.itinerary, .outbox, .card].contains(record.kind) else { return }
         var found = [PublicKey: String]()
         let entities = ((try? store.entities(in: record.id, kind: .relay)) ?? []).filter { !$0.deleted }
         for entity in entities.sorted(by: { $0.id < $1.id }) {
@@ -109,8 +115,13 @@ extension Engine {
             let fields = Views.fields(entity)
             guard case .string(let hex)? = fields[RelayFields.key.name], let key = Engine.publicKey(hex: hex),
                 case .string(let address)? = fields[RelayFields.address.name], HostPort.isValid(address),
-                entity.id == Self.relayEntity(key), mayBeRelay(key)
+                entity.id == Self.relayEntity(key), !relays.known.contains(key), mayBeRelay(key)
             else {
+                if case .string(let hex)? = fields[RelayFields.key.name], let key = Engine.publicKey(hex: hex),
+                    relays.known.contains(key)
+                {
+                    continue
+                }
                 logger.info("ignored a relay named in a document", metadata: ["doc.id": "\(record.id)"])
                 continue
             }
