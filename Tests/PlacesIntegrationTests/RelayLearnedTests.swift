@@ -86,4 +86,48 @@ struct RelayLearnedTests {
         #expect(try !Self.connected(bruno, to: relay), "Bruno dialled a relay the trip no longer names")
         #expect(try bruno.d.call(PeerList.self, "GET", "/v1/peers").peers.first { $0.id == anaID }?.via == nil)
     }
+
+    @Test("Ana's phone reaches her trip through the relay her laptop added, with the laptop and Bruno away")
+    func phoneUsesTheLaptopsRelay() async throws {
+        let tag = String(UUID().uuidString.prefix(8))
+        let relay = try RelayNode()
+        let laptop = try SyncNode("Ana\(tag)"), bruno = try SyncNode("Bruno\(tag)")
+        try laptop.addPeer(bruno)
+        try bruno.trust(laptop)
+        let it = try laptop.d.call(Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"Evora-\#(tag)"}"#)
+        let shared = try laptop.d.send(
+            "POST", "/v1/itineraries/\(it.id)/share", json: #"{"member":"\#(bruno.id)","role":"editor"}"#)
+        #expect(shared.status == 200, "\(shared.text)")
+        try RelayDocumentTests.add(laptop, relay)
+        try await eventually("the relay keeps the trip") { try relay.summary.documents == 1 }
+        let phone = try BlankNode()
+        try await DeviceTests.pair(phone, to: laptop, name: "Ana's phone")
+        try await eventually("the phone holds the trip", timeout: .seconds(30)) {
+            try phone.d.send("GET", "/v1/itineraries/\(it.id)").status == 200
+        }
+        try await eventually("Bruno holds the trip") {
+            try bruno.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it.id)").name == "Evora-\(tag)"
+        }
+        // The laptop has signed a list naming the phone once it saw the phone's certificate.
+        try await Task.sleep(for: .seconds(2))
+        laptop.stop()
+        phone.d.stop()
+        // Bruno edits with no device of Ana's online: his daemon dials the relay the trip names.
+        let before = try relay.summary.bytes
+        _ = try bruno.d.call(
+            Itinerary.self, "PATCH", "/v1/itineraries/\(it.id)", json: #"{"notes":"from-bruno-\#(tag)"}"#)
+        try await eventually("the relay holds Bruno's edit", timeout: .seconds(30)) { try relay.summary.bytes > before }
+        bruno.stop()
+        // The phone, which never added a relay, reads the laptop's relay in Ana's own trip.
+        try phone.d.start(extraArguments: ["--listen", "127.0.0.1:0", "--no-discovery"])
+        do {
+            try await eventually("the phone has Bruno's edit through the laptop's relay", timeout: .seconds(30)) {
+                try phone.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it.id)").notes == "from-bruno-\(tag)"
+            }
+        } catch {
+            print("PHONE LOG\n\(phone.d.log.suffix(6000))\nRELAY LOG\n\(relay.d.log.suffix(6000))")
+            throw error
+        }
+        #expect(try phone.d.call(RelayList.self, "GET", "/v1/relays").relays.isEmpty)
+    }
 }

@@ -68,11 +68,12 @@ extension Engine {
     }
 
     /// The keys an access list of `record` names now: its participants' person keys, their
-    /// devices certified in the document and not revoked, their connected devices, and this
-    /// device; at most `RelayAccess.maxKeys` (the first in byte order).
-    func accessKeys(_ record: Store.DocumentRecord) -> Set<PublicKey> {
+    /// devices certified in the document and not revoked, their connected devices, this
+    /// device, and `own` (every device of this person's: `ownDevices`); at most
+    /// `RelayAccess.maxKeys` (the first in byte order).
+    func accessKeys(_ record: Store.DocumentRecord, own: Set<PublicKey>) -> Set<PublicKey> {
         let persons = participants(of: record)
-        var keys = persons.union(devices.devices(of: persons))
+        var keys = persons.union(devices.devices(of: persons)).union(own)
         if let identity { keys.insert(identity.publicKey) }
         for (device, person) in (try? store.devicePersons(in: record.id)) ?? [:] {
             guard let key = Engine.publicKey(hex: device), let owner = Engine.publicKey(hex: person),
@@ -83,6 +84,27 @@ extension Engine {
         keys = keys.filter { !isRelayKey($0) }
         guard keys.count > RelayAccess.maxKeys else { return keys }
         return Set(keys.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }.prefix(RelayAccess.maxKeys))
+    }
+
+    /// Every device of this person's, certified in its library and not revoked: on the access
+    /// lists it signs, so a phone that never wrote in a trip still reaches it through a relay
+    /// while the first device is away. Read again when the library changes.
+    func ownDevices() -> Set<PublicKey> {
+        guard let me, let library = try? account.library() else { return [] }
+        let version = currentVector(library)?.seqs.values.reduce(UInt64(0), &+) ?? 0
+        if let cached = relays.ownDevices, cached.version == version { return cached.keys }
+        let revoked = Set(((try? store.revocations(of: me)) ?? []).map(\.device))
+        var keys: Set<PublicKey> = [me]
+        for record in (try? store.entities(in: library, kind: .device)) ?? [] {
+            guard let key = Engine.publicKey(hex: record.id), !revoked.contains(key),
+                let text = Views.fields(record)[DeviceFields.cert.name]?.stringValue,
+                let certificate = try? DeviceCertificate(base64url: text), certificate.person == me,
+                certificate.device == key
+            else { continue }
+            keys.insert(key)
+        }
+        relays.ownDevices = (version, keys)
+        return keys
     }
 
     /// The newest access list held for `doc` (cached).
@@ -104,12 +126,15 @@ extension Engine {
         guard let signer else { return held }
         let epoch = keyringCopy().current(record.id)?.epoch ?? 0
         let persons = participants(of: record)
-        if let held, let checked = relays.checked[record.id], checked.persons == persons, checked.epoch == epoch {
+        let own = ownDevices()
+        if let held, let checked = relays.checked[record.id], checked.persons == persons, checked.epoch == epoch,
+            checked.own == own
+        {
             return held
         }
-        let keys = accessKeys(record)
+        let keys = accessKeys(record, own: own)
         if relays.checked.count >= RelaysComponent.maxCachedLists { relays.checked.removeAll() }
-        relays.checked[record.id] = (persons, epoch)
+        relays.checked[record.id] = (persons, epoch, own)
         if let held, held.epoch == epoch, Set(held.keys) == keys { return held }
         let (next, overflow) = (held?.issuedMs ?? 0).addingReportingOverflow(1)
         guard !overflow,
@@ -160,10 +185,21 @@ extension Engine {
 
     /// After a local commit: a changed access list goes to the relays in a fresh offer.
     func relayAfterCommit(_ record: Store.DocumentRecord) {
+        if record.kind == .library { relayOwnDevicesChanged() }
         if !relays.known.isEmpty { relayNamingAfterCommit(record) }
         guard !relays.connected.isEmpty, isRelayDocument(record) else { return }
         let before = heldAccess(record.id)
         if relayAccess(for: record) != before { replicator.offer(record.id, to: relays.connected) }
+    }
+
+    /// After the library changed (a device paired or revoked): when this person's devices are
+    /// not the ones the lists were signed for, every document goes to the relays again, with a
+    /// list signed anew.
+    func relayOwnDevicesChanged() {
+        guard !relays.connected.isEmpty else { return }
+        let before = relays.ownDevices?.keys
+        guard ownDevices() != before else { return }
+        for doc in relayDocumentIDs() { replicator.offer(doc, to: relays.connected) }
     }
 
     /// A relay's usage report or quota refusal (relay.md §5), outside any redemption.

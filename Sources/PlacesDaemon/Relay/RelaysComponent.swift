@@ -35,7 +35,9 @@ struct RelaysComponent: EngineComponent {
     static let maxCachedLists = 4_096
     /// The participants and epoch each document's list was last checked against: while they
     /// stay the same, an offer carries the list held without reading devices again.
-    var checked: [DocumentID: (persons: Set<PublicKey>, epoch: UInt32)] = [:]
+    var checked: [DocumentID: (persons: Set<PublicKey>, epoch: UInt32, own: Set<PublicKey>)] = [:]
+    /// This person's devices (`Engine.ownDevices`), with the library version they were read at.
+    var ownDevices: (version: UInt64, keys: Set<PublicKey>)?
 
     /// A relay named in documents this daemon holds and does not own (relay.md §5.1): where
     /// to dial it and the documents naming it.

@@ -67,6 +67,7 @@ extension Engine {
         }
         if record.kind == .library, sibling, !result.stored.isEmpty {
             adoptPersonState(from: result.bodies, library: docID)
+            relayOwnDevicesChanged()
         }
         defer { if store.personStateMarked { mirrorPersonState() } }
         if let rejected = result.rejected {
