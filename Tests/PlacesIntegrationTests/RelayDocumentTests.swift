@@ -18,6 +18,23 @@ struct RelayDocumentTests {
         guard r.status == 201 else { throw HarnessError("relay add: \(r.text)") }
     }
 
+    /// Ana and Bruno, each trusting the other's daemon (Ana dials Bruno).
+    static func friends(_ ana: String = "Ana", _ bruno: String = "Bruno") throws -> (SyncNode, SyncNode) {
+        let a = try SyncNode(ana), b = try SyncNode(bruno)
+        try a.addPeer(b)
+        try b.trust(a)
+        return (a, b)
+    }
+
+    /// A new trip `name` of `owner`'s, shared with `member` as an editor; its id.
+    static func share(_ name: String, from owner: SyncNode, with member: SyncNode) throws -> String {
+        let it = try owner.d.call(Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"\#(name)"}"#)
+        let r = try owner.d.send(
+            "POST", "/v1/itineraries/\(it.id)/share", json: #"{"member":"\#(member.id)","role":"editor"}"#)
+        guard r.status == 200 else { throw HarnessError("share: \(r.text)") }
+        return it.id
+    }
+
     /// Every file under `dir` (and the daemon's log beside it) that contains one of `strings`.
     static func leaks(of strings: [String], in dir: String) -> [String] {
         var files = [dir + ".stderr"]
@@ -202,20 +219,15 @@ extension RelayDocumentTests {
     func quota() async throws {
         let quota: Int64 = 6_000
         let relay = try RelayNode(extraArguments: ["--relay-quota-bytes", "\(quota)"])
-        let ana = try SyncNode("Ana"), bruno = try SyncNode("Bruno")
-        try ana.addPeer(bruno)
-        try bruno.trust(ana)
-        let it = try ana.d.call(Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"Faro"}"#)
-        let r = try ana.d.send(
-            "POST", "/v1/itineraries/\(it.id)/share", json: #"{"member":"\#(bruno.id)","role":"editor"}"#)
-        #expect(r.status == 200, "\(r.text)")
+        let (ana, bruno) = try Self.friends()
+        let trip = try Self.share("Faro", from: ana, with: bruno)
         try Self.add(ana, relay)
         try await eventually("the relay keeps the trip") { try relay.summary.documents == 1 }
         #expect(try relay.summary.quotaBytes == quota)
         var kept = [Int64]()
         for round in 0..<12 {
             let notes = String(repeating: "n", count: 900) + "\(round)"
-            _ = try ana.d.call(Itinerary.self, "PATCH", "/v1/itineraries/\(it.id)", json: #"{"notes":"\#(notes)"}"#)
+            _ = try ana.d.call(Itinerary.self, "PATCH", "/v1/itineraries/\(trip)", json: #"{"notes":"\#(notes)"}"#)
             try await Task.sleep(for: .milliseconds(150))
             kept.append(try relay.summary.bytes)
         }
@@ -235,17 +247,8 @@ extension RelayDocumentTests {
     func documentQuota() async throws {
         let quota: Int64 = 6_000
         let relay = try RelayNode(extraArguments: ["--relay-document-quota-bytes", "\(quota)"])
-        let ana = try SyncNode("Ana"), bruno = try SyncNode("Bruno")
-        try ana.addPeer(bruno)
-        try bruno.trust(ana)
-        var trips = [String]()
-        for name in ["Faro", "Lagos"] {
-            let it = try ana.d.call(Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"\#(name)"}"#)
-            let r = try ana.d.send(
-                "POST", "/v1/itineraries/\(it.id)/share", json: #"{"member":"\#(bruno.id)","role":"editor"}"#)
-            #expect(r.status == 200, "\(r.text)")
-            trips.append(it.id)
-        }
+        let (ana, bruno) = try Self.friends()
+        let trips = try ["Faro", "Lagos"].map { try Self.share($0, from: ana, with: bruno) }
         try Self.add(ana, relay)
         try await eventually("the relay keeps both trips") { try relay.summary.documents == 2 }
         for round in 0..<12 {

@@ -21,15 +21,10 @@ struct RelayLearnedTests {
     func learnedThroughTheTrip() async throws {
         let tag = String(UUID().uuidString.prefix(8))
         let relay = try RelayNode()
-        let ana = try SyncNode("Ana\(tag)"), bruno = try SyncNode("Bruno\(tag)")
-        try ana.addPeer(bruno)
-        try bruno.trust(ana)
-        let it = try ana.d.call(Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"Sintra-\#(tag)"}"#)
-        let shared = try ana.d.send(
-            "POST", "/v1/itineraries/\(it.id)/share", json: #"{"member":"\#(bruno.id)","role":"editor"}"#)
-        #expect(shared.status == 200, "\(shared.text)")
+        let (ana, bruno) = try RelayDocumentTests.friends("Ana\(tag)", "Bruno\(tag)")
+        let it = try RelayDocumentTests.share("Sintra-\(tag)", from: ana, with: bruno)
         try await eventually("Bruno holds the trip") {
-            try bruno.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it.id)").name == "Sintra-\(tag)"
+            try bruno.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it)").name == "Sintra-\(tag)"
         }
         // Only Ana adds the relay; Bruno never types its address.
         try RelayDocumentTests.add(ana, relay)
@@ -47,12 +42,12 @@ struct RelayLearnedTests {
         bruno.stop()
         let before = try relay.summary.bytes
         let note = "sintra-note-\(tag)"
-        _ = try ana.d.call(Itinerary.self, "PATCH", "/v1/itineraries/\(it.id)", json: #"{"notes":"\#(note)"}"#)
+        _ = try ana.d.call(Itinerary.self, "PATCH", "/v1/itineraries/\(it)", json: #"{"notes":"\#(note)"}"#)
         try await eventually("the relay holds Ana's edit") { try relay.summary.bytes > before }
         ana.stop()
         try bruno.start()
         try await eventually("Bruno has Ana's edit from the relay he never added", timeout: .seconds(30)) {
-            try bruno.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it.id)").notes == note
+            try bruno.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it)").notes == note
         }
         #expect(try Self.connected(bruno, to: relay))
         #expect(try bruno.d.call(RelayList.self, "GET", "/v1/relays").relays.isEmpty)
@@ -63,12 +58,12 @@ struct RelayLearnedTests {
         // His reply goes through the relay too, and reaches Ana when she is back.
         let reply = "Sintra-\(tag)-bruno"
         let beforeReply = try relay.summary.bytes
-        _ = try bruno.d.call(Itinerary.self, "PATCH", "/v1/itineraries/\(it.id)", json: #"{"name":"\#(reply)"}"#)
+        _ = try bruno.d.call(Itinerary.self, "PATCH", "/v1/itineraries/\(it)", json: #"{"name":"\#(reply)"}"#)
         try await eventually("the relay holds Bruno's reply") { try relay.summary.bytes > beforeReply }
         bruno.stop()
         try ana.start()
         try await eventually("Ana has Bruno's reply through her relay", timeout: .seconds(30)) {
-            try ana.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it.id)").name == reply
+            try ana.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it)").name == reply
         }
 
         // Ana stops using the relay: the trip names it no more, and Bruno, left alone again,
@@ -91,22 +86,17 @@ struct RelayLearnedTests {
     func phoneUsesTheLaptopsRelay() async throws {
         let tag = String(UUID().uuidString.prefix(8))
         let relay = try RelayNode()
-        let laptop = try SyncNode("Ana\(tag)"), bruno = try SyncNode("Bruno\(tag)")
-        try laptop.addPeer(bruno)
-        try bruno.trust(laptop)
-        let it = try laptop.d.call(Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"Evora-\#(tag)"}"#)
-        let shared = try laptop.d.send(
-            "POST", "/v1/itineraries/\(it.id)/share", json: #"{"member":"\#(bruno.id)","role":"editor"}"#)
-        #expect(shared.status == 200, "\(shared.text)")
+        let (laptop, bruno) = try RelayDocumentTests.friends("Ana\(tag)", "Bruno\(tag)")
+        let it = try RelayDocumentTests.share("Evora-\(tag)", from: laptop, with: bruno)
         try RelayDocumentTests.add(laptop, relay)
         try await eventually("the relay keeps the trip") { try relay.summary.documents == 1 }
         let phone = try BlankNode()
         try await DeviceTests.pair(phone, to: laptop, name: "Ana's phone")
         try await eventually("the phone holds the trip", timeout: .seconds(30)) {
-            try phone.d.send("GET", "/v1/itineraries/\(it.id)").status == 200
+            try phone.d.send("GET", "/v1/itineraries/\(it)").status == 200
         }
         try await eventually("Bruno holds the trip") {
-            try bruno.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it.id)").name == "Evora-\(tag)"
+            try bruno.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it)").name == "Evora-\(tag)"
         }
         // The laptop has signed a list naming the phone once it saw the phone's certificate.
         try await Task.sleep(for: .seconds(2))
@@ -115,14 +105,14 @@ struct RelayLearnedTests {
         // Bruno edits with no device of Ana's online: his daemon dials the relay the trip names.
         let before = try relay.summary.bytes
         _ = try bruno.d.call(
-            Itinerary.self, "PATCH", "/v1/itineraries/\(it.id)", json: #"{"notes":"from-bruno-\#(tag)"}"#)
+            Itinerary.self, "PATCH", "/v1/itineraries/\(it)", json: #"{"notes":"from-bruno-\#(tag)"}"#)
         try await eventually("the relay holds Bruno's edit", timeout: .seconds(30)) { try relay.summary.bytes > before }
         bruno.stop()
         // The phone, which never added a relay, reads the laptop's relay in Ana's own trip.
         try phone.d.start(extraArguments: ["--listen", "127.0.0.1:0", "--no-discovery"])
         do {
             try await eventually("the phone has Bruno's edit through the laptop's relay", timeout: .seconds(30)) {
-                try phone.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it.id)").notes == "from-bruno-\(tag)"
+                try phone.d.call(Itinerary.self, "GET", "/v1/itineraries/\(it)").notes == "from-bruno-\(tag)"
             }
         } catch {
             print("PHONE LOG\n\(phone.d.log.suffix(6000))\nRELAY LOG\n\(relay.d.log.suffix(6000))")
