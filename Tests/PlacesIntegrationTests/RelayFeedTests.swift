@@ -194,4 +194,27 @@ struct RelayFeedTests {
             try PhotoSyncTests.photoBytes(bruno, photo.id) != nil
         }
     }
+
+    @Test("a photo's copy that would pass the user's quota is refused whole with relay-full; no byte is kept")
+    func photoOverQuota() async throws {
+        let tag = String(UUID().uuidString.prefix(8))
+        let relay = try RelayNode(extraArguments: ["--relay-quota-bytes", "200000"])
+        let (ana, bruno, _) = try await Self.friendsOnRelay(tag, relay)
+        bruno.stop()
+        let bytesBefore = try relay.summary.bytes
+        let photo = try PhotoSyncTests.addPhoto(ana, PhotoSyncTests.jpeg(bytes: 400_000, seed: 3))
+        _ = try ana.d.call(
+            Post.self, "POST", "/v1/posts",
+            json: #"{"text":"Monserrate","audience":"friends","photos":["\#(photo.id)"]}"#)
+        try await eventually("Ana's daemon shows the relay full", timeout: .seconds(30)) {
+            try ana.d.call(RelayList.self, "GET", "/v1/relays").relays.first?.state == "full"
+        }
+        #expect(relay.log.contains("refused a photo copy over the user's quota (relay-full)"))
+        #expect(!relay.log.contains("photo copy kept"))
+        // Nothing of the copy was written, and what the relay kept before stays.
+        let files = FileManager.default.enumerator(atPath: relay.dir.path + "/relay-blobs")?.allObjects ?? []
+        #expect(files.isEmpty, "\(files)")
+        let bytes = try relay.summary.bytes
+        #expect(bytes >= bytesBefore && bytes <= 200_000, "\(bytes)")
+    }
 }
