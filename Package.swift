@@ -197,7 +197,7 @@ let package = Package(
         .testTarget(name: "PlacesExpensesTests", dependencies: ["PlacesExpenses", "PlacesModel"]),
         .testTarget(name: "PlacesGazetteerTests", dependencies: ["PlacesGazetteer", "PlacesModel"]),
         .testTarget(name: "PlacesMediaTests", dependencies: ["PlacesMedia"]),
-        .testTarget(name: "PlacesBlobsTests", dependencies: ["PlacesBlobs", "PlacesCrypto"]),
+        .testTarget(name: "PlacesBlobsTests", dependencies: ["PlacesBlobs", "PlacesCrypto", "PlacesModel"]),
         .testTarget(name: "PlacesInterchangeTests", dependencies: ["PlacesInterchange"], exclude: ["Samples"]),
         .testTarget(
             name: "PlacesControlTests",

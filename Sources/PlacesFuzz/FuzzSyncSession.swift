@@ -124,6 +124,7 @@ extension Places_Sync_V1_SyncMessage.OneOf_Kind {
         case .relayRedeemed(let redeemed): "relayRedeemed(\(redeemed.role))"
         case .relayRefused(let refused): "relayRefused(\(refused.code))"
         case .relayUsage(let usage): "relayUsage(\(usage.documents), \(usage.bytes))"
+        case .relayBlobs(let blobs): "relayBlobs(\(blobs.names.count))"
         }
     }
 }

@@ -1,7 +1,7 @@
 import GRDB
 
-/// The blind relay's tables (`Protocol/relay.md`), created by the `relay-1` and `relay-2`
-/// migrations (`Schema.migrator`).
+/// The blind relay's tables (`Protocol/relay.md`), created by the `relay-1`, `relay-2` and
+/// `relay-blobs` migrations (`Schema.migrator`).
 extension Schema {
     /// The blind relay (`Protocol/relay.md`): on a relay, the documents it keeps unopened, the
     /// opaque signed records that travel with them, its users and its single-use invitations;
@@ -70,6 +70,25 @@ extension Schema {
                 CREATE INDEX relay_access_key_doc ON relay_access_key(doc);
                 ALTER TABLE relayed_doc ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;
                 CREATE TABLE relay_named (key BLOB PRIMARY KEY) WITHOUT ROWID;
+                """)
+    }
+
+    /// Photos' copies a relay keeps (`Protocol/relay.md` §8), by relay name: the document they
+    /// are kept under, the member that announced them last (who they are wanted from), and
+    /// their size once whole. The bytes are files under `DATA_DIR/relay-blobs`.
+    static func createRelayBlobTables(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE relay_blob (
+                    name BLOB PRIMARY KEY,
+                    doc BLOB NOT NULL,
+                    giver BLOB NOT NULL,
+                    bytes INTEGER NOT NULL DEFAULT 0,
+                    complete INTEGER NOT NULL DEFAULT 0,
+                    added_ms INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX relay_blob_doc ON relay_blob(doc, complete);
+                CREATE INDEX relay_blob_giver ON relay_blob(giver, complete);
                 """)
     }
 }

@@ -295,6 +295,7 @@ enum Schema {
                     """)
         }
         m.registerMigration("relay-2") { db in try createRelayAccessTables(db) }
+        m.registerMigration("relay-blobs") { db in try createRelayBlobTables(db) }
         return m
     }
 

@@ -26,7 +26,7 @@ extension Store {
         }
     }
 
-    /// What the relay holds: documents kept and the bytes of their ops and records.
+    /// What the relay holds: documents kept and the bytes of their ops, records and photos.
     public func relayTotals() throws(StoreError) -> (documents: Int, bytes: Int64) {
         try read { db in
             let documents = try Int.fetchOne(db, sql: "SELECT count(*) FROM relayed_doc") ?? 0
@@ -35,7 +35,9 @@ extension Store {
                     db, sql: "SELECT coalesce(sum(length(bytes)), 0) FROM op WHERE doc IN (SELECT id FROM relayed_doc)")
                 ?? 0
             let records = try Int64.fetchOne(db, sql: "SELECT coalesce(sum(length(bytes)), 0) FROM relay_record") ?? 0
-            return (documents, ops + records)
+            let photos =
+                try Int64.fetchOne(db, sql: "SELECT coalesce(sum(bytes), 0) FROM relay_blob WHERE complete = 1") ?? 0
+            return (documents, ops + records + photos)
         }
     }
 

@@ -44,8 +44,8 @@ struct PlacesDaemonCommand: AsyncParsableCommand {
 
     @Option(
         help: """
-            With --relay: the most bytes of ops one document may hold there, whoever brought it \
-            (default 256 MiB; 1 to 2^53 - 1).
+            With --relay: the most bytes of ops and photo copies one document may hold there, whoever brought it \
+            (default 512 MiB; 1 to 2^53 - 1).
             """)
     var relayDocumentQuotaBytes: Int64?
 

@@ -18,6 +18,8 @@ extension Engine {
     static let maxPostsScannedForPhotos = 500
 
     public func missingBlobs(from peer: PublicKey, in doc: DocumentID?, limit: Int) async -> [[UInt8]] {
+        // A relay holds copies of friends' photos (`Protocol/relay.md` §8).
+        if relays.isRelay(peer) { return relayMissingBlobs(from: peer, in: doc, limit: limit) }
         // `peer` may be this person's first device, whose key is the person's (`me`).
         guard let me, peer != identity?.publicKey, limit > 0, let blobs = try? blobStore() else { return [] }
         // Another device of this person holds what this one holds: every card's and outbox's
@@ -50,6 +52,7 @@ extension Engine {
     }
 
     public func blobResumeOffset(_ hash: [UInt8]) async -> UInt64? {
+        if photos.relayCopies[hash] != nil { return relayResumeOffset(hash) }
         guard let id = BlobID(bytes: hash), let blobs = try? blobStore(), !blobs.contains(id) else { return nil }
         return UInt64(exactly: blobs.partialLength(id)) ?? 0
     }
@@ -57,6 +60,7 @@ extension Engine {
     public func blobChunk(_ want: BlobTransfer.Request, for peer: PublicKey, maxBytes: Int) async
         -> BlobTransfer.Answer
     {
+        if relays.isRelay(peer) { return relayBlobChunk(want, for: peer, maxBytes: maxBytes) }
         guard let id = BlobID(bytes: want.hash) else { return .missing(reason: "not a photo id") }
         guard let blobs = try? blobStore() else { return .missing(reason: "the photo store cannot be opened") }
         guard let size = blobs.size(id) else { return .missing(reason: "not held whole here") }
@@ -77,6 +81,7 @@ extension Engine {
     }
 
     public func storeBlobChunk(_ piece: BlobTransfer.Piece, from peer: PublicKey) async -> BlobTransfer.Progress {
+        if relays.isRelay(peer) { return storeRelayBlobChunk(piece, from: peer) }
         guard let id = BlobID(bytes: piece.hash) else { return .failed(reason: "not a photo id") }
         guard let offset = Int64(exactly: piece.offset), let total = Int64(exactly: piece.total) else {
             return .failed(reason: "offset or size out of range")

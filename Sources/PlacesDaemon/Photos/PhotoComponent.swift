@@ -20,6 +20,23 @@ struct PhotoComponent: EngineComponent {
     /// Photo wants allowed recently, by `peer/photo`, until when.
     private var permissions: [String: ContinuousClock.Instant] = [:]
 
+    /// Photos' copies at relays by relay name (`Protocol/relay.md` §8): those this daemon
+    /// wants from its relays and those it gives them, with the photo's giver. At most
+    /// `maxRelayCopies`, emptied when full (found again from the documents).
+    var relayCopies: [[UInt8]: (copy: RelayBlob, giver: PublicKey)] = [:]
+    static let maxRelayCopies = 8_192
+    /// The copies announced to each connected relay this session, by document: a document's
+    /// are announced first when the relay offers it (it holds its access list), then as posts
+    /// name new ones.
+    var relayAnnounced: [PublicKey: [DocumentID: Set<[UInt8]>]] = [:]
+
+    /// Remembers a copy by its relay name.
+    mutating func remember(_ copy: RelayBlob, giver: PublicKey) {
+        if relayCopies[copy.name] != nil { return }
+        if relayCopies.count >= Self.maxRelayCopies { relayCopies.removeAll() }
+        relayCopies[copy.name] = (copy, giver)
+    }
+
     /// The blob store under `directory`, opened on first use.
     mutating func blobStore(directory: String) throws -> BlobStore {
         if let blobs { return blobs }

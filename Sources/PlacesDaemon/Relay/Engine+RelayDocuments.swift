@@ -150,6 +150,8 @@ extension Engine {
 
     /// An owner's access list a peer forwarded: kept when it is the owner's and newer.
     public func receiveRelayAccess(_ bytes: [UInt8], kind: ReplicaDocument.Kind, from peer: PublicKey) async {
+        // A relay that offers a document holds its list: the photos it names go to it (relay.md §8).
+        relayPhotosFollowOffer(bytes, from: peer)
         // The list held already (the usual case): no signature to check again.
         if let doc = DocumentID(bytes: Array(bytes.dropFirst().prefix(16))),
             heldAccess(doc)?.encoded == bytes

@@ -149,7 +149,7 @@ extension Engine {
             relays.redeeming[peer]?.answer = .redeemed(role: role, quotaBytes: Int64(clamping: quotaBytes))
         case .refused(let code, let reason):
             relays.redeeming[peer]?.answer = .refused(code: code, reason: reason)
-        case .redeem, .full, .usage: break
+        case .redeem, .full, .usage, .blobs: break
         }
         return []
     }

@@ -16,10 +16,10 @@ struct RelayComponent: EngineComponent {
     static let maxOpenInvitations = 1_000
     /// The default quota per user: 1 GiB.
     static let defaultQuotaBytes: Int64 = 1 << 30
-    /// The most bytes of ops one document holds here, whoever brought it
+    /// The most bytes of ops and photo copies one document holds here, whoever brought it
     /// (`--relay-document-quota-bytes`).
     var documentQuotaBytes: Int64 = RelayComponent.defaultDocumentQuotaBytes
-    static let defaultDocumentQuotaBytes: Int64 = 256 << 20
+    static let defaultDocumentQuotaBytes: Int64 = 512 << 20
     /// Invitations made since start, by time (for the bound on open ones).
     private var issued: [(expiresMs: Int64, id: [UInt8])] = []
 

@@ -113,6 +113,10 @@ public actor RelayEngine: ReplicationHost {
     public func peerDisconnected(_ peer: PublicKey, lastSession: Bool) async {}
 
     public func relay(_ message: RelayMessage, from peer: PublicKey) async -> [RelayMessage] {
+        if case .blobs(let doc, let names) = message {
+            keepBlobsOffered(names, in: doc, from: peer)
+            return []
+        }
         guard case .redeem(let token) = message else { return [] }
         let answer = relay.redeem(token, by: peer, nowMs: RFC3339.nowMs(), store: store)
         switch answer {
@@ -121,17 +125,8 @@ public actor RelayEngine: ReplicationHost {
         case .refused(let code, _):
             logger.warning(
                 "refused a relay link", metadata: ["peer.id": "\(peer.humanID.prefix(7))", "code": "\(code)"])
-        case .redeem, .full, .usage: break
+        case .redeem, .full, .usage, .blobs: break
         }
         return [answer]
-    }
-
-    public func missingBlobs(from peer: PublicKey, in doc: DocumentID?, limit: Int) async -> [[UInt8]] { [] }
-    public func blobResumeOffset(_ hash: [UInt8]) async -> UInt64? { nil }
-    public func blobChunk(_ want: BlobTransfer.Request, for peer: PublicKey, maxBytes: Int) async
-        -> BlobTransfer.Answer
-    { .missing(reason: "a relay keeps no photos") }
-    public func storeBlobChunk(_ piece: BlobTransfer.Piece, from peer: PublicKey) async -> BlobTransfer.Progress {
-        .failed(reason: "a relay keeps no photos")
     }
 }

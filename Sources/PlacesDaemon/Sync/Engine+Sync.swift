@@ -57,6 +57,7 @@ extension Engine: ReplicationHost {
         devices.peerDisconnected(peer, lastSession: lastSession, nowMs: RFC3339.nowMs())
         relayPeerDisconnected(peer, lastSession: lastSession)
         guard lastSession else { return }
+        relayPhotosPeerGone(peer)
         syncComponent.peerDisconnected(peer)
         if !relays.isRelay(peer) { await steerLearnedRelays() }
         publishing.peerDisconnected(peer)
@@ -338,6 +339,7 @@ extension Engine: ReplicationHost {
         }
         guard let identity else { return }
         relayAfterCommit(record)
+        relayPhotosAfterCommit(record)
         let recipients = withDevices(participants(of: record)).union(relayPeers(of: record))
         guard !recipients.isEmpty else { return }
         // What this daemon held before: its own ops of this commit taken out.

@@ -199,6 +199,14 @@ nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
     set {kind = .relayUsage(newValue)}
   }
 
+  var relayBlobs: Places_Sync_V1_RelayBlobs {
+    get {
+      if case .relayBlobs(let v)? = kind {return v}
+      return Places_Sync_V1_RelayBlobs()
+    }
+    set {kind = .relayBlobs(newValue)}
+  }
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -222,6 +230,7 @@ nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
     case relayRedeemed(Places_Sync_V1_RelayRedeemed)
     case relayRefused(Places_Sync_V1_RelayRefused)
     case relayUsage(Places_Sync_V1_RelayUsage)
+    case relayBlobs(Places_Sync_V1_RelayBlobs)
 
   }
 
@@ -685,13 +694,30 @@ nonisolated struct Places_Sync_V1_RelayUsage: Sendable {
   init() {}
 }
 
+/// Photos a member gives under a document kept at a relay (relay.md §8), sent by the member
+/// to the relay: "want these from me". `doc`: 16 bytes; `names`: 1 to 1,024 relay names of
+/// 32 bytes each (BLAKE2b-256 of "places/relay-blob-name/1" ‖ 0x00 ‖ doc ‖ photo id).
+nonisolated struct Places_Sync_V1_RelayBlobs: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var doc: Data = Data()
+
+  var names: [Data] = []
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "places.sync.v1"
 
 nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".SyncMessage"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}offer\0\u{1}ops\0\u{1}ping\0\u{1}pong\0\u{1}bye\0\u{1}join\0\u{3}join_refused\0\u{3}blob_want\0\u{3}blob_chunk\0\u{3}blob_missing\0\u{3}trip_like\0\u{3}pair_request\0\u{3}pair_refused\0\u{3}pair_accepted\0\u{3}pair_waiting\0\u{3}relay_redeem\0\u{3}relay_redeemed\0\u{3}relay_refused\0\u{3}relay_usage\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}offer\0\u{1}ops\0\u{1}ping\0\u{1}pong\0\u{1}bye\0\u{1}join\0\u{3}join_refused\0\u{3}blob_want\0\u{3}blob_chunk\0\u{3}blob_missing\0\u{3}trip_like\0\u{3}pair_request\0\u{3}pair_refused\0\u{3}pair_accepted\0\u{3}pair_waiting\0\u{3}relay_redeem\0\u{3}relay_redeemed\0\u{3}relay_refused\0\u{3}relay_usage\0\u{3}relay_blobs\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -959,6 +985,19 @@ nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftPr
           self.kind = .relayUsage(v)
         }
       }()
+      case 21: try {
+        var v: Places_Sync_V1_RelayBlobs?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .relayBlobs(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .relayBlobs(v)
+        }
+      }()
       default: break
       }
     }
@@ -1049,6 +1088,10 @@ nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftPr
     case .relayUsage?: try {
       guard case .relayUsage(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 20)
+    }()
+    case .relayBlobs?: try {
+      guard case .relayBlobs(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 21)
     }()
     case nil: break
     }
@@ -1936,6 +1979,41 @@ nonisolated extension Places_Sync_V1_RelayUsage: SwiftProtobuf.Message, SwiftPro
     if lhs.documents != rhs.documents {return false}
     if lhs.bytes != rhs.bytes {return false}
     if lhs.quotaBytes != rhs.quotaBytes {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Places_Sync_V1_RelayBlobs: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".RelayBlobs"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{1}names\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.doc) }()
+      case 2: try { try decoder.decodeRepeatedBytesField(value: &self.names) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.doc.isEmpty {
+      try visitor.visitSingularBytesField(value: self.doc, fieldNumber: 1)
+    }
+    if !self.names.isEmpty {
+      try visitor.visitRepeatedBytesField(value: self.names, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Places_Sync_V1_RelayBlobs, rhs: Places_Sync_V1_RelayBlobs) -> Bool {
+    if lhs.doc != rhs.doc {return false}
+    if lhs.names != rhs.names {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -18,6 +18,9 @@ public enum RelayMessage: Sendable, Equatable {
     case full(doc: DocumentID, reason: String)
     /// What the relay keeps charged to the user, and its quota (relay.md §5).
     case usage(documents: UInt64, bytes: UInt64, quotaBytes: UInt64)
+    /// Photos a member gives under `doc`, by their relay names (relay.md §8): the relay wants
+    /// them from the sender.
+    case blobs(doc: DocumentID, names: [[UInt8]])
 
     /// Most bytes of a link token (`RelayLink`), a role, a code and a reason (relay.md §6).
     static let maxLinkBytes = RelayLink.maxSize
@@ -26,6 +29,8 @@ public enum RelayMessage: Sendable, Equatable {
     static let maxReasonBytes = 500
     /// The largest quota a relay may announce (2^53 − 1: exact in JSON).
     static let maxQuotaBytes: UInt64 = 1 << 53 - 1
+    /// Most relay names in one `RelayBlobs` (relay.md §8).
+    public static let maxBlobNames = 1_024
 
     /// The message a peer sent, nil when it breaks the bounds of relay.md §6.
     init?(_ message: SyncMessage) {
@@ -54,6 +59,11 @@ public enum RelayMessage: Sendable, Equatable {
                 usage.quotaBytes <= Self.maxQuotaBytes
             else { return nil }
             self = .usage(documents: usage.documents, bytes: usage.bytes, quotaBytes: usage.quotaBytes)
+        case .relayBlobs(let blobs):
+            guard let doc = DocumentID(bytes: [UInt8](blobs.doc)), !blobs.names.isEmpty,
+                blobs.names.count <= Self.maxBlobNames, blobs.names.allSatisfy({ $0.count == BlobTransfer.hashBytes })
+            else { return nil }
+            self = .blobs(doc: doc, names: blobs.names.map { [UInt8]($0) })
         default: return nil
         }
     }
@@ -77,6 +87,9 @@ public enum RelayMessage: Sendable, Equatable {
             out.relayUsage.documents = documents
             out.relayUsage.bytes = bytes
             out.relayUsage.quotaBytes = quotaBytes
+        case .blobs(let doc, let names):
+            out.relayBlobs.doc = Data(doc.bytes)
+            out.relayBlobs.names = names.map { Data($0) }
         }
         return out
     }

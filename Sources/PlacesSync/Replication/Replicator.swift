@@ -244,12 +244,15 @@ extension Replicator: SyncDelegate {
                 return []
             }
             return await host?.pairing(pairing, from: peer).map(\.wire) ?? []
-        case .relayRedeem, .relayRedeemed, .relayRefused, .relayUsage:
+        case .relayRedeem, .relayRedeemed, .relayRefused, .relayUsage, .relayBlobs:
             guard let relay = RelayMessage(message) else {
                 logger.warning("ignored a relay message out of bounds", metadata: ["peer.id": "\(peer.logID)"])
                 return []
             }
-            return await host?.relay(relay, from: peer).map(\.wire) ?? []
+            let answers = await host?.relay(relay, from: peer).map(\.wire) ?? []
+            // Photos a member gives at a relay (relay.md §8): wanted from it at once.
+            guard case .blobs(let doc, _) = relay else { return answers }
+            return answers + (await blobsFollow(from: peer, in: doc))
         default: return []
         }
     }
