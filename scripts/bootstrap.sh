@@ -4,7 +4,8 @@
 # calendar tests parse their output with (icalendar, pinned), skipping it when Python
 # already has that version, and the headless browser the browser app's tests drive
 # (Debian's chromium and chromium-driver), skipping it when `chromium` and `chromedriver`
-# are already on PATH. Uses sudo when not root.
+# are already on PATH, and iproute2 and nftables for the network-namespace tests. Uses sudo
+# when not root.
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -34,6 +35,10 @@ if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null
     need+=(chromium chromium-driver)
 fi
 pkg-config --exists libsodium 2>/dev/null || need+=(libsodium-dev)
+# The relay-across-NAT tests (Tests/PlacesIntegrationTests/RelayNATTests.swift, as root) make
+# home routers in network namespaces with contrib/netlab/nat.sh: iproute2 and nftables.
+PATH=$PATH:/usr/sbin:/sbin command -v ip >/dev/null 2>&1 || need+=(iproute2)
+PATH=$PATH:/usr/sbin:/sbin command -v nft >/dev/null 2>&1 || need+=(nftables)
 pkg-config --exists sqlite3 2>/dev/null || need+=(libsqlite3-dev)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 if [ ${#need[@]} -eq 0 ]; then exit 0; fi

@@ -21,6 +21,12 @@ public enum Binaries {
 
     public static var placesd: String { directory.appendingPathComponent("placesd").path }
     public static var places: String { directory.appendingPathComponent("places").path }
+    /// iproute2's `ip` (for `ip netns exec`), or "ip" when none of the usual paths has it.
+    public static let ip =
+        ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+        ?? "ip"
 }
 
 /// A temporary data dir under /tmp (short, so the socket path stays under the limit),
@@ -76,6 +82,10 @@ public final class DaemonProcess: @unchecked Sendable {
     private var stderrFile: String { dataDir + ".stderr" }
 
     public var socketPath: String { dataDir + "/placesd.sock" }
+    /// The network namespace the next `start` runs the daemon in (`ip netns exec NS placesd
+    /// …`, which execs: the process is the daemon); nil for the test's own. The control
+    /// socket is a file in the shared /tmp, so it is reached the same way either way.
+    public var networkNamespace: String?
     /// A hung request fails the test after two minutes instead of hanging the run.
     public var client: ControlClient { ControlClient(socketPath: socketPath, readTimeoutSeconds: 120) }
 
@@ -84,11 +94,17 @@ public final class DaemonProcess: @unchecked Sendable {
     /// Starts the daemon and waits until its socket answers `GET /v1/status`.
     public func start(extraArguments: [String] = []) throws {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: Binaries.placesd)
         // Tests run many daemons at once: unless a test says otherwise, each listens for
         // peers on a free loopback port with discovery off.
         let sync = extraArguments.contains("--listen") ? [] : ["--listen", "127.0.0.1:0", "--no-discovery"]
-        p.arguments = ["--data-dir", dataDir, "--log-level", "debug"] + sync + extraArguments
+        let arguments = ["--data-dir", dataDir, "--log-level", "debug"] + sync + extraArguments
+        if let networkNamespace {
+            p.executableURL = URL(fileURLWithPath: Binaries.ip)
+            p.arguments = ["netns", "exec", networkNamespace, Binaries.placesd] + arguments
+        } else {
+            p.executableURL = URL(fileURLWithPath: Binaries.placesd)
+            p.arguments = arguments
+        }
         FileManager.default.createFile(atPath: stderrFile, contents: nil)
         p.standardError = FileHandle(forWritingAtPath: stderrFile)
         p.standardOutput = FileHandle.nullDevice

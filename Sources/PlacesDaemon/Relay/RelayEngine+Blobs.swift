@@ -110,7 +110,9 @@ extension RelayEngine {
                 "refused a photo copy over the document's quota (relay-full)",
                 metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(row.doc)", "bytes": "\(total)"])
             replicator.sendRelay(
-                .full(doc: row.doc, reason: "the relay keeps \(documentBytes) of \(documentQuota) bytes for this document"),
+                .full(
+                    doc: row.doc, reason: "the relay keeps \(documentBytes) of \(documentQuota) bytes for this document"
+                ),
                 to: peer)
             return .failed(reason: "relay-full")
         }
