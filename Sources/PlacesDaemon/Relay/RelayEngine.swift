@@ -109,7 +109,12 @@ public actor RelayEngine: ReplicationHost {
     public func peerDisconnected(_ peer: PublicKey, lastSession: Bool) async {}
 
     public func relay(_ message: RelayMessage, from peer: PublicKey) async -> [RelayMessage] {
-        guard case .redeem(let token) = message else { return [] }
+        guard case .redeem(let token) = message else {
+            // A usage report, a redemption's answer or a refusal: what a relay sends, never takes.
+            logger.warning(
+                "ignored a relay message only a relay sends", metadata: ["peer.id": "\(peer.humanID.prefix(7))"])
+            return []
+        }
         let answer = relay.redeem(token, by: peer, nowMs: RFC3339.nowMs(), store: store)
         switch answer {
         case .redeemed(let role, _):
