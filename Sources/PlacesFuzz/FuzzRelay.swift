@@ -80,3 +80,41 @@ enum FuzzRelay {
             "a list allows an owner it does not name")
     }
 }
+
+extension FuzzSeeds {
+    /// The relay vectors (`Protocol/vectors/relay/`), each behind its mode byte (`FuzzRelay`):
+    /// tokens, link texts and lists as they are, and their signed parts to be signed again.
+    static func relay() throws -> [(String, [UInt8])] {
+        let url = FuzzWorld.fuzzDirectory.deletingLastPathComponent()
+            .appendingPathComponent("Protocol/vectors/relay/relay-vectors.json")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any] ?? [:]
+        let access = json["access"] as? [String: Any] ?? [:]
+        var out: [(String, [UInt8])] = []
+        func add(_ entries: Any?, field: String, kind: String, mode: UInt8) {
+            for entry in entries as? [[String: Any]] ?? [] {
+                guard let hex = entry[field] as? String, let bytes = HexCoding.decode(hex) else { continue }
+                let name = "\(kind)-\(entry["name"] as? String ?? "vector")"
+                out.append((name, [mode] + bytes))
+                // The signed part, signed again by the harness (modes 2 and 3).
+                if bytes.count > 64 { out.append((name + "-resigned", [mode + 2] + bytes.dropLast(64))) }
+            }
+        }
+        add(json["valid"], field: "token", kind: "link", mode: 0)
+        add(json["invalid"], field: "token", kind: "link-invalid", mode: 0)
+        add(access["valid"], field: "record", kind: "access", mode: 1)
+        add(access["invalid"], field: "record", kind: "access-invalid", mode: 1)
+        for entry in json["valid"] as? [[String: Any]] ?? [] {
+            if let text = entry["text"] as? String {
+                out.append(("link-text-\(entry["name"] ?? "")", [0] + Array(text.utf8)))
+            }
+        }
+        for message in [
+            RelayMessage.redeem(link: [1, 2, 3]), .redeemed(role: "user", quotaBytes: 1 << 30),
+            .refused(code: "used", reason: "used already"), .usage(documents: 1, bytes: 2, quotaBytes: 3),
+            .full(doc: FuzzWorld.doc, reason: "full"),
+        ] {
+            if let bytes: [UInt8] = try? message.wire.serializedBytes() { out.append(("message", [4] + bytes)) }
+        }
+        return out
+    }
+}
