@@ -20,7 +20,7 @@ public enum FuzzSeeds {
         let ops = try memberOps()
         let seeds: [(FuzzTarget, [(String, [UInt8])])] = [
             (.frames, frames()), (.syncSession, try session(ops)), (.ingest, try ingest(ops)),
-            (.tokens, try tokens()), (.beacons, beacons()), (.control, control()),
+            (.tokens, try tokens()), (.beacons, beacons()), (.control, control()), (.relay, try relay()),
         ]
         // The import target's seeds are hand-written files in Fuzz/corpus/import (kept as they are).
         for (target, files) in seeds {

@@ -29,6 +29,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// Issue 15's discover input: a peer's gazetteer ids, `NameFolding.fold` and a gazetteer
     /// search over arbitrary UTF-8 (`FuzzDiscover`).
     case discover
+    /// A relay link's token and text, a signed access list and the relay messages (`FuzzRelay`).
+    case relay
 
     /// Runs one input. `sync-session` drives an actor: here it waits for it on a
     /// semaphore, so call this from a thread outside Swift's cooperative pool (libFuzzer's,
@@ -45,6 +47,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .trips: FuzzTrips.run(input)
         case .expenses: FuzzExpenses.run(input)
         case .discover: FuzzDiscover.run(input)
+        case .relay: FuzzRelay.run(input)
         }
     }
 

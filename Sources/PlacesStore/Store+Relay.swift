@@ -156,14 +156,26 @@ extension Store {
     {
         try write { db in
             guard
-                try Bool.fetchOne(db, sql: "SELECT 1 FROM relayed_doc WHERE id = ?", arguments: [Data(doc.bytes)])
-                    == true
+                let user = try Data.fetchOne(
+                    db, sql: "SELECT user FROM relayed_doc WHERE id = ?", arguments: [Data(doc.bytes)])
             else { return false }
+            // A record counts against the quota of the document's user like its ops (relay.md
+            // §5): past it, it is not kept. (A document's owner could sign grants without end.)
+            let used =
+                try Int64.fetchOne(
+                    db, sql: "SELECT coalesce(sum(bytes), 0) FROM relayed_doc WHERE user = ?", arguments: [user]) ?? 0
+            let quota =
+                try Int64.fetchOne(db, sql: "SELECT quota_bytes FROM relay_user WHERE key = ?", arguments: [user]) ?? 0
+            guard used <= quota, Int64(bytes.count) <= quota - used else { return false }
             try db.execute(
                 sql: """
                     INSERT OR IGNORE INTO relay_record(signature, doc, kind, bytes, received_ms) VALUES (?, ?, ?, ?, ?)
                     """, arguments: [Data(signature), Data(doc.bytes), kind.rawValue, Data(bytes), timeMs])
-            return db.changesCount > 0
+            guard db.changesCount > 0 else { return false }
+            try db.execute(
+                sql: "UPDATE relayed_doc SET bytes = bytes + ? WHERE id = ?",
+                arguments: [Int64(bytes.count), Data(doc.bytes)])
+            return true
         }
     }
 

@@ -12,11 +12,15 @@ struct RelayFixture {
     let store: Store
     let user: SigningKeyPair
 
-    init(keeping docs: [DocumentID]) throws {
+    init(keeping docs: [DocumentID], quotaBytes: Int64 = 1 << 30) throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("places-relay-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         store = try Store(path: dir.appendingPathComponent("places.sqlite").path)
         user = try SigningKeyPair()
+        // The documents' user is a user of the relay, with its quota.
+        let link = SecureRandom.bytes(16)
+        try store.addRelayInvitation(id: link, expiresMs: 10)
+        _ = try store.redeemRelayInvitation(id: link, by: user.publicKey, nowMs: 1, quotaBytes: quotaBytes)
         for doc in docs { try store.keepRelayed(doc, for: user.publicKey, timeMs: 1) }
     }
 }
@@ -139,5 +143,22 @@ struct UnopenedIngestTests {
         forged.epoch = 1
         #expect(try !relay.store.keepOpaque(forged, timeMs: 7))
         #expect(try relay.store.opaqueRecords(of: f.doc).count == 1)
+    }
+
+    @Test("grants count against the quota of the document's user: past it, none is kept")
+    func opaqueGrantsWithinQuota() throws {
+        let f = try Fixture()
+        let relay = try RelayFixture(keeping: [f.doc], quotaBytes: 600)
+        var kept = 0
+        for _ in 0..<4 {
+            let grant = try KeyGrant.issue(
+                key: f.keyring.key(f.doc, epoch: 0)!, doc: f.doc, epoch: 0, to: try SigningKeyPair().publicKey,
+                by: f.identity)
+            if try relay.store.keepOpaque(grant, timeMs: 5) { kept += 1 }
+        }
+        let records = try relay.store.opaqueRecords(of: f.doc)
+        let used = try relay.store.relayUsage(of: relay.user.publicKey).bytes
+        #expect(kept >= 1 && kept < 4 && records.count == kept, "\(kept) kept")
+        #expect(used == Int64(records.reduce(0) { $0 + $1.bytes.count }) && used <= 600, "\(used)")
     }
 }

@@ -52,7 +52,13 @@ extension RelayEngine {
                     ])
                 // Every key on the new list that is connected is offered the document.
                 replicator.offer(access.doc, to: Set(access.keys).subtracting([peer]))
-            case .stale: break
+            case .stale:
+                // A replayed older list never rolls access back (relay.md §4.1); the list held
+                // itself comes with every member's offer.
+                guard self.access(access.doc)?.access.encoded != access.encoded else { break }
+                logger.info(
+                    "ignored an access list older than the one held",
+                    metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(access.doc)"])
             case .wrongOwner:
                 logger.warning(
                     "refused an access list not signed by the document's owner",

@@ -117,7 +117,12 @@ public actor RelayEngine: ReplicationHost {
             keepBlobsOffered(names, in: doc, from: peer)
             return []
         }
-        guard case .redeem(let token) = message else { return [] }
+        guard case .redeem(let token) = message else {
+            // A usage report, a redemption's answer or a refusal: what a relay sends, never takes.
+            logger.warning(
+                "ignored a relay message only a relay sends", metadata: ["peer.id": "\(peer.humanID.prefix(7))"])
+            return []
+        }
         let answer = relay.redeem(token, by: peer, nowMs: RFC3339.nowMs(), store: store)
         switch answer {
         case .redeemed(let role, _):

@@ -28,14 +28,26 @@ extension Engine {
         // An outbox's ops come only from its author while the friendship (or a request)
         // stands in this daemon's view, whatever the session saw before (an ended friendship
         // mid-session): anything else is not stored.
-        // Through a relay, every op must be the author's (the relay itself writes nothing).
-        let fromAuthor =
-            relays.isRelay(peer)
-            ? ops.allSatisfy { bytes in
+        // Through a relay, only the author's ops are taken (the relay itself writes nothing):
+        // another's, which a member pushed to the relay, are left out, not the whole batch.
+        let viaRelay = relays.isRelay(peer)
+        var ops = ops
+        if record.kind == .outbox, !sibling, viaRelay {
+            let authors = ops.filter { bytes in
                 let author = (try? SignedOp(decoding: bytes)).flatMap { try? PublicKey(bytes: $0.header.author) }
                 return author.map { person(of: $0).bytes } == record.owner
             }
-            : participantsBefore.contains(sender) && record.owner == sender.bytes
+            if authors.count < ops.count {
+                logger.warning(
+                    "left out outbox ops from a relay that are not its author's",
+                    metadata: [
+                        "peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)",
+                        "ops": "\(ops.count - authors.count)",
+                    ])
+            }
+            ops = authors
+        }
+        let fromAuthor = viaRelay ? !ops.isEmpty : participantsBefore.contains(sender) && record.owner == sender.bytes
         if record.kind == .outbox, !sibling, !fromAuthor {
             logger.info(
                 "ignored outbox ops from someone who is not its author or not a friend now",
@@ -52,7 +64,10 @@ extension Engine {
         let before = currentVector(docID)
         let result: Store.IngestResult
         do {
-            result = try store.ingest(ops, doc: docID, keyring: keyringCopy())
+            result =
+                try viaRelay
+                ? ingestFromRelay(ops, doc: docID, keyring: keyringCopy())
+                : store.ingest(ops, doc: docID, keyring: keyringCopy())
         } catch {
             // Part of the batch may be stored: read the vector again.
             didStore(.documents)
