@@ -139,5 +139,35 @@ extension RelayBench {
             "relay live op forwarded, one member's push until the other member received it: \(HostileBench.Percentiles(samples))"
         )
         print(String(format: "relay RSS after the live pushes: %.1f MB", Double(relay.d.residentKilobytes ?? 0) / 1024))
+        // Where the idle memory goes: the users' sessions, then the process itself.
+        for user in scripted { user.session.close() }
+        try await Task.sleep(for: .seconds(10))
+        let closedKB = relay.d.residentKilobytes ?? 0
+        relay.d.stop()
+        try relay.start()
+        try await Task.sleep(for: .seconds(5))
+        print(
+            String(
+                format:
+                    "relay RSS 10 s after every user left: %.1f MB; restarted with the 1,000 documents, no user: %.1f MB",
+                Double(closedKB) / 1024, Double(relay.d.residentKilobytes ?? 0) / 1024))
+        // The users come back, each offering its documents as a daemon does on connecting.
+        var back = [PeerSession]()
+        for (index, user) in scripted.enumerated() {
+            let session = try user.peer.connect(
+                to: relay.address, hello: AdversarialPeer.hello(name: ""), sourceAddress: "127.0.1.\(index / 10 + 1)")
+            for mirror in user.documents {
+                try session.send(Wire.offer(doc: mirror.doc, owner: user.peer.key, vector: mirror.vector))
+            }
+            back.append(session)
+        }
+        for _ in 0..<4 {
+            for session in back { _ = try? session.drain(for: 0) }
+            try await Task.sleep(for: .seconds(5))
+        }
+        print(
+            String(
+                format: "relay RSS, restarted, 100 users back and offering their 1,000 documents, 20 s later: %.1f MB",
+                Double(relay.d.residentKilobytes ?? 0) / 1024))
     }
 }
