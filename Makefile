@@ -15,7 +15,7 @@ RELEASE_BIN = $$($(SWIFT) build $(RELEASE) --show-bin-path)
 DATA_DIR ?=
 RUN_ARGS ?= $(if $(DATA_DIR),--data-dir $(DATA_DIR),)
 
-.PHONY: run test bench route-bench hostile-bench gui-bench fault-long lint deps build release release-placesd clean
+.PHONY: run test bench route-bench hostile-bench relay-bench gui-bench fault-long lint deps build release release-placesd clean
 
 deps:
 	@bash scripts/bootstrap.sh
@@ -62,6 +62,7 @@ bench: release
 	"$(RELEASE_BIN)/places-bench"
 	"$(RELEASE_BIN)/route-bench"
 	$(MAKE) hostile-bench
+	$(MAKE) relay-bench
 
 # Issue 11's hostile-peer figures: a stranger's connection, a flood of 10,000 bogus offers
 # while a good peer edits, offers full of forged grants — against release daemons.
@@ -70,6 +71,14 @@ hostile-bench: release
 	PLACES_BIN_DIR="$(RELEASE_BIN)" $(SWIFT) test --skip-build \
 		--filter 'HostilePeerTests.(offerFlood|strangerConnectionCost|grantBomb)' 2>&1 \
 		| grep -E '^(offer flood|stranger connections|grant bomb)|Test run with'
+
+# Issue 30's relay figures: a 200-item trip's edit through the relay alone, a relay serving
+# 100 scripted users and 1,000 documents (idle RSS, live forwarding), catching up 100,000 ops
+# from the relay against a member — release daemons (Tests/PlacesIntegrationTests/RelayBench*.swift).
+relay-bench: release
+	$(SWIFT) build --build-tests
+	PLACES_BIN_DIR="$(RELEASE_BIN)" PLACES_RELAY_BENCH=1 $(SWIFT) test --skip-build --filter RelayBench 2>&1 \
+		| grep -E '^(relay |  of which)|Test run with|✘|error'
 
 # Issue 18's browser figures: first meaningful paint, a 30-day trip of 500 items, the
 # assets' bytes and an edit reaching another open app — release daemons and app servers

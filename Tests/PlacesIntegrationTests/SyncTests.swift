@@ -11,9 +11,12 @@ final class SyncNode {
     let name: String
     private(set) var id = ""
     private(set) var address = ""
+    /// Appended to every start (`--log-level info` for the benchmarks).
+    let extraArguments: [String]
 
-    init(_ name: String) throws {
+    init(_ name: String, extraArguments: [String] = []) throws {
         self.name = name
+        self.extraArguments = extraArguments
         d = DaemonProcess(dataDir: dir.path)
         try start()
         try d.initialize(name: name, username: name.lowercased(), passphrase: nil)
@@ -23,7 +26,8 @@ final class SyncNode {
     /// Starts on a free port the first time and on the same port afterwards, as a real
     /// daemon on its fixed port would, so that peers' stored addresses stay right.
     func start() throws {
-        try d.start(extraArguments: ["--listen", address.isEmpty ? "127.0.0.1:0" : address, "--no-discovery"])
+        try d.start(
+            extraArguments: ["--listen", address.isEmpty ? "127.0.0.1:0" : address, "--no-discovery"] + extraArguments)
         // The control socket can answer before the sync listener is bound (port still 0).
         let deadline = ContinuousClock.now + .seconds(10)
         repeat {
@@ -34,6 +38,14 @@ final class SyncNode {
     }
 
     func stop() { d.stop() }
+
+    /// Stops and starts again on a new free port: peers that knew the old address no longer
+    /// reach this daemon, and it no longer reaches peers that moved too.
+    func moveToNewPort() throws {
+        stop()
+        address = ""
+        try start()
+    }
 
     /// Lets shares from `other` arrive directly, without an invitation to accept.
     func trust(_ other: SyncNode) throws {
