@@ -76,7 +76,9 @@ public final class Store: Sendable {
     /// Opens (creating and migrating if needed) the database at `path`. The WAL is copied
     /// back into the database in the background once it holds `checkpointBytes` (32 MiB by
     /// default; see `Checkpointer`).
-    public init(path: String, checkpointBytes: Int = 32 << 20) throws(StoreError) {
+    /// `cacheKiB` bounds each connection's page cache (8 MiB by default; a relay, which reads
+    /// little twice, keeps 2 MiB).
+    public init(path: String, checkpointBytes: Int = 32 << 20, cacheKiB: Int = 8_192) throws(StoreError) {
         checkpointer = Checkpointer(path: path, backgroundBytes: checkpointBytes, writerBytes: 8 * checkpointBytes)
         do {
             var config = Configuration()
@@ -91,8 +93,8 @@ public final class Store: Sendable {
                 // WAL with NORMAL sync: a commit survives a crash of placesd, and at worst the
                 // last transactions are lost on power failure (never a torn database).
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
-                // 8 MiB page cache per connection, filled only as pages are used.
-                try db.execute(sql: "PRAGMA cache_size = -8192")
+                // A page cache per connection (8 MiB by default), filled only as pages are used.
+                try db.execute(sql: "PRAGMA cache_size = -\(cacheKiB)")
             }
             pool = try DatabasePool(path: path, configuration: config)
             try Schema.migrator.migrate(pool)
@@ -105,6 +107,10 @@ public final class Store: Sendable {
             throw StoreError(.unavailable, "cannot open the database at \(path)", cause: error)
         }
     }
+
+    /// Gives back the memory SQLite's connections hold and do not need (page caches): after a
+    /// burst, so that an idle daemon does not keep what the burst grew.
+    public func releaseMemory() { pool.releaseMemory() }
 
     /// Closes the database, first moving everything in the WAL into the database file and
     /// emptying the WAL: the file alone then holds every op (a backup or a copy of the data

@@ -18,8 +18,13 @@ extension Daemon {
         try prepareDataDir()
         let lock = try acquireLock()
         defer { close(lock) }
+        // Two malloc arenas: a relay's work is many small sessions on a few threads, and each
+        // arena keeps what a burst grew (docs/benchmarks.md, "Relay").
+        Malloc.limitArenas(2)
         let store: Store
-        do { store = try Store(path: paths.database) } catch { throw DaemonError(description: error.description) }
+        do { store = try Store(path: paths.database, cacheKiB: 2_048) } catch {
+            throw DaemonError(description: error.description)
+        }
         let key: SigningKeyPair
         do { key = try RelayComponent.loadKey(at: RelayEngine.keyPath(paths)) } catch {
             throw DaemonError(description: "cannot read or make the relay key \(RelayEngine.keyPath(paths)): \(error)")
@@ -51,6 +56,8 @@ extension Daemon {
                 services: [.init(service: control), .init(service: bridge)],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         logger.info("placesd relay starting", metadata: ["relay.id": "\(key.publicKey.humanID.prefix(7))"])
+        let trimming = Task { await relay.trimWhenIdle() }
+        defer { trimming.cancel() }
         try await group.run()
         do { try store.close() } catch {
             logger.error("closing the database failed", metadata: ["error": "\(error)"])

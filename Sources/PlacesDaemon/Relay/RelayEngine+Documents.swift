@@ -211,6 +211,8 @@ extension RelayEngine {
                 metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(doc)", "reason": "\(rejected.reason)"])
         }
         if !result.stored.isEmpty {
+            lastStoredMs = RFC3339.nowMs()
+            trimmed = false
             logger.debug("relayed ops stored", metadata: ["doc.id": "\(doc)", "ops": "\(result.stored.count)"])
             sendUsage(to: user)
         }

@@ -50,6 +50,26 @@ public actor RelayEngine: ReplicationHost {
         self.listenAddress = listenAddress
     }
 
+    // MARK: Memory
+
+    /// When ops were last stored here (ms), for `trimWhenIdle`.
+    var lastStoredMs: Int64 = 0
+    /// Whether memory was given back since the last ops were stored.
+    var trimmed = true
+
+    /// Every 10 seconds: once no op has been stored for 10 seconds after a burst, gives back
+    /// SQLite's spare cache and malloc's free pages, so that an idle relay's resident set does
+    /// not stay at what the burst grew (docs/benchmarks.md, "Relay").
+    func trimWhenIdle() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(10))
+            guard !trimmed, RFC3339.nowMs() - lastStoredMs >= 10_000 else { continue }
+            trimmed = true
+            store.releaseMemory()
+            Malloc.trim()
+        }
+    }
+
     // MARK: Control API
 
     /// `GET /v1/status` on a relay: `role: relay`, its key as `id`, no person logged in.
