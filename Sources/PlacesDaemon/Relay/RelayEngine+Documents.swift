@@ -81,8 +81,14 @@ extension RelayEngine {
         return entry
     }
 
+    /// Most documents a relay offers a key first when its session opens: a user may sign lists
+    /// naming anyone, and the offers to one key must fit its session's queue (relay.md §4.2).
+    static let maxFirstOffers = 1_000
+
     public func sharedDocumentIDs(with peer: PublicKey) async -> [DocumentID] {
-        ((try? store.relayAccessDocuments(for: peer)) ?? []).filter { (try? store.isRelayed($0)) == true }
+        ((try? store.relayAccessDocuments(for: peer, limit: Self.maxFirstOffers)) ?? []).filter {
+            (try? store.isRelayed($0)) == true
+        }
     }
 
     public func document(_ doc: DocumentID) async -> ReplicaDocument? {
@@ -99,7 +105,10 @@ extension RelayEngine {
     public func offerContent(of doc: DocumentID, to peer: PublicKey, describe: Bool) async -> OfferContent? {
         guard let (access, kind) = access(doc), access.allows(peer), let vector = try? store.versionVector(of: doc)
         else { return nil }
-        var content = OfferContent(owner: access.owner.bytes, vector: vector, grants: grants(of: doc))
+        // Only the grants sealed to the receiver: it can open no other, and an offer stays
+        // small however many grants a document's owner signed (relay.md §4.2).
+        let mine = grants(of: doc).filter { $0.member == peer.bytes }
+        var content = OfferContent(owner: access.owner.bytes, vector: vector, grants: mine)
         content.kind = kind
         content.relayAccess = access.encoded
         return content
