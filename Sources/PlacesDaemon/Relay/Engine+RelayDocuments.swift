@@ -216,9 +216,12 @@ extension Engine {
             return true
         case .full(let doc, let reason):
             relays.full.insert(peer)
+            // The relay's words, escaped: a newline in them cannot forge a line of this log.
             logger.warning(
                 "a relay refused ops: relay full",
-                metadata: ["relay.id": "\(peer.humanID.prefix(7))", "doc.id": "\(doc)", "reason": "\(reason)"])
+                metadata: [
+                    "relay.id": "\(peer.humanID.prefix(7))", "doc.id": "\(doc)", "reason": "\(reason.debugDescription)",
+                ])
             return true
         default: return false
         }
