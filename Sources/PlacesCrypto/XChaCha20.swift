@@ -29,6 +29,8 @@ public enum XChaCha20 {
         let skip = Int(offset % UInt64(blockBytes))
         let input = [UInt8](repeating: 0, count: skip) + bytes
         var out = [UInt8](repeating: 0, count: input.count)
+        // `input.count` is an array's count (never negative, so `UInt64(_:)` cannot trap), and
+        // `offset / 64` fits any 64-bit counter.
         let counter = offset / UInt64(blockBytes)
         _ = crypto_stream_xchacha20_xor_ic(&out, input, UInt64(input.count), nonce, counter, key)
         return Array(out[skip...])

@@ -81,6 +81,9 @@ extension Engine {
         do {
             let plain = try blobs.read(copy.photo, offset: offset, maxBytes: maxBytes)
             let data = try copy.crypt(plain, at: want.offset)
+            // `want.offset` ≤ `total` (checked above, both ≤ Int64.max) and `data.count` is an
+            // array's count ≤ Int.max: the sum stays below 2^64, and `UInt64(_:)` of a count
+            // cannot trap.
             let last = want.offset + UInt64(data.count) == total
             return .piece(
                 BlobTransfer.Piece(hash: want.hash, offset: want.offset, data: data, last: last, total: total))
