@@ -15,7 +15,7 @@ RELEASE_BIN = $$($(SWIFT) build $(RELEASE) --show-bin-path)
 DATA_DIR ?=
 RUN_ARGS ?= $(if $(DATA_DIR),--data-dir $(DATA_DIR),)
 
-.PHONY: run test bench route-bench hostile-bench relay-bench gui-bench fault-long lint deps build release release-placesd clean
+.PHONY: run test bench route-bench plan-bench hostile-bench relay-bench gui-bench fault-long lint deps build release release-placesd clean
 
 deps:
 	@bash scripts/bootstrap.sh
@@ -91,6 +91,11 @@ gui-bench: release
 route-bench: deps
 	$(SWIFT) build $(RELEASE) --product route-bench
 	"$(RELEASE_BIN)/route-bench"
+
+# Issue 31's solver on the orienteering benchmark instances (../shared/bench/optw).
+plan-bench: deps
+	$(SWIFT) build $(RELEASE) --product plan-bench
+	"$(RELEASE_BIN)/plan-bench"
 
 # Issue 12's convergence under faults at a long size: five daemons in a line editing one
 # itinerary for 10 minutes while they are frozen, killed and restarted (CI runs ~30 s).

@@ -42,6 +42,9 @@ let package = Package(
         // The QR encoder for share links on a terminal: only the CLI uses it.
         .target(name: "PlacesQR"),
         .target(name: "PlacesRoutes"),
+        // Suggested trips: opening hours (the OSM `opening_hours` syntax) and the orienteering
+        // solver with time windows (TOPTW) that picks and orders the stops of each day.
+        .target(name: "PlacesPlanner", dependencies: ["PlacesRoutes"]),
         // Trip folders: days, warnings, costs and the calendar, computed from a trip's items.
         .target(name: "PlacesTrips", dependencies: ["PlacesModel", "PlacesRoutes"]),
         // Group expenses: balances, pairwise debts and the fewest transfers to settle up,
@@ -97,7 +100,7 @@ let package = Package(
             dependencies: [
                 "PlacesCrypto", "PlacesModel", "PlacesAccess", "PlacesStore", "PlacesAPI", "PlacesControl",
                 "PlacesRoutes", "PlacesSync", "PlacesTrips", "PlacesInterchange", "PlacesExpenses",
-                "PlacesGazetteer", "PlacesMedia", "PlacesBlobs",
+                "PlacesGazetteer", "PlacesMedia", "PlacesBlobs", "PlacesPlanner",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -156,6 +159,8 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "route-bench", dependencies: ["PlacesRoutes"]),
+        // The orienteering benchmark (../shared/bench/optw): gap to the best-known scores.
+        .executableTarget(name: "plan-bench", dependencies: ["PlacesPlanner"]),
         // Fuzz targets (docs/fuzzing.md): the harnesses in one library, one binary with a
         // target switch (a libFuzzer binary under `--sanitize=fuzzer -Xswiftc -DFUZZING`,
         // else a replay driver). The harnesses use `@testable import`: debug builds only.
@@ -193,6 +198,7 @@ let package = Package(
         ),
         .testTarget(name: "PlacesQRTests", dependencies: ["PlacesQR"], exclude: ["Fixtures"]),
         .testTarget(name: "PlacesRoutesTests", dependencies: ["PlacesRoutes"]),
+        .testTarget(name: "PlacesPlannerTests", dependencies: ["PlacesPlanner", "PlacesRoutes"]),
         .testTarget(name: "PlacesTripsTests", dependencies: ["PlacesTrips", "PlacesModel", "PlacesRoutes"]),
         .testTarget(name: "PlacesExpensesTests", dependencies: ["PlacesExpenses", "PlacesModel"]),
         .testTarget(name: "PlacesGazetteerTests", dependencies: ["PlacesGazetteer", "PlacesModel"]),
