@@ -2,14 +2,37 @@ import PlacesRoutes
 
 /// Ruin and recreate: the two halves of one step of the search.
 extension OrienteeringSearch {
+    /// One step: ruin (mostly small, sometimes up to half the visits), recreate without
+    /// the removed nodes, then with them, and, when `compacting`, reorder the routes to
+    /// free time and recreate again, if the score then reaches `compactFrom`.
+    mutating func step(rng: inout SplitMix64, compactFrom: Double) {
+        let visited = routes.reduce(0) { $0 + $1.count }
+        let large = rng.unit() < 0.2
+        let size = 1 + rng.int(below: max(1, large ? min(60, visited / 2 + 1) : min(15, visited / 4 + 1)))
+        let removed = ruin(size: size, rng: &rng)
+        let noise = [0, 0.2, 0.5, 1][rng.int(below: 4)]
+        let squared = rng.unit() < 0.7
+        let others = candidates.filter { routeOf[$0] < 0 && !removed.contains($0) }
+        recreate(rng: &rng, noise: noise, squared: squared, pool: others)
+        recreate(rng: &rng, noise: noise, squared: squared)
+        guard totalScore >= compactFrom - Self.eps else { return }
+        var changed = false
+        for r in 0..<routeCount where compact(r) { changed = true }
+        if changed { recreate(rng: &rng, noise: 0, squared: squared) }
+    }
+
     /// Greedy insertion until nothing fits: repeatedly the unvisited node and position with
     /// the best ratio of score (squared, or not) to the time it adds (Vansteenwegen et al.
     /// 2009), each node's ratio scaled by a random factor in `[1, 1 + noise)`. Only the
     /// changed route's positions are re-evaluated after an insertion.
-    mutating func recreate(rng: inout SplitMix64, noise: Double, squared: Bool) {
+    /// `pool`: the nodes to try (`nil`: every unvisited candidate).
+    mutating func recreate(rng: inout SplitMix64, noise: Double, squared: Bool, pool: [Int]? = nil) {
         let m = routeCount
-        var pool = candidates.filter { routeOf[$0] < 0 }
+        let everything = pool == nil
+        defer { if everything { dirty = Array(repeating: false, count: m) } }
+        var pool = pool ?? candidates.filter { routeOf[$0] < 0 }
         guard !pool.isEmpty else { return }
+        let skipClean = budget == .infinity
         var factor = pool.map { _ in noise > 0 ? 1 + noise * rng.unit() : 1 }
         var ratio = [Double](repeating: 0, count: pool.count * m)
         var position = [Int](repeating: 0, count: pool.count * m)
@@ -23,7 +46,7 @@ extension OrienteeringSearch {
             ratio[k * m + r] = worth * factor[k] / max(shift, 1e-3)
             position[k * m + r] = p
         }
-        for k in pool.indices { for r in 0..<m { evaluate(k, r) } }
+        for k in pool.indices { for r in 0..<m where dirty[r] || !skipClean { evaluate(k, r) } }
         while true {
             var bestK = -1
             var bestR = 0
@@ -56,11 +79,13 @@ extension OrienteeringSearch {
     /// consecutive visits in one route, in every route (the "shake" of Vansteenwegen et
     /// al.), or a visit and its nearest visited neighbours. Removals that would break the
     /// schedule (possible without the triangle inequality) are skipped.
-    mutating func ruin(size: Int, rng: inout SplitMix64) {
+    @discardableResult
+    mutating func ruin(size: Int, rng: inout SplitMix64) -> [Int] {
+        let before = routes
         switch rng.int(below: 3) {
         case 0:
             let nonEmpty = (0..<routeCount).filter { !routes[$0].isEmpty }
-            guard !nonEmpty.isEmpty else { return }
+            guard !nonEmpty.isEmpty else { return [] }
             removeRun(nonEmpty[rng.int(below: nonEmpty.count)], size: size, rng: &rng)
         case 1:
             let each = max(1, size / max(1, routeCount))
@@ -68,6 +93,7 @@ extension OrienteeringSearch {
         default:
             removeRelated(size: size, rng: &rng)
         }
+        return before.joined().filter { routeOf[$0] < 0 }
     }
 
     private mutating func removeRun(_ r: Int, size: Int, rng: inout SplitMix64) {

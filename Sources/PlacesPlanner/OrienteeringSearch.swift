@@ -27,11 +27,21 @@ struct OrienteeringSearch {
     /// Nodes worth inserting (positive score, allowed on some route), ascending.
     let candidates: [Int]
 
+    /// `near[i]`: up to ``nearCount`` candidates closest to node `i` (both ways): the
+    /// granular neighbourhood of insertion.
+    let near: [[Int]]
+    static let nearCount = 25
+
     var routes: [[Int]]
     var starts: [[Double]]
     var latest: [[Double]]
     /// Route of each node, -1 when unvisited.
     var routeOf: [Int]
+    /// Position of each visited node in its route.
+    var positionOf: [Int]
+    /// Routes changed since the last full ``recreate(rng:noise:squared:pool:)``: the others
+    /// have room for no unvisited candidate (without a budget), so insertion skips them.
+    var dirty: [Bool]
     var totalScore = 0.0
     var totalCost = 0.0
 
@@ -67,13 +77,38 @@ struct OrienteeringSearch {
         self.allowed = allowed
         let scores = score
         candidates = (0..<n).filter { i in scores[i] > 0 && (0..<m).contains { allowed[$0 * n + i] } }
+        near = Self.nearest(candidates, travel: problem.travel, dim: n + 1, nodeCount: n)
         routes = Array(repeating: [], count: m)
         starts = Array(repeating: [], count: m)
         latest = Array(repeating: [], count: m)
         routeOf = Array(repeating: -1, count: n)
+        positionOf = Array(repeating: 0, count: n)
+        dirty = Array(repeating: true, count: m)
     }
 
     @inline(__always) func t(_ a: Int, _ b: Int) -> Double { travel[a &* dim &+ b] }
+
+    private static func nearest(_ candidates: [Int], travel: [Double], dim: Int, nodeCount: Int) -> [[Int]] {
+        var near = [[Int]](repeating: [], count: nodeCount)
+        for i in candidates {
+            var keys: [Double] = []
+            var list: [Int] = []
+            for j in candidates where j != i {
+                let key = travel[(i + 1) * dim + j + 1] + travel[(j + 1) * dim + i + 1]
+                if list.count == nearCount, let worst = keys.last, key >= worst { continue }
+                var k = keys.count
+                while k > 0, keys[k - 1] > key { k -= 1 }
+                keys.insert(key, at: k)
+                list.insert(j, at: k)
+                if list.count > nearCount {
+                    keys.removeLast()
+                    list.removeLast()
+                }
+            }
+            near[i] = list
+        }
+        return near
+    }
 
     /// Departure time from the stop before position `p` of route `r` (the depot for 0).
     @inline(__always) func departure(_ r: Int, before p: Int) -> Double {
@@ -99,6 +134,7 @@ struct OrienteeringSearch {
         var at = 0
         let base = r * nodeCount
         for (p, v) in route.enumerated() {
+            positionOf[v] = p
             time += t(at, v + 1)
             s[p] = max(time, open[base + v])
             time = s[p] + service[v]
@@ -115,6 +151,7 @@ struct OrienteeringSearch {
         }
         starts[r] = s
         latest[r] = l
+        dirty[r] = true
     }
 
     /// The time node `j` adds to route `r` when inserted at position `p` (arrival at the
@@ -131,16 +168,32 @@ struct OrienteeringSearch {
         return reach - (dep + t(prev, next))
     }
 
-    /// The cheapest feasible position for `j` on route `r` and its shift.
+    /// The cheapest feasible position for `j` on route `r` and its shift. On long routes
+    /// only the positions next to `j`'s near neighbours and the depot are tried (a granular
+    /// neighbourhood, as in Labadie et al. 2012).
     func bestPosition(_ j: Int, _ r: Int) -> (position: Int, shift: Double)? {
         guard allowed[r * nodeCount + j] else { return nil }
-        let closeJ = close[r * nodeCount + j] + Self.eps
+        let count = routes[r].count
         var best: (Int, Double)?
-        for p in 0...routes[r].count {
-            // Departures never decrease along a route: once past the close, stop.
-            if departure(r, before: p) > closeJ { break }
+        func consider(_ p: Int) {
             if let shift = insertionShift(j, r, p), best.map({ shift < $0.1 }) ?? true { best = (p, shift) }
         }
+        if count <= 2 * Self.nearCount / max(1, routeCount) {
+            let closeJ = close[r * nodeCount + j] + Self.eps
+            for p in 0...count {
+                // Departures never decrease along a route: once past the close, stop.
+                if departure(r, before: p) > closeJ { break }
+                consider(p)
+            }
+            return best
+        }
+        consider(0)
+        for u in near[j] where routeOf[u] == r {
+            let p = positionOf[u]
+            consider(p)
+            consider(p + 1)
+        }
+        consider(count)
         return best
     }
 
@@ -169,8 +222,9 @@ struct OrienteeringSearch {
         refresh(r)
     }
 
-    /// Replaces the state with `routes` (a feasible solution of the same problem).
-    mutating func load(_ routes: [[Int]]) {
+    /// Replaces the state with `routes` (a feasible solution of the same problem);
+    /// `full`: no unvisited candidate fits in any of them (a full recreate made them).
+    mutating func load(_ routes: [[Int]], full: Bool = false) {
         self.routes = routes
         routeOf = Array(repeating: -1, count: nodeCount)
         totalScore = 0
@@ -183,6 +237,7 @@ struct OrienteeringSearch {
             }
             refresh(r)
         }
+        if full { dirty = Array(repeating: false, count: routeCount) }
     }
 
     /// Route end time (arrival back at the depot).

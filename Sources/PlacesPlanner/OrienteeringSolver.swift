@@ -60,19 +60,20 @@ public enum OrienteeringSolver {
             best = search.routes
             bestScore = search.totalScore
         } else {
-            search.load(best)
+            search.load(best, full: true)
         }
         var timeToBest = clock.now - startTime
         var currentScore = bestScore
 
         let limit = options.maxIterations ?? Int.max
+        // Simulated annealing on the score, from the mean node score down to 1 % of it.
         let meanScore = search.candidates.isEmpty ? 1 : upperBound / Double(search.candidates.count)
-        let hot = 0.3 * meanScore
+        let hot = meanScore
         let cold = 0.01 * meanScore
+        let restartAfter = 4 * max(50, search.candidates.count)
         var iteration = 0
         var lastBest = 0
         var lastRestart = 0
-        let restartAfter = 4 * max(50, search.candidates.count)
         while iteration < limit, bestScore < upperBound - OrienteeringSearch.eps {
             let now = clock.now
             if now >= deadline { break }
@@ -82,10 +83,7 @@ public enum OrienteeringSolver {
                 ? Double(iteration) / Double(limit) : (now - startTime) / options.timeBudget
             let temperature = hot * pow(cold / hot, min(1, progress))
             let saved = search.routes
-            let visited = search.routes.reduce(0) { $0 + $1.count }
-            let size = 1 + rng.int(below: max(1, min(30, visited / 4 + 1)))
-            search.ruin(size: size, rng: &rng)
-            search.recreate(rng: &rng, noise: rng.unit() < 0.5 ? 0 : 0.3, squared: rng.unit() < 0.7)
+            search.step(rng: &rng, compactFrom: currentScore)
             let score = search.totalScore
             if score > bestScore + OrienteeringSearch.eps {
                 best = search.routes
@@ -98,10 +96,10 @@ public enum OrienteeringSolver {
             {
                 currentScore = score
             } else {
-                search.load(saved)
+                search.load(saved, full: true)
             }
             if iteration - max(lastBest, lastRestart) > restartAfter {
-                search.load(best)
+                search.load(best, full: true)
                 currentScore = bestScore
                 lastRestart = iteration
             }

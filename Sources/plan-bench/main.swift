@@ -77,7 +77,7 @@ var instances: [Instance] = []
 for (folder, decimals) in [("solomon", 10.0), ("cordeau", 100.0)] {
     let url = directory.appendingPathComponent(folder)
     let files = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
-    for file in files where file.hasSuffix(".txt") && file.contains(filter) {
+    for file in files where file.hasSuffix(".txt") && (filter.isEmpty || file.contains(filter)) {
         let set = folder == "cordeau" ? "pr" : String(file.prefix { $0.isLetter }) + "1"
         if let instance = Instance(url: url.appendingPathComponent(file), set: set, decimals: decimals) {
             instances.append(instance)
@@ -89,6 +89,30 @@ guard !instances.isEmpty else {
     exit(1)
 }
 let bks = loadBKS()
+
+/// Checks the reference solutions in solutions/ with the same checker: they must pass.
+@MainActor func checkReferences() {
+    let url = directory.appendingPathComponent("solutions")
+    let files = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
+    var passed = 0
+    for file in files where file.hasSuffix(".json") {
+        guard let data = try? Data(contentsOf: url.appendingPathComponent(file)),
+            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let name = root["instance"] as? String, let m = root["m"] as? Int,
+            let routes = root["routes"] as? [[Int]],
+            let instance = instances.first(where: { $0.name == name }),
+            let problem = try? instance.problem(routes: m)
+        else { continue }
+        // The files number customers from 1 (0 is the depot); the problem's nodes from 0.
+        if let reason = problem.check(routes.map { $0.map { $0 - 1 } }) {
+            print("reference \(file): INFEASIBLE under our conventions: \(reason)")
+        } else {
+            passed += 1
+        }
+    }
+    print("reference solutions feasible under the checker: \(passed)")
+}
+checkReferences()
 print("plan-bench: \(instances.count) instances, m = \(routeCounts), \(seconds) s each")
 print("instance  m  score    bks  gap%  best@s  iterations")
 
