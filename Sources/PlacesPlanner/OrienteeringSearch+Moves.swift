@@ -1,0 +1,126 @@
+import PlacesRoutes
+
+/// Ruin and recreate: the two halves of one step of the search.
+extension OrienteeringSearch {
+    /// One step: ruin (mostly small, sometimes up to half the visits), recreate without
+    /// the removed nodes, then with them, and, when `compacting`, reorder the routes to
+    /// free time and recreate again, if the score then reaches `compactFrom`.
+    mutating func step(rng: inout SplitMix64, compactFrom: Double) {
+        let visited = routes.reduce(0) { $0 + $1.count }
+        let large = rng.unit() < 0.2
+        let size = 1 + rng.int(below: max(1, large ? min(60, visited / 2 + 1) : min(15, visited / 4 + 1)))
+        let removed = ruin(size: size, rng: &rng)
+        let noise = [0, 0.2, 0.5, 1][rng.int(below: 4)]
+        let squared = rng.unit() < 0.7
+        let others = candidates.filter { routeOf[$0] < 0 && !removed.contains($0) }
+        recreate(rng: &rng, noise: noise, squared: squared, pool: others)
+        recreate(rng: &rng, noise: noise, squared: squared)
+        guard totalScore >= compactFrom - Self.eps else { return }
+        var changed = false
+        for r in 0..<routeCount where compact(r) { changed = true }
+        if changed { recreate(rng: &rng, noise: 0, squared: squared) }
+    }
+
+    /// Greedy insertion until nothing fits: repeatedly the unvisited node and position with
+    /// the best ratio of score (squared, or not) to the time it adds (Vansteenwegen et al.
+    /// 2009), each node's ratio scaled by a random factor in `[1, 1 + noise)`. Only the
+    /// changed route's positions are re-evaluated after an insertion.
+    /// `pool`: the nodes to try (`nil`: every unvisited candidate).
+    mutating func recreate(rng: inout SplitMix64, noise: Double, squared: Bool, pool: [Int]? = nil) {
+        let m = routeCount
+        let everything = pool == nil
+        defer { if everything { dirty = Array(repeating: false, count: m) } }
+        var pool = pool ?? candidates.filter { routeOf[$0] < 0 }
+        guard !pool.isEmpty else { return }
+        let skipClean = budget == .infinity
+        var factor = pool.map { _ in noise > 0 ? 1 + noise * rng.unit() : 1 }
+        var ratio = [Double](repeating: 0, count: pool.count * m)
+        var position = [Int](repeating: 0, count: pool.count * m)
+        func evaluate(_ k: Int, _ r: Int) {
+            let j = pool[k]
+            guard let (p, shift) = bestPosition(j, r) else {
+                ratio[k * m + r] = 0
+                return
+            }
+            let worth = squared ? score[j] * score[j] : score[j]
+            ratio[k * m + r] = worth * factor[k] / max(shift, 1e-3)
+            position[k * m + r] = p
+        }
+        for k in pool.indices { for r in 0..<m where dirty[r] || !skipClean { evaluate(k, r) } }
+        while true {
+            var bestK = -1
+            var bestR = 0
+            var bestRatio = 0.0
+            for k in pool.indices where totalCost + cost[pool[k]] <= budget + Self.eps {
+                for r in 0..<m where ratio[k * m + r] > bestRatio {
+                    bestRatio = ratio[k * m + r]
+                    bestK = k
+                    bestR = r
+                }
+            }
+            guard bestK >= 0 else { return }
+            insert(pool[bestK], bestR, at: position[bestK * m + bestR])
+            let last = pool.count - 1
+            pool.swapAt(bestK, last)
+            factor.swapAt(bestK, last)
+            for r in 0..<m {
+                ratio.swapAt(bestK * m + r, last * m + r)
+                position.swapAt(bestK * m + r, last * m + r)
+            }
+            pool.removeLast()
+            factor.removeLast()
+            ratio.removeLast(m)
+            position.removeLast(m)
+            for k in pool.indices { evaluate(k, bestR) }
+        }
+    }
+
+    /// Removes about `size` visits, by one of three strategies picked at random: a run of
+    /// consecutive visits in one route, in every route (the "shake" of Vansteenwegen et
+    /// al.), or a visit and its nearest visited neighbours. Removals that would break the
+    /// schedule (possible without the triangle inequality) are skipped.
+    @discardableResult
+    mutating func ruin(size: Int, rng: inout SplitMix64) -> [Int] {
+        let before = routes
+        switch rng.int(below: 3) {
+        case 0:
+            let nonEmpty = (0..<routeCount).filter { !routes[$0].isEmpty }
+            guard !nonEmpty.isEmpty else { return [] }
+            removeRun(nonEmpty[rng.int(below: nonEmpty.count)], size: size, rng: &rng)
+        case 1:
+            let each = max(1, size / max(1, routeCount))
+            for r in 0..<routeCount where !routes[r].isEmpty { removeRun(r, size: each, rng: &rng) }
+        default:
+            removeRelated(size: size, rng: &rng)
+        }
+        return before.joined().filter { routeOf[$0] < 0 }
+    }
+
+    private mutating func removeRun(_ r: Int, size: Int, rng: inout SplitMix64) {
+        var count = min(routes[r].count, 1 + rng.int(below: size))
+        while count > 0 {
+            let p = rng.int(below: routes[r].count - count + 1)
+            if canRemove(r, p, count: count) {
+                remove(r, p, count: count)
+                return
+            }
+            count -= 1
+        }
+    }
+
+    private mutating func removeRelated(size: Int, rng: inout SplitMix64) {
+        let visited = (0..<nodeCount).filter { routeOf[$0] >= 0 }
+        guard !visited.isEmpty else { return }
+        let seed = visited[rng.int(below: visited.count)]
+        let keys = visited.map { t(seed + 1, $0 + 1) + t($0 + 1, seed + 1) }
+        let order = visited.indices.sorted { keys[$0] < keys[$1] || (keys[$0] == keys[$1] && $0 < $1) }
+        var removed = 0
+        for k in order where removed < size {
+            let v = visited[k]
+            let r = routeOf[v]
+            guard r >= 0, let p = routes[r].firstIndex(of: v), canRemove(r, p, count: 1) else { continue }
+            remove(r, p, count: 1)
+            removed += 1
+        }
+    }
+}

@@ -1,0 +1,258 @@
+import PlacesRoutes
+
+/// The mutable state of one solver run: the routes, their schedules, and the moves that
+/// change them in place (insert, remove) keeping every route feasible at all times.
+///
+/// Per position it keeps the service start (`starts`) and the latest start that keeps the
+/// rest of the route feasible (`latest`, the "maxShift" of Vansteenwegen et al. 2009 as an
+/// absolute time), so inserting a node or removing a segment is checked in O(1).
+struct OrienteeringSearch {
+    static let eps = OrienteeringProblem.epsilon
+
+    let nodeCount: Int
+    let routeCount: Int
+    let dim: Int
+    let travel: [Double]
+    let service: [Double]
+    let score: [Double]
+    let cost: [Double]
+    /// `open[r * nodeCount + i]`, `close[…]`: node `i`'s window on route `r`.
+    let open: [Double]
+    let close: [Double]
+    /// `allowed[r * nodeCount + i]`: node `i` has a window on route `r` and fits alone.
+    let allowed: [Bool]
+    let routeOpen: [Double]
+    let routeClose: [Double]
+    let budget: Double
+    /// Nodes worth inserting (positive score, allowed on some route), ascending.
+    let candidates: [Int]
+
+    /// `near[i]`: up to ``nearCount`` candidates closest to node `i` (both ways): the
+    /// granular neighbourhood of insertion.
+    let near: [[Int]]
+    static let nearCount = 25
+
+    var routes: [[Int]]
+    var starts: [[Double]]
+    var latest: [[Double]]
+    /// Route of each node, -1 when unvisited.
+    var routeOf: [Int]
+    /// Position of each visited node in its route.
+    var positionOf: [Int]
+    /// Routes changed since the last full ``recreate(rng:noise:squared:pool:)``: the others
+    /// have room for no unvisited candidate (without a budget), so insertion skips them.
+    var dirty: [Bool]
+    var totalScore = 0.0
+    var totalCost = 0.0
+
+    init(_ problem: OrienteeringProblem) {
+        let n = problem.nodes.count
+        let m = problem.routes.count
+        nodeCount = n
+        routeCount = m
+        dim = n + 1
+        travel = problem.travel
+        service = problem.nodes.map(\.service)
+        score = problem.nodes.map(\.score)
+        cost = problem.nodes.map(\.cost)
+        routeOpen = problem.routes.map(\.open)
+        routeClose = problem.routes.map(\.close)
+        budget = problem.budget ?? .infinity
+        var open = [Double](repeating: 0, count: n * m)
+        var close = [Double](repeating: -.infinity, count: n * m)
+        var allowed = [Bool](repeating: false, count: n * m)
+        for r in 0..<m {
+            for i in 0..<n {
+                guard let w = problem.nodes[i].window(onRoute: r) else { continue }
+                open[r * n + i] = w.open
+                close[r * n + i] = w.close
+                let arrive = routeOpen[r] + problem.time(0, i + 1)
+                let back = max(arrive, w.open) + service[i] + problem.time(i + 1, 0)
+                allowed[r * n + i] =
+                    arrive <= w.close + Self.eps && back <= routeClose[r] + Self.eps && cost[i] <= budget + Self.eps
+            }
+        }
+        self.open = open
+        self.close = close
+        self.allowed = allowed
+        let scores = score
+        candidates = (0..<n).filter { i in scores[i] > 0 && (0..<m).contains { allowed[$0 * n + i] } }
+        near = Self.nearest(candidates, travel: problem.travel, dim: n + 1, nodeCount: n)
+        routes = Array(repeating: [], count: m)
+        starts = Array(repeating: [], count: m)
+        latest = Array(repeating: [], count: m)
+        routeOf = Array(repeating: -1, count: n)
+        positionOf = Array(repeating: 0, count: n)
+        dirty = Array(repeating: true, count: m)
+    }
+
+    @inline(__always) func t(_ a: Int, _ b: Int) -> Double { travel[a &* dim &+ b] }
+
+    private static func nearest(_ candidates: [Int], travel: [Double], dim: Int, nodeCount: Int) -> [[Int]] {
+        var near = [[Int]](repeating: [], count: nodeCount)
+        for i in candidates {
+            var keys: [Double] = []
+            var list: [Int] = []
+            for j in candidates where j != i {
+                let key = travel[(i + 1) * dim + j + 1] + travel[(j + 1) * dim + i + 1]
+                if list.count == nearCount, let worst = keys.last, key >= worst { continue }
+                var k = keys.count
+                while k > 0, keys[k - 1] > key { k -= 1 }
+                keys.insert(key, at: k)
+                list.insert(j, at: k)
+                if list.count > nearCount {
+                    keys.removeLast()
+                    list.removeLast()
+                }
+            }
+            near[i] = list
+        }
+        return near
+    }
+
+    /// Departure time from the stop before position `p` of route `r` (the depot for 0).
+    @inline(__always) func departure(_ r: Int, before p: Int) -> Double {
+        p == 0 ? routeOpen[r] : starts[r][p - 1] + service[routes[r][p - 1]]
+    }
+
+    /// Matrix index of the stop before position `p` (0: the depot).
+    @inline(__always) func location(_ r: Int, before p: Int) -> Int { p == 0 ? 0 : routes[r][p - 1] + 1 }
+
+    /// Matrix index of the stop at position `p` (the depot past the end).
+    @inline(__always) func location(_ r: Int, at p: Int) -> Int { p == routes[r].count ? 0 : routes[r][p] + 1 }
+
+    /// Latest start at position `p` (latest arrival back at the depot past the end).
+    @inline(__always) func latestStart(_ r: Int, at p: Int) -> Double {
+        p == routes[r].count ? routeClose[r] : latest[r][p]
+    }
+
+    /// Recomputes the schedule of route `r` after a change.
+    mutating func refresh(_ r: Int) {
+        let route = routes[r]
+        var s = [Double](repeating: 0, count: route.count)
+        var time = routeOpen[r]
+        var at = 0
+        let base = r * nodeCount
+        for (p, v) in route.enumerated() {
+            positionOf[v] = p
+            time += t(at, v + 1)
+            s[p] = max(time, open[base + v])
+            time = s[p] + service[v]
+            at = v + 1
+        }
+        var l = [Double](repeating: 0, count: route.count)
+        var bound = routeClose[r]
+        var next = 0
+        for p in stride(from: route.count - 1, through: 0, by: -1) {
+            let v = route[p]
+            bound = min(close[base + v], bound - service[v] - t(v + 1, next))
+            l[p] = bound
+            next = v + 1
+        }
+        starts[r] = s
+        latest[r] = l
+        dirty[r] = true
+    }
+
+    /// The time node `j` adds to route `r` when inserted at position `p` (arrival at the
+    /// next stop moves by this much), or `nil` when that breaks a window.
+    @inline(__always) func insertionShift(_ j: Int, _ r: Int, _ p: Int) -> Double? {
+        let dep = departure(r, before: p)
+        let prev = location(r, before: p)
+        let next = location(r, at: p)
+        let k = r * nodeCount + j
+        let arrive = dep + t(prev, j + 1)
+        guard arrive <= close[k] + Self.eps else { return nil }
+        let reach = max(arrive, open[k]) + service[j] + t(j + 1, next)
+        guard reach <= latestStart(r, at: p) + Self.eps else { return nil }
+        return reach - (dep + t(prev, next))
+    }
+
+    /// The cheapest feasible position for `j` on route `r` and its shift. On long routes
+    /// only the positions next to `j`'s near neighbours and the depot are tried (a granular
+    /// neighbourhood, as in Labadie et al. 2012).
+    func bestPosition(_ j: Int, _ r: Int) -> (position: Int, shift: Double)? {
+        guard allowed[r * nodeCount + j] else { return nil }
+        let count = routes[r].count
+        var best: (Int, Double)?
+        func consider(_ p: Int) {
+            if let shift = insertionShift(j, r, p), best.map({ shift < $0.1 }) ?? true { best = (p, shift) }
+        }
+        if count <= 2 * Self.nearCount / max(1, routeCount) {
+            let closeJ = close[r * nodeCount + j] + Self.eps
+            for p in 0...count {
+                // Departures never decrease along a route: once past the close, stop.
+                if departure(r, before: p) > closeJ { break }
+                consider(p)
+            }
+            return best
+        }
+        consider(0)
+        for u in near[j] where routeOf[u] == r {
+            let p = positionOf[u]
+            consider(p)
+            consider(p + 1)
+        }
+        consider(count)
+        return best
+    }
+
+    mutating func insert(_ j: Int, _ r: Int, at p: Int) {
+        routes[r].insert(j, at: p)
+        routeOf[j] = r
+        totalScore += score[j]
+        totalCost += cost[j]
+        refresh(r)
+    }
+
+    /// Whether removing positions `p..<p+count` of route `r` keeps it feasible (always,
+    /// under the triangle inequality; checked because the matrix need not obey it).
+    func canRemove(_ r: Int, _ p: Int, count: Int) -> Bool {
+        let arrive = departure(r, before: p) + t(location(r, before: p), location(r, at: p + count))
+        return arrive <= latestStart(r, at: p + count) + Self.eps
+    }
+
+    mutating func remove(_ r: Int, _ p: Int, count: Int) {
+        for v in routes[r][p..<(p + count)] {
+            routeOf[v] = -1
+            totalScore -= score[v]
+            totalCost -= cost[v]
+        }
+        routes[r].removeSubrange(p..<(p + count))
+        refresh(r)
+    }
+
+    /// Replaces the state with `routes` (a feasible solution of the same problem);
+    /// `full`: no unvisited candidate fits in any of them (a full recreate made them).
+    mutating func load(_ routes: [[Int]], full: Bool = false) {
+        self.routes = routes
+        routeOf = Array(repeating: -1, count: nodeCount)
+        totalScore = 0
+        totalCost = 0
+        for (r, route) in routes.enumerated() {
+            for v in route {
+                routeOf[v] = r
+                totalScore += score[v]
+                totalCost += cost[v]
+            }
+            refresh(r)
+        }
+        if full { dirty = Array(repeating: false, count: routeCount) }
+    }
+
+    /// Route end time (arrival back at the depot).
+    func end(_ r: Int) -> Double {
+        guard let last = routes[r].last, let s = starts[r].last else { return routeOpen[r] }
+        return s + service[last] + t(last + 1, 0)
+    }
+}
+
+extension SplitMix64 {
+    /// A uniform integer in `0..<bound` (`bound` > 0).
+    @inline(__always) mutating func int(below bound: Int) -> Int {
+        Int(truncatingIfNeeded: ((next() >> 32) &* UInt64(truncatingIfNeeded: bound)) >> 32)
+    }
+
+    /// A uniform double in `[0, 1)`.
+    @inline(__always) mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
+}
