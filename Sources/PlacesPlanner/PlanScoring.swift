@@ -88,8 +88,9 @@ public enum PlanScoring {
         }
     }
 
+    /// "4", "4.5": the rating in tenths, held to 0–5 (NaN reads as 0) so no value traps.
     static func ratingText(_ rating: Double) -> String {
-        let tenths = (rating * 10).rounded()
+        let tenths = (min(5, max(0, rating.isNaN ? 0 : rating)) * 10).rounded()
         return tenths.truncatingRemainder(dividingBy: 10) == 0 ? String(Int(tenths / 10)) : String(tenths / 10)
     }
 

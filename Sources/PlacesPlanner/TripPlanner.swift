@@ -22,8 +22,10 @@ public enum TripPlanner {
         let scored = candidates.map { PlanScoring.score($0, interests: request.interests) }
         let wantsFood = request.interests.keys.contains { PlanScoring.foodCategories.contains($0) }
 
-        // Points: the stay, then every candidate (one without a location stands at the stay).
-        let points = [request.stay] + candidates.map { $0.point ?? request.stay }
+        // Points: the stay, then every candidate (one without a usable location stands at the
+        // stay: one bad point would fail the whole matrix and make every trip take no time).
+        let located = candidates.map { c in c.point.flatMap { (try? $0.validate()) == nil ? nil : $0 } }
+        let points = [request.stay] + located.map { $0 ?? request.stay }
         let matrices = try? GreatCircleMatrixProvider().travelMatrices(for: points, mode: request.mode)
         let n = points.count
         let minutes =
@@ -39,7 +41,7 @@ public enum TripPlanner {
         for (i, c) in candidates.enumerated() {
             let service = serviceMinutes(c, pace: request.pace)
             services[i] = service
-            if c.fixed == nil, c.point == nil {
+            if c.fixed == nil, located[i] == nil {
                 excluded[i] = .noLocation
                 continue
             }
