@@ -115,16 +115,18 @@ extension Engine {
                     _ = try moveStop(id, stop: stopID, ["date": .string(day.date)])
                     continue
                 }
+                // Never an empty title: the item would be refused after others were written.
+                let title = String(c.name.trimmingCharacters(in: .whitespacesAndNewlines).prefix(200))
                 var item: [String: JSONValue] = [
                     "type": .string(PlanScoring.isFood(c.categories) ? "food" : "activity"),
-                    "title": .string(String(c.name.prefix(200))),
+                    "title": .string(title.isEmpty ? "Suggested place" : title),
                     "start": .string(Self.localTime(day.date, stop.arrive)),
                     "end": .string(Self.localTime(day.date, stop.leave)),
                     "notes": .string("Suggested: " + stop.reasons.joined(separator: "; ")),
                 ]
                 if let point = c.point {
                     item["location"] = .object([
-                        "name": .string(String(c.name.prefix(200))), "latitude": .number(point.latitude),
+                        "name": .string(title.isEmpty ? "Suggested place" : title), "latitude": .number(point.latitude),
                         "longitude": .number(point.longitude),
                     ])
                 }

@@ -17,20 +17,24 @@ extension Engine {
     func mergeFriendsPlaces(into pool: inout [PlanCandidate], shared: inout [String: (owner: String, place: String)]) {
         let known = knownPeople()
         let cards = heldCards().filter { known.contains($0.key) }.sorted { $0.key.humanID < $1.key.humanID }
+        // Names folded once: a card holds up to `CardService.maxSharedPlaces` places, and
+        // folding the whole pool for each of them froze the engine for minutes.
+        var byName = Self.foldedNames(pool)
         for (key, card) in cards {
             let view = cardView(card)
             // The name the person gave their profile, else the one this daemon knows them by.
             let name = view.name.flatMap { $0.isEmpty ? nil : $0 } ?? displayName(of: key)
-            for favorite in view.favorites {
+            // A place without a name (a hostile card can leave it unset) cannot be written as a visit.
+            for favorite in view.favorites where !favorite.name.trimmingCharacters(in: .whitespaces).isEmpty {
                 let point = GeoPoint(latitude: favorite.latitude, longitude: favorite.longitude)
                 let folded = PlanScoring.fold(favorite.name)
-                if let i = pool.firstIndex(where: { c in
-                    PlanScoring.fold(c.name) == folded
-                        && (c.point.map { $0.greatCircleDistanceMeters(to: point) <= Self.samePlaceMeters } ?? false)
+                if let i = byName[folded]?.first(where: { i in
+                    pool[i].point.map { $0.greatCircleDistanceMeters(to: point) <= Self.samePlaceMeters } ?? false
                 }) {
                     if !pool[i].signals.savedBy.contains(name) { pool[i].signals.savedBy.append(name) }
                     continue
                 }
+                byName[folded, default: []].append(pool.count)
                 pool.append(
                     PlanCandidate(
                         id: favorite.id, name: favorite.name, point: point, categories: favorite.categories,
@@ -41,13 +45,18 @@ extension Engine {
         }
     }
 
-    /// How many published trips by the user or people they know visit each candidate (a
-    /// stranger's trips never count: anyone can publish a thousand).
-    func countPublishedTrips(_ pool: inout [PlanCandidate]) {
-        let context = exploreContext
-        let known = Set(knownPeople().map { Array($0.bytes) } + (me.map { [Array($0.bytes)] } ?? []))
+    /// The pool's indices by folded name, in pool order.
+    static func foldedNames(_ pool: [PlanCandidate]) -> [String: [Int]] {
         var byName = [String: [Int]]()
         for (i, c) in pool.enumerated() { byName[PlanScoring.fold(c.name), default: []].append(i) }
+        return byName
+    }
+
+    /// How many published trips by the user or people they know visit each candidate (a
+    /// stranger's trips never count: anyone can publish a thousand).
+    func countPublishedTrips(_ pool: inout [PlanCandidate], names byName: [String: [Int]]) {
+        let context = exploreContext
+        let known = Set(knownPeople().map { Array($0.bytes) } + (me.map { [Array($0.bytes)] } ?? []))
         for entry in exploreComponent.visibleEntries(context) where known.contains(entry.author) {
             let stops = (try? store.entities(in: entry.doc, kind: .stop)) ?? []
             var counted = Set<Int>()
@@ -65,11 +74,13 @@ extension Engine {
 
     /// Where the days start and end: the request's stay, else the itinerary's first lodging
     /// with a position; nil when neither says.
-    func planStay(_ stay: PlanRequest.Stay?, trip: Trip?, pool: [PlanCandidate]) throws -> GeoPoint? {
+    func planStay(
+        _ stay: PlanRequest.Stay?, trip: Trip?, pool: [PlanCandidate], names: [String: [Int]]
+    ) throws -> GeoPoint? {
         switch stay {
         case .point(let p): return p
         case .place(let reference):
-            let id = try planPlaceID(reference, pool: pool, field: "stay")
+            let id = try planPlaceID(reference, pool: pool, names: names, field: "stay")
             guard let point = pool.first(where: { $0.id == id })?.point else {
                 throw ServiceError.invalid("stay", "'\(reference.prefix(80))' has no position")
             }
@@ -84,7 +95,7 @@ extension Engine {
 
     /// `near`: `LAT,LON`, a discover result id, one of the user's or friends' places by name,
     /// or what discover ranks first for the text.
-    func planCentre(_ near: String, pool: [PlanCandidate]) throws -> GeoPoint {
+    func planCentre(_ near: String, pool: [PlanCandidate], names: [String: [Int]]) throws -> GeoPoint {
         let parts = near.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         if parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]) {
             guard lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180 else {
@@ -96,7 +107,7 @@ extension Engine {
             let result = try discoverResult(near)
             return GeoPoint(latitude: result.latitude, longitude: result.longitude)
         }
-        if let id = try? planPlaceID(near, pool: pool, field: "near"),
+        if let id = try? planPlaceID(near, pool: pool, names: names, field: "near"),
             let point = pool.first(where: { $0.id == id })?.point
         {
             return point
@@ -110,7 +121,10 @@ extension Engine {
 
     /// A place reference (`must`, `avoid`, `stay`): a candidate's id, a unique start of a
     /// library id, or a name (case and accents ignored) that one candidate has.
-    func planPlaceID(_ reference: String, pool: [PlanCandidate], field: String) throws -> String {
+    /// `names` is `foldedNames(pool)`.
+    func planPlaceID(
+        _ reference: String, pool: [PlanCandidate], names: [String: [Int]], field: String
+    ) throws -> String {
         if pool.contains(where: { $0.id == reference }) { return reference }
         let lower = reference.lowercased()
         if lower.count >= 4, lower.allSatisfy(\.isHexDigit) {
@@ -118,7 +132,7 @@ extension Engine {
             if matches.count == 1 { return matches[0].id }
         }
         let folded = PlanScoring.fold(reference)
-        let named = pool.filter { PlanScoring.fold($0.name) == folded }
+        let named = (names[folded] ?? []).map { pool[$0] }
         // The user's own place first when a friend saved one of the same name.
         if let mine = named.first(where: { $0.signals.mine }) ?? named.first { return mine.id }
         throw ServiceError.invalid(
@@ -128,8 +142,12 @@ extension Engine {
     /// The interests folded, with their weight (a category named twice weighs 2). Each must be
     /// a category some place of the user's or their friends' has, or a kind of food.
     func planInterests(_ interests: [String], pool: [PlanCandidate]) throws -> [String: Int] {
+        guard !interests.isEmpty else { return [:] }
+        // Each distinct category folded once: folding is slow, and the pool may hold 20,000 places.
+        var written = Set<String>()
+        for c in pool { written.formUnion(c.categories) }
         var known = PlanScoring.foodCategories
-        for c in pool { for category in c.categories { known.insert(PlanScoring.fold(category)) } }
+        for category in written { known.insert(PlanScoring.fold(category)) }
         var out = [String: Int]()
         for (i, interest) in interests.enumerated() {
             let folded = PlanScoring.fold(interest)
@@ -168,6 +186,34 @@ extension Engine {
             return .estimate(minor)
         }
         return .unknown
+    }
+
+    /// The places the trip already has a visit at (a booking, a plan applied before), by
+    /// folded name: a candidate there is not suggested again, on any day.
+    static func visitsInTrip(_ trip: Trip?) -> [String: [GeoPoint]] {
+        var out = [String: [GeoPoint]]()
+        for item in trip?.items ?? [] where [.food, .activity, .place].contains(item.type) {
+            guard let point = item.location?.point else { continue }
+            for name in Set([item.title, item.location?.name ?? ""].map(PlanScoring.fold)) where !name.isEmpty {
+                out[name, default: []].append(point)
+            }
+        }
+        return out
+    }
+
+    /// The ids of the pool's places that `visits` (`visitsInTrip`) are at; `names` is
+    /// `foldedNames(pool)`.
+    static func visited(_ visits: [String: [GeoPoint]], pool: [PlanCandidate], names: [String: [Int]]) -> Set<String> {
+        var out = Set<String>()
+        for (name, points) in visits {
+            for i in names[name] ?? [] {
+                guard let point = pool[i].point,
+                    points.contains(where: { $0.greatCircleDistanceMeters(to: point) <= samePlaceMeters })
+                else { continue }
+                out.insert(pool[i].id)
+            }
+        }
+        return out
     }
 
     /// The itinerary's booked items inside the plan's days (a dinner, a ticket): visits fixed

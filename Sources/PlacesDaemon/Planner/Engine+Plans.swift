@@ -61,6 +61,10 @@ extension Engine {
         let dayStart = request.dayStart ?? Self.defaultDayStart
         let dayEnd = request.dayEnd ?? Self.defaultDayEnd
         guard dayEnd > dayStart else { throw ServiceError.invalid("dayEnd", "'dayEnd' must be after 'dayStart'") }
+        // A visit ending at 24:00 is written as the next day's 00:00: there is no 10000-01-01.
+        if dayEnd >= 1_440, let last = days.last, last.year >= 9_999, last.month == 12, last.day == 31 {
+            throw ServiceError.invalid("dayEnd", "on 9999-12-31 a day ends by 23:59")
+        }
 
         let currency = request.budget?.currency ?? planCurrency(itinerary)
         let rates = itinerary.flatMap { try? expenseSnapshot($0).rates } ?? [:]
@@ -71,11 +75,12 @@ extension Engine {
         }
         var shared = [String: (owner: String, place: String)]()
         mergeFriendsPlaces(into: &pool, shared: &shared)
-        countPublishedTrips(&pool)
+        let names = Self.foldedNames(pool)
+        countPublishedTrips(&pool, names: names)
 
         // Where: `near`, else the stay, else the itinerary's places to go.
-        let stayPoint = try planStay(request.stay, trip: trip, pool: pool)
-        var centre = try request.near.map { try planCentre($0, pool: pool) }
+        let stayPoint = try planStay(request.stay, trip: trip, pool: pool, names: names)
+        var centre = try request.near.map { try planCentre($0, pool: pool, names: names) }
         if centre == nil { centre = stayPoint ?? Self.centre(of: stops.compactMap(Self.stopPoint)) }
         guard let centre else {
             throw ServiceError.invalid(
@@ -84,15 +89,22 @@ extension Engine {
         let radius = (request.radiusKm ?? Self.defaultPlanRadiusKm) * 1_000
 
         let mustIDs = try Set(
-            request.must.enumerated().map { i, ref in try planPlaceID(ref, pool: pool, field: "must[\(i)]") })
+            request.must.enumerated().map { i, ref in
+                try planPlaceID(ref, pool: pool, names: names, field: "must[\(i)]")
+            })
         let avoidIDs = try Set(
-            request.avoid.enumerated().map { i, ref in try planPlaceID(ref, pool: pool, field: "avoid[\(i)]") })
+            request.avoid.enumerated().map { i, ref in
+                try planPlaceID(ref, pool: pool, names: names, field: "avoid[\(i)]")
+            })
         let interests = try planInterests(request.interests, pool: pool)
 
         var candidates = [PlanCandidate]()
         var existingStops = [String: String]()
+        // A place the trip already visits (booked, or a plan applied before) is not suggested again.
+        let inTrip = Self.visited(Self.visitsInTrip(trip), pool: pool, names: names)
         for var c in pool where !avoidIDs.contains(c.id) {
             c.must = mustIDs.contains(c.id)
+            if !c.must, inTrip.contains(c.id) { continue }
             guard c.must || (c.point.map { $0.greatCircleDistanceMeters(to: centre) <= radius } ?? false) else {
                 continue
             }
@@ -115,6 +127,7 @@ extension Engine {
             }
             existingStops[placeID] = stop.id
         }
+        candidates = Self.bestCandidates(candidates, interests: interests)
         candidates += Self.fixedVisits(trip, days: days)
         // A stable order: the answer is the same for the same inputs.
         candidates.sort { $0.id < $1.id }
@@ -129,6 +142,20 @@ extension Engine {
         return PlanContext(
             request: planRequest, currency: currency, itinerary: itinerary,
             shared: shared, existingStops: existingStops, days: days)
+    }
+
+    /// The most candidates a plan weighs besides musts and booked items: its travel matrix
+    /// grows with their square (5,000 places in the radius took gigabytes and minutes).
+    static let maxPlanCandidates = 500
+
+    /// Every must, then the best scored of the rest up to `maxPlanCandidates` (ties by id).
+    static func bestCandidates(_ candidates: [PlanCandidate], interests: [String: Int]) -> [PlanCandidate] {
+        guard candidates.count > maxPlanCandidates else { return candidates }
+        let musts = candidates.filter(\.must)
+        let rest = candidates.filter { !$0.must }
+            .map { (c: $0, score: PlanScoring.score($0, interests: interests).score) }
+            .sorted { $0.score != $1.score ? $0.score > $1.score : $0.c.id < $1.c.id }
+        return musts + rest.prefix(max(0, maxPlanCandidates - musts.count)).map(\.c)
     }
 
     /// Solver rounds for a plan over `count` candidates: enough to settle, few enough that a

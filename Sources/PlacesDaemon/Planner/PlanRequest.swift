@@ -78,8 +78,9 @@ struct PlanRequest {
         func clock(_ key: String) throws -> Int? {
             guard let text = try string(key, max: 5) else { return nil }
             let parts = text.split(separator: ":")
-            guard text.count == 5, parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]),
-                parts[0].allSatisfy(\.isASCII), (0...24).contains(h), (0...59).contains(m), h * 60 + m <= 1_440
+            guard text.count == 5, parts.count == 2, text.utf8.allSatisfy({ $0 == 0x3A || (0x30...0x39).contains($0) }),
+                let h = Int(parts[0]), let m = Int(parts[1]), (0...24).contains(h), (0...59).contains(m),
+                h * 60 + m <= 1_440
             else { throw ServiceError.invalid(key, "'\(key)' must be a time written HH:MM, 00:00 to 24:00") }
             return h * 60 + m
         }
@@ -107,7 +108,7 @@ struct PlanRequest {
             throw ServiceError.invalid("dayEnd", "'dayEnd' must be after 'dayStart'")
         }
         if let value = body["stay"], !value.isNull {
-            if let s = value.stringValue {
+            if value.stringValue != nil, let s = try string("stay") {
                 stay = .place(s)
             } else if case .object(let o) = value, o.count == 2, let lat = o["latitude"]?.doubleValue,
                 let lon = o["longitude"]?.doubleValue, lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180
@@ -129,6 +130,11 @@ struct PlanRequest {
                 guard case .object(let money) = try FieldRule.money.validate("budget", value),
                     let minor = money["amountMinor"]?.intValue, let currency = money["currency"]?.stringValue
                 else { throw ServiceError.invalid("budget", "'budget' must be {\"amountMinor\", \"currency\"}") }
+                // A code no price can be converted to would leave every priced place out.
+                guard CurrencyTable.minorDigits(currency) != nil else {
+                    throw ServiceError.invalid(
+                        "budget", "'budget.currency' \(currency) is not a currency money is kept in")
+                }
                 budget = Money(amountMinor: minor, currency: currency)
             } catch let error as FieldError {
                 throw ServiceError.invalid("budget", error.message)
