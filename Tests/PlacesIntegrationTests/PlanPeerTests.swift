@@ -7,11 +7,12 @@ import Testing
 @testable import PlacesSync
 @testable import PlacesTestSupport
 
-/// Suggested trips (issue 31) and published trips: the user's own published trip through a
+/// Suggested trips (issue 31) with other people: the user's own published trip through a
 /// place says so beside it; a stranger publishing trips through the same place, however many,
-/// adds nothing (anyone can publish a thousand).
-@Suite("Plans and strangers' published trips (issue 31)", .serialized)
-struct PlanSybilTests {
+/// adds nothing (anyone can publish a thousand); a viewer of a shared itinerary can plan from
+/// it but not write into it.
+@Suite("Plans with other people (issue 31)", .serialized)
+struct PlanPeerTests {
     static func reasons(_ v: SyncNode, of name: String) throws -> [String] {
         let (status, plan) = try HostileExplorePeerTests.json(
             v, "POST", "/v1/plans", body: #"{"near":"38.7107,-9.1365","startDate":"2027-05-04"}"#)
@@ -63,5 +64,38 @@ struct PlanSybilTests {
             try Self.reasons(v, of: "Casa Sybil").contains("in a published trip")
         }
         #expect(!(try Self.reasons(v, of: "Casa Sybil")).contains { $0.contains("published trips") })
+    }
+
+    @Test("a viewer's apply is 403 with nothing written anywhere; planning from it, or into a new trip, works")
+    func viewerApply() async throws {
+        let a = try SyncNode("Ana"), c = try SyncNode("Carla")
+        try a.addPeer(c)
+        try c.addPeer(a)
+        try c.trust(a)
+        let it = try a.d.call(
+            Itinerary.self, "POST", "/v1/itineraries",
+            json: #"{"name":"Lisbon","startDate":"2027-05-01","endDate":"2027-05-02"}"#)
+        let shared = try a.d.send(
+            "POST", "/v1/itineraries/\(it.id)/share", json: #"{"member":"\#(c.id)","role":"viewer"}"#)
+        #expect(shared.status == 200, "\(shared.text)")
+        try await eventually("Carla holds the shared itinerary") {
+            try c.d.call(ItineraryList.self, "GET", "/v1/itineraries?scope=shared").count == 1
+        }
+        _ = try c.d.call(
+            Place.self, "POST", "/v1/places", json: #"{"name":"Sé de Lisboa","latitude":38.7100,"longitude":-9.1335}"#)
+        let near = #""near":"38.7107,-9.1365","itinerary":"\#(it.id)""#
+        let applied = try c.d.send("POST", "/v1/plans", json: "{\(near),\"apply\":true}")
+        #expect(applied.status == 403, "\(applied.text)")
+        let items = try HostileExplorePeerTests.json(c, "GET", "/v1/itineraries/\(it.id)/items").1
+        #expect((items["items"] as? [Any])?.isEmpty == true, "nothing written: \(items)")
+        try await Task.sleep(for: .milliseconds(500))
+        let ana = try HostileExplorePeerTests.json(a, "GET", "/v1/itineraries/\(it.id)/items").1
+        #expect((ana["items"] as? [Any])?.isEmpty == true, "nothing reached the owner: \(ana)")
+
+        let (planned, plan) = try HostileExplorePeerTests.json(c, "POST", "/v1/plans", body: "{\(near)}")
+        #expect(planned == 200 && (plan["days"] as? [Any])?.count == 2, "the trip's two days: \(plan)")
+        let (created, copy) = try HostileExplorePeerTests.json(
+            c, "POST", "/v1/plans", body: "{\(near),\"create\":\"Carla's Lisbon\"}")
+        #expect(created == 200 && copy["itinerary"] as? String != it.id, "\(copy)")
     }
 }
