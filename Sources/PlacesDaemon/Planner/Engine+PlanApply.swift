@@ -101,7 +101,14 @@ extension Engine {
             if let zone = context.itinerary.flatMap({ try? tripSnapshot($0).trip.timeZone }) {
                 body["timeZone"] = .string(zone)
             }
-            id = try createItinerary(body).id
+            do {
+                id = try createItinerary(body).id
+            } catch let error as ServiceError where error.field == "name" {
+                // The new trip's name is the request's 'create'.
+                throw ServiceError.invalid("create", "'create': " + error.message)
+            } catch let error as FieldError where error.field == "name" {
+                throw ServiceError.invalid("create", "'create': " + error.message)
+            }
         } else if let doc = context.itinerary {
             id = doc.id.hex
         } else {

@@ -151,6 +151,9 @@ struct PlanRequest {
         avoid = try strings("avoid")
         itinerary = try string("itinerary")
         create = try string("create")
+        if let name = create, name.allSatisfy(\.isWhitespace) {
+            throw ServiceError.invalid("create", "'create' must name the new trip: it is only spaces")
+        }
         if let value = body["timeBudgetMs"], !value.isNull {
             guard let ms = value.intValue, ms >= 1, ms <= Int64(Self.maxTimeBudgetMs) else {
                 throw ServiceError.invalid("timeBudgetMs", "'timeBudgetMs' must be from 1 to \(Self.maxTimeBudgetMs)")

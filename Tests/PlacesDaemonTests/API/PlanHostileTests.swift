@@ -63,6 +63,7 @@ struct PlanHostileTests {
             (#"{\#(Self.near),"apply":"yes"}"#, "apply"),
             (#"{\#(Self.near),"create":"\#(long)"}"#, "create"),
             (#"{\#(Self.near),"create":""}"#, "create"),
+            (#"{\#(Self.near),"create":"   "}"#, "create"),
             (#"{\#(Self.near),"stay":""}"#, "stay"),
             (#"{\#(Self.near),"stay":"\#(long)"}"#, "stay"),
             (#"{\#(Self.near),"stay":{"latitude":"nan","longitude":0}}"#, "stay"),
@@ -213,5 +214,37 @@ extension PlanHostileTests {
         #expect(Self.stops(plan).contains { $0["name"] == .string("Palácio da Pena") })
         #expect(took < .seconds(60), "\(took)")
         #expect(try await t.d.call(PlaceList.self, "GET", "/v1/places").count == count + 1)
+    }
+}
+
+extension PlanHostileTests {
+    @Test("applying days outside the itinerary's dates: all of the plan is written, or none of it")
+    func applyOutsideTheTrip() async throws {
+        let t = try await LoggedInDaemon.start()
+        let ids = try await PlanAPITests.library(t)
+        let trip = try await t.d.call(
+            Itinerary.self, "POST", "/v1/itineraries",
+            json: #"{"name":"Lisbon","startDate":"2027-05-01","endDate":"2027-05-02"}"#)
+        _ = try await t.d.call(
+            Itinerary.self, "POST", "/v1/itineraries/\(trip.id)/places",
+            json: #"{"placeId":"\#(ids["Castelo de São Jorge"] ?? "")"}"#)
+        let r = try await t.d.send(
+            "POST", "/v1/plans",
+            json: """
+                {"near":"38.7118,-9.1380","itinerary":"\(trip.id)","startDate":"2027-06-10","endDate":"2027-06-11",
+                 "apply":true}
+                """)
+        let items = try PlanAPITests.json(try await t.d.send("GET", "/v1/itineraries/\(trip.id)/items"))
+        let written = items["items"]?.arrayValue?.count ?? -1
+        if r.status == 200 {
+            let stops = Self.stops(try PlanAPITests.json(r))
+            #expect(stops.contains { $0["name"] == .string("Castelo de São Jorge") }, "the place to go is kept")
+            #expect(written == stops.count - 1, "every new visit written: \(written) of \(stops.count - 1)")
+            let after = try await t.d.call(Itinerary.self, "GET", "/v1/itineraries/\(trip.id)")
+            #expect(after.places.first?.day == "2027-06-10" || after.places.first?.day == "2027-06-11")
+        } else {
+            #expect(r.status == 400, "\(r.text.prefix(300))")
+            #expect(written == 0, "refused, yet \(written) items were written: \(r.text.prefix(200))")
+        }
     }
 }
