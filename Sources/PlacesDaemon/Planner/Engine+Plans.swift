@@ -92,10 +92,13 @@ extension Engine {
             request.must.enumerated().map { i, ref in
                 try planPlaceID(ref, pool: pool, names: names, field: "must[\(i)]")
             })
-        let avoidIDs = try Set(
-            request.avoid.enumerated().map { i, ref in
-                try planPlaceID(ref, pool: pool, names: names, field: "avoid[\(i)]")
-            })
+        // Avoiding a name avoids every place of that name (a friend's save of it, a second
+        // save of one's own), not only the one a must would pick.
+        var avoidIDs = Set<String>()
+        for (i, ref) in request.avoid.enumerated() {
+            avoidIDs.insert(try planPlaceID(ref, pool: pool, names: names, field: "avoid[\(i)]"))
+            for k in names[PlanScoring.fold(ref)] ?? [] { avoidIDs.insert(pool[k].id) }
+        }
         let interests = try planInterests(request.interests, pool: pool)
 
         var candidates = [PlanCandidate]()

@@ -248,3 +248,21 @@ extension PlanHostileTests {
         }
     }
 }
+
+extension PlanHostileTests {
+    @Test("avoiding a place by name avoids every place of that name, not only the first")
+    func avoidByName() async throws {
+        let t = try await LoggedInDaemon.start()
+        _ = try await PlanAPITests.library(t)
+        // A second save of the same market, 400 m away (another entrance, a typo'd pin).
+        _ = try await t.addPlace("Time Out Market", 38.7105, -9.1420)
+        let r = try await t.d.send(
+            "POST", "/v1/plans",
+            json:
+                #"{"near":"38.7118,-9.1380","startDate":"2027-05-01","endDate":"2027-05-02","avoid":["time out market"]}"#
+        )
+        #expect(r.status == 200, "\(r.text.prefix(300))")
+        let names = Self.stops(try PlanAPITests.json(r)).compactMap { $0["name"]?.stringValue }
+        #expect(!names.isEmpty && !names.contains("Time Out Market"), "\(names)")
+    }
+}
