@@ -110,6 +110,13 @@ extension Engine {
                 throw ServiceError.invalid("create", "'create': " + error.message)
             }
         } else if let doc = context.itinerary {
+            // The plan was made off the engine: when a place to go it kept was removed
+            // meanwhile, write nothing (its move would be refused after the items were written).
+            let now = Set(try tripSnapshot(doc).stops.map(\.id))
+            guard Set(context.existingStops.values).isSubset(of: now) else {
+                throw ServiceError.conflict(
+                    "itinerary-changed", "the itinerary's places to go changed while the plan was made: plan again")
+            }
             id = doc.id.hex
         } else {
             throw ServiceError.invalid("apply", "'apply' writes the plan into 'itinerary': name the itinerary")
