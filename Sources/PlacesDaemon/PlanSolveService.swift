@@ -12,8 +12,10 @@ enum PlanSolveService {
     static let maxMatrixNodes = 500
     /// Most routes.
     static let maxRoutes = 10
-    /// Largest coordinate magnitude: keeps every Euclidean distance finite.
+    /// Largest coordinate magnitude, and largest time, score or travel time: keeps every
+    /// sum the solver makes (and so every number in the answer) finite.
     static let maxCoordinate = 1e12
+    static let maxValue = 1e12
 
     /// A node's id, echoed back as given: a JSON integer or a string.
     enum NodeID: Codable, Hashable, Sendable {
@@ -106,6 +108,7 @@ enum PlanSolveService {
         for (i, node) in nodes.enumerated() where !seen.insert(node.id).inserted {
             throw ServiceError.invalid("nodes[\(i)].id", "the id of nodes[\(i)] is used by an earlier node")
         }
+        try checkMagnitudes(request)
         let travel = try request.travel.map { try matrix($0, size: nodes.count + 1) } ?? euclidean(request)
         let window = TimeWindow(open: request.depot.open, close: request.depot.close)
         let problemNodes = nodes.map { node in
@@ -122,6 +125,26 @@ enum PlanSolveService {
             // The routes are all the depot's window; the rest is named as in the request.
             let field = error.field.hasPrefix("routes[0]") ? "depot" + error.field.dropFirst(9) : error.field
             throw ServiceError.invalid(field, "'\(field)' \(error.message)")
+        }
+    }
+
+    /// Refuses numbers over ``maxValue`` (the solver's own checks catch negative and
+    /// non-finite ones, naming the same fields).
+    static func checkMagnitudes(_ request: Request) throws {
+        func check(_ value: Double?, _ field: @autoclosure () -> String) throws {
+            guard let value, value > maxValue else { return }
+            throw ServiceError.invalid(field(), "'\(field())' must be at most 1e12")
+        }
+        try check(request.depot.open, "depot.open")
+        try check(request.depot.close, "depot.close")
+        for (i, node) in request.nodes.enumerated() {
+            try check(node.service, "nodes[\(i)].service")
+            try check(node.score, "nodes[\(i)].score")
+            try check(node.open, "nodes[\(i)].open")
+            try check(node.close, "nodes[\(i)].close")
+        }
+        for (i, row) in (request.travel ?? []).enumerated() {
+            for (j, value) in row.enumerated() { try check(value, "travel[\(i)][\(j)]") }
         }
     }
 

@@ -78,6 +78,8 @@ struct PlanSolveAPITests {
         Case(body: body(nodes: node, extra: #","travel":[[0,1,1],[1,0,1],[1,1,0]]"#), field: "travel"),
         Case(body: body(nodes: node, extra: #","travel":[[0,1],[-1,0]]"#), field: "travel[1][0]"),
         Case(body: body(nodes: node, extra: #","timeBudgetMs":0"#), field: "timeBudgetMs"),
+        Case(body: body(nodes: #"{"id":1,"x":1,"y":1,"score":1e300}"#), field: "nodes[0].score"),
+        Case(body: body(nodes: node, extra: #","travel":[[0,1],[1e13,0]]"#), field: "travel[1][0]"),
         Case(
             body: body(nodes: (0...2_000).map { #"{"id":\#($0),"x":1,"y":1,"score":1}"# }.joined(separator: ",")),
             field: "nodes"),
