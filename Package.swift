@@ -169,7 +169,7 @@ let package = Package(
             dependencies: [
                 "CSodium", "PlacesAccess", "PlacesAPI", "PlacesControl", "PlacesCrypto", "PlacesDaemon",
                 "PlacesModel", "PlacesStore", "PlacesSync", "PlacesInterchange", "PlacesTrips", "PlacesExpenses",
-                "PlacesGazetteer",
+                "PlacesGazetteer", "PlacesPlanner",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

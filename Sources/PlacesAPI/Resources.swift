@@ -126,14 +126,23 @@ public struct Place: Codable, Sendable, Equatable {
     public var origin: String?
     /// The pin's photos (`POST /v1/places/{id}/photos`); absent when none.
     public var photos: [Photo]?
+    /// When it is open, in OpenStreetMap's `opening_hours` syntax, as written.
+    public var openingHours: String?
+    /// How long a visit takes, in minutes (5–720).
+    public var visitMinutes: Int?
+    /// What a visit costs one person.
+    public var entryPrice: Money?
 
     public init(
         id: String, name: String, latitude: Double, longitude: Double, address: String? = nil, categories: [String],
         priceLevel: Int? = nil, rating: Double? = nil, notes: String? = nil, url: String? = nil, favorite: Bool,
         createdAt: String, updatedAt: String? = nil, gazetteerId: String? = nil, origin: String? = nil,
-        photos: [Photo]? = nil
+        photos: [Photo]? = nil, openingHours: String? = nil, visitMinutes: Int? = nil, entryPrice: Money? = nil
     ) {
         self.photos = photos
+        self.openingHours = openingHours
+        self.visitMinutes = visitMinutes
+        self.entryPrice = entryPrice
         self.gazetteerId = gazetteerId
         self.origin = origin
         self.id = id

@@ -49,6 +49,7 @@ extension Engine {
             if !place.categories.isEmpty { write.set(PlaceFields.categories, to: place.categories) }
             if let notes = place.notes { write.set(PlaceFields.notes, to: notes) }
             if let url = place.url { write.set(PlaceFields.url, to: url) }
+            if let hours = place.openingHours { write.set(PlaceFields.openingHours, to: hours) }
             // Every value is checked as a local write would be before it is signed.
             for change in write.changes {
                 if case .set(_, _, let field, let value, _) = change, let rule = FieldRule.place[field] {
@@ -59,7 +60,8 @@ extension Engine {
             }
             let size =
                 256 + place.name.utf8.count + (place.address?.utf8.count ?? 0) + (place.notes?.utf8.count ?? 0)
-                + (place.url?.utf8.count ?? 0) + place.categories.reduce(0) { $0 + $1.utf8.count + 8 }
+                + (place.url?.utf8.count ?? 0) + (place.openingHours?.utf8.count ?? 0)
+                + place.categories.reduce(0) { $0 + $1.utf8.count + 8 }
             if batchPlaces == Self.importPlacesPerOp || batchBytes + size > Self.importBytesPerOp {
                 try commit(library.doc, batch, summary: "\(batchPlaces) places imported")
                 (batch, batchPlaces, batchBytes) = ([], 0, 0)
@@ -96,7 +98,8 @@ extension Engine {
             return ImportedPlace(
                 name: f[PlaceFields.name] ?? "", latitude: f[PlaceFields.latitude] ?? 0,
                 longitude: f[PlaceFields.longitude] ?? 0, address: f[PlaceFields.address], notes: f[PlaceFields.notes],
-                url: f[PlaceFields.url], categories: f[PlaceFields.categories] ?? [], sourceID: record.id)
+                url: f[PlaceFields.url], categories: f[PlaceFields.categories] ?? [], sourceID: record.id,
+                openingHours: f[PlaceFields.openingHours])
         }
         return .raw(status: 200, contentType: format.mediaType, body: PlaceExport.data(places, as: format))
     }

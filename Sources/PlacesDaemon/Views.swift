@@ -26,7 +26,8 @@ enum Views {
             favorite: favorite, createdAt: RFC3339.string(ms: record.createdMs ?? 0),
             updatedAt: record.updatedMs.map { RFC3339.string(ms: $0) }, gazetteerId: f[P.gazetteerID],
             origin: f[P.origin],
-            photos: f[P.photos.name].map { Engine.photos(from: $0) }.flatMap { $0.isEmpty ? nil : $0 })
+            photos: f[P.photos.name].map { Engine.photos(from: $0) }.flatMap { $0.isEmpty ? nil : $0 },
+            openingHours: f[P.openingHours], visitMinutes: f[P.visitMinutes].map(Int.init), entryPrice: f[P.entryPrice])
     }
 
     /// A place to go, its fields read through `StopFields`.

@@ -31,6 +31,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case discover
     /// A relay link's token and text, a signed access list and the relay messages (`FuzzRelay`).
     case relay
+    /// A place's opening hours: `OpeningHours` over arbitrary and syntax-shaped text (`FuzzHours`).
+    case hours
 
     /// Runs one input. `sync-session` drives an actor: here it waits for it on a
     /// semaphore, so call this from a thread outside Swift's cooperative pool (libFuzzer's,
@@ -48,6 +50,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .expenses: FuzzExpenses.run(input)
         case .discover: FuzzDiscover.run(input)
         case .relay: FuzzRelay.run(input)
+        case .hours: FuzzHours.run(input)
         }
     }
 

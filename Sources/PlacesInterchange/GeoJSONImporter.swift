@@ -64,6 +64,7 @@ enum GeoJSONImporter {
         draft.notes = text(properties.first("notes", "description", "Comment", "comment", "Description"))
         draft.url = text(properties.first("url", "google_maps_url", "Google Maps URL", "website"))
         draft.categories = categories(properties.first("categories", "category"))
+        draft.openingHours = text(properties.first("opening_hours", "openingHours"))
         switch feature["id"] {
         case .string(let s): draft.sourceID = s
         case .number(let d): draft.sourceID = PlaceDraft.format(d)

@@ -37,4 +37,6 @@ public enum ImportLimits {
     public static let maxCategories = 20
     /// A category's length; longer ones are cut with "…".
     public static let maxCategoryCharacters = 50
+    /// A place's `openingHours` (op-format §5 for `place`).
+    public static let maxOpeningHoursCharacters = 255
 }

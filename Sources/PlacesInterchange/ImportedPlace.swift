@@ -19,6 +19,9 @@ public struct ImportedPlace: Sendable, Hashable {
     public var url: String?
     /// At most 20 distinct categories of 1–50 characters.
     public var categories: [String]
+    /// Opening hours in OpenStreetMap's `opening_hours` syntax (an `opening_hours` property
+    /// or Data), one line of at most 255 characters; nil when the file gave none or a longer one.
+    public var openingHours: String?
     /// The identifier the file gave the feature (a GeoJSON `id`, a KML `id` or
     /// `<Data name="id">`, a GPX `places:id` extension), at most 200 characters; `nil` when
     /// it gave none. Informational on import: it is never a library id. On export, set it to
@@ -28,8 +31,9 @@ public struct ImportedPlace: Sendable, Hashable {
     /// A place with the given fields (the importer fills them within the bounds above).
     public init(
         name: String, latitude: Double, longitude: Double, address: String? = nil, notes: String? = nil,
-        url: String? = nil, categories: [String] = [], sourceID: String? = nil
+        url: String? = nil, categories: [String] = [], sourceID: String? = nil, openingHours: String? = nil
     ) {
+        self.openingHours = openingHours
         self.name = name
         self.latitude = latitude
         self.longitude = longitude

@@ -84,6 +84,7 @@ enum KMLImporter {
             value("url", "website", "link", "google maps url")
             ?? placemark.children.first { $0.name == "atom:link" || $0.localName == "link" }?.attribute("href")
         draft.sourceID = value("id") ?? placemark.attribute("id")
+        draft.openingHours = value("opening_hours", "openinghours")
         // One category per <Data name="category"> (what the exporter writes); a
         // <Data name="categories"> holds a comma-separated list.
         for (name, listed) in data where name == "category" || name == "categories" {

@@ -12,6 +12,7 @@ struct PlaceDraft {
     var url: String?
     var categories: [String] = []
     var sourceID: String?
+    var openingHours: String?
 
     /// The name a place gets when the file gives it neither a name nor an address.
     static let unnamed = "Unnamed place"
@@ -53,12 +54,17 @@ struct PlaceDraft {
                 kept.append(c)
             }
         }
+        // Opening hours longer than a place keeps are dropped, not cut: a cut rule would say
+        // something else.
+        let hours = openingHours.map(TextCleaning.line).flatMap {
+            $0.isEmpty || $0.count > ImportLimits.maxOpeningHoursCharacters ? nil : $0
+        }
         var id = sourceID.map(TextCleaning.line)
         if let s = id, s.isEmpty || s.utf8.count > 200 { id = nil }
         return ImportedPlace(
             name: name ?? PlaceDraft.unnamed, latitude: latitude, longitude: longitude, address: address,
             notes: clean(notes, limit: ImportLimits.maxNotesCharacters, line: false), url: PlaceDraft.webURL(url),
-            categories: kept, sourceID: id)
+            categories: kept, sourceID: id, openingHours: hours)
     }
 
     private func clean(_ s: String?, limit: Int, line: Bool) -> String? {

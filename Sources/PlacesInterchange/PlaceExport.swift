@@ -18,7 +18,7 @@ public enum PlaceExport {
     }
 
     /// A GeoJSON FeatureCollection (`application/geo+json`): one Point feature per place,
-    /// with `name`, `address`, `notes`, `url` and `categories` properties.
+    /// with `name`, `address`, `notes`, `url`, `opening_hours` and `categories` properties.
     public static func geoJSON(_ places: [ImportedPlace]) -> [UInt8] {
         var out = ExportBuffer(capacity: 256 * places.count + 64)
         out.raw("{\"type\":\"FeatureCollection\",\"features\":[")
@@ -31,7 +31,10 @@ public enum PlaceExport {
             out.raw(",\"geometry\":{\"type\":\"Point\",\"coordinates\":[")
             out.raw(number(place.longitude) + "," + number(place.latitude) + "]},\"properties\":{\"name\":")
             out.json(place.name)
-            for (key, value) in [("address", place.address), ("notes", place.notes), ("url", place.url)] {
+            for (key, value) in [
+                ("address", place.address), ("notes", place.notes), ("url", place.url),
+                ("opening_hours", place.openingHours),
+            ] {
                 guard let value else { continue }
                 out.raw(",\"\(key)\":")
                 out.json(value)
@@ -49,7 +52,7 @@ public enum PlaceExport {
 
     /// A KML 2.2 document (`application/vnd.google-earth.kml+xml`): one Placemark per
     /// place, the notes as its description (HTML-escaped, as KML readers expect HTML there),
-    /// url, id and categories as ExtendedData.
+    /// url, opening hours, id and categories as ExtendedData.
     public static func kml(_ places: [ImportedPlace]) -> [UInt8] {
         var out = ExportBuffer(capacity: 320 * places.count + 256)
         out.raw(
@@ -74,6 +77,7 @@ public enum PlaceExport {
             var data: [(String, String)] = []
             if let id = place.sourceID { data.append(("id", id)) }
             if let url = place.url { data.append(("url", url)) }
+            if let hours = place.openingHours { data.append(("opening_hours", hours)) }
             for category in place.categories { data.append(("category", category)) }
             if !data.isEmpty {
                 out.raw("<ExtendedData>\n")

@@ -44,6 +44,8 @@ public enum FieldRule: Sendable, Hashable {
     case timestamp
     /// A whole number 1…2^32−1 (a link's `uses`).
     case count
+    /// A whole number within `min…max` (a place's `visitMinutes`, 5…720).
+    case wholeNumber(min: Int64, max: Int64)
     /// A capability token in base64url: 1–4,096 characters of `A-Z a-z 0-9 - _`.
     case token
     /// A profile username: 1–32 characters, each a letter, digit, `.`, `_` or `-`.
@@ -219,6 +221,11 @@ public enum FieldRule: Sendable, Hashable {
                 throw FieldError(field, "'\(field)' must be a whole number from 1 to 4294967295")
             }
             return value
+        case .wholeNumber(let min, let max):
+            guard let i = value.intValue, i >= min, i <= max else {
+                throw FieldError(field, "'\(field)' must be a whole number from \(min) to \(max)")
+            }
+            return .int(i)
         case .token:
             guard let s = value.stringValue, (1...4_096).contains(s.utf8.count),
                 s.utf8.allSatisfy({ FieldRule.isBase64URL($0) })

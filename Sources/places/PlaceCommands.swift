@@ -33,9 +33,25 @@ struct PlaceDetails: ParsableArguments {
     @Option(help: "A web page for the place.")
     var url: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Opening hours in OpenStreetMap's syntax, e.g. \"Mo-Fr 09:00-18:00; Sa 10:00-14:00; Su off\".",
+            valueName: "hours"))
+    var hours: String?
+
+    @Option(help: ArgumentHelp("How long a visit takes, in minutes (5 to 720).", valueName: "minutes"))
+    var visit: Int?
+
+    @Option(help: ArgumentHelp("What a visit costs one person, e.g. \"12.50 EUR\".", valueName: "amount"))
+    var entryPrice: String?
+
     func validate() throws {
         if let price, !(1...4).contains(price) { throw ValidationError("--price must be 1 to 4, not \(price)") }
         if let rating, !(0...5).contains(rating) { throw ValidationError("--rating must be 0 to 5, not \(rating)") }
+        if let visit, !(5...720).contains(visit) {
+            throw ValidationError("--visit must be 5 to 720 minutes, not \(visit)")
+        }
+        if let entryPrice { _ = try parsePrice(entryPrice, option: "--entry-price") }
     }
 
     /// Writes the given options into `body`.
@@ -46,6 +62,11 @@ struct PlaceDetails: ParsableArguments {
         if let rating { body["rating"] = .double(rating) }
         if let notes { body["notes"] = .string(notes) }
         if let url { body["url"] = .string(url) }
+        if let hours { body["openingHours"] = .string(hours) }
+        if let visit { body["visitMinutes"] = .int(Int64(visit)) }
+        if let entryPrice, let money = try? parsePrice(entryPrice, option: "--entry-price") {
+            body["entryPrice"] = .object(["amountMinor": .int(money.amountMinor), "currency": .string(money.currency)])
+        }
     }
 }
 
@@ -71,6 +92,9 @@ func printPlace(_ place: Place) {
     fields["rating"] = place.rating.map { Format.number($0) + " / 5" }
     fields["favorite"] = place.favorite ? "yes" : "no"
     fields["url"] = place.url
+    fields["hours"] = place.openingHours
+    fields["visit"] = place.visitMinutes.map { "\($0) min" }
+    fields["entry"] = place.entryPrice?.description
     fields["notes"] = place.notes
     fields["created"] = Format.time(place.createdAt)
     fields["updated"] = place.updatedAt.map(Format.time)
@@ -219,16 +243,26 @@ extension PlaceGroup {
     struct Edit: ParsableCommand {
         /// Fields `--clear` can empty.
         enum ClearableField: String, ExpressibleByArgument, CaseIterable {
-            case address, categories, price, rating, notes, url
+            case address, categories, price, rating, notes, url, hours, visit
+            case entryPrice = "entry-price"
 
-            var jsonKey: String { self == .price ? "priceLevel" : rawValue }
+            var jsonKey: String {
+                switch self {
+                case .price: "priceLevel"
+                case .hours: "openingHours"
+                case .visit: "visitMinutes"
+                case .entryPrice: "entryPrice"
+                default: rawValue
+                }
+            }
         }
 
         static let configuration = CommandConfiguration(
             abstract: "Change some fields of a place.",
             discussion: """
                 Only the options given are sent; everything else stays as it is. --clear empties \
-                an optional field (address, categories, price, rating, notes, url).
+                an optional field (address, categories, price, rating, notes, url, hours, visit, \
+                entry-price).
                 """)
 
         @OptionGroup var global: GlobalOptions

@@ -247,7 +247,16 @@ enum TripFormat {
 
 /// Parses "12.50 EUR" (or "EUR 12.50") into exact minor units of the currency.
 func parsePrice(_ text: String, option: String) throws -> Money {
-    let parts = text.split(whereSeparator: \.isWhitespace).map(String.init)
+    var parts = text.split(whereSeparator: \.isWhitespace).map(String.init)
+    // "150EUR" and "EUR150" as well as "150 EUR".
+    if parts.count == 1, let word = parts.first, word.count > 3 {
+        let head = String(word.prefix(3)), tail = String(word.suffix(3))
+        if tail.allSatisfy(\.isLetter) {
+            parts = [String(word.dropLast(3)), tail]
+        } else if head.allSatisfy(\.isLetter) {
+            parts = [head, String(word.dropFirst(3))]
+        }
+    }
     guard parts.count == 2 else {
         throw ValidationError("\(option) '\(text)' is not an amount with its currency, like \"12.50 EUR\"")
     }

@@ -198,6 +198,14 @@ struct HostileOpTests {
             ),
             (.library, [set(p, .place, "rating", .int(7))], "rating 7"),
             (.library, [set(p, .place, "priceLevel", .int(5))], "priceLevel 5"),
+            (.library, [set(p, .place, "visitMinutes", .int(4))], "visitMinutes 4"),
+            (.library, [set(p, .place, "visitMinutes", .double(60.5))], "visitMinutes 60.5"),
+            (.library, [set(p, .place, "openingHours", .string(String(repeating: "x", count: 256)))], "hours 256"),
+            (
+                .library,
+                [set(p, .place, "entryPrice", .object(["amountMinor": .int(-5), "currency": .string("EUR")]))],
+                "negative entry price"
+            ),
             (.library, [set(p, .place, "latitude", .double(-90.5))], "latitude −90.5"),
             (.library, [set(p, .place, "url", .string("ftp://example.org"))], "ftp url"),
             (.library, [set(p, .place, "categories", .array((0..<21).map { .string("c\($0)") }))], "21 categories"),

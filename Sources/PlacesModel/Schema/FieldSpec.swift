@@ -67,7 +67,7 @@ extension FieldRule {
             .string
         case .optional(let inner): inner.valueType
         case .latitude, .longitude, .rating: .number
-        case .priceLevel, .count: .integer
+        case .priceLevel, .count, .wholeNumber: .integer
         case .bool: .bool
         case .money: .money
         case .categories, .keys: .strings

@@ -54,11 +54,21 @@ public enum PlaceFields: EntityDeclaration {
     public static let origin = FieldKey<Self, String>("origin", .text(maxLength: 200, required: false))
     /// The pin's photos (`POST /v1/places/{id}/photos`), as a post's.
     public static let photos = FieldKey<Self, JSONValue>("photos", .photos)
+    /// When it is open, in OpenStreetMap's `opening_hours` syntax, kept as written
+    /// (`docs/opening-hours.md` says which forms the planner understands).
+    public static let openingHours = FieldKey<Self, String>(
+        "openingHours", .text(maxLength: 255, required: false), label: "opening hours")
+    /// How long a visit takes, in minutes (5–720): the planner's visit length.
+    public static let visitMinutes = FieldKey<Self, Int64>(
+        "visitMinutes", .wholeNumber(min: 5, max: 720), label: "visit length")
+    /// What a visit costs one person (a ticket): the planner's budget counts it.
+    public static let entryPrice = FieldKey<Self, Money>("entryPrice", .money, label: "entry price")
 
     public static let schema = EntitySchema(
         .place, id: .random,
         fields: [
             name, latitude, longitude, address, categories, priceLevel, rating, notes, url, gazetteerID, origin, photos,
+            openingHours, visitMinutes, entryPrice,
         ])
 }
 

@@ -3,10 +3,12 @@
 // lands beside its input. Testids (prefix `place-` when adding, `place-edit-` when editing):
 //   …form, …name, …lookup (fills the coordinates from Discover), …latitude, …longitude,
 //   …address, …category (checkboxes, value = category name), …categories (other
-//   categories, comma-separated), …rating, …price, …url, …notes, …submit, …cancel.
+//   categories, comma-separated), …rating, …price, …hours (opening hours), …visit (visit
+//   minutes), …entry-amount, …entry-currency (entry price), …url, …notes, …submit, …cancel.
 
 import { get, query } from '../api.js';
 import { h, form, showError } from '../dom.js';
+import { parseMoney, moneyAmountText } from './trip-common.js';
 
 let seq = 0;
 
@@ -53,6 +55,11 @@ export function placeForm({ place, categories, onSubmit, onCancel, testid }) {
     h('div', { class: 'row' },
       input('Rating (0–5)', 'rating', { type: 'number', min: 0, max: 5, step: 0.5, value: p.rating ?? '' }),
       h('div', { class: 'field field-priceLevel' }, h('label', { for: uid + 'priceLevel' }, 'Price level'), priceSelect)),
+    input('Opening hours', 'openingHours', { value: p.openingHours || '', maxlength: 255, autocomplete: 'off', placeholder: 'Mo-Fr 09:00-18:00; Sa 10:00-14:00; Su off', testid: 'hours' }),
+    h('div', { class: 'row' },
+      input('Visit (minutes)', 'visitMinutes', { type: 'number', min: 5, max: 720, step: 5, value: p.visitMinutes ?? '', testid: 'visit' }),
+      input('Entry price', 'entryPrice-amount', { inputmode: 'decimal', value: moneyAmountText(p.entryPrice), placeholder: '0.00', testid: 'entry-amount' }),
+      input('Currency', 'entryPrice-currency', { value: p.entryPrice ? p.entryPrice.currency : 'EUR', maxlength: 3, testid: 'entry-currency' })),
     input('Link', 'url', { type: 'url', value: p.url || '', maxlength: 2000, placeholder: 'https://…' }),
     input('Notes', 'notes', { value: p.notes || '', maxlength: 10000, rows: 3 }, 'textarea'),
     h('div', { class: 'form-actions' },
@@ -101,12 +108,20 @@ function bodyFrom(values, formEl, p, editing) {
     .concat(values.categories.split(',').map((c) => c.trim()).filter(Boolean));
   const rating = values.rating.trim() === '' ? null : Number(values.rating);
   if (rating !== null && !(rating >= 0 && rating <= 5)) return fail('rating', 'A rating from 0 to 5.');
+  const visit = values.visitMinutes.trim() === '' ? null : Number(values.visitMinutes);
+  if (visit !== null && !(Number.isInteger(visit) && visit >= 5 && visit <= 720)) return fail('visitMinutes', 'A visit of 5 to 720 whole minutes.');
+  let entryPrice;
+  try { entryPrice = parseMoney(values['entryPrice-amount'], values['entryPrice-currency'], 'entryPrice-amount'); }
+  catch (error) { return fail('entryPrice-amount', error.message); }
   const all = {
     name, latitude: lat, longitude: lon,
     address: values.address.trim() || null,
     categories: [...new Set(categories)],
     rating,
     priceLevel: values.priceLevel ? Number(values.priceLevel) : null,
+    openingHours: values.openingHours.trim() || null,
+    visitMinutes: visit,
+    entryPrice,
     url: values.url.trim() || null,
     notes: values.notes.trim() ? values.notes : null,
   };
@@ -117,7 +132,8 @@ function bodyFrom(values, formEl, p, editing) {
   const body = {};
   for (const [key, value] of Object.entries(all)) {
     const before = p[key] ?? null;
-    const same = Array.isArray(value) ? JSON.stringify(value) === JSON.stringify(before || []) : value === before;
+    const same = Array.isArray(value) ? JSON.stringify(value) === JSON.stringify(before || [])
+      : value && typeof value === 'object' ? JSON.stringify(value) === JSON.stringify(before) : value === before;
     if (!same) body[key] = Array.isArray(value) && !value.length ? null : value;
   }
   return body;

@@ -17,6 +17,7 @@ import { get, post, patch, del, seg } from '../api.js';
 import { h, mount, action, empty, flash, download, showError } from '../dom.js';
 import { debounce, rerender, plural, coordinates, upload, bytes } from './library-util.js';
 import { placeForm } from './library-place-form.js';
+import { money } from './trip-common.js';
 
 const IMPORT_TYPES = { geojson: 'application/geo+json', json: 'application/geo+json', kml: 'application/vnd.google-earth.kml+xml', gpx: 'application/gpx+xml', xml: 'application/xml' };
 
@@ -134,6 +135,9 @@ export function placesPanel() {
     const facts = [];
     if (place.rating != null) facts.push(`★ ${place.rating}/5`);
     if (place.priceLevel) facts.push('€'.repeat(place.priceLevel));
+    if (place.openingHours) facts.push('🕘 ' + place.openingHours);
+    if (place.visitMinutes) facts.push(`${place.visitMinutes} min visit`);
+    if (place.entryPrice) facts.push('entry ' + money(place.entryPrice));
     if (place.origin) facts.push(place.origin.startsWith('friend:') ? 'from a friend' : place.origin.startsWith('post:') ? 'from a post' : place.origin);
     return [
       h('div', { class: 'row' }, h('strong', { 'data-testid': 'place-name' }, place.name),

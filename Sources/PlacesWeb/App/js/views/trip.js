@@ -8,7 +8,7 @@
 // (debounced 100 ms), redraws the header and calls the tab's refresh(event).
 // testids: trip-view (data-id, data-tab), trip-tabs, trip-tab-<id> (each tab button:
 // days, lodging, food, transport, activities, places, checklist, warnings, expenses,
-// sharing, activity, route, map), trip-panel, trip-tab-missing, trip-gone; and those of
+// sharing, activity, route, plan, map), trip-panel, trip-tab-missing, trip-gone; and those of
 // trip-header.js and each tab module.
 
 import { get, seg } from '../api.js';
@@ -19,13 +19,13 @@ import { tripHeader } from './trip-header.js';
 const TABS = [
   ['days', 'Days'], ['lodging', 'Lodging'], ['food', 'Food'], ['transport', 'Transportation'],
   ['activities', 'Activities'], ['places', 'Places'], ['checklist', 'Checklist'], ['warnings', 'Warnings'],
-  ['expenses', 'Expenses'], ['sharing', 'Sharing'], ['activity', 'Activity'], ['route', 'Route'], ['map', 'Map'],
+  ['expenses', 'Expenses'], ['sharing', 'Sharing'], ['activity', 'Activity'], ['route', 'Route'], ['plan', 'Plan'], ['map', 'Map'],
 ];
 const ITEM_TABS = { lodging: 'lodging', food: 'food', transport: 'transport', activities: 'activity' };
 const MODULES = {
   days: './trip-days.js', places: './trip-places.js', checklist: './trip-checklist.js', warnings: './trip-warnings.js',
   activity: './trip-activity.js', map: './trip-map.js',
-  expenses: './trip-expenses.js', sharing: './trip-sharing.js', route: './trip-route.js',
+  expenses: './trip-expenses.js', sharing: './trip-sharing.js', route: './trip-route.js', plan: './trip-plan.js',
 };
 
 let focusTabs = false; // set when the user switched tabs from the strip: the new strip gets the focus
