@@ -188,6 +188,8 @@ struct Router: ControlHandler {
             return try RouteService.solve(r.body)
         case ("POST", 1, "plans"):
             return try await PlanRoutes.plan(engine, try Router.object(r))
+        case ("POST", 2, "plans") where path[1] == "solve":
+            return try PlanSolveService.solve(r.body)
         default:
             throw ServiceError(
                 .noRoute, "\(r.method) \(r.path) is not part of the API; see Protocol/control-api.yaml")
