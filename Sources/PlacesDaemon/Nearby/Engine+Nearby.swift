@@ -102,30 +102,37 @@ extension Engine {
                 categories: f[P.categories] ?? [], hours: f[P.openingHours], notes: f[P.notes], rating: f[P.rating],
                 address: f[P.address], savedBy: me.map { [$0] } ?? [])
         }
-        let known = knownPeople()
-        let cards = heldCards().filter { known.contains($0.key) }.sorted { $0.key.humanID < $1.key.humanID }
         var byName = [String: [Int]]()
         for (i, p) in out.enumerated() { byName[PlanScoring.fold(p.name), default: []].append(i) }
-        for (key, card) in cards {
-            let view = cardView(card)
-            let person = (key.humanID, view.name.flatMap { $0.isEmpty ? nil : $0 } ?? displayName(of: key))
-            for favorite in view.favorites {
-                let point = GeoPoint(latitude: favorite.latitude, longitude: favorite.longitude)
-                let folded = PlanScoring.fold(favorite.name)
-                if let i = (byName[folded] ?? []).first(where: {
-                    out[$0].point.greatCircleDistanceMeters(to: point) <= Self.samePlaceMeters
-                }) {
-                    if !out[i].savedBy.contains(where: { $0.id == person.0 }) { out[i].savedBy.append(person) }
-                    continue
-                }
-                byName[folded, default: []].append(out.count)
-                out.append(
-                    SavedPlace(
-                        id: favorite.id, name: favorite.name, point: point, categories: favorite.categories,
-                        notes: favorite.notes, address: favorite.address, savedBy: [person]))
+        for (person, favorite) in sharedByKnownPeople() {
+            let point = GeoPoint(latitude: favorite.latitude, longitude: favorite.longitude)
+            let folded = PlanScoring.fold(favorite.name)
+            if let i = (byName[folded] ?? []).first(where: {
+                out[$0].point.greatCircleDistanceMeters(to: point) <= Self.samePlaceMeters
+            }) {
+                if !out[i].savedBy.contains(where: { $0.id == person.id }) { out[i].savedBy.append(person) }
+                continue
             }
+            byName[folded, default: []].append(out.count)
+            out.append(
+                SavedPlace(
+                    id: favorite.id, name: favorite.name, point: point, categories: favorite.categories,
+                    notes: favorite.notes, address: favorite.address, savedBy: [person]))
         }
         return out
+    }
+
+    /// The places shared on the cards of people the user knows (Sybil-aware: a stranger's
+    /// card never counts), with who shares each, in a stable order.
+    func sharedByKnownPeople() -> [(person: (id: String, name: String), place: SharedFavorite)] {
+        let known = knownPeople()
+        let cards = heldCards().filter { known.contains($0.key) }.sorted { $0.key.humanID < $1.key.humanID }
+        return cards.flatMap { key, card in
+            let view = cardView(card)
+            // The name the person gave their profile, else the one this daemon knows them by.
+            let person = (id: key.humanID, name: view.name.flatMap { $0.isEmpty ? nil : $0 } ?? displayName(of: key))
+            return view.favorites.map { (person, $0) }
+        }
     }
 
     /// The user's own name as the answer shows it.
