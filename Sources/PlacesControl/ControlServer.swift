@@ -22,7 +22,11 @@ public struct ControlServer: Sendable {
     /// The limit of a photo uploaded to `POST /v1/photos` (20 MiB, the photo cap).
     public static let maxPhotoBodyBytes = 20 << 20
 
-    /// The body limit of a request: imports and photos take files, everything else JSON objects.
+    /// The limit of `POST /v1/plans/solve`, whose `travel` matrix may be 501×501 numbers.
+    public static let maxPlanSolveBodyBytes = 8 << 20
+
+    /// The body limit of a request: imports and photos take files, the orienteering solver a
+    /// travel matrix, everything else JSON objects.
     static func bodyLimit(_ head: HTTPRequestHead) -> Int {
         guard head.method == .POST,
             let path = head.uri.split(separator: "?").first.map({ path in
@@ -32,6 +36,7 @@ public struct ControlServer: Sendable {
         switch path {
         case ["v1", "places", "import"]: return maxImportBodyBytes
         case ["v1", "photos"]: return maxPhotoBodyBytes
+        case ["v1", "plans", "solve"]: return maxPlanSolveBodyBytes
         default: return maxBodyBytes
         }
     }

@@ -186,8 +186,12 @@ struct Router: ControlHandler {
             return .encoding(try await engine.rebuild())
         case ("POST", 2, "routes") where path[1] == "solve":
             return try RouteService.solve(r.body)
+        case ("GET", 1, "nearby"):
+            return .encoding(try await engine.nearby(r.query))
         case ("POST", 1, "plans"):
             return try await PlanRoutes.plan(engine, try Router.object(r))
+        case ("POST", 2, "plans") where path[1] == "solve":
+            return try PlanSolveService.solve(r.body)
         default:
             throw ServiceError(
                 .noRoute, "\(r.method) \(r.path) is not part of the API; see Protocol/control-api.yaml")

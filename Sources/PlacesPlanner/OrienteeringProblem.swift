@@ -104,15 +104,16 @@ public struct OrienteeringProblem: Sendable {
     private static func validate(
         routes: [Route], nodes: [Node], travel: [Double], budget: Double?
     ) throws(OrienteeringError) {
-        func check(_ value: Double, _ field: String) throws(OrienteeringError) {
-            guard value.isFinite else { throw OrienteeringError(field: field, message: "must be a finite number") }
-            guard value >= 0 else { throw OrienteeringError(field: field, message: "must not be negative") }
+        // The field's name is only built on failure: `travel` may have millions of entries.
+        func check(_ value: Double, _ field: @autoclosure () -> String) throws(OrienteeringError) {
+            guard value.isFinite else { throw OrienteeringError(field: field(), message: "must be a finite number") }
+            guard value >= 0 else { throw OrienteeringError(field: field(), message: "must not be negative") }
         }
-        func window(_ open: Double, _ close: Double, _ field: String) throws(OrienteeringError) {
-            try check(open, field + ".open")
-            try check(close, field + ".close")
+        func window(_ open: Double, _ close: Double, _ field: @autoclosure () -> String) throws(OrienteeringError) {
+            try check(open, field() + ".open")
+            try check(close, field() + ".close")
             guard open <= close else {
-                throw OrienteeringError(field: field + ".open", message: "must not be after close (\(close))")
+                throw OrienteeringError(field: field() + ".open", message: "must not be after close (\(close))")
             }
         }
         guard !routes.isEmpty else { throw OrienteeringError(field: "routes", message: "needs at least one route") }
@@ -127,8 +128,8 @@ public struct OrienteeringProblem: Sendable {
             }
             for (r, w) in node.windows.enumerated() {
                 guard let w else { continue }
-                let field = node.windows.count == 1 ? "nodes[\(i)]" : "nodes[\(i)].windows[\(r)]"
-                try window(w.open, w.close, field)
+                let shared = node.windows.count == 1
+                try window(w.open, w.close, shared ? "nodes[\(i)]" : "nodes[\(i)].windows[\(r)]")
             }
         }
         let size = nodes.count + 1

@@ -2,20 +2,34 @@ import PlacesRoutes
 
 /// Ruin and recreate: the two halves of one step of the search.
 extension OrienteeringSearch {
+    static let localRecreateAbove = 400
+
     /// One step: ruin (mostly small, sometimes up to half the visits), recreate without
     /// the removed nodes, then with them, and, when `compacting`, reorder the routes to
     /// free time and recreate again, if the score then reaches `compactFrom`.
     mutating func step(rng: inout SplitMix64, compactFrom: Double) {
+        // (Above this many candidates a full insertion pass per step costs too much.)
         let visited = routes.reduce(0) { $0 + $1.count }
         let large = rng.unit() < 0.2
         let size = 1 + rng.int(below: max(1, large ? min(60, visited / 2 + 1) : min(15, visited / 4 + 1)))
         let removed = ruin(size: size, rng: &rng)
         let noise = [0, 0.2, 0.5, 1][rng.int(below: 4)]
         let squared = rng.unit() < 0.7
-        let others = candidates.filter { routeOf[$0] < 0 && !removed.contains($0) }
+        // On large problems only the unvisited nodes near the removed ones are tried, except
+        // when the step looks good enough to compact.
+        let local = candidates.count > Self.localRecreateAbove
+        var marked = [Bool](repeating: !local, count: nodeCount)
+        if local {
+            for v in removed {
+                marked[v] = true
+                for u in near[v] { marked[u] = true }
+            }
+        }
+        let others = candidates.filter { marked[$0] && routeOf[$0] < 0 && !removed.contains($0) }
         recreate(rng: &rng, noise: noise, squared: squared, pool: others)
-        recreate(rng: &rng, noise: noise, squared: squared)
+        recreate(rng: &rng, noise: noise, squared: squared, pool: local ? removed + others : nil)
         guard totalScore >= compactFrom - Self.eps else { return }
+        if local { recreate(rng: &rng, noise: noise, squared: squared) }
         var changed = false
         for r in 0..<routeCount where compact(r) { changed = true }
         if changed { recreate(rng: &rng, noise: 0, squared: squared) }
@@ -30,7 +44,7 @@ extension OrienteeringSearch {
         let m = routeCount
         let everything = pool == nil
         defer { if everything { dirty = Array(repeating: false, count: m) } }
-        var pool = pool ?? candidates.filter { routeOf[$0] < 0 }
+        var pool = (pool ?? candidates).filter { routeOf[$0] < 0 }
         guard !pool.isEmpty else { return }
         let skipClean = budget == .infinity
         var factor = pool.map { _ in noise > 0 ? 1 + noise * rng.unit() : 1 }
@@ -58,7 +72,7 @@ extension OrienteeringSearch {
                     bestR = r
                 }
             }
-            guard bestK >= 0 else { return }
+            guard bestK >= 0, ContinuousClock.now < deadline else { return }
             insert(pool[bestK], bestR, at: position[bestK * m + bestR])
             let last = pool.count - 1
             pool.swapAt(bestK, last)

@@ -48,19 +48,22 @@ public enum OrienteeringSolver {
         let deadline = startTime.advanced(by: options.timeBudget)
         var search = OrienteeringSearch(problem)
         var rng = SplitMix64(seed: options.seed)
+        search.deadline = deadline
         let empty = [[Int]](repeating: [], count: problem.routes.count)
         let upperBound = search.candidates.reduce(0.0) { $0 + search.score[$1] }
 
         search.recreate(rng: &rng, noise: 0, squared: true)
         var best = search.routes
         var bestScore = search.totalScore
-        search.load(empty)
-        search.recreate(rng: &rng, noise: 0, squared: false)
-        if search.totalScore > bestScore + OrienteeringSearch.eps {
-            best = search.routes
-            bestScore = search.totalScore
-        } else {
-            search.load(best, full: true)
+        if clock.now < deadline {
+            search.load(empty)
+            search.recreate(rng: &rng, noise: 0, squared: false)
+            if search.totalScore > bestScore + OrienteeringSearch.eps {
+                best = search.routes
+                bestScore = search.totalScore
+            } else {
+                search.load(best, full: true)
+            }
         }
         var timeToBest = clock.now - startTime
         var currentScore = bestScore

@@ -27,6 +27,7 @@ struct PlacesBench {
         case "feed": return try FeedBench.run()
         case "explore": return try ExploreBench.run()
         case "devices": return try DeviceBench.run()
+        case "plans": return try PlanBench.run()
         default: break
         }
         let signRate = try measureSignRate()
@@ -55,6 +56,7 @@ struct PlacesBench {
         if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_FEED"] == nil { try FeedBench.run() }
         if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_SYNC"] == nil { try SyncBench.run() }
         if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_DEVICES"] == nil { try DeviceBench.run() }
+        if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_PLANS"] == nil { try PlanBench.run() }
     }
 
     static func seconds(_ d: Duration) -> Double {

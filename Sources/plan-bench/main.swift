@@ -73,6 +73,38 @@ func loadBKS() -> [String: [Int: Double]] {
     }
 }
 
+/// `PLAN_BENCH_RANDOM=N`: instead of the instances, time one random N-node problem of
+/// the API's shape (4 routes of 500, windows of 100, Euclidean travel) at the budget.
+if let count = environment["PLAN_BENCH_RANDOM"].flatMap(Int.init), count > 0 {
+    var random = SystemRandomNumberGenerator()
+    let clock = ContinuousClock()
+    let started = clock.now
+    let x = (0...count).map { _ in Double.random(in: -100...100, using: &random) }
+    let y = (0...count).map { _ in Double.random(in: -100...100, using: &random) }
+    var travel = [Double](repeating: 0, count: (count + 1) * (count + 1))
+    for i in 0...count {
+        for j in 0...count {
+            travel[i * (count + 1) + j] = ((x[i] - x[j]) * (x[i] - x[j]) + (y[i] - y[j]) * (y[i] - y[j])).squareRoot()
+        }
+    }
+    let nodes = (0..<count).map { _ in
+        let open = Double.random(in: 0...400, using: &random)
+        return OrienteeringProblem.Node(
+            service: 5, score: Double(Int.random(in: 1...10, using: &random)),
+            windows: [TimeWindow(open: open, close: open + 100)])
+    }
+    let routes = Array(repeating: OrienteeringProblem.Route(open: 0, close: 500), count: 4)
+    guard let problem = try? OrienteeringProblem(routes: routes, nodes: nodes, travel: travel) else { exit(1) }
+    let built = clock.now
+    let solution = OrienteeringSolver.solve(problem, options: .init(timeBudget: .milliseconds(Int(seconds * 1000))))
+    let solved = clock.now
+    print(
+        "random \(count) nodes: matrix and checks \(built - started), solve \(solved - built), "
+            + "score \(solution.score), iterations \(solution.iterations), best at \(solution.timeToBest), "
+            + (problem.check(solution.routes) ?? "feasible"))
+    exit(0)
+}
+
 var instances: [Instance] = []
 for (folder, decimals) in [("solomon", 10.0), ("cordeau", 100.0)] {
     let url = directory.appendingPathComponent(folder)

@@ -7,7 +7,7 @@ import Testing
 /// `places plan` with two real daemons: Ana plans a day in Lisbon from her library and the
 /// places her contact Bruno shares; the reasons say who saved what; the plan is written as a
 /// trip with `--create`.
-@Suite("places CLI: suggested trips", .serialized)
+@Suite("places CLI: suggested trips and nearby", .serialized)
 struct CLIPlanTests {
     @Test("a friend's shared places join the plan as 'saved by Bruno'; --create writes the trip shown")
     func friendsPlaces() async throws {
@@ -67,6 +67,22 @@ struct CLIPlanTests {
         let items = try ana.d.call(JSONValue.self, "GET", "/v1/itineraries/\(id)/items").objectValue ?? [:]
         let titles = (items["items"]?.arrayValue ?? []).compactMap { $0.objectValue?["title"]?.stringValue }
         #expect(Set(titles) == Set(stops.compactMap { $0["name"]?.stringValue }), "the trip holds the stops shown")
+
+        // Nearby (issue 32), from the same saves: nearest first, who saved each, one castle.
+        let near = try ana.d.cli(["nearby", "--near", "38.7139,-9.1335", "--radius", "1500"])
+        #expect(near.status == 0, "\(near.stderr)")
+        let lines = near.stdout.split(separator: "\n").filter { !$0.hasPrefix("    ") }
+        #expect(lines.count == 3, "the castle, MUDE and the tasca: \(near.stdout)")
+        #expect(lines.first?.contains("Castelo de São Jorge") == true)
+        #expect(lines.first?.contains("saved by you and Bruno") == true, "\(near.stdout)")
+        #expect(near.stdout.contains("Tasca do Chico") && near.stdout.contains("saved by Bruno"))
+        let mine = try ana.d.cli(["nearby", "--near", "Castelo de São Jorge", "--who", "me", "--json"])
+        let listed = try JSONDecoder().decode(JSONValue.self, from: Data(mine.stdout.utf8)).objectValue?["places"]
+        #expect(listed?.arrayValue?.count == 2, "Ana's own two places: \(mine.stdout)")
+        let food = try ana.d.cli([
+            "nearby", "--near", "38.7139,-9.1335", "--radius", "1500", "--who", "Bruno", "--category", "FOOD",
+        ])
+        #expect(food.stdout.contains("Tasca do Chico") && !food.stdout.contains("MUDE"), "\(food.stdout)")
 
         let bad = try ana.d.cli(["plan", "--in", "38.71,-9.13", "--must", "Eiffel Tower"])
         #expect(bad.status != 0 && bad.stderr.contains("Eiffel Tower"), "\(bad.stderr)")

@@ -15,33 +15,25 @@ extension Engine {
     /// Friends' shared places (cards of people the user knows only: Sybil-aware, as explore)
     /// join the pool: a place the user also saved gains "saved by"; another is a new candidate.
     func mergeFriendsPlaces(into pool: inout [PlanCandidate], shared: inout [String: (owner: String, place: String)]) {
-        let known = knownPeople()
-        let cards = heldCards().filter { known.contains($0.key) }.sorted { $0.key.humanID < $1.key.humanID }
-        // Names folded once: a card holds up to `CardService.maxSharedPlaces` places, and
-        // folding the whole pool for each of them froze the engine for minutes.
         var byName = Self.foldedNames(pool)
-        for (key, card) in cards {
-            let view = cardView(card)
-            // The name the person gave their profile, else the one this daemon knows them by.
-            let name = view.name.flatMap { $0.isEmpty ? nil : $0 } ?? displayName(of: key)
-            // A place without a name (a hostile card can leave it unset) cannot be written as a visit.
-            for favorite in view.favorites where !favorite.name.trimmingCharacters(in: .whitespaces).isEmpty {
-                let point = GeoPoint(latitude: favorite.latitude, longitude: favorite.longitude)
-                let folded = PlanScoring.fold(favorite.name)
-                if let i = byName[folded]?.first(where: { i in
-                    pool[i].point.map { $0.greatCircleDistanceMeters(to: point) <= Self.samePlaceMeters } ?? false
-                }) {
-                    if !pool[i].signals.savedBy.contains(name) { pool[i].signals.savedBy.append(name) }
-                    continue
-                }
-                byName[folded, default: []].append(pool.count)
-                pool.append(
-                    PlanCandidate(
-                        id: favorite.id, name: favorite.name, point: point, categories: favorite.categories,
-                        signals: PlanSignals(savedBy: [name])))
-                let parts = favorite.id.dropFirst("place:".count).split(separator: ".")
-                if parts.count == 2 { shared[favorite.id] = (String(parts[0]), String(parts[1])) }
+        // A place without a name (a hostile card can leave it unset) cannot be written as a visit.
+        for (person, favorite) in sharedByKnownPeople()
+        where !favorite.name.trimmingCharacters(in: .whitespaces).isEmpty {
+            let point = GeoPoint(latitude: favorite.latitude, longitude: favorite.longitude)
+            let folded = PlanScoring.fold(favorite.name)
+            if let i = (byName[folded] ?? []).first(where: {
+                pool[$0].point.map { $0.greatCircleDistanceMeters(to: point) <= Self.samePlaceMeters } ?? false
+            }) {
+                if !pool[i].signals.savedBy.contains(person.name) { pool[i].signals.savedBy.append(person.name) }
+                continue
             }
+            byName[folded, default: []].append(pool.count)
+            pool.append(
+                PlanCandidate(
+                    id: favorite.id, name: favorite.name, point: point, categories: favorite.categories,
+                    signals: PlanSignals(savedBy: [person.name])))
+            let parts = favorite.id.dropFirst("place:".count).split(separator: ".")
+            if parts.count == 2 { shared[favorite.id] = (String(parts[0]), String(parts[1])) }
         }
     }
 

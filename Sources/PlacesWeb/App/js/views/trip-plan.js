@@ -3,7 +3,7 @@
 // avoid — answered by POST /v1/plans for this trip; the suggestion is shown day by day and on
 // the map before anything is written, and "Apply to this trip" (editors) writes it
 // (apply: true). Called by trip.js as renderTab(container, trip, ctx) → { cleanup }.
-// testids: plan-tab, plan-form, plan-from, plan-to, plan-day-start, plan-day-end, plan-mode,
+// testids: plan-tab, plan-form, plan-near, plan-from, plan-to, plan-day-start, plan-day-end, plan-mode,
 //   plan-budget-amount, plan-budget-currency, plan-interests, plan-pace, plan-must, plan-avoid,
 //   plan-suggest, plan-error, plan-summary, plan-days, plan-day (data-date), plan-stop (data-id,
 //   data-arrive), plan-left (each, data-id), plan-map, plan-map-day (select), plan-apply.
@@ -38,6 +38,7 @@ export async function renderTab(container, trip) {
   const actions = h('div', { class: 'toolbar' });
 
   const el = form({ class: 'card plan-form', 'data-testid': 'plan-form', 'aria-label': 'Suggest a plan' }, [
+    input('Where (a city, one of your places, or LAT,LON; default: the trip’s stay or places)', 'near', { autocomplete: 'off' }),
     h('div', { class: 'row' },
       input('From', 'from', { type: 'date', value: it.startDate || '' }),
       input('To', 'to', { type: 'date', value: it.endDate || '' }),
@@ -55,6 +56,7 @@ export async function renderTab(container, trip) {
     h('div', { class: 'form-actions' }, h('button', { type: 'submit', class: 'primary', 'data-testid': 'plan-suggest' }, 'Suggest a plan')),
   ], async (values) => {
     const body = { itinerary: trip.id, dayStart: values.dayStart || undefined, dayEnd: values.dayEnd || undefined, pace: values.pace };
+    if (values.near && values.near.trim()) body.near = values.near.trim();
     if (values.from) body.startDate = values.from;
     if (values.to) body.endDate = values.to;
     if (values.mode) body.mode = values.mode;
