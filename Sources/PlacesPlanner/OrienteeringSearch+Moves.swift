@@ -85,7 +85,9 @@ extension OrienteeringSearch {
             factor.removeLast()
             ratio.removeLast(m)
             position.removeLast(m)
-            for k in pool.indices { evaluate(k, bestR) }
+            // Insertions only tighten a route: a node that did not fit in it still does not
+            // (except on a matrix without the triangle inequality: then it is merely missed).
+            for k in pool.indices where ratio[k * m + bestR] > 0 { evaluate(k, bestR) }
         }
     }
 
