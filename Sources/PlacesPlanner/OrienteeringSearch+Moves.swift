@@ -25,9 +25,10 @@ extension OrienteeringSearch {
                 for u in near[v] { marked[u] = true }
             }
         }
-        let others = candidates.filter { marked[$0] && routeOf[$0] < 0 && !removed.contains($0) }
-        recreate(rng: &rng, noise: noise, squared: squared, pool: others)
-        recreate(rng: &rng, noise: noise, squared: squared, pool: local ? removed + others : nil)
+        let others = local ? candidates.filter { marked[$0] && routeOf[$0] < 0 && !removed.contains($0) } : []
+        // The removed nodes go back only once nothing else fits (the time they freed goes to
+        // others first).
+        recreate(rng: &rng, noise: noise, squared: squared, pool: local ? removed + others : nil, deferred: removed)
         guard totalScore >= compactFrom - Self.eps else { return }
         if local { recreate(rng: &rng, noise: noise, squared: squared) }
         var changed = false
@@ -39,8 +40,11 @@ extension OrienteeringSearch {
     /// the best ratio of score (squared, or not) to the time it adds (Vansteenwegen et al.
     /// 2009), each node's ratio scaled by a random factor in `[1, 1 + noise)`. Only the
     /// changed route's positions are re-evaluated after an insertion.
-    /// `pool`: the nodes to try (`nil`: every unvisited candidate).
-    mutating func recreate(rng: inout SplitMix64, noise: Double, squared: Bool, pool: [Int]? = nil) {
+    /// `pool`: the nodes to try (`nil`: every unvisited candidate). `deferred`: nodes of the
+    /// pool inserted only once no other fits (so the time they freed goes to others first).
+    mutating func recreate(
+        rng: inout SplitMix64, noise: Double, squared: Bool, pool: [Int]? = nil, deferred: [Int] = []
+    ) {
         let m = routeCount
         let everything = pool == nil
         defer { if everything { dirty = Array(repeating: false, count: m) } }
@@ -61,16 +65,24 @@ extension OrienteeringSearch {
             position[k * m + r] = p
         }
         for k in pool.indices { for r in 0..<m where dirty[r] || !skipClean { evaluate(k, r) } }
+        var deferring = !deferred.isEmpty
+        var isDeferred = [Bool](repeating: false, count: deferring ? nodeCount : 0)
+        for v in deferred { isDeferred[v] = true }
         while true {
             var bestK = -1
             var bestR = 0
             var bestRatio = 0.0
             for k in pool.indices where totalCost + cost[pool[k]] <= budget + Self.eps {
+                if deferring, isDeferred[pool[k]] { continue }
                 for r in 0..<m where ratio[k * m + r] > bestRatio {
                     bestRatio = ratio[k * m + r]
                     bestK = k
                     bestR = r
                 }
+            }
+            if bestK < 0, deferring {
+                deferring = false
+                continue
             }
             guard bestK >= 0, ContinuousClock.now < deadline else { return }
             insert(pool[bestK], bestR, at: position[bestK * m + bestR])
@@ -85,18 +97,21 @@ extension OrienteeringSearch {
             factor.removeLast()
             ratio.removeLast(m)
             position.removeLast(m)
-            for k in pool.indices { evaluate(k, bestR) }
+            // Insertions only tighten a route: a node that did not fit in it still does not
+            // (except on a matrix without the triangle inequality: then it is merely missed).
+            for k in pool.indices where ratio[k * m + bestR] > 0 { evaluate(k, bestR) }
         }
     }
 
-    /// Removes about `size` visits, by one of three strategies picked at random: a run of
+    /// Removes about `size` visits, by one of four strategies picked at random: a run of
     /// consecutive visits in one route, in every route (the "shake" of Vansteenwegen et
-    /// al.), or a visit and its nearest visited neighbours. Removals that would break the
-    /// schedule (possible without the triangle inequality) are skipped.
+    /// al.), a visit and its nearest visited neighbours, or the visits worth least for their
+    /// time. Removals that would break the schedule (possible without the triangle
+    /// inequality) are skipped.
     @discardableResult
     mutating func ruin(size: Int, rng: inout SplitMix64) -> [Int] {
         let before = routes
-        switch rng.int(below: 3) {
+        switch rng.int(below: 4) {
         case 0:
             let nonEmpty = (0..<routeCount).filter { !routes[$0].isEmpty }
             guard !nonEmpty.isEmpty else { return [] }
@@ -104,8 +119,10 @@ extension OrienteeringSearch {
         case 1:
             let each = max(1, size / max(1, routeCount))
             for r in 0..<routeCount where !routes[r].isEmpty { removeRun(r, size: each, rng: &rng) }
-        default:
+        case 2:
             removeRelated(size: size, rng: &rng)
+        default:
+            removeWorst(size: size, rng: &rng)
         }
         return before.joined().filter { routeOf[$0] < 0 }
     }
@@ -133,6 +150,35 @@ extension OrienteeringSearch {
             let v = visited[k]
             let r = routeOf[v]
             guard r >= 0, let p = routes[r].firstIndex(of: v), canRemove(r, p, count: 1) else { continue }
+            remove(r, p, count: 1)
+            removed += 1
+        }
+    }
+
+    /// Removes the `size` visits that bring the least score for the time they take (score
+    /// over the travel, wait and service their removal saves), each ratio scaled by a
+    /// random factor in [1, 2).
+    private mutating func removeWorst(size: Int, rng: inout SplitMix64) {
+        var keys: [Double] = []
+        var nodes: [Int] = []
+        for r in 0..<routeCount {
+            let f = r * flatStride
+            for (p, v) in routes[r].enumerated() {
+                let prev = flatLocation[f + p]
+                let next = flatLocation[f + p + 2]
+                let arrive = flatDeparture[f + p] + t(prev, v + 1)
+                let saved = t(prev, v + 1) + max(0, starts[r][p] - arrive) + service[v] + t(v + 1, next) - t(prev, next)
+                keys.append(score[v] / max(saved, 1e-3) * (1 + rng.unit()))
+                nodes.append(v)
+            }
+        }
+        let order = nodes.indices.sorted { keys[$0] < keys[$1] || (keys[$0] == keys[$1] && $0 < $1) }
+        var removed = 0
+        for k in order where removed < size {
+            let v = nodes[k]
+            let r = routeOf[v]
+            let p = positionOf[v]
+            guard r >= 0, canRemove(r, p, count: 1) else { continue }
             remove(r, p, count: 1)
             removed += 1
         }

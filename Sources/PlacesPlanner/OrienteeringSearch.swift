@@ -49,6 +49,22 @@ struct OrienteeringSearch {
     var totalScore = 0.0
     var totalCost = 0.0
 
+    /// The schedule again, flat for the insertion hot path: route `r`'s stops at
+    /// `r * flatStride + k`, `k` = 0 the depot, 1…count the visits, count + 1 the depot again.
+    /// `flatStride` = candidates + 2 (a route never holds more).
+    let flatStride: Int
+    /// Matrix index of each stop.
+    var flatLocation: [Int]
+    /// Departure from stop `k` (k ≤ count).
+    var flatDeparture: [Double]
+    /// Arrival at stop `k + 1` straight from stop `k` (k ≤ count).
+    var flatDirect: [Double]
+    /// Latest start at stop `k` (1 ≤ k ≤ count + 1; the route's close for the last).
+    var flatLatest: [Double]
+    /// `near` flattened: `nearFlat[i * nearCount ..< i * nearCount + nearLength[i]]`.
+    let nearFlat: [Int]
+    let nearLength: [Int]
+
     init(_ problem: OrienteeringProblem) {
         let n = problem.nodes.count
         let m = problem.routes.count
@@ -82,6 +98,17 @@ struct OrienteeringSearch {
         let scores = score
         candidates = (0..<n).filter { i in scores[i] > 0 && (0..<m).contains { allowed[$0 * n + i] } }
         near = Self.nearest(candidates, travel: problem.travel, dim: n + 1, nodeCount: n)
+        var nearFlat = [Int](repeating: 0, count: n * Self.nearCount)
+        for (i, list) in near.enumerated() {
+            for (k, u) in list.enumerated() { nearFlat[i * Self.nearCount + k] = u }
+        }
+        self.nearFlat = nearFlat
+        nearLength = near.map(\.count)
+        flatStride = candidates.count + 2
+        flatLocation = Array(repeating: 0, count: flatStride * m)
+        flatDeparture = Array(repeating: 0, count: flatStride * m)
+        flatDirect = Array(repeating: 0, count: flatStride * m)
+        flatLatest = Array(repeating: 0, count: flatStride * m)
         routes = Array(repeating: [], count: m)
         starts = Array(repeating: [], count: m)
         latest = Array(repeating: [], count: m)
@@ -158,49 +185,85 @@ struct OrienteeringSearch {
         starts[r] = s
         latest[r] = l
         dirty[r] = true
+        let f = r * flatStride
+        let count = route.count
+        flatLocation[f] = 0
+        flatDeparture[f] = routeOpen[r]
+        for p in 0..<count {
+            flatLocation[f + p + 1] = route[p] + 1
+            flatDeparture[f + p + 1] = s[p] + service[route[p]]
+            flatLatest[f + p + 1] = l[p]
+        }
+        flatLocation[f + count + 1] = 0
+        flatLatest[f + count + 1] = routeClose[r]
+        for k in 0...count {
+            flatDirect[f + k] = flatDeparture[f + k] + t(flatLocation[f + k], flatLocation[f + k + 1])
+        }
     }
 
-    /// The time node `j` adds to route `r` when inserted at position `p` (arrival at the
-    /// next stop moves by this much), or `nil` when that breaks a window.
-    @inline(__always) func insertionShift(_ j: Int, _ r: Int, _ p: Int) -> Double? {
-        let dep = departure(r, before: p)
-        let prev = location(r, before: p)
-        let next = location(r, at: p)
-        let k = r * nodeCount + j
-        let arrive = dep + t(prev, j + 1)
-        guard arrive <= close[k] + Self.eps else { return nil }
-        let reach = max(arrive, open[k]) + service[j] + t(j + 1, next)
-        guard reach <= latestStart(r, at: p) + Self.eps else { return nil }
-        return reach - (dep + t(prev, next))
-    }
-
-    /// The cheapest feasible position for `j` on route `r` and its shift. On long routes
-    /// only the positions next to `j`'s near neighbours and the depot are tried (a granular
+    /// The cheapest feasible position for `j` on route `r` and its shift (the time the
+    /// insertion adds: arrival at the next stop moves by this much). On long routes only the
+    /// positions next to `j`'s near neighbours and the depot are tried (a granular
     /// neighbourhood, as in Labadie et al. 2012).
     func bestPosition(_ j: Int, _ r: Int) -> (position: Int, shift: Double)? {
-        guard allowed[r * nodeCount + j] else { return nil }
+        let k = r &* nodeCount &+ j
+        guard allowed[k] else { return nil }
         let count = routes[r].count
-        var best: (Int, Double)?
-        func consider(_ p: Int) {
-            if let shift = insertionShift(j, r, p), best.map({ shift < $0.1 }) ?? true { best = (p, shift) }
-        }
-        if count <= 2 * Self.nearCount / max(1, routeCount) {
-            let closeJ = close[r * nodeCount + j] + Self.eps
-            for p in 0...count {
-                // Departures never decrease along a route: once past the close, stop.
-                if departure(r, before: p) > closeJ { break }
-                consider(p)
+        let closeJ = close[k] + Self.eps
+        let openJ = open[k]
+        let serviceJ = service[j]
+        let row = (j &+ 1) &* dim
+        let column = j &+ 1
+        let f = r &* flatStride
+        var bestP = -1
+        var bestShift = Double.infinity
+        travel.withUnsafeBufferPointer { tt in
+            flatLocation.withUnsafeBufferPointer { loc in
+                flatDeparture.withUnsafeBufferPointer { dep in
+                    flatDirect.withUnsafeBufferPointer { direct in
+                        flatLatest.withUnsafeBufferPointer { lat in
+                            @inline(__always) func consider(_ p: Int) {
+                                let i = f &+ p
+                                let arrive = dep[i] + tt[loc[i] &* dim &+ column]
+                                guard arrive <= closeJ else { return }
+                                let reach = max(arrive, openJ) + serviceJ + tt[row &+ loc[i &+ 1]]
+                                guard reach <= lat[i &+ 1] + Self.eps else { return }
+                                let shift = reach - direct[i]
+                                if shift < bestShift {
+                                    bestShift = shift
+                                    bestP = p
+                                }
+                            }
+                            if count <= 2 * Self.nearCount / max(1, routeCount) {
+                                for p in 0...count {
+                                    // Departures never decrease along a route: once past the close, stop.
+                                    if dep[f &+ p] > closeJ { break }
+                                    consider(p)
+                                }
+                                return
+                            }
+                            consider(0)
+                            let base = j &* Self.nearCount
+                            routeOf.withUnsafeBufferPointer { routeOf in
+                                positionOf.withUnsafeBufferPointer { positionOf in
+                                    nearFlat.withUnsafeBufferPointer { near in
+                                        for q in base..<(base &+ nearLength[j]) {
+                                            let u = near[q]
+                                            guard routeOf[u] == r else { continue }
+                                            let p = positionOf[u]
+                                            consider(p)
+                                            consider(p &+ 1)
+                                        }
+                                    }
+                                }
+                            }
+                            consider(count)
+                        }
+                    }
+                }
             }
-            return best
         }
-        consider(0)
-        for u in near[j] where routeOf[u] == r {
-            let p = positionOf[u]
-            consider(p)
-            consider(p + 1)
-        }
-        consider(count)
-        return best
+        return bestP < 0 ? nil : (bestP, bestShift)
     }
 
     mutating func insert(_ j: Int, _ r: Int, at p: Int) {

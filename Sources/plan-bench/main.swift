@@ -4,13 +4,16 @@
 // score, the best-known score, the gap and the time to the best answer, then a summary
 // per set and m. PLAN_BENCH_SECONDS sets the budget per instance (default 1),
 // PLAN_BENCH_FILTER keeps the instances whose name contains it, PLAN_BENCH_ROUTES
-// (e.g. "1,2") the numbers of routes.
+// (e.g. "1,2") the numbers of routes, PLAN_BENCH_SEED the seed (default 1) and
+// PLAN_BENCH_ITERATIONS a number of search steps (deterministic runs, capped by the budget).
 import Foundation
 import PlacesPlanner
 
 let environment = ProcessInfo.processInfo.environment
 let seconds = environment["PLAN_BENCH_SECONDS"].flatMap(Double.init) ?? 1
 let filter = environment["PLAN_BENCH_FILTER"] ?? ""
+let seed = environment["PLAN_BENCH_SEED"].flatMap(UInt64.init) ?? 1
+let maxIterations = environment["PLAN_BENCH_ITERATIONS"].flatMap(Int.init)
 let routeCounts = (environment["PLAN_BENCH_ROUTES"] ?? "1,2,3,4").split(separator: ",").compactMap { Int($0) }
 let directory = URL(fileURLWithPath: environment["PLACES_OPTW_DIR"] ?? "../shared/bench/optw")
 
@@ -162,7 +165,8 @@ for instance in instances {
             print("\(instance.name): invalid instance")
             continue
         }
-        let options = OrienteeringOptions(seed: 1, timeBudget: .milliseconds(Int(seconds * 1000)))
+        let options = OrienteeringOptions(
+            seed: seed, timeBudget: .milliseconds(Int(seconds * 1000)), maxIterations: maxIterations)
         let solution = OrienteeringSolver.solve(problem, options: options)
         let problemText = problem.check(solution.routes)
         let score = solution.routes.joined().reduce(0.0) { $0 + problem.nodes[$1].score }
