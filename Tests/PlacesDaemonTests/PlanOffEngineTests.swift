@@ -14,21 +14,14 @@ import Testing
 struct PlanOffEngineTests {
     @Test("a plan is not applied when a place to go it kept was removed meanwhile: nothing is written")
     func stalePlanIsNotApplied() async throws {
-        let dir = TempDir()
-        defer { dir.remove() }
-        let daemon = try await InProcessDaemon.start(dataDir: dir.path)
-        defer { daemon.shutdown() }
+        let fixture = try await OffEngineFixture(places: [
+            ("Sé", 38.7100, -9.1335), ("Carmo", 38.7120, -9.1405), ("Aljube", 38.7105, -9.1320),
+        ])
+        defer { fixture.close() }
+        let daemon = fixture.daemon
+        let places = fixture.places
         func send(_ method: String, _ path: String, _ body: String) async -> PlacesControl.ControlResponse {
-            await daemon.handle(ControlRequest(method: method, path: path, query: [:], body: Array(body.utf8)))
-        }
-        _ = await send("POST", "/v1/init", #"{"name":"Ana","username":"ana","noPassphrase":true}"#)
-        var places = [String]()
-        for (name, lat, lon) in [("Sé", 38.7100, -9.1335), ("Carmo", 38.7120, -9.1405), ("Aljube", 38.7105, -9.1320)] {
-            guard
-                case .json(201, let body) = await send(
-                    "POST", "/v1/places", #"{"name":"\#(name)","latitude":\#(lat),"longitude":\#(lon)}"#)
-            else { Issue.record("place not added"); return }
-            places.append(try JSONDecoder().decode(Place.self, from: Data(body)).id)
+            await fixture.send(method, path, body)
         }
         // The route through the three without an itinerary: the first and last become places
         // to go, so the middle one's item is written before the last one's move.

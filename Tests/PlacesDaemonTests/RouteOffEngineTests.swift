@@ -13,21 +13,14 @@ import Testing
 struct RouteOffEngineTests {
     @Test("a solved order is not applied when the places to go changed while it was solved")
     func staleOrderIsNotApplied() async throws {
-        let dir = TempDir()
-        defer { dir.remove() }
-        let daemon = try await InProcessDaemon.start(dataDir: dir.path)
-        defer { daemon.shutdown() }
+        let fixture = try await OffEngineFixture(places: [
+            ("A", 38.69, -9.21), ("B", 38.71, -9.13), ("C", 38.70, -9.17),
+        ])
+        defer { fixture.close() }
+        let daemon = fixture.daemon
+        let places = fixture.places
         func send(_ method: String, _ path: String, _ body: String) async -> PlacesControl.ControlResponse {
-            await daemon.handle(ControlRequest(method: method, path: path, query: [:], body: Array(body.utf8)))
-        }
-        _ = await send("POST", "/v1/init", #"{"name":"Ana","username":"ana","noPassphrase":true}"#)
-        var places = [String]()
-        for (name, lat, lon) in [("A", 38.69, -9.21), ("B", 38.71, -9.13), ("C", 38.70, -9.17)] {
-            guard
-                case .json(201, let body) = await send(
-                    "POST", "/v1/places", #"{"name":"\#(name)","latitude":\#(lat),"longitude":\#(lon)}"#)
-            else { Issue.record("place not added"); return }
-            places.append(try JSONDecoder().decode(Place.self, from: Data(body)).id)
+            await fixture.send(method, path, body)
         }
         let list = places.map { "\"\($0)\"" }.joined(separator: ",")
         guard
