@@ -21,6 +21,7 @@ enum FuzzHours {
         let text =
             mode & 1 == 0
             ? String(decoding: body, as: UTF8.self)
+            // A byte widened to Int cannot trap; `% words.count` keeps the index in range.
             : body.map { words[Int($0) % words.count] }.joined()
         let hours = OpeningHours(text)
         precondition(hours.text == text, "the text is not kept as written")

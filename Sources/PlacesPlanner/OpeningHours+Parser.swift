@@ -50,6 +50,7 @@ enum OpeningHoursParser {
         var index = 0
         func isDigit(_ at: Int) -> Bool { at < bytes.count && (0x30...0x39).contains(bytes[at]) }
         func isLetter(_ at: Int) -> Bool { at < bytes.count && (bytes[at] | 0x20 >= 0x61 && bytes[at] | 0x20 <= 0x7A) }
+        // A UInt8 widened to Int, minus 0x30: never traps (callers check the byte is a digit).
         func digit(_ at: Int) -> Int { Int(bytes[at]) - 0x30 }
         while index < bytes.count {
             let byte = bytes[index]

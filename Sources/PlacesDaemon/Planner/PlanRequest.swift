@@ -158,6 +158,7 @@ struct PlanRequest {
             guard let ms = value.intValue, ms >= 1, ms <= Int64(Self.maxTimeBudgetMs) else {
                 throw ServiceError.invalid("timeBudgetMs", "'timeBudgetMs' must be from 1 to \(Self.maxTimeBudgetMs)")
             }
+            // Cannot trap: `ms` is checked to 1…10,000 above, and Int is 64 bits.
             timeBudgetMs = Int(ms)
         }
         if let value = body["apply"], !value.isNull {
