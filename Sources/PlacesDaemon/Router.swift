@@ -188,6 +188,9 @@ struct Router: ControlHandler {
             return try RouteService.solve(r.body)
         case ("GET", 1, "nearby"):
             return .encoding(try await engine.nearby(r.query))
+        case ("PUT", 1, "out"): return .encoding(try await engine.putOut(try Router.object(r)))
+        case ("DELETE", 1, "out"): return .encoding(try await engine.stopOut())
+        case ("GET", 1, "out"): return .encoding(try await engine.outList(r.query))
         case ("POST", 1, "plans"):
             return try await PlanRoutes.plan(engine, try Router.object(r))
         case ("POST", 2, "plans") where path[1] == "solve":

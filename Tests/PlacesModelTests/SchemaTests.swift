@@ -99,8 +99,11 @@ import Testing
     @Test func idShapesMatchTheProtocol() throws {
         var seen = Set<EntityKind>()
         for row in Self.rows(try Self.section5(), header: "| Kind | Entity id |") {
+            let fixed = row[1].components(separatedBy: "always `").dropFirst().first?.prefix(32)
             let shape: EntitySchema.IDShape =
-                row[1].contains("root") ? .root : row[1].contains("64 lowercase hex") ? .publicKey : .random
+                row[1].contains("root")
+                ? .root
+                : row[1].contains("64 lowercase hex") ? .publicKey : fixed.map { .fixed(String($0)) } ?? .random
             for name in Self.quoted(row[0]) {
                 let kind = try #require(EntityKind(rawValue: name))
                 #expect(schema.entity(kind)?.id == shape, "\(name)")

@@ -70,6 +70,12 @@ extension Engine {
         if deletesAPost {
             collectPhotos()
         }
+        for body in bodies where body.changes.contains(where: { $0.kind == .out }) && !isBlockedForOut(author) {
+            events.publish(
+                Event(
+                    type: "out", time: RFC3339.string(ms: body.timeMs), doc: record.id.hex, docKind: "outbox",
+                    author: author.humanID, summary: "\(displayName(of: author)) changed their “I'm out” note"))
+        }
         for body in bodies {
             for change in body.changes {
                 guard case .create(_, .post) = change else { continue }

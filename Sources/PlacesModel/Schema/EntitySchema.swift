@@ -10,6 +10,8 @@ public struct EntitySchema: Sendable {
         case publicKey
         /// 16 random bytes: 32 lowercase hex characters other than the document id.
         case random
+        /// One id for every entity of the kind (one per document): these 32 lowercase hex.
+        case fixed(String)
     }
 
     /// The kind's name in ops.
@@ -58,6 +60,8 @@ public struct EntitySchema: Sendable {
             guard FieldRule.isLowerHex(entity, count: 32), entity != rootID else {
                 return "a \(kind.rawValue) entity id must be 32 lowercase hex characters other than the document id"
             }
+        case .fixed(let id):
+            guard entity == id else { return "a \(kind.rawValue) entity id must be \(id)" }
         }
         return nil
     }

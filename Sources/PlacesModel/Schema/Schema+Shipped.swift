@@ -26,7 +26,8 @@ extension Schema {
         DocumentSchema(
             "outbox",
             entities: [
-                OutboxFields.schema, PostFields.schema, ReactionFields.schema, DeviceFields.schema, RelayFields.schema,
+                OutboxFields.schema, PostFields.schema, ReactionFields.schema, OutFields.schema, DeviceFields.schema,
+                RelayFields.schema,
             ]),
         DocumentSchema(
             "published",
