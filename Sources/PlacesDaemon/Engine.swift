@@ -57,6 +57,8 @@ public actor Engine {
     var devices = DeviceComponent()
     /// Relays: the blind relays this person uses and links being redeemed (`RelaysComponent`).
     var relays = RelaysComponent()
+    /// Nearby: the index of saved places around which `GET /v1/nearby` reads (`NearbyComponent`).
+    var nearbyComponent = NearbyComponent()
 
     init(store: Store, paths: DataPaths, version: String, logger: Logger) {
         self.store = store
@@ -175,6 +177,7 @@ public actor Engine {
         joins.didStore(change)
         photos.didStore(change)
         devices.didStore(change)
+        nearbyComponent.didStore(change)
     }
 
     /// After an identity was created, unlocked or locked: what components kept for the
@@ -190,6 +193,7 @@ public actor Engine {
         joins.didChangeIdentity()
         photos.didChangeIdentity()
         devices.didChangeIdentity()
+        nearbyComponent.didChangeIdentity()
     }
 
     // MARK: Store access for the feature extensions

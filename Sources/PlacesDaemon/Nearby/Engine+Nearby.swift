@@ -64,34 +64,56 @@ extension Engine {
         default: throw ServiceError.invalid("openNow", "'openNow' must be true or false")
         }
         let now = Self.localClock()
-        var rows = [(distance: Double, value: JSONValue)]()
-        for place in places {
+        let index = try nearbyIndex()
+        // The band of latitudes the radius spans (a degree of latitude is at least 110.5 km).
+        let span = radius / 110_500
+        var rows = [(distance: Double, index: Int, open: Bool?)]()
+        for i in index.band(centre.latitude - span, centre.latitude + span) {
+            let place = index.places[i]
             let distance = centre.greatCircleDistanceMeters(to: place.point)
             guard distance <= radius, who(place) else { continue }
             if let category, !place.categories.contains(where: { PlanScoring.fold($0) == category }) { continue }
-            let open = place.hours.flatMap { OpeningHours($0).isOpen(isoWeekday: now.weekday, minute: now.minute) }
+            let open = index.hours[i]?.isOpen(isoWeekday: now.weekday, minute: now.minute)
             if openOnly, open != true { continue }
+            rows.append((distance, i, open))
+        }
+        // Only the rows shown are encoded.
+        rows.sort { $0.distance < $1.distance }
+        let shown = rows.prefix(limit).map { row -> JSONValue in
+            let place = index.places[row.index]
             var o: [String: JSONValue] = [
                 "placeId": .string(place.id), "name": .string(place.name), "latitude": .number(place.point.latitude),
-                "longitude": .number(place.point.longitude), "distanceMeters": .number(distance.rounded()),
+                "longitude": .number(place.point.longitude), "distanceMeters": .number(row.distance.rounded()),
                 "bearing": .number((Self.bearing(from: centre, to: place.point) * 10).rounded() / 10),
                 "categories": .array(place.categories.map(JSONValue.string)),
                 "savedBy": .array(place.savedBy.map { .object(["id": .string($0.id), "name": .string($0.name)]) }),
-                "openNow": open.map(JSONValue.bool) ?? .null,
+                "openNow": row.open.map(JSONValue.bool) ?? .null,
             ]
             if let notes = place.notes { o["notes"] = .string(notes) }
             if let rating = place.rating { o["rating"] = .number(rating) }
             if let address = place.address { o["address"] = .string(address) }
             if let hours = place.hours { o["openingHours"] = .string(hours) }
-            rows.append((distance, .object(o)))
+            return .object(o)
         }
-        rows.sort { $0.distance < $1.distance }
-        return .object(["places": .array(rows.prefix(limit).map(\.value)), "count": .int(Int64(rows.count))])
+        return .object(["places": .array(shown), "count": .int(Int64(rows.count))])
     }
+
+    /// The saved places, indexed by latitude: kept until what they were read from changes.
+    func nearbyIndex() throws -> NearbyComponent.Index {
+        if let held = nearbyComponent.index { return held }
+        let docs = Set([try library()] + heldCards().values.map(\.id))
+        let index = NearbyComponent.Index(try readSavedPlaces(), docs: docs)
+        nearbyComponent.keep(index)
+        return index
+    }
+
+    /// The user's places, and the places shared on the cards of people they know (by
+    /// latitude, from the index).
+    func savedPlaces() throws -> [SavedPlace] { try nearbyIndex().places }
 
     /// The user's places, and the places shared on the cards of people they know; a shared
     /// place with the same name (case and accents ignored) within 150 m of another is the same.
-    func savedPlaces() throws -> [SavedPlace] {
+    func readSavedPlaces() throws -> [SavedPlace] {
         let me = self.me.map { ($0.humanID, myDisplayName()) }
         var out = try libraryService().placeRecords().compactMap { record -> SavedPlace? in
             let f = Views.fields(record)

@@ -37,6 +37,14 @@ struct NearbyAPITests {
         #expect(places[0]["openNow"] == .null, "no hours: unknown")
         #expect(places[0]["savedBy"]?.arrayValue?.count == 1)
 
+        // The index follows the library: a place added, then removed, after a query.
+        let added = try await t.addPlace("Newer", 38.7140, -9.1335)
+        let withNewer = try Self.json(try await t.d.send("GET", "/v1/nearby?near=38.7139,-9.1335&radius=2000"))
+        #expect(withNewer["places"]?.arrayValue?.first?.objectValue?["name"] == .string("Newer"))
+        _ = try await t.d.send("DELETE", "/v1/places/\(added.id)")
+        let without = try Self.json(try await t.d.send("GET", "/v1/nearby?near=38.7139,-9.1335&radius=2000"))
+        #expect(without["places"]?.arrayValue?.count == 3, "the deleted place is gone")
+
         let food = try Self.json(try await t.d.send("GET", "/v1/nearby?near=Near&radius=2000&category=Food"))
         #expect(food["places"]?.arrayValue?.count == 2)
         let open = try Self.json(try await t.d.send("GET", "/v1/nearby?near=38.7139,-9.1335&radius=2000&openNow=true"))
