@@ -27,6 +27,7 @@ extension Schema {
             "outbox",
             entities: [
                 OutboxFields.schema, PostFields.schema, ReactionFields.schema, DeviceFields.schema, RelayFields.schema,
+                MessageFields.schema, ReceiptFields.schema,
             ]),
         DocumentSchema(
             "published",
