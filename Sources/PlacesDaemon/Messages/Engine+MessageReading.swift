@@ -194,7 +194,11 @@ extension Engine {
 
     /// A person as a conversation names them.
     func personJSON(_ key: PublicKey) -> JSONValue {
-        let name = displayName(of: key)
+        var name = displayName(of: key)
+        // The name a friendship started with, when no session or contact gave one.
+        if name == String(key.humanID.prefix(7)), let held = try? store.friend(key.bytes), !held.name.isEmpty {
+            name = held.name
+        }
         return .object([
             "id": .string(key.humanID), "name": name == String(key.humanID.prefix(7)) ? .null : .string(name),
         ])
