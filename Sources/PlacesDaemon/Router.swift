@@ -41,6 +41,11 @@ struct Router: ControlHandler {
         {
             return response
         }
+        if let section = path.first, MessageRoutes.sections.contains(section),
+            let response = try await MessageRoutes.route(engine, r, path)
+        {
+            return response
+        }
         if let section = path.first, DiscoverRoutes.sections.contains(section),
             let response = try await DiscoverRoutes.route(engine, r, path)
         {

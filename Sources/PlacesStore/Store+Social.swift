@@ -273,7 +273,7 @@ extension Store {
                 sql: """
                     SELECT json_extract(e.data, '$.photos'), e.deleted, d.owner FROM entity e
                     JOIN document d ON d.id = e.doc
-                    WHERE e.kind = 'post' AND json_extract(e.data, '$.photos') IS NOT NULL
+                    WHERE e.kind IN ('post', 'message') AND json_extract(e.data, '$.photos') IS NOT NULL
                     """
             ).compactMap { row in
                 guard let photos = row[0] as String?, let author = row[2] as Data? else { return nil }

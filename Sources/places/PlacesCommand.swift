@@ -37,7 +37,7 @@ struct PlacesCommand: ParsableCommand {
             ShareCommand.self, JoinCommand.self, MembersCommand.self, UnshareCommand.self,
             FriendsGroup.self, GroupsGroup.self, PostGroup.self, FeedCommand.self, NotificationsGroup.self,
             ProfileGroup.self, PhotoGroup.self, ExploreGroup.self, SavedCommand.self, DeviceGroup.self, RelayGroup.self,
-            Plan.self, Nearby.self, Out.self,
+            Plan.self, Nearby.self, Out.self, MessageGroup.self,
             GuiCommand.self,
         ]
     )

@@ -52,11 +52,11 @@ import Testing
         }
         // Existing databases have exactly these columns filled: the schema must not move them.
         // A reaction's `post` is promoted to `ref` too (issue 16): no row of an older database
-        // is a reaction, so none has to move.
+        // is a reaction, so none has to move. Nor a receipt's `message` (issue 32).
         #expect(
             schema.promotedColumns == [
                 "deleted": "deleted", "position": "position", "placeId": "ref", "name": "name",
-                "latitude": "latitude", "longitude": "longitude", "post": "ref",
+                "latitude": "latitude", "longitude": "longitude", "post": "ref", "message": "ref",
             ])
     }
 

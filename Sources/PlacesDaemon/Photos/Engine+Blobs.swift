@@ -152,12 +152,17 @@ extension Engine {
             }
             return ids.filter { only == nil || $0 == only }
         case .outbox:
-            let posts: [Store.EntityRecord]
+            var posts: [Store.EntityRecord]
             if let only {
                 posts = (try? store.liveEntities(of: .post, in: [record.id], containing: only.hex)) ?? []
+                // A message's photos are given as a post's (issue 32).
+                posts += (try? store.liveEntities(of: .message, in: [record.id], containing: only.hex)) ?? []
             } else {
                 posts =
                     (try? store.posts(in: [record.id], before: nil, limit: Self.maxPostsScannedForPhotos)) ?? []
+                posts +=
+                    ((try? store.messages(in: record.id, before: nil, limit: Self.maxPostsScannedForPhotos))
+                    ?? []).filter { !$0.deleted }
             }
             return posts.flatMap { post in
                 Engine.photos(from: Views.fields(post)[PostFields.photos.name]).compactMap { BlobID(hex: $0.id) }
@@ -194,7 +199,9 @@ extension Engine {
                 peer = key
             }
         }
-        let posts = (try? store.liveEntities(of: .post, in: outboxes, containing: id.hex)) ?? []
+        let posts =
+            ((try? store.liveEntities(of: .post, in: outboxes, containing: id.hex)) ?? [])
+            + ((try? store.liveEntities(of: .message, in: outboxes, containing: id.hex)) ?? [])
         var record: Store.PhotoRecord?
         if let described = posts.lazy.flatMap({ Engine.photos(from: Views.fields($0)[PostFields.photos.name]) })
             .first(where: { $0.id == id.hex })

@@ -39,7 +39,9 @@ extension Engine {
         guard !text.isEmpty || !photos.isEmpty else {
             throw ServiceError.invalid("text", "a post needs text, photos, or both")
         }
-        let (audience, readers) = try postAudience(body["audience"])
+        let (audience, audienceNow) = try postAudience(body["audience"])
+        // Nothing new is written to a person this person blocked.
+        let readers = audienceNow.filter { !isBlocked($0) }
         let place = try postPlace(body)
 
         let id = HexCoding.encode(SecureRandom.bytes(16))

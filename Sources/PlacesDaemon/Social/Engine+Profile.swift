@@ -57,6 +57,7 @@ extension Engine {
         guard let me, let author = try? PublicKey(bytes: record.owner), author != me else { return }
         friendshipFollows(record)
         reactionsFollow(record, ops: stored, bodies: bodies)
+        messagesFollow(record, bodies: bodies)
         // A deleted post's photos go when nothing else names them.
         let deletesAPost = bodies.contains { body in
             body.changes.contains {

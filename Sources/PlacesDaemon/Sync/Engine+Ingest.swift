@@ -54,6 +54,8 @@ extension Engine {
                 metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(docID)"])
             return nil
         }
+        // Nothing from a person this person blocked, nor past the message bounds (Engine+MessageFollow).
+        if record.kind == .outbox, !sibling, !outboxMayTakeOps(record) { return nil }
         // A published trip's ops come only from its author (never relayed), up to its size bound.
         if record.kind == .published, !sibling, record.owner != sender.bytes || !publishedHasRoom(record) {
             logger.info(

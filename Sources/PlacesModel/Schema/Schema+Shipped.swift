@@ -27,7 +27,7 @@ extension Schema {
             "outbox",
             entities: [
                 OutboxFields.schema, PostFields.schema, ReactionFields.schema, OutFields.schema, DeviceFields.schema,
-                RelayFields.schema,
+                RelayFields.schema, MessageFields.schema, ReceiptFields.schema,
             ]),
         DocumentSchema(
             "published",

@@ -1,0 +1,235 @@
+import Foundation
+import PlacesAPI
+import PlacesCrypto
+import PlacesModel
+import PlacesStore
+
+/// Reading conversations: the list with unread counts, a page of messages with their marks,
+/// and the read marks this person gives. Every read walks the message and receipt indexes
+/// from their newest end (`Store+Messages`): a conversation of 10,000 messages costs what a
+/// page of it costs.
+extension Engine {
+    /// Unread messages counted per conversation, at most: a conversation shows "1000" for more.
+    static let maxUnreadCounted = 1_000
+
+    /// `GET /v1/conversations`: conversations with current friends that hold a message, the
+    /// most recent first.
+    func conversations() throws -> JSONValue {
+        guard let me else { throw ServiceError.loggedOut }
+        var rows = [(ms: Int64, value: JSONValue)]()
+        for friend in currentFriends().sorted(by: { $0.hex < $1.hex }) where !isBlocked(friend) {
+            let conversation = Conversation(me: me, friend: friend)
+            guard let last = try lastMessages(conversation, before: nil, limit: 1).first else { continue }
+            let receipts = try receiptsByMessage([last], conversation)
+            rows.append(
+                (
+                    last.createdMs ?? 0,
+                    .object([
+                        "id": .string(conversation.id), "with": .array([personJSON(friend)]),
+                        "unread": .int(Int64(try unreadCount(conversation))),
+                        "muted": .bool(isMuted(conversation.id)),
+                        "lastMessage": messageJSON(last, conversation, receipts: receipts),
+                    ])
+                ))
+        }
+        rows.sort { $0.ms > $1.ms }
+        return .object(["conversations": .array(rows.map(\.value))])
+    }
+
+    /// `GET /v1/conversations/{id}/messages?limit=&before=&peek=`: the last `limit` messages
+    /// before the message `before`, oldest first, with `next` (the cursor of the page before)
+    /// when there are more. Shown messages of the friend are marked read unless `peek=true`.
+    func conversationMessages(_ id: String, query: [String: String]) throws -> JSONValue {
+        let conversation = try self.conversation(id)
+        var limit = Self.defaultMessagePage
+        if let text = query["limit"] {
+            guard let n = Int(text), (1...Self.maxMessagePage).contains(n) else {
+                throw ServiceError.invalid("limit", "'limit' must be a whole number from 1 to \(Self.maxMessagePage)")
+            }
+            limit = n
+        }
+        var cursor: (ms: Int64, id: String)?
+        if let text = query["before"] {
+            guard let ref = MessageRef(routeID: text), conversation.documents.contains(ref.doc),
+                let record = try? store.entity(in: ref.doc, id: ref.id), record.kind == .message
+            else {
+                throw ServiceError.invalid("before", "'before' must be the id of a message of this conversation")
+            }
+            cursor = (record.createdMs ?? 0, ref.id)
+        }
+        let peek: Bool
+        switch query["peek"] {
+        case nil, "false": peek = false
+        case "true": peek = true
+        case let other?: throw ServiceError.invalid("peek", "'peek' is true or false, not '\(other.prefix(20))'")
+        }
+        let records = try lastMessages(conversation, before: cursor, limit: limit + 1)
+        let page = Array(records.prefix(limit))
+        if !peek {
+            let unread = try unreadIDs(conversation, among: page.filter { $0.doc == conversation.theirs })
+            try writeReceipts(conversation, for: unread, read: true)
+        }
+        let receipts = try receiptsByMessage(page, conversation)
+        var out: [String: JSONValue] = [
+            "conversation": .string(conversation.id),
+            "messages": .array(page.reversed().map { messageJSON($0, conversation, receipts: receipts) }),
+        ]
+        if records.count > limit, let oldest = page.last {
+            out["next"] = .string(MessageRef(doc: oldest.doc, id: oldest.id).routeID)
+        }
+        return .object(out)
+    }
+
+    /// `POST /v1/conversations/{id}/read`: every unread message of the friend is marked read.
+    func markConversationRead(_ id: String) throws -> JSONValue {
+        let conversation = try self.conversation(id)
+        var unread = [EntityID]()
+        let hidden = try hiddenMessages(in: conversation.theirs)
+        let marks = try storeCall { () throws(StoreError) in
+            try store.messageMarks(in: conversation.theirs, receipts: conversation.mine, limit: Self.maxUnreadCounted)
+        }
+        for mark in marks {
+            if mark.read { break }
+            if !mark.deleted, !hidden.contains(mark.id) { unread.append(mark.id) }
+        }
+        try writeReceipts(conversation, for: unread, read: true)
+        return .object(["id": .string(conversation.id), "unread": .int(0), "marked": .int(Int64(unread.count))])
+    }
+
+    // MARK: Pieces
+
+    /// The conversation's newest `limit` messages before `cursor`, newest first, without those
+    /// hidden here.
+    func lastMessages(_ conversation: Conversation, before cursor: (ms: Int64, id: String)?, limit: Int) throws
+        -> [Store.EntityRecord]
+    {
+        var all = [Store.EntityRecord]()
+        for doc in conversation.documents {
+            // Of the newest `limit` + hidden ones, at most the hidden ones are left out.
+            let hidden = try hiddenMessages(in: doc)
+            let batch = try storeCall { () throws(StoreError) in
+                try store.messages(in: doc, before: cursor, limit: limit + hidden.count)
+            }
+            all += batch.filter { !hidden.contains($0.id) }
+        }
+        all.sort { a, b in
+            let x = a.createdMs ?? 0, y = b.createdMs ?? 0
+            return x != y ? x > y : a.id > b.id
+        }
+        return Array(all.prefix(limit))
+    }
+
+    /// Unread messages of the friend: walked from the newest until one is read.
+    func unreadCount(_ conversation: Conversation) throws -> Int {
+        let hidden = try hiddenMessages(in: conversation.theirs)
+        let marks = try storeCall { () throws(StoreError) in
+            try store.messageMarks(in: conversation.theirs, receipts: conversation.mine, limit: Self.maxUnreadCounted)
+        }
+        var count = 0
+        for mark in marks {
+            if mark.read { break }
+            if !mark.deleted, !hidden.contains(mark.id) { count += 1 }
+        }
+        return count
+    }
+
+    /// Of `records` (the friend's messages), those without this person's read mark.
+    func unreadIDs(_ conversation: Conversation, among records: [Store.EntityRecord]) throws -> [EntityID] {
+        let live = records.filter { !$0.deleted }
+        guard !live.isEmpty else { return [] }
+        let receipts = try receiptsByMessage(live, conversation)
+        return live.filter { receipts[$0.id]?[ReceiptFields.readAt.name]??.stringValue == nil }.map(\.id)
+    }
+
+    /// The receipts of `records`' messages, by message id: each read from the outbox of the
+    /// person the message was written to, and only when its id is the one fixed by the message.
+    func receiptsByMessage(_ records: [Store.EntityRecord], _ conversation: Conversation) throws
+        -> [EntityID: [String: JSONValue?]]
+    {
+        var out = [EntityID: [String: JSONValue?]]()
+        for doc in conversation.documents {
+            let ids = records.filter { $0.doc == doc }.map(\.id)
+            guard !ids.isEmpty else { continue }
+            let held = try storeCall { () throws(StoreError) in
+                try store.receipts(in: conversation.receiptDocument(for: doc), for: ids)
+            }
+            for receipt in held where !receipt.deleted {
+                guard let message = receipt.ref, receipt.id == MessageRef(doc: doc, id: message).receiptID else {
+                    continue
+                }
+                out[message] = Views.fields(receipt).mapValues { Optional($0) }
+            }
+        }
+        return out
+    }
+
+    /// Writes this person's delivered (and with `read`, read) marks of the friend's messages
+    /// `ids` into their outbox to the friend, never moving a mark already given.
+    func writeReceipts(_ conversation: Conversation, for ids: [EntityID], read: Bool) throws {
+        guard !ids.isEmpty, !isBlocked(conversation.friend), let identity else { return }
+        let outbox = try ensureOutbox(to: conversation.friend, identity: identity)
+        let now = RFC3339.string(ms: RFC3339.nowMs())
+        var changes = [[Change]]()
+        for id in ids {
+            let receiptID = MessageRef(doc: conversation.theirs, id: id).receiptID
+            let held = try? store.entity(in: outbox.id, id: receiptID)
+            let fields = held.map(Views.fields) ?? [:]
+            var write = held == nil ? EntityWrite<ReceiptFields>.create(receiptID) : .update(receiptID)
+            if held == nil { write.set(ReceiptFields.message, to: id) }
+            if fields[ReceiptFields.deliveredAt.name]?.stringValue == nil {
+                write.set(ReceiptFields.deliveredAt.name, to: .string(now), old: fields[ReceiptFields.deliveredAt.name])
+            }
+            if read, fields[ReceiptFields.readAt.name]?.stringValue == nil {
+                write.set(ReceiptFields.readAt.name, to: .string(now), old: fields[ReceiptFields.readAt.name])
+            }
+            if !write.changes.isEmpty { changes.append(write.changes) }
+        }
+        var edits = [Store.Edit]()
+        for start in stride(from: 0, to: changes.count, by: Self.receiptsPerOp) {
+            let chunk = changes[start..<min(start + Self.receiptsPerOp, changes.count)]
+            edits.append(Store.Edit(doc: outbox.id, changes: chunk.flatMap { $0 }, timeMs: RFC3339.nowMs()))
+        }
+        try commitMessageEdits(edits)
+    }
+
+    /// A person as a conversation names them.
+    func personJSON(_ key: PublicKey) -> JSONValue {
+        var name = displayName(of: key)
+        // The name a friendship started with, when no session or contact gave one.
+        if name == String(key.humanID.prefix(7)), let held = try? store.friend(key.bytes), !held.name.isEmpty {
+            name = held.name
+        }
+        return .object([
+            "id": .string(key.humanID), "name": name == String(key.humanID.prefix(7)) ? .null : .string(name),
+        ])
+    }
+
+    /// A message as the control API shows it (`Message` in `Protocol/control-api.yaml`).
+    func messageJSON(
+        _ record: Store.EntityRecord, _ conversation: Conversation, receipts: [EntityID: [String: JSONValue?]]
+    ) -> JSONValue {
+        let f = Views.fields(record)
+        let mine = record.doc == conversation.mine
+        let from = mine ? me : conversation.friend
+        let marks = receipts[record.id] ?? [:]
+        func mark(_ name: String) -> JSONValue {
+            (marks[name] ?? nil).flatMap { $0.stringValue }.map(JSONValue.string) ?? .null
+        }
+        let photos = record.deleted ? [] : Self.photos(from: f[MessageFields.photos.name])
+        return .object([
+            "id": .string(MessageRef(doc: record.doc, id: record.id).routeID),
+            "from": .string(from?.humanID ?? ""), "mine": .bool(mine),
+            "text": record.deleted ? .null : .string(f[MessageFields.text] ?? ""),
+            "photos": .array(
+                photos.map {
+                    .object([
+                        "id": .string($0.id), "contentType": .string($0.contentType), "bytes": .int($0.bytes),
+                        "width": .int(Int64($0.width)), "height": .int(Int64($0.height)),
+                    ])
+                }),
+            "sentAt": .string(f[MessageFields.sentAt] ?? RFC3339.string(ms: record.createdMs ?? 0)),
+            "deliveredAt": mark(ReceiptFields.deliveredAt.name), "readAt": mark(ReceiptFields.readAt.name),
+            "deleted": .bool(record.deleted),
+        ])
+    }
+}

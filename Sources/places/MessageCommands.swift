@@ -1,0 +1,253 @@
+import ArgumentParser
+import Foundation
+import PlacesAPI
+import PlacesModel
+
+/// `places message …`: direct messages between friends (`docs/messages.md`).
+struct MessageGroup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "message",
+        abstract: "Write to a friend; list conversations and messages; mute, block, delete.",
+        discussion: """
+            `places message send Bruno "dinner at 8?"` writes to a friend: the message reaches \
+            their daemon directly or through a relay, end-to-end encrypted. `places message list` \
+            shows your conversations with their unread counts; `places message list Bruno` shows \
+            the last messages with their marks (sent, delivered, read) and marks Bruno's read.
+            """,
+        subcommands: [Send.self, List.self, Read.self, Delete.self, Mute.self, Unmute.self, Block.self, Unblock.self],
+        aliases: ["messages"])
+
+    /// `places message send FRIEND TEXT [--photo FILE]`.
+    struct Send: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Send a message to a friend (text up to 4,000 characters, and photos).")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The friend: their name, username, id or the start of it.") var friend: String?
+        @Argument(help: "What to say (may be left out with a photo).") var text: String?
+        @Option(help: ArgumentHelp("A trip's conversation instead of a friend's.", valueName: "itinerary"))
+        var trip: String?
+        @Option(
+            name: .customLong("photo"), help: ArgumentHelp("A photo to add (repeat for up to 10).", valueName: "file"))
+        var photos: [String] = []
+        @Flag(help: "Keep the photos' location (GPS EXIF) instead of removing it.") var keepLocation = false
+
+        func validate() throws {
+            if trip == nil, friend == nil { throw ValidationError("name the friend to write to (or --trip)") }
+        }
+
+        func run() throws {
+            var body = JSONBody()
+            var words = [friend, text].compactMap { $0 }
+            if let trip {
+                body["to"] = .string("trip:" + trip)
+            } else {
+                body["to"] = .string(try global.social.friend(words.removeFirst()))
+            }
+            guard words.count <= 1 else {
+                throw CLIExit.fail("give the text as one argument (quote it)", CLIExit.usage)
+            }
+            if let said = words.first { body["text"] = .string(said) }
+            if words.isEmpty, photos.isEmpty { throw CLIExit.fail("say something, or add a --photo", CLIExit.usage) }
+            if !photos.isEmpty {
+                let ids = try PhotoUpload.ids(photos, keepLocation: keepLocation, api: global.api)
+                body["photos"] = .array(ids.map(JSONValue.string))
+            }
+            let reply = try global.api.post(Target.v1("messages"), body)
+            if global.json { return printRaw(reply) }
+            let sent = try reply.decode(JSONValue.self)
+            print("sent \(String((sent["id"]?.stringValue ?? "").prefix(8))) at \(sent["sentAt"]?.stringValue ?? "")")
+        }
+    }
+
+    /// `places message list [FRIEND]`.
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List conversations with unread counts, or one conversation's last messages.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "A friend: show your conversation with them.") var friend: String?
+        @Option(help: "How many of the last messages to show (1–200).") var limit = 50
+        @Flag(help: "Show the messages without marking them read.") var peek = false
+
+        func run() throws {
+            guard let friend else {
+                let reply = try global.api.get(Target.v1("conversations"))
+                if global.json { return printRaw(reply) }
+                MessageFormat.printConversations(try reply.decode(JSONValue.self))
+                return
+            }
+            let id = try global.social.friend(friend)
+            let reply = try global.api.get(
+                Target.v1(
+                    "conversations", id, "messages", query: [("limit", String(limit)), ("peek", peek ? "true" : nil)]))
+            if global.json { return printRaw(reply) }
+            MessageFormat.printMessages(try reply.decode(JSONValue.self))
+        }
+    }
+
+    /// `places message read FRIEND`.
+    struct Read: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Mark every message of a friend read.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The friend.") var friend: String
+
+        func run() throws {
+            let reply = try global.api.post(Target.v1("conversations", try global.social.friend(friend), "read"))
+            if global.json { return printRaw(reply) }
+            print("marked \(try reply.decode(JSONValue.self)["marked"]?.intValue ?? 0) read")
+        }
+    }
+
+    /// `places message delete ID [--everyone]`.
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a message for you, or (yours) for everyone.",
+            discussion: """
+                ID is a message id as `places message list FRIEND --json` prints it, or the start \
+                of it that `places message list FRIEND` shows, with --with FRIEND.
+                """)
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The message's id, or the start of it with --with.") var id: String
+        @Option(help: "The friend whose conversation holds the message.") var with: String?
+        @Flag(help: "Delete your message for everyone (they see “message deleted”).") var everyone = false
+
+        func run() throws {
+            var messageID = id
+            if let with {
+                let list = try global.api.get(
+                    Target.v1(
+                        "conversations", try global.social.friend(with), "messages",
+                        query: [
+                            ("limit", "200"), ("peek", "true"),
+                        ])
+                ).decode(JSONValue.self)
+                let ids = (list["messages"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
+                    .filter { $0.hasPrefix(id.lowercased()) }
+                guard ids.count == 1, let one = ids.first else {
+                    throw CLIExit.fail(
+                        ids.isEmpty ? "no message starting “\(id)” in the last 200" : "“\(id)” names several messages",
+                        CLIExit.usage)
+                }
+                messageID = one
+            }
+            let reply = try global.api.delete(
+                Target.v1("messages", messageID, query: [("for", everyone ? "everyone" : nil)]))
+            if global.json { return printRaw(reply) }
+            print(everyone ? "deleted for everyone" : "deleted for you")
+        }
+    }
+
+    /// `places message mute FRIEND`.
+    struct Mute: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "No notifications for a conversation.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The friend.") var friend: String
+
+        func run() throws {
+            let reply = try global.api.send(
+                "PUT", Target.v1("conversations", try global.social.friend(friend), "mute"), body: nil)
+            if global.json { return printRaw(reply) }
+            print("muted")
+        }
+    }
+
+    /// `places message unmute FRIEND`.
+    struct Unmute: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Notifications again for a conversation.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The friend.") var friend: String
+
+        func run() throws {
+            let reply = try global.api.delete(Target.v1("conversations", try global.social.friend(friend), "mute"))
+            if global.json { return printRaw(reply) }
+            print("unmuted")
+        }
+    }
+
+    /// `places message block PERSON` (and `--list`).
+    struct Block: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Block a person: their messages and “out” notes stop reaching you (they are not told).")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The person: a friend's or contact's name, or a person id.") var person: String?
+        @Flag(help: "List the people you blocked.") var list = false
+
+        func run() throws {
+            guard let person, !list else {
+                let reply = try global.api.get(Target.v1("blocked"))
+                if global.json { return printRaw(reply) }
+                for entry in try reply.decode(JSONValue.self)["blocked"]?.arrayValue ?? [] {
+                    let id = entry["id"]?.stringValue ?? ""
+                    print(
+                        "\(entry["name"]?.stringValue ?? Format.shortID(id))  \(id)  since \(entry["since"]?.stringValue ?? "")"
+                    )
+                }
+                return
+            }
+            let reply = try global.api.send("PUT", Target.v1("blocked", try global.social.contact(person)), body: nil)
+            if global.json { return printRaw(reply) }
+            print("blocked")
+        }
+    }
+
+    /// `places message unblock PERSON`.
+    struct Unblock: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Unblock a person.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The person: a name or a person id.") var person: String
+
+        func run() throws {
+            let reply = try global.api.delete(Target.v1("blocked", try global.social.contact(person)))
+            if global.json { return printRaw(reply) }
+            print("unblocked")
+        }
+    }
+}
+
+/// How `places message list` prints.
+enum MessageFormat {
+    static func printConversations(_ list: JSONValue) {
+        let rows = list["conversations"]?.arrayValue ?? []
+        if rows.isEmpty { return print("no conversations yet: `places message send FRIEND \"…\"`") }
+        for row in rows {
+            let with = row["with"]?.arrayValue?.first
+            let name = with?["name"]?.stringValue ?? Format.shortID(with?["id"]?.stringValue ?? "")
+            let unread = row["unread"]?.intValue ?? 0
+            var line = name + (unread > 0 ? "  \(unread) unread" : "")
+            if row["muted"]?.boolValue == true { line += "  (muted)" }
+            if let last = row["lastMessage"], last != .null { line += "  — " + summary(last, name: name) }
+            print(line)
+        }
+    }
+
+    static func printMessages(_ page: JSONValue) {
+        let messages = page["messages"]?.arrayValue ?? []
+        if messages.isEmpty { return print("no messages yet") }
+        for message in messages {
+            let id = String((message["id"]?.stringValue ?? "").prefix(8))
+            let at = (message["sentAt"]?.stringValue ?? "").prefix(16).replacingOccurrences(of: "T", with: " ")
+            var line = "\(at)  \(summary(message, name: "them"))"
+            if message["mine"]?.boolValue == true {
+                let mark =
+                    message["readAt"]?.stringValue != nil
+                    ? "read" : message["deliveredAt"]?.stringValue != nil ? "delivered" : "sent"
+                if message["deleted"]?.boolValue != true { line += "  [\(mark)]" }
+            }
+            print("\(line)  \(id)")
+        }
+    }
+
+    static func summary(_ message: JSONValue, name: String) -> String {
+        let who = message["mine"]?.boolValue == true ? "you" : name
+        if message["deleted"]?.boolValue == true { return "\(who): message deleted" }
+        let photos = message["photos"]?.arrayValue?.count ?? 0
+        let text = message["text"]?.stringValue ?? ""
+        return "\(who): \(text)" + (photos > 0 ? " [\(photos) photo\(photos == 1 ? "" : "s")]" : "")
+    }
+}
+
+extension JSONValue {
+    /// A field of an object; nil for anything else.
+    fileprivate subscript(key: String) -> JSONValue? { objectValue?[key] }
+
+    fileprivate var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
+}
