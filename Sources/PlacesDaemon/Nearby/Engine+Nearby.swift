@@ -56,7 +56,7 @@ extension Engine {
             limit = n
         }
         let who = try query["who"].map(nearbyWho) ?? { _ in true }
-        let category = query["category"].map(PlanScoring.fold)
+        let category = query["category"].map(NameFolding.fold)
         let openOnly: Bool
         switch query["openNow"] {
         case nil, "false": openOnly = false
@@ -67,12 +67,19 @@ extension Engine {
         let index = try nearbyIndex()
         // The band of latitudes the radius spans (a degree of latitude is at least 110.5 km).
         let span = radius / 110_500
+        // And of longitudes: a degree of longitude is at least 111.3 km × cos(latitude) within
+        // the band (all of them near a pole or across the antimeridian).
+        let edge = min(89.9, abs(centre.latitude) + span)
+        let lonSpan = radius / (111_000 * cos(edge * .pi / 180))
+        let wraps = edge >= 89.9 || abs(centre.longitude) + lonSpan >= 180
         var rows = [(distance: Double, index: Int, open: Bool?)]()
         for i in index.band(centre.latitude - span, centre.latitude + span) {
-            let place = index.places[i]
-            let distance = centre.greatCircleDistanceMeters(to: place.point)
-            guard distance <= radius, who(place) else { continue }
-            if let category, !place.categories.contains(where: { PlanScoring.fold($0) == category }) { continue }
+            guard wraps || abs(index.longitudes[i] - centre.longitude) <= lonSpan else { continue }
+            let point = GeoPoint(latitude: index.latitudes[i], longitude: index.longitudes[i])
+            let distance = centre.greatCircleDistanceMeters(to: point)
+            guard distance <= radius else { continue }
+            if let category, !index.categories[i].contains(category) { continue }
+            guard who(index.places[i]) else { continue }
             let open = index.hours[i]?.isOpen(isoWeekday: now.weekday, minute: now.minute)
             if openOnly, open != true { continue }
             rows.append((distance, i, open))
@@ -125,10 +132,10 @@ extension Engine {
                 address: f[P.address], savedBy: me.map { [$0] } ?? [])
         }
         var byName = [String: [Int]]()
-        for (i, p) in out.enumerated() { byName[PlanScoring.fold(p.name), default: []].append(i) }
-        for (person, favorite) in sharedByKnownPeople() {
+        for (i, p) in out.enumerated() { byName[NameFolding.fold(p.name), default: []].append(i) }
+        let shared = sharedPlacesFolded()
+        for ((person, favorite), folded) in zip(shared.entries, shared.folded) {
             let point = GeoPoint(latitude: favorite.latitude, longitude: favorite.longitude)
-            let folded = PlanScoring.fold(favorite.name)
             if let i = (byName[folded] ?? []).first(where: {
                 out[$0].point.greatCircleDistanceMeters(to: point) <= Self.samePlaceMeters
             }) {
@@ -142,6 +149,19 @@ extension Engine {
                     notes: favorite.notes, address: favorite.address, savedBy: [person]))
         }
         return out
+    }
+
+    /// `sharedByKnownPeople()` with each name folded, kept while the cards it was read from
+    /// are the same cards, unchanged.
+    func sharedPlacesFolded() -> NearbyComponent.Shared {
+        let known = knownPeople()
+        let cards = Set(heldCards().filter { known.contains($0.key) }.values.map(\.id))
+        if let held = nearbyComponent.shared, held.cards == cards { return held }
+        let entries = sharedByKnownPeople()
+        let shared = NearbyComponent.Shared(
+            entries: entries, folded: entries.map { NameFolding.fold($0.place.name) }, cards: cards)
+        nearbyComponent.keep(shared)
+        return shared
     }
 
     /// The places shared on the cards of people the user knows (Sybil-aware: a stranger's
@@ -175,8 +195,7 @@ extension Engine {
             let matches = places.filter { $0.id.hasPrefix(lower) }
             if matches.count == 1 { return matches[0].point }
         }
-        let folded = PlanScoring.fold(text)
-        if let named = places.first(where: { PlanScoring.fold($0.name) == folded }) { return named.point }
+        if let named = try nearbyIndex().named(text) { return named.point }
         throw ServiceError.invalid(
             "near", "no place '\(text.prefix(80))' among yours and your friends': give LAT,LON or its exact name")
     }

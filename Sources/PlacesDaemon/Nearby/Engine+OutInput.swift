@@ -68,8 +68,7 @@ extension Engine {
             if prefixed.count == 1 { match = prefixed[0] }
         }
         if match == nil {
-            let folded = PlanScoring.fold(text)
-            match = places.first { PlanScoring.fold($0.name) == folded }
+            match = try nearbyIndex().named(text)
         }
         guard let match else {
             throw ServiceError.invalid(

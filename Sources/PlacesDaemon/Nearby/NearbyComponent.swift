@@ -1,3 +1,4 @@
+import PlacesAPI
 import PlacesModel
 import PlacesPlanner
 import PlacesRoutes
@@ -13,16 +14,31 @@ struct NearbyComponent: EngineComponent {
         /// Sorted by latitude.
         var places: [Engine.SavedPlace]
         var latitudes: [Double]
+        var longitudes: [Double]
         var hours: [OpeningHours?]
+        /// Each place's categories, folded (`NameFolding`).
+        var categories: [[String]]
+        /// The first place (in this order) of each folded name.
+        var byName: [String: Int]
         /// The documents it was read from.
         var docs: Set<DocumentID>
 
         init(_ places: [Engine.SavedPlace], docs: Set<DocumentID>) {
             self.places = places.sorted { $0.point.latitude < $1.point.latitude }
             latitudes = self.places.map(\.point.latitude)
+            longitudes = self.places.map(\.point.longitude)
             hours = self.places.map { $0.hours.map { OpeningHours($0) } }
+            categories = self.places.map { $0.categories.map(NameFolding.fold) }
+            var names = [String: Int]()
+            for (i, place) in self.places.enumerated() where names[NameFolding.fold(place.name)] == nil {
+                names[NameFolding.fold(place.name)] = i
+            }
+            byName = names
             self.docs = docs
         }
+
+        /// The place named `text` (case, accents and punctuation ignored).
+        func named(_ text: String) -> Engine.SavedPlace? { byName[NameFolding.fold(text)].map { places[$0] } }
 
         /// The indices of places whose latitude lies in `low...high`.
         func band(_ low: Double, _ high: Double) -> Range<Int> {
@@ -47,19 +63,37 @@ struct NearbyComponent: EngineComponent {
         }
     }
 
+    /// The places on the cards of people the user knows, with their names folded: read
+    /// again only when one of those cards changes or the set of cards does, so that an edit
+    /// of the user's own places does not read every friend's again.
+    struct Shared {
+        var entries: [(person: (id: String, name: String), place: SharedFavorite)]
+        var folded: [String]
+        var cards: Set<DocumentID>
+    }
+
     private(set) var index: Index?
+    private(set) var shared: Shared?
 
     mutating func keep(_ index: Index) { self.index = index }
+    mutating func keep(_ shared: Shared) { self.shared = shared }
 
     mutating func didStore(_ change: StoreChange) {
-        guard let held = index else { return }
         switch change {
         case .ops(let ops, let membership):
-            if !membership.isEmpty || ops.contains(where: { held.docs.contains($0.header.doc) }) { index = nil }
+            if let held = index, !membership.isEmpty || ops.contains(where: { held.docs.contains($0.header.doc) }) {
+                index = nil
+            }
+            if let held = shared, ops.contains(where: { held.cards.contains($0.header.doc) }) { shared = nil }
         case .grant: break
-        case .friendship, .documents: index = nil
+        case .friendship, .documents:
+            index = nil
+            shared = nil
         }
     }
 
-    mutating func didChangeIdentity() { index = nil }
+    mutating func didChangeIdentity() {
+        index = nil
+        shared = nil
+    }
 }

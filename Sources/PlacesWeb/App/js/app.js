@@ -30,6 +30,9 @@ const routes = [
   ['friends/:id', 'friend.js', 'friends'],
   ['groups', 'groups.js', 'friends'],
   ['notifications', 'notifications.js', 'notifications'],
+  ['messages', 'messages.js', 'messages'],
+  ['messages/:id', 'messages.js', 'messages'],
+  ['out', 'out.js', 'out'],
   ['peers', 'peers.js', 'peers'],
 ];
 
@@ -41,6 +44,8 @@ const nav = [
   ['feed', 'Feed'],
   ['explore', 'Explore'],
   ['friends', 'Friends'],
+  ['messages', 'Messages'],
+  ['out', 'Out now'],
   ['notifications', 'Notifications'],
   ['peers', 'Peers'],
   ['profile', 'Profile'],
@@ -85,11 +90,25 @@ function renderNav() {
   if (!status || !status.loggedIn) { mount(el); return; }
   const current = (match(currentPath()) || {}).section;
   mount(el, h('ul', {}, nav.map(([id, label]) => h('li', {},
-    h('a', { href: '#/' + id, 'aria-current': id === current ? 'page' : false, dataset: { nav: id } }, label, id === 'notifications' ? h('span', { class: 'badge', id: 'unread', hidden: true }) : null)))));
+    h('a', { href: '#/' + id, 'aria-current': id === current ? 'page' : false, dataset: { nav: id } }, label, id === 'notifications' ? h('span', { class: 'badge', id: 'unread', hidden: true }) : null,
+      id === 'messages' ? h('span', { class: 'badge', id: 'unread-messages', 'data-testid': 'messages-unread', hidden: true }) : null)))));
   refreshUnread();
 }
 
+/** The Messages badge: unread messages over every conversation not muted. */
+async function refreshUnreadMessages() {
+  const badge = document.getElementById('unread-messages');
+  if (!badge) return;
+  try {
+    const list = await get('/v1/conversations');
+    const count = list.conversations.filter((c) => !c.muted).reduce((sum, c) => sum + c.unread, 0);
+    badge.textContent = count ? String(count) : '';
+    badge.hidden = !count;
+  } catch { badge.hidden = true; }
+}
+
 export async function refreshUnread() {
+  refreshUnreadMessages();
   const badge = document.getElementById('unread');
   if (!badge) return;
   try {
@@ -156,6 +175,7 @@ events.subscribe((event) => {
   syncStatus.onEvent(event);
   if (event.type === 'login' || event.type === 'logout') { status = null; route(); }
   if (event.type === 'notification') refreshUnread();
+  if (event.type === 'message') refreshUnreadMessages();
 });
 window.addEventListener('places:logged-out', () => { if (status && status.loggedIn) { status = null; route(); } });
 window.addEventListener('hashchange', () => { main.dataset.ready = 'false'; route(); });
