@@ -105,12 +105,11 @@ extension Engine {
     {
         var all = [Store.EntityRecord]()
         for doc in conversation.documents {
-            // Of the newest `limit` + hidden ones, at most the hidden ones are left out.
-            let hidden = try hiddenMessages(in: doc)
-            let batch = try storeCall { () throws(StoreError) in
-                try store.messages(in: doc, before: cursor, limit: limit + hidden.count)
+            // Hidden ones are skipped in SQL: nothing is loaded per hidden message.
+            let prefixes = ["message.hidden.\(doc.hex).", "local.message.dropped.\(doc.hex)."]
+            all += try storeCall { () throws(StoreError) in
+                try store.messages(in: doc, before: cursor, limit: limit, hiddenPrefixes: prefixes)
             }
-            all += batch.filter { !hidden.contains($0.id) }
         }
         all.sort { a, b in
             let x = a.createdMs ?? 0, y = b.createdMs ?? 0
