@@ -19,16 +19,22 @@ extension Schema {
 /// end, never a scan of every message.
 extension Store {
     /// The messages of `doc`, newest first, before `cursor` (time and id) when given.
-    public func messages(in doc: DocumentID, before cursor: (ms: Int64, id: String)?, limit: Int) throws(StoreError)
-        -> [EntityRecord]
-    {
+    /// Those whose id follows one of `hiddenPrefixes` in a setting's name are left out, on
+    /// the setting's primary key while the index is walked.
+    public func messages(
+        in doc: DocumentID, before cursor: (ms: Int64, id: String)?, limit: Int, hiddenPrefixes: [String] = []
+    ) throws(StoreError) -> [EntityRecord] {
         guard limit > 0 else { return [] }
         return try read { db in
             var clause = "INDEXED BY entity_message WHERE e.kind = 'message' AND e.doc = ?"
+            for _ in hiddenPrefixes {
+                clause += " AND NOT EXISTS (SELECT 1 FROM preference p WHERE p.key = ? || e.id)"
+            }
             if cursor != nil { clause += " AND (e.created_ms < ? OR (e.created_ms = ? AND e.id < ?))" }
             clause += " ORDER BY e.created_ms DESC, e.id DESC LIMIT ?"
             return try Store.fetchEntities(db, clause) {
                 $0.bind(doc.bytes)
+                for prefix in hiddenPrefixes { $0.bind(prefix) }
                 if let cursor {
                     $0.bind(cursor.ms)
                     $0.bind(cursor.ms)

@@ -29,6 +29,7 @@ struct PlacesBench {
         case "devices": return try DeviceBench.run()
         case "plans": return try PlanBench.run()
         case "nearby": return try NearbyBench.run()
+        case "messages": return try MessageBench.run()
         default: break
         }
         let signRate = try measureSignRate()
@@ -59,6 +60,7 @@ struct PlacesBench {
         if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_DEVICES"] == nil { try DeviceBench.run() }
         if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_PLANS"] == nil { try PlanBench.run() }
         if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_NEARBY"] == nil { try NearbyBench.run() }
+        if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_MESSAGES"] == nil { try MessageBench.run() }
     }
 
     static func seconds(_ d: Duration) -> Double {

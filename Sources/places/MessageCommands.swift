@@ -80,7 +80,8 @@ struct MessageGroup: ParsableCommand {
                 Target.v1(
                     "conversations", id, "messages", query: [("limit", String(limit)), ("peek", peek ? "true" : nil)]))
             if global.json { return printRaw(reply) }
-            MessageFormat.printMessages(try reply.decode(JSONValue.self))
+            let name = try? global.api.get(Target.v1("friends", id)).decode(FriendProfile.self).friend.name
+            MessageFormat.printMessages(try reply.decode(JSONValue.self), name: name ?? friend)
         }
     }
 
@@ -219,13 +220,13 @@ enum MessageFormat {
         }
     }
 
-    static func printMessages(_ page: JSONValue) {
+    static func printMessages(_ page: JSONValue, name: String) {
         let messages = page["messages"]?.arrayValue ?? []
         if messages.isEmpty { return print("no messages yet") }
         for message in messages {
             let id = String((message["id"]?.stringValue ?? "").prefix(8))
             let at = (message["sentAt"]?.stringValue ?? "").prefix(16).replacingOccurrences(of: "T", with: " ")
-            var line = "\(at)  \(summary(message, name: "them"))"
+            var line = "\(at)  \(summary(message, name: name))"
             if message["mine"]?.boolValue == true {
                 let mark =
                     message["readAt"]?.stringValue != nil

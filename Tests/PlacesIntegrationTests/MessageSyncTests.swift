@@ -132,4 +132,33 @@ struct MessageSyncTests {
         #expect(refused.status == 409)
         #expect(try messageNotes() == notesBefore, "no notification for the blocked person's message")
     }
+
+    @Test("a flood: past 60 messages a minute from one friend, the rest are dropped with a logged reason")
+    func flood() async throws {
+        let (ana, bruno) = try await Self.friends()
+        var sent = [String]()
+        for i in 0..<70 { sent.append(try Self.send(bruno, to: ana, "flood \(i)")) }
+        try await eventually("Ana holds Bruno's 70 ops and shows 60 messages", timeout: .seconds(30)) {
+            let shown = try Self.json(
+                try ana.d.send("GET", "/v1/conversations/\(bruno.id)/messages?limit=200&peek=true"))
+            return shown["messages"]?.arrayValue?.count == 60
+        }
+        try await Task.sleep(for: .seconds(1))
+        let shown = try Self.messages(ana, with: bruno).compactMap { $0["id"]?.stringValue }
+        #expect(shown.count == 50 && Set(shown).isSubset(of: Set(sent.prefix(60))), "the first 60 are kept")
+        let log = String(
+            decoding: FileManager.default.contents(atPath: ana.dir.path + ".stderr") ?? Data(), as: UTF8.self)
+        #expect(log.contains("more than 60 a minute from one sender"), "the drop is logged")
+        let list = try Self.json(try ana.d.send("GET", "/v1/conversations"))
+        #expect(list["conversations"]?.arrayValue?.first?.objectValue?["unread"] == .int(60))
+        // The dropped ones get no delivered mark at Bruno's.
+        try await eventually("Bruno sees the first 60 delivered and no more") {
+            let page = try Self.json(
+                try bruno.d.send("GET", "/v1/conversations/\(ana.id)/messages?limit=200&peek=true"))
+            let delivered = (page["messages"]?.arrayValue ?? []).filter {
+                $0.objectValue?["deliveredAt"]?.stringValue != nil
+            }
+            return delivered.count == 60
+        }
+    }
 }

@@ -105,12 +105,11 @@ extension Engine {
     {
         var all = [Store.EntityRecord]()
         for doc in conversation.documents {
-            // Of the newest `limit` + hidden ones, at most the hidden ones are left out.
-            let hidden = try hiddenMessages(in: doc)
-            let batch = try storeCall { () throws(StoreError) in
-                try store.messages(in: doc, before: cursor, limit: limit + hidden.count)
+            // Hidden ones are skipped in SQL: nothing is loaded per hidden message.
+            let prefixes = ["message.hidden.\(doc.hex).", "local.message.dropped.\(doc.hex)."]
+            all += try storeCall { () throws(StoreError) in
+                try store.messages(in: doc, before: cursor, limit: limit, hiddenPrefixes: prefixes)
             }
-            all += batch.filter { !hidden.contains($0.id) }
         }
         all.sort { a, b in
             let x = a.createdMs ?? 0, y = b.createdMs ?? 0
@@ -122,15 +121,21 @@ extension Engine {
     /// Unread messages of the friend: walked from the newest until one is read.
     func unreadCount(_ conversation: Conversation) throws -> Int {
         let hidden = try hiddenMessages(in: conversation.theirs)
-        let marks = try storeCall { () throws(StoreError) in
-            try store.messageMarks(in: conversation.theirs, receipts: conversation.mine, limit: Self.maxUnreadCounted)
+        // Most conversations have read their newest few: a short walk first, the long one
+        // only when none of those is read.
+        for limit in [20, Self.maxUnreadCounted] {
+            let marks = try storeCall { () throws(StoreError) in
+                try store.messageMarks(in: conversation.theirs, receipts: conversation.mine, limit: limit)
+            }
+            var count = 0
+            for mark in marks {
+                if mark.read { return count }
+                if !mark.deleted, !hidden.contains(mark.id) { count += 1 }
+            }
+            if marks.count < limit { return count }
+            if limit == Self.maxUnreadCounted { return count }
         }
-        var count = 0
-        for mark in marks {
-            if mark.read { break }
-            if !mark.deleted, !hidden.contains(mark.id) { count += 1 }
-        }
-        return count
+        return 0
     }
 
     /// Of `records` (the friend's messages), those without this person's read mark.
@@ -138,15 +143,17 @@ extension Engine {
         let live = records.filter { !$0.deleted }
         guard !live.isEmpty else { return [] }
         let receipts = try receiptsByMessage(live, conversation)
-        return live.filter { receipts[$0.id]?[ReceiptFields.readAt.name]??.stringValue == nil }.map(\.id)
+        return live.filter {
+            receipts[MessageRef(doc: $0.doc, id: $0.id).routeID]?[ReceiptFields.readAt.name]??.stringValue == nil
+        }.map(\.id)
     }
 
-    /// The receipts of `records`' messages, by message id: each read from the outbox of the
+    /// The receipts of `records`' messages, by message (`MessageRef.routeID`): each read from the outbox of the
     /// person the message was written to, and only when its id is the one fixed by the message.
     func receiptsByMessage(_ records: [Store.EntityRecord], _ conversation: Conversation) throws
-        -> [EntityID: [String: JSONValue?]]
+        -> [String: [String: JSONValue?]]
     {
-        var out = [EntityID: [String: JSONValue?]]()
+        var out = [String: [String: JSONValue?]]()
         for doc in conversation.documents {
             let ids = records.filter { $0.doc == doc }.map(\.id)
             guard !ids.isEmpty else { continue }
@@ -157,7 +164,7 @@ extension Engine {
                 guard let message = receipt.ref, receipt.id == MessageRef(doc: doc, id: message).receiptID else {
                     continue
                 }
-                out[message] = Views.fields(receipt).mapValues { Optional($0) }
+                out[MessageRef(doc: doc, id: message).routeID] = Views.fields(receipt).mapValues { Optional($0) }
             }
         }
         return out
@@ -206,12 +213,12 @@ extension Engine {
 
     /// A message as the control API shows it (`Message` in `Protocol/control-api.yaml`).
     func messageJSON(
-        _ record: Store.EntityRecord, _ conversation: Conversation, receipts: [EntityID: [String: JSONValue?]]
+        _ record: Store.EntityRecord, _ conversation: Conversation, receipts: [String: [String: JSONValue?]]
     ) -> JSONValue {
         let f = Views.fields(record)
         let mine = record.doc == conversation.mine
         let from = mine ? me : conversation.friend
-        let marks = receipts[record.id] ?? [:]
+        let marks = receipts[MessageRef(doc: record.doc, id: record.id).routeID] ?? [:]
         func mark(_ name: String) -> JSONValue {
             (marks[name] ?? nil).flatMap { $0.stringValue }.map(JSONValue.string) ?? .null
         }
