@@ -57,6 +57,9 @@ public actor Engine {
     var devices = DeviceComponent()
     /// Relays: the blind relays this person uses and links being redeemed (`RelaysComponent`).
     var relays = RelaysComponent()
+    /// Destinations: time zones, the dashboard's inputs, the weather kept
+    /// (`DestinationsComponent`).
+    var destinationsComponent = DestinationsComponent()
 
     init(store: Store, paths: DataPaths, version: String, logger: Logger) {
         self.store = store
@@ -175,6 +178,7 @@ public actor Engine {
         joins.didStore(change)
         photos.didStore(change)
         devices.didStore(change)
+        destinationsComponent.didStore(change)
     }
 
     /// After an identity was created, unlocked or locked: what components kept for the
@@ -190,6 +194,7 @@ public actor Engine {
         joins.didChangeIdentity()
         photos.didChangeIdentity()
         devices.didChangeIdentity()
+        destinationsComponent.didChangeIdentity()
     }
 
     // MARK: Store access for the feature extensions

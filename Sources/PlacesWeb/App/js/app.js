@@ -12,6 +12,7 @@ import * as syncStatus from './sync-status.js';
 // [pattern, module, nav section]. `:name` captures one path segment.
 const routes = [
   ['login', 'identity.js', null],
+  ['home', 'dashboard.js', 'home'],
   ['profile', 'profile.js', 'profile'],
   ['discover', 'discover.js', 'discover'],
   ['favorites', 'favorites.js', 'favorites'],
@@ -34,6 +35,7 @@ const routes = [
 ];
 
 const nav = [
+  ['home', 'Home'],
   ['itineraries', 'Itineraries'],
   ['discover', 'Discover'],
   ['favorites', 'Favorites'],
@@ -102,7 +104,7 @@ export async function refreshUnread() {
 
 function currentPath() {
   const hash = location.hash.replace(/^#\/?/, '');
-  return hash.split('?')[0] || 'itineraries';
+  return hash.split('?')[0] || 'home';
 }
 
 export function hashQuery() {
