@@ -178,7 +178,10 @@ extension Engine {
             guard let lon = body["longitude"]?.doubleValue, lon.isFinite, abs(lon) <= 180 else {
                 throw ServiceError.invalid("longitude", "'longitude' must be a number from -180 to 180")
             }
-            let city = geography.nearestCity(latitude: lat, longitude: lon)
+            // Named after the city it belongs to (Berlin, not the district of Mitte).
+            let city =
+                geography.city(of: GeoPoint(latitude: lat, longitude: lon))
+                ?? geography.nearestCity(latitude: lat, longitude: lon)
             here = Here(
                 latitude: lat, longitude: lon, timeZone: geography.zone(latitude: lat, longitude: lon),
                 name: city.map { geography.gazetteer.name($0) } ?? "here", placeId: nil)

@@ -163,6 +163,6 @@ window.addEventListener('places:logged-out', () => { if (status && status.logged
 window.addEventListener('hashchange', () => { main.dataset.ready = 'false'; route(); });
 window.addEventListener('unhandledrejection', (event) => flash(describe(event.reason)));
 
-if (!location.hash) history.replaceState(null, '', '#/itineraries');
+if (!location.hash) history.replaceState(null, '', '#/home');
 events.start();
 route();
