@@ -29,6 +29,9 @@ extension Engine {
             throw ServiceError.invalid(
                 unknown, "unknown preference '\(unknown.prefix(40))': the ones kept are discoverSort and weatherSource")
         }
+        guard !body.isEmpty else {
+            throw ServiceError.invalid("discoverSort", "name the preferences to change: discoverSort, weatherSource")
+        }
         let sort = try discoverComponent.checkedSort(body)
         let weather = try checkedWeatherSource(body)
         if let sort { try discoverComponent.setSort(sort, discoverContext) }

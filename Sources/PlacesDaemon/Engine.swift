@@ -74,6 +74,9 @@ public actor Engine {
         self.sync = sync
         self.listenAddress = listenAddress
         self.discoveryOn = discovery
+        // The weather loop (docs/destinations.md): a trip starting within 7 days is fetched
+        // for without anyone opening the dashboard.
+        nudgeWeather()
         // Relays named in documents: read once the transport runs, then looked at again as
         // peers come and go, and every 15 seconds (relay.md §5.1).
         Task {

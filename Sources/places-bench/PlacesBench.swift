@@ -28,6 +28,7 @@ struct PlacesBench {
         case "explore": return try ExploreBench.run()
         case "devices": return try DeviceBench.run()
         case "plans": return try PlanBench.run()
+        case "dashboard": return try DashboardBench.run()
         default: break
         }
         let signRate = try measureSignRate()
@@ -57,6 +58,7 @@ struct PlacesBench {
         if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_SYNC"] == nil { try SyncBench.run() }
         if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_DEVICES"] == nil { try DeviceBench.run() }
         if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_PLANS"] == nil { try PlanBench.run() }
+        if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_DASHBOARD"] == nil { try DashboardBench.run() }
     }
 
     static func seconds(_ d: Duration) -> Double {

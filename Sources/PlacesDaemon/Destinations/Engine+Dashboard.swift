@@ -148,7 +148,27 @@ extension Engine {
         o["weather"] = weather.weather
         o["weatherStatus"] = .string(weather.status)
         o["weatherError"] = weather.error.map { .string($0) } ?? .null
+        o["trips"] = Self.withForecast(o["trips"] ?? .array([]), weather.weather)
         return .object(o)
+    }
+
+    /// Each trip with the forecast's days that fall within its dates (`forecast`), when
+    /// there is a forecast and the trip has dates.
+    static func withForecast(_ trips: JSONValue, _ weather: JSONValue) -> JSONValue {
+        guard case .array(let list) = trips, let days = weather.objectValue?["daily"]?.arrayValue, !days.isEmpty else {
+            return trips
+        }
+        return .array(
+            list.map { trip in
+                guard var t = trip.objectValue, let start = t["startDate"]?.stringValue else { return trip }
+                let end = t["endDate"]?.stringValue ?? start
+                t["forecast"] = .array(
+                    days.filter { day in
+                        guard let date = day.objectValue?["date"]?.stringValue else { return false }
+                        return date >= start && date <= end
+                    })
+                return .object(t)
+            })
     }
 
     /// `sunrise`, `sunset` (local, null in polar day or night) and `dayLengthMinutes`. The

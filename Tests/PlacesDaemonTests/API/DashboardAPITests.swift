@@ -109,6 +109,10 @@ struct DashboardAPITests {
         clock.set("2026-07-10T10:00:00Z")
         let t = try await DestinationsAPITests.start(clock)
         _ = try await t.d.call(Object.self, "POST", "/v1/destinations", json: #"{"query":"Lisbon"}"#)
+        let stay = try await t.addPlace("Pensão Amor", 38.7071, -9.1440)
+        let trip = try await t.d.call(
+            Itinerary.self, "POST", "/v1/itineraries",
+            json: #"{"name":"Summer","startDate":"2026-07-11","endDate":"2026-07-12","places":["\#(stay.id)"]}"#)
         var lisbon = try await card(t, "Lisbon")
         #expect(lisbon["weatherStatus"] == .string("off") && lisbon["weather"] == .null)
 
@@ -131,6 +135,11 @@ struct DashboardAPITests {
         #expect(lisbon["weather"]?.objectValue?["daily"]?.arrayValue?.count == 7)
         #expect(lisbon["weather"]?.objectValue?["ageMinutes"] == .int(0))
         #expect(server.requests.count == 1)
+        let summer = lisbon["trips"]?.arrayValue?.first?.objectValue
+        #expect(summer?["id"] == .string(trip.id))
+        #expect(
+            summer?["forecast"]?.arrayValue?.compactMap { $0.objectValue?["date"]?.stringValue }
+                == ["2026-07-11", "2026-07-12"], "the forecast for the trip's dates")
         let sent = try #require(server.requests.first)
         #expect(
             sent.hasPrefix("/good?latitude=38.73&longitude=-9.15&current=temperature_2m,weather_code,wind_speed_10m"))

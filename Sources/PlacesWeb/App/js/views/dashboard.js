@@ -73,7 +73,8 @@ export async function render(main, params, ctx) {
     if (c.trips.length) {
       parts.push(h('div', { dataset: { testid: 'dashboard-trips' } }, h('h4', {}, 'Your trips'),
         h('ul', { class: 'list' }, c.trips.map((t) => h('li', {}, h('a', { href: '#/itineraries/' + seg(t.id) }, t.name),
-          t.startDate ? ` from ${t.startDate}` : '', countdown(t.daysUntil))))));
+          t.startDate ? ` from ${t.startDate}` : '', countdown(t.daysUntil),
+          t.forecast && t.forecast.length ? h('span', { class: 'muted' }, ' · ' + t.forecast.map((d) => `${d.date.slice(5)}: ${d.minC}–${d.maxC} °C ${d.condition}`).join(', ')) : null)))));
     }
     if (c.spotOfTheDay) {
       parts.push(h('p', { class: 'dash-spot', dataset: { testid: 'dashboard-spot' } }, 'Spot of the day: ', h('strong', {}, c.spotOfTheDay.name), ` — ${c.spotOfTheDay.reason}`));
