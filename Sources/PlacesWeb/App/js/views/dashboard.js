@@ -109,7 +109,10 @@ export async function render(main, params, ctx) {
       h('ul', { class: 'list dash-days' }, w.daily.map((d) => h('li', {}, `${d.date}: ${d.minC}–${d.maxC} °C, ${d.condition}, ${d.precipitationMm} mm`))));
   }
 
-  await refresh();
+  // Not awaited: the page is ready at once, the cards follow (the first dashboard of a
+  // daemon loads the gazetteer, which takes a moment).
+  mount(body, h('p', { class: 'muted', role: 'status' }, 'Loading…'));
+  refresh();
   const timer = setInterval(refresh, 60_000);
   return () => clearInterval(timer);
 }
