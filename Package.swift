@@ -53,7 +53,11 @@ let package = Package(
         // Discover: continents, countries, regions and cities from GeoNames (a committed
         // resource made by contrib/gazetteer/), folded names and ranked search.
         .target(
-            name: "PlacesGazetteer", dependencies: ["PlacesModel"], resources: [.copy("Resources/gazetteer.tsv")]),
+            name: "PlacesGazetteer", dependencies: ["PlacesModel"],
+            resources: [.copy("Resources/gazetteer.tsv"), .copy("Resources/timezones.tsv")]),
+        // Destinations: sun times (NOAA's equations), forecast answers checked, the spot of
+        // the day; pure.
+        .target(name: "PlacesDestinations", dependencies: ["PlacesModel"]),
         // Places in and out of other tools' files: GeoJSON (Google Takeout), KML, GPX.
         .target(name: "PlacesInterchange"),
         // Photos: the media type sniffed from the bytes, width and height from the header,
@@ -100,11 +104,12 @@ let package = Package(
             dependencies: [
                 "PlacesCrypto", "PlacesModel", "PlacesAccess", "PlacesStore", "PlacesAPI", "PlacesControl",
                 "PlacesRoutes", "PlacesSync", "PlacesTrips", "PlacesInterchange", "PlacesExpenses",
-                "PlacesGazetteer", "PlacesMedia", "PlacesBlobs", "PlacesPlanner",
+                "PlacesGazetteer", "PlacesMedia", "PlacesBlobs", "PlacesPlanner", "PlacesDestinations",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .executableTarget(
@@ -187,6 +192,10 @@ let package = Package(
                 "PlacesModel", "PlacesStore", "PlacesSync",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             path: "Tests/PlacesTestSupport"
         ),
@@ -202,6 +211,9 @@ let package = Package(
         .testTarget(name: "PlacesTripsTests", dependencies: ["PlacesTrips", "PlacesModel", "PlacesRoutes"]),
         .testTarget(name: "PlacesExpensesTests", dependencies: ["PlacesExpenses", "PlacesModel"]),
         .testTarget(name: "PlacesGazetteerTests", dependencies: ["PlacesGazetteer", "PlacesModel"]),
+        .testTarget(
+            name: "PlacesDestinationsTests", dependencies: ["PlacesDestinations", "PlacesModel"],
+            exclude: ["sun-vectors.tsv"]),
         .testTarget(name: "PlacesMediaTests", dependencies: ["PlacesMedia"]),
         .testTarget(name: "PlacesBlobsTests", dependencies: ["PlacesBlobs", "PlacesCrypto", "PlacesModel"]),
         .testTarget(name: "PlacesInterchangeTests", dependencies: ["PlacesInterchange"], exclude: ["Samples"]),

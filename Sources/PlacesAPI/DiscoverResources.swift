@@ -86,8 +86,15 @@ public struct DiscoverResults: Codable, Sendable {
 public struct Preferences: Codable, Sendable, Equatable {
     /// `descending`, `ascending` or `off` (the default).
     public var discoverSort: String
+    /// The forecast source the dashboard's weather comes from (`docs/destinations.md`); nil:
+    /// none, nothing is sent anywhere. Omitted from a request body when nil (a body names only
+    /// the preferences it changes); the daemon's answer writes it, null included.
+    public var weatherSource: String?
 
-    public init(discoverSort: String) { self.discoverSort = discoverSort }
+    public init(discoverSort: String, weatherSource: String? = nil) {
+        self.discoverSort = discoverSort
+        self.weatherSource = weatherSource
+    }
 }
 
 /// `GET|PUT /v1/favorites/sharing`.

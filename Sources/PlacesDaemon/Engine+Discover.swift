@@ -14,12 +14,29 @@ extension Engine {
     /// The gazetteer and its index, loaded on first use.
     func catalog() throws -> DiscoverCatalog { try discoverComponent.catalog(discoverContext) }
 
-    /// `GET /v1/preferences`.
-    func preferences() throws -> Preferences { discoverComponent.preferences(discoverContext) }
+    /// `GET /v1/preferences`: every preference, a null one included.
+    func preferences() throws -> JSONValue {
+        .object([
+            "discoverSort": .string(discoverComponent.preferences(discoverContext).discoverSort),
+            "weatherSource": weatherSource().map { .string($0.url) } ?? .null,
+        ])
+    }
 
-    /// `PUT /v1/preferences`.
-    func setPreferences(_ body: [String: JSONValue]) throws -> Preferences {
-        try discoverComponent.setPreferences(body, discoverContext)
+    /// `PUT /v1/preferences`: the preferences the body names, and only those, each checked
+    /// before any is kept (a bad one changes nothing).
+    func setPreferences(_ body: [String: JSONValue]) throws -> JSONValue {
+        if let unknown = body.keys.sorted().first(where: { !["discoverSort", "weatherSource"].contains($0) }) {
+            throw ServiceError.invalid(
+                unknown, "unknown preference '\(unknown.prefix(40))': the ones kept are discoverSort and weatherSource")
+        }
+        guard !body.isEmpty else {
+            throw ServiceError.invalid("discoverSort", "name the preferences to change: discoverSort, weatherSource")
+        }
+        let sort = try discoverComponent.checkedSort(body)
+        let weather = try checkedWeatherSource(body)
+        if let sort { try discoverComponent.setSort(sort, discoverContext) }
+        if let weather { try setWeatherSource(weather) }
+        return try preferences()
     }
 
     /// `GET /v1/discover`.

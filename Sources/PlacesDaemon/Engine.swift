@@ -59,6 +59,9 @@ public actor Engine {
     var relays = RelaysComponent()
     /// Nearby: the index of saved places around which `GET /v1/nearby` reads (`NearbyComponent`).
     var nearbyComponent = NearbyComponent()
+    /// Destinations: time zones, the dashboard's inputs, the weather kept
+    /// (`DestinationsComponent`).
+    var destinationsComponent = DestinationsComponent()
 
     init(store: Store, paths: DataPaths, version: String, logger: Logger) {
         self.store = store
@@ -73,6 +76,9 @@ public actor Engine {
         self.sync = sync
         self.listenAddress = listenAddress
         self.discoveryOn = discovery
+        // The weather loop (docs/destinations.md): a trip starting within 7 days is fetched
+        // for without anyone opening the dashboard.
+        nudgeWeather()
         // Relays named in documents: read once the transport runs, then looked at again as
         // peers come and go, and every 15 seconds (relay.md §5.1).
         Task {
@@ -178,6 +184,7 @@ public actor Engine {
         photos.didStore(change)
         devices.didStore(change)
         nearbyComponent.didStore(change)
+        destinationsComponent.didStore(change)
     }
 
     /// After an identity was created, unlocked or locked: what components kept for the
@@ -194,6 +201,7 @@ public actor Engine {
         photos.didChangeIdentity()
         devices.didChangeIdentity()
         nearbyComponent.didChangeIdentity()
+        destinationsComponent.didChangeIdentity()
     }
 
     // MARK: Store access for the feature extensions

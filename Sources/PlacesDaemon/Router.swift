@@ -51,6 +51,11 @@ struct Router: ControlHandler {
         {
             return response
         }
+        if let section = path.first, DestinationRoutes.sections.contains(section),
+            let response = try await DestinationRoutes.route(engine, r, path)
+        {
+            return response
+        }
         if let section = path.first, ["explore", "saved", "itineraries"].contains(section),
             let response = try await ExploreRoutes.route(engine, r, path)
         {

@@ -30,6 +30,7 @@ struct PlacesBench {
         case "plans": return try PlanBench.run()
         case "nearby": return try NearbyBench.run()
         case "messages": return try MessageBench.run()
+        case "dashboard": return try DashboardBench.run()
         default: break
         }
         let signRate = try measureSignRate()
@@ -61,6 +62,7 @@ struct PlacesBench {
         if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_PLANS"] == nil { try PlanBench.run() }
         if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_NEARBY"] == nil { try NearbyBench.run() }
         if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_MESSAGES"] == nil { try MessageBench.run() }
+        if ProcessInfo.processInfo.environment["PLACES_BENCH_SKIP_DASHBOARD"] == nil { try DashboardBench.run() }
     }
 
     static func seconds(_ d: Duration) -> Double {

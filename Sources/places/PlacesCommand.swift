@@ -38,6 +38,7 @@ struct PlacesCommand: ParsableCommand {
             FriendsGroup.self, GroupsGroup.self, PostGroup.self, FeedCommand.self, NotificationsGroup.self,
             ProfileGroup.self, PhotoGroup.self, ExploreGroup.self, SavedCommand.self, DeviceGroup.self, RelayGroup.self,
             Plan.self, Nearby.self, Out.self, MessageGroup.self,
+            DestinationGroup.self, HereCommand.self, DashboardCommand.self, VisitedCommand.self, ConfigGroup.self,
             GuiCommand.self,
         ]
     )

@@ -33,6 +33,9 @@ public final class InProcessClient: Sendable {
         daemon.withLock { $0 = started }
     }
 
+    /// The running in-process daemon, for the hooks a feature's tests set (a clock).
+    public var inProcessDaemon: InProcessDaemon? { daemon.withLock { $0 } }
+
     /// Closes the store, as a daemon stopping would.
     public func stop() {
         daemon.withLock { d in

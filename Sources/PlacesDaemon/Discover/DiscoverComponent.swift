@@ -68,18 +68,20 @@ struct DiscoverComponent: EngineComponent {
         Preferences(discoverSort: DiscoverRequest.name(sort(context)))
     }
 
-    /// `PUT /v1/preferences`: `discoverSort` is `descending`, `ascending` or `off`.
-    func setPreferences(_ body: [String: JSONValue], _ context: Context) throws -> Preferences {
-        if let unknown = body.keys.sorted().first(where: { $0 != "discoverSort" }) {
-            throw ServiceError.invalid(
-                unknown, "unknown preference '\(unknown.prefix(40))': the one kept is discoverSort")
-        }
-        guard let raw = body["discoverSort"]?.stringValue, ["descending", "ascending", "off"].contains(raw) else {
+    /// `PUT /v1/preferences`'s `discoverSort`, checked: `descending`, `ascending` or `off`;
+    /// nil when the body does not name it.
+    func checkedSort(_ body: [String: JSONValue]) throws -> String? {
+        guard let value = body["discoverSort"] else { return nil }
+        guard let raw = value.stringValue, ["descending", "ascending", "off"].contains(raw) else {
             throw ServiceError.invalid(
                 "discoverSort", "'discoverSort' must be \"descending\", \"ascending\" or \"off\"")
         }
+        return raw
+    }
+
+    /// Keeps the sort (`checkedSort`'s value).
+    func setSort(_ raw: String, _ context: Context) throws {
         try ServiceError.storing { () throws(StoreError) in try context.store.setPreference(Self.sortPreference, raw) }
-        return preferences(context)
     }
 
     /// The kept sort (off when never set).

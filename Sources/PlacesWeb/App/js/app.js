@@ -12,6 +12,7 @@ import * as syncStatus from './sync-status.js';
 // [pattern, module, nav section]. `:name` captures one path segment.
 const routes = [
   ['login', 'identity.js', null],
+  ['home', 'dashboard.js', 'home'],
   ['profile', 'profile.js', 'profile'],
   ['discover', 'discover.js', 'discover'],
   ['favorites', 'favorites.js', 'favorites'],
@@ -37,6 +38,7 @@ const routes = [
 ];
 
 const nav = [
+  ['home', 'Home'],
   ['itineraries', 'Itineraries'],
   ['discover', 'Discover'],
   ['favorites', 'Favorites'],
@@ -121,7 +123,7 @@ export async function refreshUnread() {
 
 function currentPath() {
   const hash = location.hash.replace(/^#\/?/, '');
-  return hash.split('?')[0] || 'itineraries';
+  return hash.split('?')[0] || 'home';
 }
 
 export function hashQuery() {
@@ -181,6 +183,6 @@ window.addEventListener('places:logged-out', () => { if (status && status.logged
 window.addEventListener('hashchange', () => { main.dataset.ready = 'false'; route(); });
 window.addEventListener('unhandledrejection', (event) => flash(describe(event.reason)));
 
-if (!location.hash) history.replaceState(null, '', '#/itineraries');
+if (!location.hash) history.replaceState(null, '', '#/home');
 events.start();
 route();

@@ -11,7 +11,7 @@ export async function render(main, params, ctx) {
   const status = await get('/v1/status');
   if (status.loggedIn) {
     await ctx.refreshStatus();
-    ctx.navigate('#/itineraries');
+    ctx.navigate('#/home');
     return;
   }
   mount(main, status.initialized ? loginView(status, ctx) : initView(ctx));
@@ -21,7 +21,7 @@ export async function render(main, params, ctx) {
 
 async function done(ctx) {
   await ctx.refreshStatus();
-  ctx.navigate('#/itineraries');
+  ctx.navigate('#/home');
 }
 
 function input(label, attrs, control) {

@@ -4,14 +4,9 @@
 
 import { ApiError, csrfToken } from '../api.js';
 
-/** `fn` run once, `delay` ms after the last call (events arrive in bursts). */
-export function debounce(fn, delay = 100) {
-  let timer = null;
-  const run = () => { timer = null; fn(); };
-  const debounced = () => { clearTimeout(timer); timer = setTimeout(run, delay); };
-  debounced.cancel = () => clearTimeout(timer);
-  return debounced;
-}
+/** The shared debounce (../ui.js). */
+import { debounce } from '../ui.js';
+export { debounce };
 
 // The control focused last: a button that disables itself while it works (dom.js
 // `action`) drops the focus to <body>, and the list it sits in is re-rendered right after.

@@ -4,16 +4,9 @@
 
 import { h, shortID, formatTime } from '../dom.js';
 
-/** Runs `fn` at most once per `ms` burst (trailing call). Answers the trigger with .cancel(). */
-export function debounce(fn, ms = 100) {
-  let timer = null;
-  const trigger = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => { timer = null; fn(); }, ms);
-  };
-  trigger.cancel = () => clearTimeout(timer);
-  return trigger;
-}
+/** The shared debounce (../ui.js). */
+import { debounce } from '../ui.js';
+export { debounce };
 
 /**
  * A live refresher: `load()` fetches and re-renders; `refresh()` (debounced 100 ms)

@@ -169,16 +169,9 @@ export function concernsTrip(event, id) {
   return event.type === 'changed' || event.type === 'shared' || event.type === 'viewed';
 }
 
-/** `fn` called once, `ms` after the last of a burst of calls. `.cancel()` drops a pending one. */
-export function debounce(fn, ms = 100) {
-  let timer = null;
-  const wrapped = (...args) => {
-    clearTimeout(timer);
-    timer = setTimeout(() => { timer = null; fn(...args); }, ms);
-  };
-  wrapped.cancel = () => clearTimeout(timer);
-  return wrapped;
-}
+/** The shared debounce (../ui.js). */
+import { debounce } from '../ui.js';
+export { debounce };
 
 /**
  * Replaces `container`'s children with `build()`'s nodes, keeping the page's scroll position

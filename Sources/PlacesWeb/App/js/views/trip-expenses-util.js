@@ -4,16 +4,9 @@
 
 import { h, showError } from '../dom.js';
 
-/** `fn` at most once per `ms`, after the last call (live events arrive in bursts). */
-export function debounce(fn, ms = 100) {
-  let timer = null;
-  const run = (...args) => {
-    clearTimeout(timer);
-    timer = setTimeout(() => { timer = null; fn(...args); }, ms);
-  };
-  run.cancel = () => clearTimeout(timer);
-  return run;
-}
+/** The shared debounce (../ui.js). */
+import { debounce } from '../ui.js';
+export { debounce };
 
 /**
  * Replaces the children of `container` with `nodes`, keeping the focus on the equivalent
