@@ -59,7 +59,9 @@ extension Engine {
             }
             note = trimmed.isEmpty ? nil : trimmed
         }
-        let (audience, readers) = try outAudience(body["audience"] ?? .string("friends"))
+        var (audience, readers) = try outAudience(body["audience"] ?? .string("friends"))
+        // Nothing new is written to a blocked person, and they are not told.
+        readers = readers.filter { !isBlocked($0) }
 
         let since = RFC3339.string(ms: nowMs), until = RFC3339.string(ms: untilMs)
         let id = OutFields.entityID
@@ -130,7 +132,9 @@ extension Engine {
         for key in query.keys.sorted() where key != "near" {
             throw ServiceError.invalid(key, "unknown parameter '\(key.prefix(40))': near")
         }
-        let centre = try query["near"].map { try nearbyCentre($0, places: try savedPlaces()) }
+        // Distances from `near`, else from "here" when it is set (`PUT /v1/here`).
+        let here = keptHere().map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
+        let centre = try query["near"].map { try nearbyCentre($0, places: try savedPlaces()) } ?? here
         let nowMs = RFC3339.nowMs()
         var rows = [(distance: Double?, sinceMs: Int64, value: JSONValue)]()
         for friend in currentFriends() where !isBlockedForOut(friend) {
@@ -211,6 +215,7 @@ extension Engine {
         return .object(o)
     }
 
-    /// Whether `person`'s notes are kept from this user (the block list of issue 32).
-    func isBlockedForOut(_ person: PublicKey) -> Bool { false }
+    /// Whether `person`'s notes are kept from this user: they are blocked (their outbox ops
+    /// are dropped at ingest too; this hides what arrived before the block).
+    func isBlockedForOut(_ person: PublicKey) -> Bool { isBlocked(person) }
 }
