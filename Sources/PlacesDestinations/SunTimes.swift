@@ -73,7 +73,9 @@ public struct SunTimes: Sendable, Equatable {
         sunsetMinutesUTC = set
     }
 
-    /// The Julian day at 00:00 UTC of a Gregorian date.
+    /// The Julian day at 00:00 UTC of a Gregorian date. Callers pass a year of 1…9999 and a
+    /// month of 1…12 (checked by `init`), so each truncated product is below 3.7 million: the
+    /// `Int(…)` conversions cannot trap.
     static func julianDay(year: Int, month: Int, day: Int) -> Double {
         var y = year, m = month
         if m <= 2 {
