@@ -210,6 +210,7 @@ extension Store {
         }
         if let refusal = try Store.authorization(
             db, header: header, body: body, person: person, owner: ownerKey, causalPast: vector)
+            ?? (documentKind == "itinerary" ? Store.tripMessageRefusal(body, person: person) : nil)
             ?? authorize(header, body)
         {
             throw Rejection.unauthorized(refusal)

@@ -235,9 +235,10 @@ extension Store {
                 db, admission, authorRole: role, header: header, body: body, owner: owner, causalPast: causalPast)
         }
         // Leaving and recording a view are open to every member, about itself only.
-        // So is a device's own certificate, and a valid revocation (checked above).
+        // So is a device's own certificate, and a valid revocation (checked above), and a
+        // trip message: the ingest's `tripMessageRefusal` holds each to its author.
         let aboutItself = body.changes.allSatisfy { change in
-            if change.kind == .device { return true }
+            if change.kind == .device || change.kind == .message { return true }
             guard change.entity == author else { return false }
             switch change {
             case .set(_, .view, _, _, _): return true

@@ -12,7 +12,9 @@ struct MessageGroup: ParsableCommand {
             `places message send Bruno "dinner at 8?"` writes to a friend: the message reaches \
             their daemon directly or through a relay, end-to-end encrypted. `places message list` \
             shows your conversations with their unread counts; `places message list Bruno` shows \
-            the last messages with their marks (sent, delivered, read) and marks Bruno's read.
+            the last messages with their marks (sent, delivered, read) and marks Bruno's read. \
+            `--trip ITIN` (or `trip:ITIN` in place of the friend) is a trip's conversation, for \
+            its members.
             """,
         subcommands: [Send.self, List.self, Read.self, Delete.self, Mute.self, Unmute.self, Block.self, Unblock.self],
         aliases: ["messages"])
@@ -39,7 +41,9 @@ struct MessageGroup: ParsableCommand {
             var body = JSONBody()
             var words = [friend, text].compactMap { $0 }
             if let trip {
-                body["to"] = .string("trip:" + trip)
+                body["to"] = .string(Conversations.tripPrefix + trip)
+            } else if let first = words.first, first.hasPrefix(Conversations.tripPrefix) {
+                body["to"] = .string(words.removeFirst())
             } else {
                 body["to"] = .string(try global.social.friend(words.removeFirst()))
             }
@@ -64,11 +68,24 @@ struct MessageGroup: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List conversations with unread counts, or one conversation's last messages.")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "A friend: show your conversation with them.") var friend: String?
+        @Argument(help: "A friend: show your conversation with them (or trip:ITIN).") var friend: String?
+        @Option(help: ArgumentHelp("A trip's conversation instead of a friend's.", valueName: "itinerary"))
+        var trip: String?
         @Option(help: "How many of the last messages to show (1–200).") var limit = 50
         @Flag(help: "Show the messages without marking them read.") var peek = false
 
         func run() throws {
+            if let id = Conversations.trip(trip, friend) {
+                let reply = try global.api.get(
+                    Target.v1(
+                        "conversations", id, "messages",
+                        query: [("limit", String(limit)), ("peek", peek ? "true" : nil)]))
+                if global.json { return printRaw(reply) }
+                let page = try reply.decode(JSONValue.self)
+                let names = try Conversations.names(page["conversation"]?.stringValue ?? id, api: global.api)
+                MessageFormat.printMessages(page, names: names)
+                return
+            }
             guard let friend else {
                 let reply = try global.api.get(Target.v1("conversations"))
                 if global.json { return printRaw(reply) }
@@ -81,18 +98,20 @@ struct MessageGroup: ParsableCommand {
                     "conversations", id, "messages", query: [("limit", String(limit)), ("peek", peek ? "true" : nil)]))
             if global.json { return printRaw(reply) }
             let name = try? global.api.get(Target.v1("friends", id)).decode(FriendProfile.self).friend.name
-            MessageFormat.printMessages(try reply.decode(JSONValue.self), name: name ?? friend)
+            MessageFormat.printMessages(try reply.decode(JSONValue.self), names: [id: name ?? friend])
         }
     }
 
     /// `places message read FRIEND`.
     struct Read: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Mark every message of a friend read.")
+        static let configuration = CommandConfiguration(abstract: "Mark every message of a friend (or a trip) read.")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The friend.") var friend: String
+        @Argument(help: "The friend (or trip:ITIN).") var friend: String?
+        @Option(help: ArgumentHelp("A trip's conversation instead.", valueName: "itinerary")) var trip: String?
 
         func run() throws {
-            let reply = try global.api.post(Target.v1("conversations", try global.social.friend(friend), "read"))
+            let id = try Conversations.id(trip, friend, global)
+            let reply = try global.api.post(Target.v1("conversations", id, "read"))
             if global.json { return printRaw(reply) }
             print("marked \(try reply.decode(JSONValue.self)["marked"]?.intValue ?? 0) read")
         }
@@ -141,11 +160,12 @@ struct MessageGroup: ParsableCommand {
     struct Mute: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "No notifications for a conversation.")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The friend.") var friend: String
+        @Argument(help: "The friend (or trip:ITIN).") var friend: String?
+        @Option(help: ArgumentHelp("A trip's conversation instead.", valueName: "itinerary")) var trip: String?
 
         func run() throws {
-            let reply = try global.api.send(
-                "PUT", Target.v1("conversations", try global.social.friend(friend), "mute"), body: nil)
+            let id = try Conversations.id(trip, friend, global)
+            let reply = try global.api.send("PUT", Target.v1("conversations", id, "mute"), body: nil)
             if global.json { return printRaw(reply) }
             print("muted")
         }
@@ -155,10 +175,12 @@ struct MessageGroup: ParsableCommand {
     struct Unmute: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Notifications again for a conversation.")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The friend.") var friend: String
+        @Argument(help: "The friend (or trip:ITIN).") var friend: String?
+        @Option(help: ArgumentHelp("A trip's conversation instead.", valueName: "itinerary")) var trip: String?
 
         func run() throws {
-            let reply = try global.api.delete(Target.v1("conversations", try global.social.friend(friend), "mute"))
+            let id = try Conversations.id(trip, friend, global)
+            let reply = try global.api.delete(Target.v1("conversations", id, "mute"))
             if global.json { return printRaw(reply) }
             print("unmuted")
         }
@@ -211,7 +233,10 @@ enum MessageFormat {
         if rows.isEmpty { return print("no conversations yet: `places message send FRIEND \"…\"`") }
         for row in rows {
             let with = row["with"]?.arrayValue?.first
-            let name = with?["name"]?.stringValue ?? Format.shortID(with?["id"]?.stringValue ?? "")
+            var name = with?["name"]?.stringValue ?? Format.shortID(with?["id"]?.stringValue ?? "")
+            if let trip = row["trip"] {
+                name = "trip “\(trip["name"]?.stringValue ?? "")” (\(row["id"]?.stringValue ?? ""))"
+            }
             let unread = row["unread"]?.intValue ?? 0
             var line = name + (unread > 0 ? "  \(unread) unread" : "")
             if row["muted"]?.boolValue == true { line += "  (muted)" }
@@ -220,18 +245,22 @@ enum MessageFormat {
         }
     }
 
-    static func printMessages(_ page: JSONValue, name: String) {
+    /// `names`: the name to show for each author's person id.
+    static func printMessages(_ page: JSONValue, names: [String: String]) {
         let messages = page["messages"]?.arrayValue ?? []
         if messages.isEmpty { return print("no messages yet") }
         for message in messages {
             let id = String((message["id"]?.stringValue ?? "").prefix(8))
             let at = (message["sentAt"]?.stringValue ?? "").prefix(16).replacingOccurrences(of: "T", with: " ")
-            var line = "\(at)  \(summary(message, name: name))"
+            let from = message["from"]?.stringValue ?? ""
+            var line = "\(at)  \(summary(message, name: names[from] ?? Format.shortID(from)))"
             if message["mine"]?.boolValue == true {
                 let mark =
                     message["readAt"]?.stringValue != nil
                     ? "read" : message["deliveredAt"]?.stringValue != nil ? "delivered" : "sent"
-                if message["deleted"]?.boolValue != true { line += "  [\(mark)]" }
+                // A trip's conversation has no per-member marks.
+                let trip = (page["conversation"]?.stringValue ?? "").hasPrefix(Conversations.tripPrefix)
+                if message["deleted"]?.boolValue != true, !trip { line += "  [\(mark)]" }
             }
             print("\(line)  \(id)")
         }
@@ -251,4 +280,36 @@ extension JSONValue {
     fileprivate subscript(key: String) -> JSONValue? { objectValue?[key] }
 
     fileprivate var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
+}
+
+/// Naming a conversation on the command line: a friend, or a trip (`--trip ITIN` or `trip:ITIN`).
+enum Conversations {
+    static let tripPrefix = "trip:"
+
+    /// The trip conversation's id when `trip` is given or `argument` is `trip:…`.
+    static func trip(_ trip: String?, _ argument: String?) -> String? {
+        if let trip { return tripPrefix + trip }
+        if let argument, argument.hasPrefix(tripPrefix) { return argument }
+        return nil
+    }
+
+    /// The conversation's id: a trip's, or the friend's person id.
+    static func id(_ trip: String?, _ argument: String?, _ global: GlobalOptions) throws -> String {
+        if let id = self.trip(trip, argument) { return id }
+        guard let argument else { throw CLIExit.fail("name the friend (or --trip ITIN)", CLIExit.usage) }
+        return try global.social.friend(argument)
+    }
+
+    /// The names of a trip conversation's members by person id, from its conversation row.
+    static func names(_ id: String, api: APIClient) throws -> [String: String] {
+        let list = try api.get(Target.v1("conversations")).decode(JSONValue.self)
+        var names = [String: String]()
+        for row in list["conversations"]?.arrayValue ?? [] where row["id"]?.stringValue == id {
+            for person in row["with"]?.arrayValue ?? [] {
+                guard let key = person["id"]?.stringValue else { continue }
+                names[key] = person["name"]?.stringValue ?? Format.shortID(key)
+            }
+        }
+        return names
+    }
 }

@@ -10,12 +10,16 @@ import Testing
 
     /// Every kind is declared in one document, except the itinerary's items and places to go,
     /// which a published trip holds too (`op-format.md` §5) under the very same declaration,
-    /// devices (every document) and relays (itineraries, cards and outboxes: `relay.md` §5.1).
+    /// devices (every document), relays (itineraries, cards and outboxes: `relay.md` §5.1)
+    /// and messages (outboxes and itineraries: `sync.md` §7.3, §8.1).
     @Test func everyKindIsDeclaredOnceInOneDocument() {
         let shared = Set(EntityKind.tripItems + [.stop])
         let kinds = schema.documents.flatMap { $0.entities.map(\.kind) }.filter {
-            !shared.contains($0) && $0 != .device && $0 != .relay
+            !shared.contains($0) && $0 != .device && $0 != .relay && $0 != .message
         }
+        #expect(
+            schema.documents.filter { $0.entities.contains { $0.kind == .message } }.map(\.name)
+                == ["itinerary", "outbox"])
         #expect(kinds.count == Set(kinds).count)
         // A person's devices may be named in every document (`devices.md` §4).
         #expect(schema.documents.allSatisfy { $0.entities.contains { $0.kind == .device } })

@@ -6,9 +6,8 @@ import PlacesModel
 /// their messages into their outbox to the other, and their receipts of the other's messages
 /// there too. Its id is the friend's person id.
 ///
-/// A trip's conversation (`trip:` and the itinerary id) will keep its messages in the
-/// itinerary document itself; everything that reads a conversation goes through `documents`
-/// and `receiptDocument(for:)`, so it plugs in here.
+/// A trip's conversation (`trip:` and the itinerary id) keeps its messages in the itinerary
+/// document itself: `TripConversation`.
 struct Conversation: Sendable, Hashable {
     /// The prefix of a trip conversation's id.
     static let tripPrefix = "trip:"

@@ -25,10 +25,11 @@ extension Engine {
 
     /// `PUT /v1/conversations/{id}/mute` (`muted` true) and `DELETE …/mute`.
     func setMuted(_ id: String, _ muted: Bool) throws -> JSONValue {
-        let conversation = try self.conversation(id)
+        let conversation =
+            id.hasPrefix(Conversation.tripPrefix) ? try tripConversation(id).id : try self.conversation(id).id
         let value = muted ? RFC3339.string(ms: RFC3339.nowMs()) : nil
-        try storeCall { () throws(StoreError) in try store.setPreference(Self.mutedPrefix + conversation.id, value) }
-        return .object(["id": .string(conversation.id), "muted": .bool(muted)])
+        try storeCall { () throws(StoreError) in try store.setPreference(Self.mutedPrefix + conversation, value) }
+        return .object(["id": .string(conversation), "muted": .bool(muted)])
     }
 
     /// The person a `/v1/blocked/{person}` route names: anyone's person id but this person's.

@@ -12,8 +12,8 @@ extension Engine {
     /// Unread messages counted per conversation, at most: a conversation shows "1000" for more.
     static let maxUnreadCounted = 1_000
 
-    /// `GET /v1/conversations`: conversations with current friends that hold a message, the
-    /// most recent first.
+    /// `GET /v1/conversations`: conversations with current friends and trips' conversations
+    /// (`Engine+TripMessageReading`) that hold a message, the most recent first.
     func conversations() throws -> JSONValue {
         guard let me else { throw ServiceError.loggedOut }
         var rows = [(ms: Int64, value: JSONValue)]()
@@ -32,6 +32,7 @@ extension Engine {
                     ])
                 ))
         }
+        rows += try tripConversationRows()
         rows.sort { $0.ms > $1.ms }
         return .object(["conversations": .array(rows.map(\.value))])
     }

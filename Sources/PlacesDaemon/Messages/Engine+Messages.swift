@@ -21,11 +21,6 @@ extension Engine {
     /// The conversation a request names (`to`, or the route's `{id}`): a friend's person id.
     func conversation(_ text: String, field: String = "id") throws -> Conversation {
         guard let me else { throw ServiceError.loggedOut }
-        if text.hasPrefix(Conversation.tripPrefix) {
-            throw ServiceError.invalid(
-                field,
-                "trip conversations ('trip:' and an itinerary id) are not built yet: send to a friend's person id")
-        }
         guard let key = try? HumanID.decode(text) else {
             throw ServiceError.invalid(field, "'\(text.prefix(80))' is not a person id (a friend's public id)")
         }
@@ -65,21 +60,15 @@ extension Engine {
             throw ServiceError.invalid(unknown, "unknown field '\(unknown)': the fields are to, text, photo, photos")
         }
         guard let to = body["to"]?.stringValue else {
-            throw ServiceError.invalid("to", "'to' (a friend's person id) is required")
+            throw ServiceError.invalid("to", "'to' (a friend's person id, or 'trip:' and an itinerary id) is required")
         }
+        if to.hasPrefix(Conversation.tripPrefix) { return try sendTripMessage(to, body) }
         let conversation = try self.conversation(to, field: "to")
         guard !isBlocked(conversation.friend) else {
             throw ServiceError.conflict(
                 "blocked", "you blocked \(displayName(of: conversation.friend)): unblock them to write to them")
         }
-        var text = ""
-        if let value = body["text"], !value.isNull {
-            guard let s = value.stringValue else { throw ServiceError.invalid("text", "'text' must be a string") }
-            text = s.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        guard text.utf8.count <= 64 * Self.maxMessageCharacters, text.count <= Self.maxMessageCharacters else {
-            throw ServiceError.invalid("text", "a message's text is at most \(Self.maxMessageCharacters) characters")
-        }
+        let text = try messageText(body)
         let one = body["photo"].flatMap { $0.isNull ? nil : $0 }
         let many = body["photos"].flatMap { $0.isNull ? nil : $0 }
         guard one == nil || many == nil else {
@@ -117,6 +106,19 @@ extension Engine {
             "id": .string(MessageRef(doc: outbox.id, id: id).routeID), "conversation": .string(conversation.id),
             "sentAt": .string(sentAt),
         ])
+    }
+
+    /// A request's `text`, trimmed: a string of at most 4,000 characters, "" when absent.
+    func messageText(_ body: [String: JSONValue]) throws -> String {
+        var text = ""
+        if let value = body["text"], !value.isNull {
+            guard let s = value.stringValue else { throw ServiceError.invalid("text", "'text' must be a string") }
+            text = s.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        guard text.utf8.count <= 64 * Self.maxMessageCharacters, text.count <= Self.maxMessageCharacters else {
+            throw ServiceError.invalid("text", "a message's text is at most \(Self.maxMessageCharacters) characters")
+        }
+        return text
     }
 
     /// How far ahead of this daemon's clock a message's time may be and still be believed.
@@ -159,6 +161,9 @@ extension Engine {
         case "everyone": forEveryone = true
         case let other?:
             throw ServiceError.invalid("for", "'for' is 'me' or 'everyone', not '\(other.prefix(40))'")
+        }
+        if let ref = MessageRef(routeID: routeID), (try? store.document(ref.doc))?.kind == .itinerary {
+            return try deleteTripMessage(ref, forEveryone: forEveryone)
         }
         let (ref, record, conversation) = try messageRecord(routeID)
         guard forEveryone else {

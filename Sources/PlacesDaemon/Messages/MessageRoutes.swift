@@ -10,6 +10,15 @@ enum MessageRoutes {
 
     /// `path` is the request's path after `/v1`.
     static func route(_ engine: Engine, _ r: ControlRequest, _ path: [String]) async throws -> ControlResponse? {
+        // A trip's conversation (`trip:` and an itinerary id) is read on its own.
+        if path.count == 3, path[0] == "conversations", path[1].hasPrefix(Conversation.tripPrefix) {
+            switch (r.method, path[2]) {
+            case ("GET", "messages"):
+                return .encoding(try await engine.tripConversationMessages(path[1], query: r.query))
+            case ("POST", "read"): return .encoding(try await engine.markTripConversationRead(path[1]))
+            default: break
+            }
+        }
         switch (r.method, path.count, path[0]) {
         case ("POST", 1, "messages"):
             return .encoding(try await engine.sendMessage(try Router.object(r)), status: 201)

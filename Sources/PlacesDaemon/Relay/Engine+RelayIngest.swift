@@ -11,10 +11,11 @@ extension Engine {
     /// Most refused ops passed over in one batch (each costs one more pass over the rest).
     static let maxRefusalsPassedOver = 16
 
-    func ingestFromRelay(_ ops: [[UInt8]], doc: DocumentID, keyring: Keyring) throws(StoreError)
-        -> Store.IngestResult
-    {
-        var total = try store.ingest(ops, doc: doc, keyring: keyring)
+    func ingestFromRelay(
+        _ ops: [[UInt8]], doc: DocumentID, keyring: Keyring,
+        authorize: (OpHeader, OpBody) -> String? = { _, _ in nil }
+    ) throws(StoreError) -> Store.IngestResult {
+        var total = try store.ingest(ops, doc: doc, keyring: keyring, authorize: authorize)
         var last = total
         var rest = ops
         var passes = 0
@@ -44,7 +45,7 @@ extension Engine {
             guard !next.isEmpty else { break }
             passes += 1
             rest = next
-            last = try store.ingest(next, doc: doc, keyring: keyring)
+            last = try store.ingest(next, doc: doc, keyring: keyring, authorize: authorize)
             total.stored += last.stored
             total.bodies += last.bodies
             total.duplicates += last.duplicates

@@ -64,12 +64,14 @@ extension Engine {
             return nil
         }
         let before = currentVector(docID)
+        // A trip's conversation takes no message past its bound (Engine+TripMessageFollow).
+        let cap = tripMessageCap(record)
         let result: Store.IngestResult
         do {
             result =
                 try viaRelay
-                ? ingestFromRelay(ops, doc: docID, keyring: keyringCopy())
-                : store.ingest(ops, doc: docID, keyring: keyringCopy())
+                ? ingestFromRelay(ops, doc: docID, keyring: keyringCopy(), authorize: cap)
+                : store.ingest(ops, doc: docID, keyring: keyringCopy(), authorize: cap)
         } catch {
             // Part of the batch may be stored: read the vector again.
             didStore(.documents)
@@ -128,9 +130,14 @@ extension Engine {
             socialFollows(record, stored: result.stored, bodies: result.bodies)
             return outcome
         }
+        tripMessagesFollow(record, stored: result.stored, bodies: result.bodies)
         let name = entityName(in: docID, docID.hex) ?? "an itinerary"
         let kind = record.kind == .published ? "published" : "itinerary"
-        for author in Set(result.stored.map(\.header.author)) {
+        // A trip message is a `message` event (above), not a change of the trip.
+        let changing = zip(result.stored, result.bodies).filter { _, body in
+            body.changes.contains { $0.kind != .message }
+        }
+        for author in Set(changing.map(\.0.header.author)) {
             guard let key = try? PublicKey(bytes: author) else { continue }
             events.publish(
                 Event(

@@ -1,5 +1,6 @@
 // Direct messages between friends (issue 32): `message` entities in the author's outbox to
-// the reader (`Protocol/sync.md` §7.3), and `receipt` entities — delivered and read marks —
+// the reader (`Protocol/sync.md` §7.3) — or, for a trip's conversation, in the itinerary
+// document itself (`sync.md` §8.1, "Trip messages") — and `receipt` entities — delivered and read marks —
 // in the reader's outbox to the author, so a mark travels the way messages do and only the
 // reader can write it. `Protocol/op-format.md` §5 documents every field.
 
@@ -19,8 +20,16 @@ public enum MessageFields: EntityDeclaration {
     public static let photos = FieldKey<Self, JSONValue>("photos", .photos)
     /// When its author sent it, by the author's clock.
     public static let sentAt = FieldKey<Self, String>("sentAt", .timestamp, label: "sent at")
+    /// In a trip's conversation only: the author's person key (64 lowercase hex). Every op
+    /// that writes a trip message restates it with `nonce`, and the message's id must be
+    /// `Store.tripMessageID(author:nonce:)` of the two (`Protocol/sync.md` §8.1), so no one
+    /// but the author can write it.
+    public static let author = FieldKey<Self, String>("author", .key)
+    /// In a trip's conversation only: the 16 random bytes (32 lowercase hex) the id is made of.
+    public static let nonce = FieldKey<Self, String>("nonce", .entityID)
 
-    public static let schema = EntitySchema(.message, id: .random, fields: [text, photos, sentAt])
+    public static let schema = EntitySchema(
+        .message, id: .random, fields: [text, photos, sentAt, author, nonce])
 }
 
 /// The marks a reader gives one message of the person whose outbox the message is in. Its

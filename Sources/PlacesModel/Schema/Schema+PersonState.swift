@@ -21,10 +21,11 @@ extension EntityKind {
     public static let personState: [EntityKind] = [.friend, .contact, .saved, .setting]
 
     /// Devices, relays and the person's mirrored tables: kept in documents, never shown as
-    /// activity.
+    /// activity. Messages neither: a conversation is not a change to a trip (and its text is
+    /// not copied into the activity table).
     public var isHousekeeping: Bool {
         self == .device || self == .relay || self == .friend || self == .contact || self == .saved
-            || self == .setting
+            || self == .setting || self == .message
     }
 }
 

@@ -12,7 +12,7 @@ extension Schema {
                 ItineraryFields.schema, StopFields.schema, MemberFields.schema, LinkFields.schema, ViewFields.schema,
                 LodgingFields.schema, TransportFields.schema, FoodFields.schema, ActivityFields.schema,
                 ChecklistItemFields.schema, TravellerFields.schema, ExpenseFields.schema, DeviceFields.schema,
-                RelayFields.schema,
+                RelayFields.schema, MessageFields.schema,
             ]),
         DocumentSchema(
             "library",

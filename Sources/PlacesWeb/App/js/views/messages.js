@@ -1,5 +1,5 @@
-// #/messages: conversations with friends, newest first, with unread counts; a new message to
-// a friend. #/messages/:id: one conversation, oldest first, with sent / delivered / read marks
+// #/messages: conversations with friends and trips' conversations (id `trip:ITIN`), newest
+// first, with unread counts; a new message to a friend. #/messages/:id: one conversation, oldest first, with sent / delivered / read marks
 // on yours and "message deleted" where the author deleted one for everyone; opening it marks
 // it read. Live on `message` events.
 // Testids:
@@ -7,13 +7,14 @@
 //   conversation-preview, message-new-to (select), message-new-text, message-new-send,
 //   messages-list, message-item (li, data-id, data-mine, data-mark="sent|delivered|read"),
 //   message-text, message-mark, message-delete (yours: delete for everyone), message-text-input,
-//   message-send, conversation-mute.
+//   message-send, conversation-mute, message-from (a trip message of another member: its author).
 
 import { get, post, put, del, seg } from '../api.js';
 import { h, mount, action, empty, form, field, flash, formatTime, shortID } from '../dom.js';
 import { debounce, rerender } from './library-util.js';
 
 function who(conversation) {
+  if (conversation.trip) return 'Trip: ' + (conversation.trip.name || shortID(conversation.trip.id));
   return (conversation.with || []).map((p) => p.name || shortID(p.id)).join(', ') || shortID(conversation.id);
 }
 
@@ -25,7 +26,8 @@ function preview(message) {
 }
 
 function mark(message) {
-  if (!message.mine) return null;
+  // A trip's conversation has no per-member marks (docs/messages.md).
+  if (!message.mine || tripConversation) return null;
   return message.readAt ? 'read' : message.deliveredAt ? 'delivered' : 'sent';
 }
 
@@ -65,7 +67,11 @@ async function conversations(main, ctx) {
   ctx.onEvent((event) => { if (event.type === 'message') again(); });
 }
 
+let tripConversation = false;
+
 async function conversation(main, id, ctx) {
+  tripConversation = id.startsWith('trip:');
+  const names = new Map();
   const title = h('h2', {}, 'Conversation');
   const list = h('ol', { class: 'list messages-list', 'data-testid': 'messages-list', 'aria-label': 'Messages, oldest first', 'aria-live': 'polite' });
   const input = h('textarea', { name: 'text', rows: 2, maxlength: 4000, required: true, 'data-testid': 'message-text-input', 'aria-label': 'Your message' });
@@ -85,6 +91,7 @@ async function conversation(main, id, ctx) {
   const listed = (await get('/v1/conversations')).conversations.find((c) => c.id === id);
   if (listed) {
     title.textContent = who(listed);
+    for (const p of listed.with || []) names.set(p.id, p.name || shortID(p.id));
     muted = listed.muted;
     mute.textContent = muted ? 'Unmute' : 'Mute';
   }
@@ -92,6 +99,7 @@ async function conversation(main, id, ctx) {
   function item(m) {
     const state = mark(m);
     return h('li', { class: m.mine ? 'message mine' : 'message', 'data-testid': 'message-item', 'data-id': m.id, 'data-mine': String(m.mine), 'data-mark': state || '' },
+      tripConversation && !m.mine ? h('strong', { class: 'muted', 'data-testid': 'message-from' }, names.get(m.from) || shortID(m.from)) : null,
       h('p', { class: m.deleted ? 'message-text muted' : 'message-text', 'data-testid': 'message-text' }, m.deleted ? 'message deleted' : (m.text || '')),
       h('div', { class: 'muted' }, h('time', { datetime: m.sentAt }, formatTime(m.sentAt)),
         state ? h('span', { 'data-testid': 'message-mark' }, ' · ' + state) : null,
