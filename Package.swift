@@ -8,6 +8,8 @@ let logVersion: Version = "1.16.2"
 let serviceLifecycleVersion: Version = "2.13.0"
 let grdbVersion: Version = "7.10.0"
 let protobufVersion: Version = "1.39.0"
+/// TLS for the weather client's https sources (BoringSSL, vendored by the package).
+let nioSSLVersion: Version = "2.37.6"
 /// Tests only: reads Protocol/control-api.yaml to check every response against it.
 let yamsVersion: Version = "6.2.2"
 
@@ -23,6 +25,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", exact: nioVersion),
+        .package(url: "https://github.com/apple/swift-nio-ssl", exact: nioSSLVersion),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: argumentParserVersion),
         .package(url: "https://github.com/apple/swift-log", exact: logVersion),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: serviceLifecycleVersion),
@@ -110,6 +113,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         .executableTarget(
@@ -196,6 +200,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Tests/PlacesTestSupport"
         ),

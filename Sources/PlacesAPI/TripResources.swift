@@ -133,13 +133,39 @@ public struct TripDay: Codable, Sendable, Equatable {
     /// The stay that covers the night after `date`; absent when there is none.
     public var lodging: TripItem?
     public var items: [TripItem]
+    /// The kept forecast for the day (`GET …/days` only); nil when none.
+    public var weather: TripDayWeather?
 
-    public init(date: String, number: Int?, lodging: TripItem? = nil, items: [TripItem]) {
+    public init(
+        date: String, number: Int?, lodging: TripItem? = nil, items: [TripItem], weather: TripDayWeather? = nil
+    ) {
         self.date = date
         self.number = number
         self.lodging = lodging
         self.items = items
+        self.weather = weather
     }
+}
+
+/// A day's forecast on a trip's day view: from the weather source's last answer for the
+/// destination the day's places lie in (docs/destinations.md).
+public struct TripDayWeather: Codable, Sendable, Equatable {
+    /// The destination whose forecast it is.
+    public struct Place: Codable, Sendable, Equatable {
+        public var id: String
+        public var name: String
+    }
+
+    public var minC: Double
+    public var maxC: Double
+    /// In words ("partly cloudy").
+    public var condition: String
+    public var precipitationMm: Double
+    /// The weather source's URL.
+    public var source: String
+    /// RFC 3339.
+    public var fetchedAt: String
+    public var destination: Place
 }
 
 /// `GET /v1/itineraries/{id}/days`: every day of the trip, and the items on no day.

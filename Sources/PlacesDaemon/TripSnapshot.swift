@@ -51,9 +51,12 @@ final class TripSnapshot: @unchecked Sendable {
     }
 
     /// `GET …/days`: `{"days": [TripDay], "unscheduled": [TripItem]}`, keys sorted as every
-    /// answer's, written from the items' encoded objects.
-    func daysBody() -> [UInt8] {
-        if let cached = cachedBodies["days"] { return cached }
+    /// answer's, written from the items' encoded objects. With `weather` (the forecasts by
+    /// date, `Engine.tripDayWeather`), each day has `weather`: its forecast or null; the
+    /// answer is kept only when there is none (a forecast changes without the store).
+    func daysBody(weather: [String: JSONValue]? = nil) -> [UInt8] {
+        let cacheKey = weather == nil ? "days" : "days+weather"
+        if weather?.isEmpty ?? true, let cached = cachedBodies[cacheKey] { return cached }
         var out = Array(#"{"days":["#.utf8)
         out.reserveCapacity(256 * trip.items.count)
         for (i, day) in schedule.days.enumerated() {
@@ -64,12 +67,17 @@ final class TripSnapshot: @unchecked Sendable {
             if let lodging = day.lodging, let bytes = encodedItem(lodging) {
                 out += Array(#","lodging":"#.utf8) + bytes
             }
-            out += Array(#","number":"#.utf8) + Array(String(day.number).utf8) + [UInt8(ascii: "}")]
+            out += Array(#","number":"#.utf8) + Array(String(day.number).utf8)
+            if let weather {
+                out += Array(#","weather":"#.utf8)
+                (weather[day.date.description] ?? .null).write(to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
         }
         out += Array(#"],"unscheduled":["#.utf8)
         appendItems(schedule.unscheduled, to: &out)
         out += Array("]}".utf8)
-        cachedBodies["days"] = out
+        if weather?.isEmpty ?? true { cachedBodies[cacheKey] = out }
         return out
     }
 

@@ -129,6 +129,12 @@ public enum WeatherError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooLarge(Int)
     /// Not JSON, or not a forecast within bounds.
     case invalidAnswer(String)
+    /// An https source whose certificate was refused (not from an authority this machine
+    /// trusts, expired, or not for the URL's host).
+    case certificate(String)
+    /// An https source with which no TLS session could be set up (another failure than the
+    /// certificate's).
+    case tls(String)
 
     public var description: String {
         switch self {
@@ -137,6 +143,8 @@ public enum WeatherError: Error, Sendable, Equatable, CustomStringConvertible {
         case .status(let code): "the weather source answered HTTP \(code)"
         case .tooLarge(let limit): "the weather source's answer is over \(limit / 1_024) KiB"
         case .invalidAnswer(let why): "the weather source's answer is not a forecast: \(why)"
+        case .certificate(let why): "certificate refused: \(why)"
+        case .tls(let why): "the TLS handshake with the weather source failed: \(why)"
         }
     }
 }

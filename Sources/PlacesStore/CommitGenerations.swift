@@ -19,8 +19,16 @@ import Synchronization
 /// The generation is global, not per document or table: per-document generations need
 /// per-row triggers, and TEMP triggers made every statement of the append path open the
 /// temp database (+40 % CPU per appended op), far over the append budget.
+///
+/// A write to the device's cache of answers fetched from outside (`Store+LocalCache`) is
+/// quiet: it does not move the generation (nothing derived from the documents changed, and a
+/// forecast kept every hour per destination would otherwise empty every read cache). It
+/// ends with `absorb`, which counts its rows as already seen.
 public final class CommitGenerations: Sendable {
     private let generation = Mutex<UInt64>(0)
+    /// SQLite's count of changed rows on the writer connection at the last commit or
+    /// rollback (or the last `absorb`).
+    private let seen = Mutex<Int32>(0)
 
     init() {}
 
@@ -29,39 +37,40 @@ public final class CommitGenerations: Sendable {
 
     /// Installs the observer on the writer connection.
     func install(on db: Database) {
-        db.add(
-            transactionObserver: Observer(self, changes: sqlite3_total_changes(db.sqliteConnection)),
-            extent: .databaseLifetime)
+        absorb(db)
+        db.add(transactionObserver: Observer(self), extent: .databaseLifetime)
     }
 
-    private func bump() {
-        generation.withLock { $0 += 1 }
+    /// Counts the rows changed so far on the writer connection as seen: called at the end of
+    /// a quiet write's transaction, its commit then moves nothing (the writer runs one
+    /// transaction at a time; a rollback recounts anyway).
+    func absorb(_ db: Database) {
+        let now = sqlite3_total_changes(db.sqliteConnection)
+        seen.withLock { $0 = now }
+    }
+
+    /// At a commit: moves the generation when rows changed since the last count.
+    private func committed(_ db: Database) {
+        let now = sqlite3_total_changes(db.sqliteConnection)
+        let changed = seen.withLock { seen in
+            defer { seen = now }; return seen != now
+        }
+        if changed { generation.withLock { $0 += 1 } }
     }
 
     /// GRDB's side: only commits and rollbacks matter (changed rows are counted by SQLite,
     /// including those of statements GRDB did not run).
     private final class Observer: TransactionObserver {
         let generations: CommitGenerations
-        /// SQLite's count of changed rows on the connection at the last commit or rollback.
-        var changes: Int32
 
-        init(_ generations: CommitGenerations, changes: Int32) {
-            self.generations = generations
-            self.changes = changes
-        }
+        init(_ generations: CommitGenerations) { self.generations = generations }
 
         func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { false }
         func databaseDidChange(with event: DatabaseEvent) {}
 
-        func databaseDidCommit(_ db: Database) {
-            let now = sqlite3_total_changes(db.sqliteConnection)
-            if now != changes { generations.bump() }
-            changes = now
-        }
+        func databaseDidCommit(_ db: Database) { generations.committed(db) }
 
-        func databaseDidRollback(_ db: Database) {
-            // The count includes the rows of the rolled-back transaction: they never happened.
-            changes = sqlite3_total_changes(db.sqliteConnection)
-        }
+        // The count includes the rows of the rolled-back transaction: they never happened.
+        func databaseDidRollback(_ db: Database) { generations.absorb(db) }
     }
 }

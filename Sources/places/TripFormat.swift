@@ -123,6 +123,7 @@ enum TripFormat {
     static func day(_ day: TripDay, plain: Bool) -> String {
         var header = (day.number.map { "Day \($0) · " } ?? "") + longDate(day.date)
         if let lodging = day.lodging { header += " · sleeping at \(lodging.title)" }
+        if let w = day.weather { header += " · " + forecast(w) }
         guard !day.items.isEmpty else { return header + "\n  nothing planned" }
         let times = day.items.map { timeLabel($0, on: day.date) }
         let width = max(11, times.map(\.count).max() ?? 0)
@@ -132,6 +133,13 @@ enum TripFormat {
             lines.append("  \(time)\(pad)  \(symbol(item, plain: plain)) \(label(item, on: day.date, plain: plain))")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// "15–26 °C, partly cloudy, 0.4 mm (Lisbon)": a day's forecast in the day's header.
+    static func forecast(_ w: TripDayWeather) -> String {
+        func degrees(_ c: Double) -> String { String(Int((max(-100, min(100, c))).rounded())) }
+        let rain = w.precipitationMm > 0 ? ", \((w.precipitationMm * 10).rounded() / 10) mm" : ""
+        return "\(degrees(w.minC))–\(degrees(w.maxC)) °C, \(w.condition)\(rain) (\(w.destination.name))"
     }
 
     /// Every day, blank-line separated, then the unscheduled items.

@@ -60,4 +60,23 @@ struct CommitGenerationTests {
         try f.store.write { db in try db.execute(sql: "DELETE FROM peer WHERE 0") }
         #expect(f.store.generations.current == before)
     }
+
+    @Test("the device's cache of fetched answers is written quietly; the next real write still moves it")
+    func localCacheIsQuiet() throws {
+        let f = try Fixture()
+        #expect(try !moves(f.store) { try f.store.setLocalCache("weather.city:1", #"{"t":1}"#) })
+        #expect(try !moves(f.store) { try f.store.setLocalCache("weather.city:1", #"{"t":2}"#) })
+        #expect(try f.store.localCache("weather.city:1") == #"{"t":2}"#)
+        #expect(try f.store.localCache(prefix: "weather.") == ["weather.city:1": #"{"t":2}"#])
+        #expect(try !moves(f.store) { try f.store.setLocalCache("weather.city:1", nil) })
+        #expect(try f.store.localCache("weather.city:1") == nil)
+        // A setting right after is no cache: it moves the generation, once.
+        #expect(try moves(f.store) { try f.store.setPreference("local.here", "x") })
+        #expect(try !moves(f.store) { try f.store.write { db in try db.execute(sql: "DELETE FROM peer WHERE 0") } })
+        // Over the size bound: refused, nothing kept.
+        #expect(throws: StoreError.self) {
+            try f.store.setLocalCache("weather.big", String(repeating: "x", count: Store.maxLocalCacheValue + 1))
+        }
+        #expect(try f.store.localCache("weather.big") == nil)
+    }
 }

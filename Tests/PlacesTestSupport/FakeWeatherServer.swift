@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 /// An Open-Meteo-compatible forecast server on 127.0.0.1, for the weather client's tests: it
 /// answers well or badly by path, and counts and records what it is asked.
@@ -12,6 +13,9 @@ import NIOPosix
 /// JSON-looking bytes, no length), `/huge-declared` (`Content-Length` 100 MiB), `/garbage`
 /// (not JSON), `/absurd` (10,000 °C), `/short` (daily arrays of different lengths), `/nan`
 /// (`NaN` in the JSON), `/500` (an error status).
+///
+/// Started with `tls: true`, it speaks https only, presenting `TestTLS`'s certificate for
+/// `localhost` (issued by the tests' own authority, which no machine trusts).
 public final class FakeWeatherServer: Sendable {
     private let channel: any Channel
     private let state: NIOLockedValueBox<State>
@@ -24,9 +28,14 @@ public final class FakeWeatherServer: Sendable {
 
     /// The port it listens on (127.0.0.1).
     public let port: Int
+    /// Whether it speaks https.
+    public let tls: Bool
 
-    /// `http://127.0.0.1:PORT` and the path.
-    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    /// `http://127.0.0.1:PORT` and the path; `https://localhost:PORT` and the path when it
+    /// speaks https (the name its certificate is for).
+    public func url(_ path: String) -> String {
+        tls ? "https://localhost:\(port)\(path)" : "http://127.0.0.1:\(port)\(path)"
+    }
 
     /// The request targets received, in order.
     public var requests: [String] { state.withLockedValue { $0.requests } }
@@ -37,25 +46,39 @@ public final class FakeWeatherServer: Sendable {
     /// What `/good` says the temperature is.
     public func setTemperature(_ t: Double) { state.withLockedValue { $0.temperatureC = t } }
 
-    public static func start() throws -> FakeWeatherServer {
+    public static func start(tls: Bool = false) throws -> FakeWeatherServer {
         let state = NIOLockedValueBox(State())
+        let context = tls ? try serverContext() : nil
         let channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 64)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let context {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
+                    }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                     try channel.pipeline.syncOperations.addHandler(FakeWeatherHandler(state: state))
                 }
             }
             .bind(host: "127.0.0.1", port: 0).wait()
-        return FakeWeatherServer(channel: channel, state: state, port: channel.localAddress?.port ?? 0)
+        return FakeWeatherServer(channel: channel, state: state, port: channel.localAddress?.port ?? 0, tls: tls)
     }
 
-    private init(channel: any Channel, state: NIOLockedValueBox<State>, port: Int) {
+    /// The server side of `TestTLS`.
+    private static func serverContext() throws -> NIOSSLContext {
+        let certificate = try NIOSSLCertificate(bytes: Array(TestTLS.serverCertificatePEM.utf8), format: .pem)
+        let key = try NIOSSLPrivateKey(bytes: Array(TestTLS.serverKeyPEM.utf8), format: .pem)
+        let configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
+        return try NIOSSLContext(configuration: configuration)
+    }
+
+    private init(channel: any Channel, state: NIOLockedValueBox<State>, port: Int, tls: Bool) {
         self.channel = channel
         self.state = state
         self.port = port
+        self.tls = tls
     }
 
     public func stop() { try? channel.close().wait() }

@@ -151,7 +151,7 @@ extension Engine {
             try store.setPreference(DestinationList.setting, DestinationList.encode(list))
         }
         destinationsComponent.weather[id] = nil
-        try? store.setPreference(Self.weatherCachePrefix + id, nil)
+        try? store.setLocalCache(Self.weatherCachePrefix + id, nil)
     }
 
     /// `PUT /v1/here`: `{"latitude", "longitude"}` or `{"place"}`.

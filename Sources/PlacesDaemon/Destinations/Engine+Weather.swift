@@ -9,8 +9,9 @@ import PlacesStore
 /// (on this device, across restarts) and shown with its age. A request never waits for it.
 extension Engine {
     static let weatherSetting = "weather.source"
-    /// The prefix of the device-local settings the last forecast of each destination is kept in.
-    static let weatherCachePrefix = "local.weather."
+    /// The prefix of the keys of the device's cache (`Store.localCache`, written without
+    /// moving the store's generation) the last forecast of each destination is kept under.
+    static let weatherCachePrefix = "weather."
 
     /// The configured source; nil when none (or the kept text no longer parses).
     func weatherSource() -> WeatherSource? {
@@ -71,11 +72,11 @@ extension Engine {
         return (weather, status, entry.lastError)
     }
 
-    /// The kept entry for a destination and key: memory first, else the device's setting
-    /// (a forecast fetched before a restart). Nil for another key (source or position).
+    /// The kept entry for a destination and key: memory first, else the device's cache (a
+    /// forecast fetched before a restart). Nil for another key (source or position).
     func weatherEntry(_ id: String, key: String) -> DestinationsComponent.WeatherEntry? {
         if let entry = destinationsComponent.weather[id] { return entry.key == key ? entry : nil }
-        guard let text = try? store.preference(Self.weatherCachePrefix + id),
+        guard let text = try? store.localCache(Self.weatherCachePrefix + id),
             let kept = try? JSONDecoder().decode(KeptWeather.self, from: Data(text.utf8)), kept.key == key,
             destinationsComponent.now().timeIntervalSince(kept.fetchedAt) <= DestinationsComponent.maxAgeSeconds
         else { return nil }
@@ -131,7 +132,8 @@ extension Engine {
         for d in all {
             let soon = tripsIn(d, inputs, geography, today: today).contains { trip in
                 guard case .int(let days)? = trip.objectValue?["daysUntil"] else { return false }
-                return (0...7).contains(days)
+                // Under way (negative) or starting within 7 days: the upcoming trips have not ended.
+                return days <= 7
             }
             guard watched || soon else { continue }
             let key = DestinationsComponent.weatherKey(source, latitude: d.latitude, longitude: d.longitude)
@@ -159,7 +161,9 @@ extension Engine {
             entry.fetchedAt = now
             entry.lastError = nil
             if let data = try? JSONEncoder().encode(KeptWeather(key: job.key, fetchedAt: now, report: report)) {
-                try? store.setPreference(Self.weatherCachePrefix + job.id, String(decoding: data, as: UTF8.self))
+                // Quiet: the read caches keyed on the store's generation stay (the dashboard
+                // reads the weather from memory, not through them).
+                try? store.setLocalCache(Self.weatherCachePrefix + job.id, String(decoding: data, as: UTF8.self))
             }
         case .failure(let error):
             entry.lastError = error.description
@@ -173,11 +177,10 @@ extension Engine {
         if destinationsComponent.wake == nil {
             let (stream, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
             destinationsComponent.wake = wake
-            let client = destinationsComponent.client
             // The loop bridges the engine to the network: it never holds the engine while a
             // fetch is under way, and ends with the engine (its stream finishes then).
             let weak = WeakEngine(self)
-            Task { await Self.weatherLoop(weak, stream: stream, client: client) }
+            Task { await Self.weatherLoop(weak, stream: stream) }
             Task { [weak self] in
                 while !Task.isCancelled, let engine = self, await engine.wakeWeather() {
                     try? await Task.sleep(for: .seconds(60))
@@ -187,6 +190,10 @@ extension Engine {
         destinationsComponent.wake?.yield()
     }
 
+    /// The fetches due now and the client to make them with (read each round: a test may
+    /// set its deadline or trust roots after the loop started).
+    func weatherRound() -> ([WeatherJob], WeatherClient) { (weatherDue(), destinationsComponent.client) }
+
     /// Wakes the weather loop; false once it has none.
     func wakeWeather() -> Bool {
         guard let wake = destinationsComponent.wake else { return false }
@@ -195,11 +202,9 @@ extension Engine {
     }
 
     /// Each wake: the due fetches, made side by side off the engine, their outcomes kept.
-    private static func weatherLoop(
-        _ engine: WeakEngine, stream: AsyncStream<Void>, client: WeatherClient
-    ) async {
+    private static func weatherLoop(_ engine: WeakEngine, stream: AsyncStream<Void>) async {
         for await _ in stream {
-            guard let jobs = await engine.engine?.weatherDue(), !jobs.isEmpty else { continue }
+            guard let (jobs, client) = await engine.engine?.weatherRound(), !jobs.isEmpty else { continue }
             await withTaskGroup(of: Void.self) { group in
                 for job in jobs {
                     group.addTask {

@@ -155,9 +155,11 @@ extension Engine {
 
     // MARK: Days and warnings
 
-    /// `GET …/days`, encoded once per change of the store.
+    /// `GET …/days`, encoded once per change of the store (and anew while a day has a
+    /// forecast: `Engine+TripWeather`).
     func days(_ reference: String) throws -> [UInt8] {
-        try tripSnapshot(try itineraryDoc(reference)).daysBody()
+        let snapshot = try tripSnapshot(try itineraryDoc(reference))
+        return snapshot.daysBody(weather: tripDayWeather(snapshot))
     }
 
     func day(_ reference: String, day dayReference: String) throws -> JSONValue {
@@ -166,7 +168,9 @@ extension Engine {
         guard let day = snapshot.schedule.days.first(where: { $0.date == date }) else {
             throw ServiceError.notFound("\(date) is not a day of this trip")
         }
-        return Self.dayJSON(day, snapshot: snapshot)
+        guard case .object(var o) = Self.dayJSON(day, snapshot: snapshot) else { return .null }
+        o["weather"] = tripDayWeather(snapshot)[date.description] ?? .null
+        return .object(o)
     }
 
     static func dayJSON(_ day: PlacesTrips.TripDay, snapshot: TripSnapshot) -> JSONValue {

@@ -7,7 +7,8 @@
 // testids: trip-days (container, data-rendered-ms), trip-day (data-date, data-number),
 // trip-item (data-id, data-type; buttons inside carry data-action = edit | up | down | move
 // | delete), trip-day-add (per day, data-date), trip-add-item, trip-unscheduled,
-// trip-day-nav (single-day view: prev / next / all links), trip-warnings-summary.
+// trip-day-nav (single-day view: prev / next / all links), trip-warnings-summary,
+// trip-day-weather (a day's kept forecast).
 
 import { get, post, del, seg } from '../api.js';
 import { h, flash, describe } from '../dom.js';
@@ -132,7 +133,7 @@ export async function renderTab(container, trip, ctx) {
   /** A day's section (or the unscheduled one, date ''), reusing the last one's nodes. */
   function section(date, day, items, byItem, seenRows, seenSections) {
     seenSections.add(date);
-    const headSig = JSON.stringify([day && day.number, items.length, day && day.lodging && day.lodging.title, trip.canEdit, single]);
+    const headSig = JSON.stringify([day && day.number, items.length, day && day.lodging && day.lodging.title, day && day.weather, trip.canEdit, single]);
     let entry = sections.get(date);
     if (!entry) {
       const ol = h('ol', { class: 'list trip-items' });
@@ -159,7 +160,15 @@ export async function renderTab(container, trip, ctx) {
       h('h3', { id: 'day-' + day.date }, single ? title : h('a', { href: `#/itineraries/${trip.id}/days/${day.number}` }, title)),
       h('span', { class: 'muted' }, count ? `${count} item${count === 1 ? '' : 's'}` : 'free day'),
       day.lodging ? h('span', { class: 'trip-night', title: 'Where you sleep that night' }, '🌙 ', day.lodging.title) : h('span', { class: 'trip-night none' }, '🌙 no lodging'),
+      day.weather ? dayWeather(day.weather) : null,
       trip.canEdit ? h('button', { type: 'button', class: 'trip-day-add', 'data-testid': 'trip-day-add', dataset: { action: 'add', date: day.date }, 'aria-label': `Add an item on ${longDay(day.date)}` }, '+ Add') : null);
+  }
+
+  /** The day's kept forecast (docs/destinations.md): "15–26 °C · overcast · 0.4 mm". */
+  function dayWeather(w) {
+    const rain = w.precipitationMm > 0 ? ` · ${w.precipitationMm} mm` : '';
+    return h('span', { class: 'trip-weather muted', 'data-testid': 'trip-day-weather', title: `Forecast for ${w.destination.name} from ${w.source}, fetched ${w.fetchedAt}` },
+      `${Math.round(w.minC)}–${Math.round(w.maxC)} °C · ${w.condition}${rain}`);
   }
 
   function itemRow(item, day, index, byItem, seenRows) {
