@@ -28,7 +28,18 @@ struct CLIMessageTests {
         let stranger = try ana.d.cli(["message", "send", "nobody", "hi"])
         #expect(stranger.status == 2 && stranger.stderr.contains("no friend called"), "\(stranger.stderr)")
         let trip = try ana.d.cli(["message", "send", "--trip", "0123", "hi"])
-        #expect(trip.status == 1 && trip.stderr.contains("trip conversations"), "\(trip.stderr)")
+        #expect(trip.status == 1 && trip.stderr.contains("not a trip you are a member of"), "\(trip.stderr)")
+
+        // A trip's conversation, by the itinerary's id or its start.
+        let porto = try ana.d.call(Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"Porto"}"#).id
+        let said = try ana.d.cli(["message", "send", "--trip", String(porto.prefix(8)), "train at 9"])
+        #expect(said.status == 0 && said.stdout.hasPrefix("sent "), "\(said.stderr)")
+        let shown = try ana.d.cli(["message", "list", "--trip", porto])
+        #expect(shown.status == 0 && shown.stdout.contains("you: train at 9"), "\(shown.stdout)\(shown.stderr)")
+        #expect(!shown.stdout.contains("[sent]"), "a trip's conversation has no marks")
+        #expect(try ana.d.cli(["message", "list", "trip:\(porto)"]).stdout.contains("you: train at 9"))
+        #expect(try ana.d.cli(["message", "list"]).stdout.contains("trip “Porto” (trip:\(porto))"))
+        #expect(try ana.d.cli(["message", "mute", "--trip", porto]).stdout.contains("muted"))
 
         #expect(try ana.d.cli(["message", "mute", "bruno"]).stdout.contains("muted"))
         #expect(try ana.d.cli(["message", "list"]).stdout.contains("(muted)"))

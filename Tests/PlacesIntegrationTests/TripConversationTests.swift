@@ -88,6 +88,16 @@ struct TripConversationTests {
         // No one deletes another's message; the author may.
         #expect(try ana.d.send("DELETE", "/v1/messages/\(carlas)?for=everyone").status == 403)
 
+        // Ana mutes the trip: Bruno's next message raises no notification at hers.
+        #expect(try ana.d.send("PUT", "/v1/conversations/trip:\(trip)/mute").status == 200)
+        func messageNotes() throws -> Int {
+            try ana.d.call(NotificationList.self, "GET", "/v1/notifications").notifications.count {
+                $0.type == "message"
+            }
+        }
+        let notesBefore = try messageNotes()
+        #expect(notesBefore >= 2, "Bruno's and Carla's messages were notified")
+
         // Ana removes Carla; Ana and Bruno write on.
         let removed = try ana.d.send("DELETE", "/v1/itineraries/\(trip)/members/\(carla.id)")
         #expect(removed.status == 200, "\(removed.text)")
@@ -99,6 +109,7 @@ struct TripConversationTests {
                 return texts.contains { $0.hasSuffix("Quokka17") } && texts.contains { $0.hasSuffix("Wombat42") }
             }
         }
+        #expect(try messageNotes() == notesBefore, "a muted trip notifies nothing")
         try await Task.sleep(for: .seconds(2))
         #expect(try !Self.shown(carla, trip).contains { $0.contains("Quokka17") || $0.contains("Wombat42") })
         let after = try carla.d.send("POST", "/v1/messages", json: #"{"to":"trip:\#(trip)","text":"hello?"}"#)

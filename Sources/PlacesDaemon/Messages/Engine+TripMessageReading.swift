@@ -15,10 +15,13 @@ extension Engine {
         guard let me else { throw ServiceError.loggedOut }
         var rows = [(ms: Int64, value: JSONValue)]()
         let docs = try storeCall { () throws(StoreError) in try store.documents(kind: .itinerary) }
-        for doc in docs where doc.owner == me.bytes || Store.activeRoles.contains(role(in: doc)) {
-            guard (try? store.entity(in: doc.id, id: doc.id.hex))?.deleted == false else { continue }
+        for doc in docs {
             let trip = TripConversation(doc: doc)
-            guard let last = try lastTripMessages(trip, before: nil, limit: 1).first else { continue }
+            // Most trips hold no message: one step of the message index rules them out first.
+            guard let last = try lastTripMessages(trip, before: nil, limit: 1).first,
+                doc.owner == me.bytes || Store.activeRoles.contains(role(in: doc)),
+                (try? store.entity(in: doc.id, id: doc.id.hex))?.deleted == false
+            else { continue }
             rows.append((last.createdMs ?? 0, try tripConversationJSON(trip, last: last)))
         }
         return rows
