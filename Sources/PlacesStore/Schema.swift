@@ -297,6 +297,7 @@ enum Schema {
         m.registerMigration("relay-2") { db in try createRelayAccessTables(db) }
         m.registerMigration("relay-blobs") { db in try createRelayBlobTables(db) }
         m.registerMigration("v15-messages") { db in try createMessageIndexes(db) }
+        m.registerMigration("v16-message-shown") { db in try createMessageShown(db) }
         return m
     }
 
