@@ -197,7 +197,7 @@ struct Router: ControlHandler {
         case ("POST", 2, "routes") where path[1] == "solve":
             return try RouteService.solve(r.body)
         case ("GET", 1, "nearby"):
-            return .encoding(try await engine.nearby(r.query))
+            return .json(status: 200, body: try await engine.nearbyBody(r.query))
         case ("PUT", 1, "out"): return .encoding(try await engine.putOut(try Router.object(r)))
         case ("DELETE", 1, "out"): return .encoding(try await engine.stopOut())
         case ("GET", 1, "out"): return .encoding(try await engine.outList(r.query))

@@ -371,7 +371,8 @@ extension Store {
         try recordEquivocations(db, doc: doc, keyring: keyring)
     }
 
-    static func openBody(_ op: SignedOp, keyring: Keyring) throws -> OpBody {
+    /// The body of `op`, decrypted with the key `keyring` holds for its document and epoch.
+    public static func openBody(_ op: SignedOp, keyring: Keyring) throws -> OpBody {
         guard let key = keyring.key(op.header.doc, epoch: op.header.epoch) else {
             throw StoreError(.missingKey, "no key for document \(op.header.doc) epoch \(op.header.epoch)")
         }

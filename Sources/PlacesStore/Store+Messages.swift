@@ -12,6 +12,85 @@ extension Schema {
                 CREATE INDEX entity_receipt ON entity(doc, ref) WHERE kind = 'receipt';
                 """)
     }
+
+    /// The settings that hide a message here, by prefix (each followed by the document's hex,
+    /// a dot and the message id): deleted for me (`message.hidden.`, on all of this person's
+    /// devices) and dropped by a flood bound (`local.message.dropped.`).
+    static let hiddenMessagePrefixes = ["message.hidden.", "local.message.dropped."]
+
+    /// `message_shown` (migration `v16-message-shown`): the messages no setting hides, by
+    /// document and time, so that a page of a conversation is a range of this table however
+    /// many messages a bound dropped before it. Kept by triggers on `entity` and `preference`,
+    /// whichever path writes them (an op, a sync, a rebuild's replay, a setting from another
+    /// device); filled from what is held when created.
+    static func createMessageShown(_ db: Database) throws {
+        let key = "lower(hex(NEW.doc)) || '.' || NEW.id"
+        func notHidden(_ key: String) -> String {
+            "NOT EXISTS (SELECT 1 FROM preference WHERE key IN ("
+                + hiddenMessagePrefixes.map { "'\($0)' || \(key)" }.joined(separator: ", ") + "))"
+        }
+        func hides(_ row: String) -> String {
+            hiddenMessagePrefixes.map { "\(row).key GLOB '\($0)*'" }.joined(separator: " OR ")
+        }
+        let suffix = { (row: String) in
+            "substr(\(row).key, CASE WHEN \(row).key GLOB '\(hiddenMessagePrefixes[0])*' THEN \(hiddenMessagePrefixes[0].count + 1) ELSE \(hiddenMessagePrefixes[1].count + 1) END)"
+        }
+        let insertNew = """
+            INSERT OR IGNORE INTO message_shown(doc, created_ms, id, hidden_key)
+                SELECT NEW.doc, coalesce(NEW.created_ms, 0), NEW.id, \(key) WHERE NEW.kind = 'message' AND \(notHidden(key));
+            """
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS message_shown (
+                    doc BLOB NOT NULL,
+                    created_ms INTEGER NOT NULL,
+                    id TEXT NOT NULL,
+                    hidden_key TEXT NOT NULL,
+                    PRIMARY KEY (doc, created_ms, id)
+                ) WITHOUT ROWID;
+                CREATE INDEX IF NOT EXISTS message_shown_key ON message_shown(hidden_key);
+                INSERT OR IGNORE INTO message_shown(doc, created_ms, id, hidden_key)
+                    SELECT e.doc, coalesce(e.created_ms, 0), e.id, lower(hex(e.doc)) || '.' || e.id
+                    FROM entity e INDEXED BY entity_message WHERE e.kind = 'message'
+                        AND \(notHidden("lower(hex(e.doc)) || '.' || e.id"));
+                CREATE TRIGGER IF NOT EXISTS message_shown_insert AFTER INSERT ON entity WHEN NEW.kind = 'message'
+                BEGIN
+                    \(insertNew)
+                END;
+                CREATE TRIGGER IF NOT EXISTS message_shown_update AFTER UPDATE OF kind, created_ms ON entity
+                    WHEN OLD.kind = 'message' OR NEW.kind = 'message'
+                BEGIN
+                    DELETE FROM message_shown
+                        WHERE doc = OLD.doc AND created_ms = coalesce(OLD.created_ms, 0) AND id = OLD.id;
+                    \(insertNew)
+                END;
+                CREATE TRIGGER IF NOT EXISTS message_shown_delete AFTER DELETE ON entity WHEN OLD.kind = 'message'
+                BEGIN
+                    DELETE FROM message_shown
+                        WHERE doc = OLD.doc AND created_ms = coalesce(OLD.created_ms, 0) AND id = OLD.id;
+                END;
+                CREATE TRIGGER IF NOT EXISTS message_hidden_insert AFTER INSERT ON preference WHEN \(hides("NEW"))
+                BEGIN
+                    DELETE FROM message_shown WHERE hidden_key = \(suffix("NEW"));
+                END;
+                CREATE TRIGGER IF NOT EXISTS message_hidden_delete AFTER DELETE ON preference WHEN \(hides("OLD"))
+                BEGIN
+                    INSERT OR IGNORE INTO message_shown(doc, created_ms, id, hidden_key)
+                        SELECT e.doc, coalesce(e.created_ms, 0), e.id, lower(hex(e.doc)) || '.' || e.id
+                        FROM entity e INDEXED BY entity_message
+                        WHERE e.kind = 'message' AND lower(hex(e.doc)) || '.' || e.id = \(suffix("OLD"))
+                            AND \(notHidden("lower(hex(e.doc)) || '.' || e.id"));
+                END;
+                """)
+    }
+
+    /// After a rebuild dropped `entity` (and its indexes and triggers with it): the message
+    /// indexes and `message_shown` again, empty, for the replay to fill.
+    static func recreateMessageTables(_ db: Database) throws {
+        try db.execute(sql: "DROP TABLE IF EXISTS message_shown")
+        try createMessageIndexes(db)
+        try createMessageShown(db)
+    }
 }
 
 /// Messages and their receipts (issue 32), read through their own indexes: a conversation's
@@ -35,6 +114,31 @@ extension Store {
             return try Store.fetchEntities(db, clause) {
                 $0.bind(doc.bytes)
                 for prefix in hiddenPrefixes { $0.bind(prefix) }
+                if let cursor {
+                    $0.bind(cursor.ms)
+                    $0.bind(cursor.ms)
+                    $0.bind(cursor.id)
+                }
+                $0.bind(limit)
+            }
+        }
+    }
+
+    /// The messages of `doc` no setting hides here (`message_shown`), newest first, before
+    /// `cursor` (time and id) when given: a range of that table's key, so a page costs the
+    /// same however many hidden messages lie before it.
+    public func shownMessages(in doc: DocumentID, before cursor: (ms: Int64, id: String)?, limit: Int)
+        throws(StoreError) -> [EntityRecord]
+    {
+        guard limit > 0 else { return [] }
+        return try read { db in
+            var page = "SELECT doc, id FROM message_shown WHERE doc = ?"
+            if cursor != nil { page += " AND (created_ms < ? OR (created_ms = ? AND id < ?))" }
+            page += " ORDER BY created_ms DESC, id DESC LIMIT ?"
+            return try Store.fetchEntities(
+                db, "WHERE (e.doc, e.id) IN (\(page)) ORDER BY coalesce(e.created_ms, 0) DESC, e.id DESC"
+            ) {
+                $0.bind(doc.bytes)
                 if let cursor {
                     $0.bind(cursor.ms)
                     $0.bind(cursor.ms)
@@ -113,6 +217,30 @@ extension Store {
                     FROM entity m INDEXED BY entity_message
                     WHERE m.doc = ? AND m.kind = 'message'
                     ORDER BY m.created_ms DESC, m.id DESC LIMIT ?
+                    """, arguments: [Data(receipts.bytes), Data(doc.bytes), limit]
+            ).map { row in
+                MessageMark(id: row[0], deleted: (row[1] as Int64) != 0, read: (row[2] as Int64?) != nil)
+            }
+        }
+    }
+
+    /// `messageMarks` of the messages no setting hides (`message_shown`): the unread walk
+    /// without reading the hidden ones' settings.
+    public func shownMessageMarks(in doc: DocumentID, receipts: DocumentID, limit: Int) throws(StoreError)
+        -> [MessageMark]
+    {
+        guard limit > 0 else { return [] }
+        return try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT m.id, m.deleted, (
+                        SELECT 1 FROM entity r INDEXED BY entity_receipt
+                        WHERE r.doc = ? AND r.kind = 'receipt' AND r.ref = m.id
+                            AND json_extract(r.data, '$.readAt') IS NOT NULL LIMIT 1)
+                    FROM message_shown s JOIN entity m ON m.doc = s.doc AND m.id = s.id
+                    WHERE s.doc = ?
+                    ORDER BY s.created_ms DESC, s.id DESC LIMIT ?
                     """, arguments: [Data(receipts.bytes), Data(doc.bytes), limit]
             ).map { row in
                 MessageMark(id: row[0], deleted: (row[1] as Int64) != 0, read: (row[2] as Int64?) != nil)

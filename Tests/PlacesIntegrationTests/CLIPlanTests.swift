@@ -84,6 +84,51 @@ struct CLIPlanTests {
         ])
         #expect(food.stdout.contains("Tasca do Chico") && !food.stdout.contains("MUDE"), "\(food.stdout)")
 
+        // The index is updated in place, not read again (issue 32): each edit shows in the next
+        // answer. Ana renames her castle: Bruno's castle stands alone again.
+        func nearby() throws -> [String: [String]] {
+            let answer = try ana.d.call(JSONValue.self, "GET", "/v1/nearby?near=38.7139,-9.1335&radius=1500")
+            var out = [String: [String]]()
+            for place in answer.objectValue?["places"]?.arrayValue?.compactMap(\.objectValue) ?? [] {
+                let names = place["savedBy"]?.arrayValue?.compactMap { $0.objectValue?["name"]?.stringValue } ?? []
+                out[place["name"]?.stringValue ?? "", default: []] += names
+            }
+            return out
+        }
+        let ids = try ana.d.call(PlaceList.self, "GET", "/v1/places").places
+        let castleID = try #require(ids.first { $0.name == "Castelo de São Jorge" }?.id)
+        let mudeID = try #require(ids.first { $0.name == "MUDE" }?.id)
+        _ = try ana.d.call(Place.self, "PATCH", "/v1/places/\(castleID)", json: #"{"name":"Castle"}"#)
+        var seen = try nearby()
+        #expect(seen["Castle"]?.count == 1 && seen["Castelo de São Jorge"]?.count == 1, "\(seen)")
+        #expect(seen["Castelo de São Jorge"] != seen["Castle"], "one is Ana's, the other Bruno's: \(seen)")
+        // Named back: one castle saved by both again; MUDE moved out of the radius; a place added.
+        _ = try ana.d.call(Place.self, "PATCH", "/v1/places/\(castleID)", json: #"{"name":"castelo de sao jorge"}"#)
+        _ = try ana.d.call(
+            Place.self, "PATCH", "/v1/places/\(mudeID)", json: #"{"latitude":38.80,"longitude":-9.1370}"#)
+        _ = try ana.d.call(
+            Place.self, "POST", "/v1/places",
+            json: #"{"name":"Miradouro da Graça","latitude":38.7163,"longitude":-9.1315}"#)
+        seen = try nearby()
+        #expect(seen["castelo de sao jorge"]?.count == 2, "merged again with Bruno's: \(seen)")
+        #expect(seen["Castelo de São Jorge"] == nil && seen["MUDE"] == nil, "\(seen)")
+        #expect(seen["Miradouro da Graça"]?.count == 1, "\(seen)")
+        _ = try ana.d.send("DELETE", "/v1/places/\(castleID)")
+        seen = try nearby()
+        #expect(
+            seen["Castelo de São Jorge"]?.count == 1 && seen["castelo de sao jorge"] == nil, "Bruno's alone: \(seen)")
+        // Bruno's card changes: the tasca is no longer shared, a pastry shop is.
+        let pastry = try bruno.d.call(
+            Place.self, "POST", "/v1/places", json: #"{"name":"Pastelaria","latitude":38.7150,"longitude":-9.1340}"#)
+        _ = try bruno.d.send("POST", "/v1/favorites", json: #"{"placeId":"\#(pastry.id)"}"#)
+        let tasca = try #require(
+            try bruno.d.call(PlaceList.self, "GET", "/v1/places").places.first { $0.name == "Tasca do Chico" })
+        _ = try bruno.d.send("DELETE", "/v1/favorites/\(tasca.id)")
+        try await eventually("Ana's nearby follows Bruno's card", timeout: .seconds(30)) {
+            let now = try nearby()
+            return now["Pastelaria"] != nil && now["Tasca do Chico"] == nil
+        }
+
         let bad = try ana.d.cli(["plan", "--in", "38.71,-9.13", "--must", "Eiffel Tower"])
         #expect(bad.status != 0 && bad.stderr.contains("Eiffel Tower"), "\(bad.stderr)")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import PlacesDestinations
 import PlacesGazetteer
+import PlacesModel
 import PlacesRoutes
 
 /// Destinations (issue 33): the places the person is going, "here", and the weather kept
@@ -19,6 +20,10 @@ struct DestinationsComponent: EngineComponent {
     var geography: DestinationGeography?
     /// What the dashboard reads of the store, for one store generation.
     var inputs: DashboardInputs?
+    /// What each destination's card lists of `inputs` (by `CardContent.key`), for the same
+    /// generation: a dashboard reads the 10,000 places once per destination and generation,
+    /// not once per request.
+    var cardContents: [String: CardContent] = [:]
     /// The weather kept per destination id (`here` included).
     var weather: [String: WeatherEntry] = [:]
     /// When something last showed the dashboard: the weather is fetched only while it is
@@ -59,6 +64,17 @@ struct DestinationsComponent: EngineComponent {
         var trips: [UpcomingTrip]
     }
 
+    /// The places that lie in one destination, as its card orders them (hers first, then by
+    /// name and id), and the published trips explore ranks for it, for one store generation.
+    struct CardContent {
+        var generation: UInt64
+        var places: [(place: Engine.SavedPlace, mine: Bool)]
+        var explore: [JSONValue]
+
+        /// What the content depends on of a destination: its id, kind, position and name.
+        static func key(_ d: Destination) -> String { "\(d.id) \(d.kind) \(d.latitude),\(d.longitude) \(d.name)" }
+    }
+
     /// A trip of hers that has not ended, with its points.
     struct UpcomingTrip {
         var id: String
@@ -75,6 +91,7 @@ struct DestinationsComponent: EngineComponent {
     /// Another identity: nothing of the previous one's weather or places is kept.
     mutating func didChangeIdentity() {
         inputs = nil
+        cardContents = [:]
         weather = [:]
         lastViewed = nil
     }

@@ -110,14 +110,10 @@ extension Engine {
         ]
         Self.addSun(&o, d, date: date, calendar: calendar)
         // What lies in the destination.
-        let inside = context.geography.matcher(d)
         let inputs = context.inputs
-        var places = [(place: SavedPlace, mine: Bool)]()
+        let content = cardContent(d, context)
+        let places = content.places
         let me = self.me?.humanID
-        for (i, place) in inputs.places.enumerated() where inside(place.point, inputs.placeCities[i]) {
-            places.append((place, place.savedBy.contains { $0.id == me }))
-        }
-        places.sort { ($0.mine ? 0 : 1, $0.place.name, $0.place.id) < ($1.mine ? 0 : 1, $1.place.name, $1.place.id) }
         o["places"] = .array(
             places.prefix(Self.cardPlaces).map { entry in
                 .object([
@@ -128,7 +124,7 @@ extension Engine {
             })
         o["placeCount"] = .int(Int64(places.count))
         o["trips"] = .array(tripsIn(d, inputs, context.geography, today: dateText))
-        o["explore"] = .array(exploreFor(d))
+        o["explore"] = .array(content.explore)
         let candidates = places.filter { !context.visited.contains($0.place.id) }
         if let pick = SpotOfTheDay.pick(date: dateText, destination: d.id, candidates: candidates.map(\.place.id)) {
             let spot = candidates[pick].place
@@ -150,6 +146,28 @@ extension Engine {
         o["weatherError"] = weather.error.map { .string($0) } ?? .null
         o["trips"] = Self.withForecast(o["trips"] ?? .array([]), weather.weather)
         return .object(o)
+    }
+
+    /// The places in `d` and the published trips that go there, read once per store
+    /// generation (`DestinationsComponent.CardContent`).
+    private func cardContent(_ d: Destination, _ context: DashboardContext) -> DestinationsComponent.CardContent {
+        let inputs = context.inputs
+        let key = DestinationsComponent.CardContent.key(d)
+        if let held = destinationsComponent.cardContents[key], held.generation == inputs.generation { return held }
+        if destinationsComponent.cardContents.values.contains(where: { $0.generation != inputs.generation }) {
+            destinationsComponent.cardContents = [:]
+        }
+        let inside = context.geography.matcher(d)
+        var places = [(place: SavedPlace, mine: Bool)]()
+        let me = self.me?.humanID
+        for (i, place) in inputs.places.enumerated() where inside(place.point, inputs.placeCities[i]) {
+            places.append((place, place.savedBy.contains { $0.id == me }))
+        }
+        places.sort { ($0.mine ? 0 : 1, $0.place.name, $0.place.id) < ($1.mine ? 0 : 1, $1.place.name, $1.place.id) }
+        let content = DestinationsComponent.CardContent(
+            generation: inputs.generation, places: places, explore: exploreFor(d))
+        destinationsComponent.cardContents[key] = content
+        return content
     }
 
     /// Each trip with the forecast's days that fall within its dates (`forecast`), when

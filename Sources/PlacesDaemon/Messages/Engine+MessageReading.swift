@@ -85,13 +85,13 @@ extension Engine {
     func markConversationRead(_ id: String) throws -> JSONValue {
         let conversation = try self.conversation(id)
         var unread = [EntityID]()
-        let hidden = try hiddenMessages(in: conversation.theirs)
         let marks = try storeCall { () throws(StoreError) in
-            try store.messageMarks(in: conversation.theirs, receipts: conversation.mine, limit: Self.maxUnreadCounted)
+            try store.shownMessageMarks(
+                in: conversation.theirs, receipts: conversation.mine, limit: Self.maxUnreadCounted)
         }
         for mark in marks {
             if mark.read { break }
-            if !mark.deleted, !hidden.contains(mark.id) { unread.append(mark.id) }
+            if !mark.deleted { unread.append(mark.id) }
         }
         try writeReceipts(conversation, for: unread, read: true)
         return .object(["id": .string(conversation.id), "unread": .int(0), "marked": .int(Int64(unread.count))])
@@ -100,16 +100,15 @@ extension Engine {
     // MARK: Pieces
 
     /// The conversation's newest `limit` messages before `cursor`, newest first, without those
-    /// hidden here.
+    /// hidden here (deleted for me, dropped by a bound).
     func lastMessages(_ conversation: Conversation, before cursor: (ms: Int64, id: String)?, limit: Int) throws
         -> [Store.EntityRecord]
     {
         var all = [Store.EntityRecord]()
         for doc in conversation.documents {
-            // Hidden ones are skipped in SQL: nothing is loaded per hidden message.
-            let prefixes = ["message.hidden.\(doc.hex).", "local.message.dropped.\(doc.hex)."]
+            // A range of the shown messages (`Store.shownMessages`): hidden ones cost nothing.
             all += try storeCall { () throws(StoreError) in
-                try store.messages(in: doc, before: cursor, limit: limit, hiddenPrefixes: prefixes)
+                try store.shownMessages(in: doc, before: cursor, limit: limit)
             }
         }
         all.sort { a, b in
@@ -121,17 +120,16 @@ extension Engine {
 
     /// Unread messages of the friend: walked from the newest until one is read.
     func unreadCount(_ conversation: Conversation) throws -> Int {
-        let hidden = try hiddenMessages(in: conversation.theirs)
         // Most conversations have read their newest few: a short walk first, the long one
         // only when none of those is read.
         for limit in [20, Self.maxUnreadCounted] {
             let marks = try storeCall { () throws(StoreError) in
-                try store.messageMarks(in: conversation.theirs, receipts: conversation.mine, limit: limit)
+                try store.shownMessageMarks(in: conversation.theirs, receipts: conversation.mine, limit: limit)
             }
             var count = 0
             for mark in marks {
                 if mark.read { return count }
-                if !mark.deleted, !hidden.contains(mark.id) { count += 1 }
+                if !mark.deleted { count += 1 }
             }
             if marks.count < limit { return count }
             if limit == Self.maxUnreadCounted { return count }

@@ -36,11 +36,11 @@ extension Engine {
             throw ServiceError.invalid(
                 key, "unknown parameter '\(key.prefix(40))': near, radius, who, category, openNow, limit")
         }
-        let places = try savedPlaces()
+        let index = try nearbyIndex()
         guard let nearText = query["near"], !nearText.isEmpty else {
             throw ServiceError.invalid("near", "say where: near=LAT,LON or a place of yours or a friend's")
         }
-        let centre = try nearbyCentre(nearText, places: places)
+        let centre = try nearbyCentre(nearText, index: index)
         var radius = Self.nearbyDefaultRadius
         if let text = query["radius"] {
             guard let r = Double(text), r.isFinite, r > 0, r <= Self.nearbyMaxRadius else {
@@ -55,7 +55,7 @@ extension Engine {
             }
             limit = n
         }
-        let who = try query["who"].map(nearbyWho) ?? { _ in true }
+        let who = try query["who"].map(nearbyWho)
         let category = query["category"].map(NameFolding.fold)
         let openOnly: Bool
         switch query["openNow"] {
@@ -64,30 +64,30 @@ extension Engine {
         default: throw ServiceError.invalid("openNow", "'openNow' must be true or false")
         }
         let now = Self.localClock()
-        let index = try nearbyIndex()
-        // The band of latitudes the radius spans (a degree of latitude is at least 110.5 km).
+        // The box the radius spans (a degree of latitude is at least 110.5 km; a degree of
+        // longitude at least 111.3 km × cos(latitude) within it): every place of a box across
+        // a pole or the antimeridian.
         let span = radius / 110_500
-        // And of longitudes: a degree of longitude is at least 111.3 km × cos(latitude) within
-        // the band (all of them near a pole or across the antimeridian).
         let edge = min(89.9, abs(centre.latitude) + span)
         let lonSpan = radius / (111_000 * cos(edge * .pi / 180))
         let wraps = edge >= 89.9 || abs(centre.longitude) + lonSpan >= 180
-        var rows = [(distance: Double, index: Int, open: Bool?)]()
-        for i in index.band(centre.latitude - span, centre.latitude + span) {
-            guard wraps || abs(index.longitudes[i] - centre.longitude) <= lonSpan else { continue }
-            let point = GeoPoint(latitude: index.latitudes[i], longitude: index.longitudes[i])
-            let distance = centre.greatCircleDistanceMeters(to: point)
-            guard distance <= radius else { continue }
-            if let category, !index.categories[i].contains(category) { continue }
-            guard who(index.places[i]) else { continue }
-            let open = index.hours[i]?.isOpen(isoWeekday: now.weekday, minute: now.minute)
-            if openOnly, open != true { continue }
-            rows.append((distance, i, open))
+        var rows = [NearbyRow]()
+        index.forEach(
+            latitudes: (centre.latitude - span)...(centre.latitude + span),
+            longitudes: wraps ? nil : (centre.longitude - lonSpan)...(centre.longitude + lonSpan)
+        ) { slot in
+            // Each test reads what it needs of the place in place: no place is copied.
+            let distance = centre.greatCircleDistanceMeters(to: index.points[slot])
+            guard distance <= radius else { return }
+            if let category, index.entries[slot]?.categories.contains(category) != true { return }
+            if let who, let place = index.entries[slot]?.place, !who(place) { return }
+            let open = index.entries[slot]?.hours?.isOpen(isoWeekday: now.weekday, minute: now.minute)
+            if openOnly, open != true { return }
+            rows.append(NearbyRow(distance: distance, slot: slot, open: open))
         }
-        // Only the rows shown are encoded.
-        rows.sort { $0.distance < $1.distance }
-        let shown = rows.prefix(limit).map { row -> JSONValue in
-            let place = index.places[row.index]
+        // Only the rows shown are ordered and encoded.
+        let shown = NearbyRow.nearest(limit, of: rows).compactMap { row -> JSONValue? in
+            guard let place = index.entries[row.slot]?.place else { return nil }
             var o: [String: JSONValue] = [
                 "placeId": .string(place.id), "name": .string(place.name), "latitude": .number(place.point.latitude),
                 "longitude": .number(place.point.longitude), "distanceMeters": .number(row.distance.rounded()),
@@ -105,63 +105,13 @@ extension Engine {
         return .object(["places": .array(shown), "count": .int(Int64(rows.count))])
     }
 
-    /// The saved places, indexed by latitude: kept until what they were read from changes.
-    func nearbyIndex() throws -> NearbyComponent.Index {
-        if let held = nearbyComponent.index { return held }
-        let docs = Set([try library()] + heldCards().values.map(\.id))
-        let index = NearbyComponent.Index(try readSavedPlaces(), docs: docs)
-        nearbyComponent.keep(index)
-        return index
-    }
-
-    /// The user's places, and the places shared on the cards of people they know (by
-    /// latitude, from the index).
-    func savedPlaces() throws -> [SavedPlace] { try nearbyIndex().places }
-
-    /// The user's places, and the places shared on the cards of people they know; a shared
-    /// place with the same name (case and accents ignored) within 150 m of another is the same.
-    func readSavedPlaces() throws -> [SavedPlace] {
-        let me = self.me.map { ($0.humanID, myDisplayName()) }
-        var out = try libraryService().placeRecords().compactMap { record -> SavedPlace? in
-            let f = Views.fields(record)
-            typealias P = PlaceFields
-            guard let lat = f[P.latitude], let lon = f[P.longitude] else { return nil }
-            return SavedPlace(
-                id: record.id, name: f[P.name] ?? "", point: GeoPoint(latitude: lat, longitude: lon),
-                categories: f[P.categories] ?? [], hours: f[P.openingHours], notes: f[P.notes], rating: f[P.rating],
-                address: f[P.address], savedBy: me.map { [$0] } ?? [])
-        }
-        var byName = [String: [Int]]()
-        for (i, p) in out.enumerated() { byName[NameFolding.fold(p.name), default: []].append(i) }
-        let shared = sharedPlacesFolded()
-        for ((person, favorite), folded) in zip(shared.entries, shared.folded) {
-            let point = GeoPoint(latitude: favorite.latitude, longitude: favorite.longitude)
-            if let i = (byName[folded] ?? []).first(where: {
-                out[$0].point.greatCircleDistanceMeters(to: point) <= Self.samePlaceMeters
-            }) {
-                if !out[i].savedBy.contains(where: { $0.id == person.id }) { out[i].savedBy.append(person) }
-                continue
-            }
-            byName[folded, default: []].append(out.count)
-            out.append(
-                SavedPlace(
-                    id: favorite.id, name: favorite.name, point: point, categories: favorite.categories,
-                    notes: favorite.notes, address: favorite.address, savedBy: [person]))
-        }
+    /// `GET /v1/nearby`'s body, written by `JSONValue.write` (compact, keys sorted, as the
+    /// control API's encoder writes it): Foundation's encoder cost more than the query.
+    func nearbyBody(_ query: [String: String]) throws -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(32 << 10)
+        try nearby(query).write(to: &out)
         return out
-    }
-
-    /// `sharedByKnownPeople()` with each name folded, kept while the cards it was read from
-    /// are the same cards, unchanged.
-    func sharedPlacesFolded() -> NearbyComponent.Shared {
-        let known = knownPeople()
-        let cards = Set(heldCards().filter { known.contains($0.key) }.values.map(\.id))
-        if let held = nearbyComponent.shared, held.cards == cards { return held }
-        let entries = sharedByKnownPeople()
-        let shared = NearbyComponent.Shared(
-            entries: entries, folded: entries.map { NameFolding.fold($0.place.name) }, cards: cards)
-        nearbyComponent.keep(shared)
-        return shared
     }
 
     /// The places shared on the cards of people the user knows (Sybil-aware: a stranger's
@@ -181,7 +131,7 @@ extension Engine {
     func myDisplayName() -> String { me.map { displayName(of: $0) } ?? "you" }
 
     /// `near`: `LAT,LON`, or a saved place by id or name (case and accents ignored).
-    func nearbyCentre(_ text: String, places: [SavedPlace]) throws -> GeoPoint {
+    func nearbyCentre(_ text: String, index: NearbyIndex) throws -> GeoPoint {
         let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         if parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]) {
             guard lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180 else {
@@ -189,15 +139,25 @@ extension Engine {
             }
             return GeoPoint(latitude: lat, longitude: lon)
         }
-        if let exact = places.first(where: { $0.id == text }) { return exact.point }
-        let lower = text.lowercased()
-        if lower.count >= 4, lower.allSatisfy(\.isHexDigit) {
-            let matches = places.filter { $0.id.hasPrefix(lower) }
-            if matches.count == 1 { return matches[0].point }
-        }
-        if let named = try nearbyIndex().named(text) { return named.point }
+        if let place = Self.savedPlace(text, in: index) { return place.point }
         throw ServiceError.invalid(
             "near", "no place '\(text.prefix(80))' among yours and your friends': give LAT,LON or its exact name")
+    }
+
+    /// A saved place by id, id prefix (4 hex digits or more, when one place has it) or name
+    /// (case and accents ignored).
+    static func savedPlace(_ text: String, in index: NearbyIndex) -> SavedPlace? {
+        if let exact = index.place(id: text) { return exact }
+        let lower = text.lowercased()
+        if lower.count >= 4, lower.allSatisfy(\.isHexDigit) {
+            var matches = [SavedPlace]()
+            for case let entry? in index.entries where entry.place.id.hasPrefix(lower) {
+                matches.append(entry.place)
+                if matches.count > 1 { break }
+            }
+            if matches.count == 1 { return matches[0] }
+        }
+        return index.named(text)
     }
 
     /// `who`: `me`, `friends`, a person's public id or name, or a group's id or name.

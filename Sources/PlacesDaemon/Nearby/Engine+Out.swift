@@ -134,7 +134,7 @@ extension Engine {
         }
         // Distances from `near`, else from "here" when it is set (`PUT /v1/here`).
         let here = keptHere().map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
-        let centre = try query["near"].map { try nearbyCentre($0, places: try savedPlaces()) } ?? here
+        let centre = try query["near"].map { try nearbyCentre($0, index: try nearbyIndex()) } ?? here
         let nowMs = RFC3339.nowMs()
         var rows = [(distance: Double?, sinceMs: Int64, value: JSONValue)]()
         for friend in currentFriends() where !isBlockedForOut(friend) {

@@ -60,16 +60,7 @@ extension Engine {
             let result = try discoverResult(text)
             return OutPosition(latitude: result.latitude, longitude: result.longitude, place: result.name)
         }
-        let places = try savedPlaces()
-        var match = places.first { $0.id == text }
-        let lower = text.lowercased()
-        if match == nil, lower.count >= 4, lower.allSatisfy(\.isHexDigit) {
-            let prefixed = places.filter { $0.id.hasPrefix(lower) }
-            if prefixed.count == 1 { match = prefixed[0] }
-        }
-        if match == nil {
-            match = try nearbyIndex().named(text)
-        }
+        let match = Self.savedPlace(text, in: try nearbyIndex())
         guard let match else {
             throw ServiceError.invalid(
                 "place", "no place '\(text.prefix(80))' among yours and your friends': give its id or exact name")
