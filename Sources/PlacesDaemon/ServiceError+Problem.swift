@@ -44,7 +44,28 @@ extension Problem {
             case .stillSyncing: (409, "still-syncing", "Still receiving your data")
             case .failure(let code, let title): (500, code, title)
             }
-        self.init(status: status, code: code, title: title, detail: error.message, field: error.field)
+        self.init(
+            status: status, code: code, title: title, detail: Self.bounded(error.message, bytes: Self.maxDetailBytes),
+            field: error.field.map { Self.bounded($0, bytes: Self.maxFieldBytes) })
+    }
+
+    /// The most bytes of a problem's `detail` and `field`. Messages quote the input with
+    /// `prefix(n)`, a count of characters (graphemes): 'a' with 30,000 combining accents is
+    /// one character of 60 KB, and an unknown field's name is the client's, whole.
+    static let maxDetailBytes = 2_000
+    static let maxFieldBytes = 200
+
+    /// `text`, cut to at most `bytes` UTF-8 bytes (at a scalar, with "…") when longer.
+    static func bounded(_ text: String, bytes: Int) -> String {
+        guard text.utf8.count > bytes else { return text }
+        var out = String.UnicodeScalarView()
+        var used = 3  // "…"
+        for scalar in text.unicodeScalars {
+            used += String(scalar).utf8.count
+            guard used <= bytes else { break }
+            out.append(scalar)
+        }
+        return String(out) + "…"
     }
 
     /// Any error a route handler lets out: a service's error mapped above, a problem the

@@ -15,6 +15,9 @@ public struct WeatherSource: Sendable, Equatable {
 
     /// The longest URL kept.
     public static let maxLength = 500
+    /// The bytes of a host name: ASCII letters, digits, '-', '.', '_'.
+    static let hostBytes = Set(Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._".utf8))
+    static let hexBytes = Set(Array("0123456789abcdefABCDEF.".utf8))
 
     /// Parses `http(s)://host[:port][/path][?query]`; throws `WeatherError.badSource` saying
     /// what is wrong (another scheme, user info, no host, a bad port, a fragment, spaces or
@@ -60,9 +63,20 @@ public struct WeatherSource: Sendable, Equatable {
             portText = authority[authority.index(after: colon)...]
         }
         guard !host.isEmpty else { throw .badSource("the URL names no host") }
+        // A name (letters, digits, '-', '.', '_') or an address; an IPv6 address only in
+        // brackets. Anything else (a second ':' of "1.2.3.4:80:90", quotes, '%') is no host.
+        let bracketed = authority.hasPrefix("[")
+        guard
+            host.utf8.allSatisfy({ c in
+                Self.hostBytes.contains(c) || (bracketed && (c == UInt8(ascii: ":") || Self.hexBytes.contains(c)))
+            })
+        else { throw .badSource("'\(host.prefix(60))' is not a host name or address") }
         var port = scheme == "https" ? 443 : 80
         if let portText {
-            guard let p = Int(portText), (1...65_535).contains(p) else { throw .badSource("a port of 1 to 65535") }
+            // Digits only: Int("+80") would read "+80".
+            guard (1...5).contains(portText.utf8.count), portText.utf8.allSatisfy({ (48...57).contains($0) }),
+                let p = Int(portText), (1...65_535).contains(p)
+            else { throw .badSource("a port of 1 to 65535") }
             port = p
         }
         self.url = url

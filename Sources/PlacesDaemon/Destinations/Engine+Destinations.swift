@@ -28,6 +28,11 @@ extension Engine {
     /// The places marked visited.
     func visitedPlaces() -> Set<String> { Set(VisitedList.decode(try? store.preference(VisitedList.setting))) }
 
+    /// The most bytes of a query or a reference: 200 characters of up to 4 bytes each. A
+    /// "character" (a grapheme) can hold any number of combining marks: one of 60 KB would
+    /// pass a count of characters, and be echoed back in the error.
+    static let maxReferenceBytes = 800
+
     /// `POST /v1/destinations`: `{"query"}` (what discover ranks first), `{"gazetteerId"}` or
     /// `{"place"}` (an id, unique id prefix or exact name of one of her places).
     func addDestination(_ body: [String: JSONValue]) throws -> JSONValue {
@@ -38,7 +43,7 @@ extension Engine {
                 unknown, "unknown field '\(unknown.prefix(40))': give query, gazetteerId or place")
         }
         guard named.count == 1, let field = named.first, let text = body[field]?.stringValue,
-            (1...200).contains(text.count)
+            (1...200).contains(text.count), text.utf8.count <= Self.maxReferenceBytes
         else {
             throw ServiceError.invalid(
                 named.first ?? "query", "give exactly one of query, gazetteerId or place: a string of 1-200 characters")
@@ -165,7 +170,7 @@ extension Engine {
         let here: Here
         if let reference = body["place"] {
             guard body["latitude"] == nil, body["longitude"] == nil, let text = reference.stringValue,
-                (1...200).contains(text.count)
+                (1...200).contains(text.count), text.utf8.count <= Self.maxReferenceBytes
             else { throw ServiceError.invalid("place", "give either a place or latitude and longitude") }
             let place = try ownPlace(text, field: "place")
             here = Here(

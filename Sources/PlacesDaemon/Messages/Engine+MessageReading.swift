@@ -218,8 +218,21 @@ extension Engine {
         let mine = record.doc == conversation.mine
         let from = mine ? me : conversation.friend
         let marks = receipts[MessageRef(doc: record.doc, id: record.id).routeID] ?? [:]
+        // Shown as sent at its op's time (what it sorts by) unless its `sentAt` (its author's
+        // word, equal to the op's from an honest daemon) is within the clock skew of it.
+        let opMs = record.createdMs ?? 0
+        var sentAt = f[MessageFields.sentAt] ?? RFC3339.string(ms: opMs)
+        let earliest = RFC3339.string(ms: max(0, opMs - Self.messageClockSkewMs))
+        let latest = RFC3339.string(ms: opMs + Self.messageClockSkewMs)
+        if Self.isBefore(sentAt, earliest) != false || Self.isBefore(latest, sentAt) != false {
+            sentAt = RFC3339.string(ms: opMs)
+        }
+        // A mark is the other person's word too: one dated ahead of this clock is not shown
+        // (as a message dated ahead is not), one before the message was sent is shown at its time.
+        let now = RFC3339.string(ms: RFC3339.nowMs() + Self.messageClockSkewMs)
         func mark(_ name: String) -> JSONValue {
-            (marks[name] ?? nil).flatMap { $0.stringValue }.map(JSONValue.string) ?? .null
+            guard let text = (marks[name] ?? nil)?.stringValue, Self.isBefore(now, text) == false else { return .null }
+            return .string(Self.isBefore(text, sentAt) == true ? sentAt : text)
         }
         let photos = record.deleted ? [] : Self.photos(from: f[MessageFields.photos.name])
         return .object([
@@ -233,9 +246,36 @@ extension Engine {
                         "width": .int(Int64($0.width)), "height": .int(Int64($0.height)),
                     ])
                 }),
-            "sentAt": .string(f[MessageFields.sentAt] ?? RFC3339.string(ms: record.createdMs ?? 0)),
+            "sentAt": .string(sentAt),
             "deliveredAt": mark(ReceiptFields.deliveredAt.name), "readAt": mark(ReceiptFields.readAt.name),
             "deleted": .bool(record.deleted),
         ])
+    }
+
+    /// Whether RFC 3339 time `a` is before `b`; nil when either is not one. Times written as
+    /// daemons write them (`2027-05-01T10:00:00.000Z`, `RFC3339.string`) are compared as
+    /// text, which orders them as times: a page of messages parses nothing.
+    static func isBefore(_ a: String, _ b: String) -> Bool? {
+        if isCanonicalTime(a), isCanonicalTime(b) { return a < b }
+        guard let x = RFC3339.parse(a), let y = RFC3339.parse(b) else { return nil }
+        return x < y
+    }
+
+    /// Whether `text` is `YYYY-MM-DDTHH:MM:SS.sssZ`, digits where digits go.
+    static func isCanonicalTime(_ text: String) -> Bool {
+        guard text.utf8.count == 24 else { return false }
+        for (i, c) in text.utf8.enumerated() {
+            let expected: UInt8? =
+                switch i {
+                case 4, 7: UInt8(ascii: "-")
+                case 10: UInt8(ascii: "T")
+                case 13, 16: UInt8(ascii: ":")
+                case 19: UInt8(ascii: ".")
+                case 23: UInt8(ascii: "Z")
+                default: nil
+                }
+            if let expected { if c != expected { return false } } else if !(48...57).contains(c) { return false }
+        }
+        return true
     }
 }
