@@ -18,7 +18,7 @@ extension Schema {
     /// devices) and dropped by a flood bound (`local.message.dropped.`).
     static let hiddenMessagePrefixes = ["message.hidden.", "local.message.dropped."]
 
-    /// `message_shown` (migration `v16-message-shown`): the messages no setting hides, by
+    /// `message_shown` (migration `v17-message-shown`): the messages no setting hides, by
     /// document and time, so that a page of a conversation is a range of this table however
     /// many messages a bound dropped before it. Kept by triggers on `entity` and `preference`,
     /// whichever path writes them (an op, a sync, a rebuild's replay, a setting from another
