@@ -165,3 +165,34 @@ extension HostileSocialPeerTests {
         )
     }
 }
+
+/// Issue 32's out notes and messages placed under someone else's outbox: Mallory writes into
+/// a document whose id is Carla's outbox to the victim (`sync.md` §7.3: only its author
+/// writes an outbox), hoping to show a note or a message as Carla's.
+extension HostileSocialPeerTests {
+    @Test("a note and a message under another friend's outbox id are refused; nothing shows as hers")
+    func foreignOutbox() async throws {
+        let v = try SocialVictim()
+        let m = try await v.befriend(try AdversarialPeer(), name: "Mallory")
+        let c = try await v.befriend(try AdversarialPeer(), name: "Carla")
+        let ops = v.node.opCount
+        let carlas = try OutboxDraft.id(author: c.peer.key, reader: v.key.bytes)
+        var forged = try OutboxDraft(author: m.peer, reader: v.key.bytes, doc: carlas)
+        try forged.append(Self.outNote(until: Self.iso(3_600), note: "Carla is at the bar"))
+        try forged.append(Self.message(text: "it's Carla, send money"))
+        // Offered as Carla's (owner Carla, granted by Mallory) and as Mallory's own.
+        try? v.deliver(forged, from: m.session, offer: try forged.offer(to: v.key, owner: c.peer.key), seconds: 0.5)
+        try? v.deliver(forged, from: m.session, seconds: 0.5)
+        // And the ops pushed straight into the document id, as if it were held.
+        try? m.session.send(ops: forged.ops, doc: carlas)
+        // Mallory's own honest note, last: once it shows, the rest was handled.
+        try m.push(Self.outNote(until: Self.iso(3_600), note: "Mallory is out"))
+        try await eventually("Mallory's own note shows", timeout: .seconds(10)) {
+            try outNotes(v) == ["Mallory is out"]
+        }
+        #expect(try conversation(v, with: c.humanID).isEmpty, "no message shows as Carla's")
+        #expect(!(try conversation(v, with: m.humanID)).contains { $0["text"] == .string("it's Carla, send money") })
+        guard v.node.serving("a foreign outbox") else { return }
+        #expect(v.node.opCount == ops + 1, "only Mallory's own note was stored")
+    }
+}
