@@ -70,6 +70,8 @@ struct DestinationsComponent: EngineComponent {
         var generation: UInt64
         var places: [(place: Engine.SavedPlace, mine: Bool)]
         var explore: [JSONValue]
+        /// The spot of the day last picked: for that local date and those visited places.
+        var spot: (date: String, visited: Set<String>, index: Int?)?
 
         /// What the content depends on of a destination: its id, kind, position and name.
         static func key(_ d: Destination) -> String { "\(d.id) \(d.kind) \(d.latitude),\(d.longitude) \(d.name)" }

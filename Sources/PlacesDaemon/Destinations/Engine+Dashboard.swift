@@ -125,9 +125,8 @@ extension Engine {
         o["placeCount"] = .int(Int64(places.count))
         o["trips"] = .array(tripsIn(d, inputs, context.geography, today: dateText))
         o["explore"] = .array(content.explore)
-        let candidates = places.filter { !context.visited.contains($0.place.id) }
-        if let pick = SpotOfTheDay.pick(date: dateText, destination: d.id, candidates: candidates.map(\.place.id)) {
-            let spot = candidates[pick].place
+        if let pick = spotOfTheDay(d, content, date: dateText, visited: context.visited) {
+            let spot = places[pick].place
             let others = spot.savedBy.filter { $0.id != me }.map(\.name)
             let reason =
                 spot.savedBy.contains { $0.id == me }
@@ -168,6 +167,23 @@ extension Engine {
             generation: inputs.generation, places: places, explore: exploreFor(d))
         destinationsComponent.cardContents[key] = content
         return content
+    }
+
+    /// The index in `content.places` of the day's spot (`SpotOfTheDay`, over the places not
+    /// visited), kept with the content for the same date and visited places: hashing every
+    /// place of every card was most of a request's time (`perf`, docs/benchmarks.md).
+    private func spotOfTheDay(
+        _ d: Destination, _ content: DestinationsComponent.CardContent, date: String, visited: Set<String>
+    ) -> Int? {
+        if let held = content.spot, held.date == date, held.visited == visited { return held.index }
+        var ids = [String](), at = [Int]()
+        for (i, entry) in content.places.enumerated() where !visited.contains(entry.place.id) {
+            ids.append(entry.place.id)
+            at.append(i)
+        }
+        let index = SpotOfTheDay.pick(date: date, destination: d.id, candidates: ids).map { at[$0] }
+        destinationsComponent.cardContents[DestinationsComponent.CardContent.key(d)]?.spot = (date, visited, index)
+        return index
     }
 
     /// Each trip with the forecast's days that fall within its dates (`forecast`), when
