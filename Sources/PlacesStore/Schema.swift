@@ -210,9 +210,8 @@ enum Schema {
                         height INTEGER NOT NULL,
                         added_ms INTEGER NOT NULL
                     );
-                    CREATE INDEX entity_post ON entity(doc, created_ms, id) WHERE kind = 'post' AND deleted = 0;
-                    CREATE INDEX entity_reaction ON entity(ref) WHERE kind = 'reaction';
                     """)
+            try createSocialIndexes(db)
         }
         m.registerMigration("v10-published") { db in
             // Published trips (Protocol/sync.md §7.5): which published document each of this
@@ -337,6 +336,15 @@ enum Schema {
                     PRIMARY KEY (doc, device)
                 ) WITHOUT ROWID;
                 CREATE INDEX doc_device_person ON doc_device(doc, person);
+                """)
+    }
+
+    /// The feed's indexes on `entity` (migration v9), made again when a rebuild drops the table.
+    static func createSocialIndexes(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE INDEX IF NOT EXISTS entity_post ON entity(doc, created_ms, id) WHERE kind = 'post' AND deleted = 0;
+                CREATE INDEX IF NOT EXISTS entity_reaction ON entity(ref) WHERE kind = 'reaction';
                 """)
     }
 

@@ -366,6 +366,7 @@ public final class Store: Sendable {
             try Schema.createMaterialized(db)
             try Schema.createMemberEvents(db)
             try Schema.createDocDevices(db)
+            try Schema.createSocialIndexes(db)
             try Schema.recreateMessageTables(db)
             let cursor = try Row.fetchCursor(db, sql: "SELECT id, bytes, excluded FROM op ORDER BY rowid")
             while let row = try cursor.next() {

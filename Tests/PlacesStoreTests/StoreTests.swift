@@ -87,6 +87,23 @@ struct StoreTests {
         #expect(try f.store.activity(of: f.doc) == activityBefore)
     }
 
+    @Test("a rebuild keeps every index of the materialized tables (reads name some of them)")
+    func rebuildKeepsIndexes() throws {
+        let f = try Fixture()
+        let indexes = { () throws -> [String] in
+            try f.store.read { db in
+                try String.fetchAll(
+                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            }
+        }
+        let before = try indexes()
+        #expect(before.contains("entity_post") && before.contains("entity_message"))
+        try f.store.rebuildMaterialized(keyring: f.keyring)
+        #expect(try indexes() == before)
+        // The feed's read names `entity_post`: it must still answer.
+        _ = try f.store.posts(in: [f.doc], before: nil, limit: 10)
+    }
+
     @Test("the SQL materializer agrees with the pure merge rules", arguments: 0..<10)
     func sqlMatchesPureModel(seed: UInt64) throws {
         let f = try Fixture()
