@@ -92,7 +92,8 @@ struct StoreTests {
         let f = try Fixture()
         let indexes = { () throws -> [String] in
             try f.store.read { db in
-                let sql = "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+                let sql =
+                    "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name"
                 return try String.fetchAll(db, sql: sql)
             }
         }
