@@ -45,10 +45,16 @@ run: deps
 # the multi-daemon sync tests too: beside them, a three-hop share missed its seconds in a CI run.
 # The browser app's tests (headless Chromium over WebDriver) run last, on their own: a
 # browser beside the daemon floods would make their waits a matter of luck.
+# The in-process suites whose daemon fetches weather from a loopback server in its own
+# background loop: beside 750 other tests on two cores that loop did not get to run within
+# 30 s in a CI run (the cards stayed "not fetched yet"), while each suite passes alone.
+WEATHER_SUITES = WeatherTLSTests|TripDayWeatherTests|DashboardAPITests
+
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip 'PlacesIntegrationTests|SyncServiceTests|TransportLimitsTests'
+	$(SWIFT) test --skip-build --skip 'PlacesIntegrationTests|SyncServiceTests|TransportLimitsTests|$(WEATHER_SUITES)'
 	$(SWIFT) test --skip-build --filter 'SyncServiceTests|TransportLimitsTests'
+	$(SWIFT) test --skip-build --filter '$(WEATHER_SUITES)'
 	$(SWIFT) test --skip-build --filter PlacesIntegrationTests \
 		--skip 'HostilePeerTests|HostileTripPeerTests|HostileExpensePeerTests|HostileCardPeerTests|HostileSocialPeerTests|HostileExplorePeerTests|FaultConvergenceTests|PlacesIntegrationTests.CLI|BrowserApp|BrowserBench'
 	$(SWIFT) test --skip-build --filter 'PlacesIntegrationTests.CLI'
