@@ -339,15 +339,6 @@ enum Schema {
                 """)
     }
 
-    /// The feed's indexes on `entity` (migration v9), made again when a rebuild drops the table.
-    static func createSocialIndexes(_ db: Database) throws {
-        try db.execute(
-            sql: """
-                CREATE INDEX IF NOT EXISTS entity_post ON entity(doc, created_ms, id) WHERE kind = 'post' AND deleted = 0;
-                CREATE INDEX IF NOT EXISTS entity_reaction ON entity(ref) WHERE kind = 'reaction';
-                """)
-    }
-
     static func createMaterialized(_ db: Database) throws {
         try db.execute(
             sql: """

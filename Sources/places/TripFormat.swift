@@ -137,6 +137,7 @@ enum TripFormat {
 
     /// "15–26 °C, partly cloudy, 0.4 mm (Lisbon)": a day's forecast in the day's header.
     static func forecast(_ w: TripDayWeather) -> String {
+        // Clamped to ±100 first (`min(100, .nan)` is 100 as well): the conversion cannot trap.
         func degrees(_ c: Double) -> String { String(Int((max(-100, min(100, c))).rounded())) }
         let rain = w.precipitationMm > 0 ? ", \((w.precipitationMm * 10).rounded() / 10) mm" : ""
         return "\(degrees(w.minC))–\(degrees(w.maxC)) °C, \(w.condition)\(rain) (\(w.destination.name))"
