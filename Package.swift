@@ -221,7 +221,8 @@ let package = Package(
             exclude: ["sun-vectors.tsv"]),
         .testTarget(name: "PlacesMediaTests", dependencies: ["PlacesMedia"]),
         .testTarget(name: "PlacesBlobsTests", dependencies: ["PlacesBlobs", "PlacesCrypto", "PlacesModel"]),
-        .testTarget(name: "PlacesInterchangeTests", dependencies: ["PlacesInterchange"], exclude: ["Samples"]),
+        .testTarget(
+            name: "PlacesInterchangeTests", dependencies: ["PlacesInterchange", "PlacesRoutes"], exclude: ["Samples"]),
         .testTarget(
             name: "PlacesControlTests",
             dependencies: ["PlacesAPI", "PlacesControl", "PlacesControlClient", "PlacesModel"]
@@ -243,7 +244,8 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "PlacesStoreTests", dependencies: ["PlacesStore", "PlacesModel", "PlacesCrypto", "PlacesAccess"]
+            name: "PlacesStoreTests",
+            dependencies: ["PlacesStore", "PlacesModel", "PlacesCrypto", "PlacesAccess", "PlacesRoutes"]
         ),
         .testTarget(name: "PlacesFuzzTests", dependencies: ["PlacesFuzz"]),
         .testTarget(

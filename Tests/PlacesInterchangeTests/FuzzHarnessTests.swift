@@ -1,4 +1,5 @@
 import PlacesInterchange
+import PlacesRoutes
 import Testing
 
 /// `PlaceImport.fuzz` on the samples and on mutations of them: the harness the lead's fuzz
@@ -14,7 +15,7 @@ import Testing
     }
 
     @Test func mutatedSamplesPassTheInvariants() throws {
-        var rng = SplitMix(seed: 13)
+        var rng = SplitMix64(seed: 13)
         for name in Self.samples {
             let original = try Samples.bytes(name)
             for _ in 0..<150 {
@@ -32,18 +33,5 @@ import Testing
                 PlaceImport.fuzz(bytes)
             }
         }
-    }
-}
-
-/// A small deterministic random source (SplitMix64).
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

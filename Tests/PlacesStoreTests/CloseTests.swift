@@ -1,5 +1,6 @@
 import Foundation
 import PlacesModel
+import PlacesRoutes
 import Testing
 
 @testable import PlacesStore
@@ -9,7 +10,7 @@ struct CloseTests {
     @Test("after a clean close the database file alone holds every op (the WAL is emptied)")
     func closeCheckpointsTheWAL() throws {
         let f = try Fixture()
-        var rng = SplitMix(state: 5)
+        var rng = SplitMix64(seed: 5)
         let edits = (0..<20).map { i in Store.Edit(doc: f.doc, changes: f.randomChanges(&rng), timeMs: Int64(i)) }
         try f.store.append(edits, identity: f.identity, keyring: f.keyring)
         let log = try f.store.ops(of: f.doc)

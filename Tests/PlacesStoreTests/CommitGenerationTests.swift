@@ -1,5 +1,6 @@
 import Foundation
 import PlacesCrypto
+import PlacesRoutes
 import Testing
 
 @testable import PlacesModel
@@ -18,7 +19,7 @@ struct CommitGenerationTests {
     func everyWriteMoves() throws {
         let f = try Fixture()
         #expect(f.store.generations.current > 0)  // createDocument
-        var rng = SplitMix(state: 3)
+        var rng = SplitMix64(seed: 3)
         let edit = { Store.Edit(doc: f.doc, changes: f.randomChanges(&rng), timeMs: 1) }
         #expect(try moves(f.store) { _ = try f.store.append([edit()], identity: f.identity, keyring: f.keyring) })
         let member = try SigningKeyPair()

@@ -1,5 +1,6 @@
 import Foundation
 import PlacesCrypto
+import PlacesRoutes
 import Testing
 
 @testable import PlacesModel
@@ -8,7 +9,7 @@ import Testing
 @Suite("Store: ingesting ops from another daemon")
 struct IngestTests {
     func authoredOps(_ f: Fixture, count: Int, seed: UInt64) throws -> [SignedOp] {
-        var rng = SplitMix(state: seed)
+        var rng = SplitMix64(seed: seed)
         return try f.store.append(
             (0..<count).map { i in Store.Edit(doc: f.doc, changes: f.randomChanges(&rng), timeMs: Int64(i)) },
             identity: f.identity, keyring: f.keyring)

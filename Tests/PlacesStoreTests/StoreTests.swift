@@ -1,20 +1,10 @@
 import Foundation
 import PlacesCrypto
+import PlacesRoutes
 import Testing
 
 @testable import PlacesModel
 @testable import PlacesStore
-
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// A store in a fresh temp file with one itinerary document owned by a new identity.
 struct Fixture {
@@ -49,7 +39,7 @@ struct Fixture {
         return Array((text ?? "").utf8).withUnsafeBufferPointer { Stamps.decode($0) }
     }
 
-    func randomChanges(_ rng: inout SplitMix) -> [Change] {
+    func randomChanges(_ rng: inout SplitMix64) -> [Change] {
         (0..<Int.random(in: 1...4, using: &rng)).map { _ in
             let entity = sid("e\(Int.random(in: 0..<6, using: &rng))")
             if Int.random(in: 0..<5, using: &rng) == 0 { return .create(entity: entity, kind: .stop) }
@@ -70,7 +60,7 @@ struct StoreTests {
     @Test("dropping the materialized tables and replaying the log gives byte-identical results")
     func rebuildIsIdentical() throws {
         let f = try Fixture()
-        var rng = SplitMix(state: 42)
+        var rng = SplitMix64(seed: 42)
         for batch in 0..<20 {
             let edits = (0..<5).map { i in
                 Store.Edit(doc: f.doc, changes: f.randomChanges(&rng), timeMs: Int64(batch * 10 + i))
@@ -108,7 +98,7 @@ struct StoreTests {
     @Test("the SQL materializer agrees with the pure merge rules", arguments: 0..<10)
     func sqlMatchesPureModel(seed: UInt64) throws {
         let f = try Fixture()
-        var rng = SplitMix(state: seed)
+        var rng = SplitMix64(seed: seed)
         var pure = DocumentState()
         for i in 0..<30 {
             let changes = f.randomChanges(&rng)
@@ -152,7 +142,7 @@ struct StoreTests {
     @Test("the v4 migration moves the field stamps into the entity rows as the materializer writes them")
     func migrationMovesStamps() throws {
         let f = try Fixture()
-        var rng = SplitMix(state: 7)
+        var rng = SplitMix64(seed: 7)
         for batch in 0..<20 {
             let edits = (0..<5).map { i in
                 Store.Edit(doc: f.doc, changes: f.randomChanges(&rng), timeMs: Int64(batch * 10 + i))
@@ -200,7 +190,7 @@ struct StoreTests {
     @Test("the v5 migration keeps the log and its order, and lets a second op at one seq be stored")
     func migrationDropsUniqueSeq() throws {
         let f = try Fixture()
-        var rng = SplitMix(state: 11)
+        var rng = SplitMix64(seed: 11)
         for batch in 0..<10 {
             let edits = (0..<5).map { i in
                 Store.Edit(doc: f.doc, changes: f.randomChanges(&rng), timeMs: Int64(batch * 10 + i))

@@ -14,6 +14,15 @@ extension Engine {
     static let cardPlaces = 20
     static let cardTrips = 3
 
+    /// `GET /v1/dashboard`'s body, written by `JSONValue.write` (compact, keys sorted, as the
+    /// control API's encoder writes it): Foundation's encoder cost as much as the cards.
+    func dashboardBody() throws -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(64 << 10)
+        try dashboard().write(to: &out)
+        return out
+    }
+
     /// `GET /v1/dashboard`.
     func dashboard() throws -> JSONValue {
         try requireLogin()
@@ -81,7 +90,6 @@ extension Engine {
         let context = DashboardContext(
             geography: geography, inputs: inputs, now: now, myZone: myZone, here: hereDestination,
             visited: visitedPlaces(), source: weatherSource())
-        if context.source != nil { nudgeWeather() }
         return context
     }
 
@@ -140,6 +148,9 @@ extension Engine {
             o["spotOfTheDay"] = .null
         }
         let weather = weatherCard(d, source: context.source, now: context.now)
+        // A card whose forecast is due wakes the weather loop; one that is not leaves it asleep
+        // (waking it on every view made each request pay for a second pass over the cards).
+        if weather.due { nudgeWeather() }
         o["weather"] = weather.weather
         o["weatherStatus"] = .string(weather.status)
         o["weatherError"] = weather.error.map { .string($0) } ?? .null

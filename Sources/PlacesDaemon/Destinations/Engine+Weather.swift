@@ -40,15 +40,21 @@ extension Engine {
         nudgeWeather()
     }
 
-    /// The card's `weather`, `weatherStatus` and `weatherError`.
+    /// The card's `weather`, `weatherStatus` and `weatherError`; `due` when a fetch for it
+    /// is due (`weatherDue` would start one) and none is under way.
     func weatherCard(_ d: Destination, source: WeatherSource?, now: Date) -> (
-        weather: JSONValue, status: String, error: String?
+        weather: JSONValue, status: String, error: String?, due: Bool
     ) {
-        guard let source else { return (.null, "off", nil) }
+        guard let source else { return (.null, "off", nil, false) }
         let key = DestinationsComponent.weatherKey(source, latitude: d.latitude, longitude: d.longitude)
         let entry = weatherEntry(d.id, key: key)
+        let interval = DestinationsComponent.fetchIntervalSeconds
+        let due =
+            entry.map { entry in
+                !entry.inFlight && (entry.lastAttempt.map { now.timeIntervalSince($0) >= interval } ?? true)
+            } ?? true
         guard let entry, let report = entry.report, let fetchedAt = entry.fetchedAt else {
-            return (.null, "unavailable", entry?.lastError ?? "not fetched yet")
+            return (.null, "unavailable", entry?.lastError ?? "not fetched yet", due)
         }
         let age = max(0, now.timeIntervalSince(fetchedAt))
         let status = entry.lastError == nil && age <= DestinationsComponent.staleSeconds ? "ok" : "stale"
@@ -69,7 +75,7 @@ extension Engine {
                     ])
                 }),
         ])
-        return (weather, status, entry.lastError)
+        return (weather, status, entry.lastError, due)
     }
 
     /// The kept entry for a destination and key: memory first, else the device's cache (a
