@@ -30,7 +30,7 @@ extension Engine {
             }
             dryRun = flag
         }
-        let held = try storeCall { () throws(StoreError) in try store.publications() }.first { $0.itinerary == doc.id }
+        let held = try storeCall { () throws(StoreError) in try store.publication(itinerary: doc.id) }
         // The network's trips are readable by anyone who holds their id; a private trip moving
         // there (or back) becomes a new document, the old one withdrawn.
         let reuse = held.flatMap { ($0.audience == "network") == (audience == "network") ? $0.published : nil }
@@ -48,12 +48,10 @@ extension Engine {
         if let held, reuse == nil { try withdraw(held) }
         let salt = reuse != nil ? (held?.salt ?? []) : SecureRandom.bytes(16)
         let published = try reuse ?? createPublished(network: audience == "network", salt: salt, identity: identity)
-        try storeCall { () throws(StoreError) in
-            try store.savePublication(
-                Store.PublicationRecord(
-                    itinerary: doc.id, published: published, audience: audience, group: group?.id, salt: salt))
-        }
-        publishing.publicationsChanged()
+        let record = Store.PublicationRecord(
+            itinerary: doc.id, published: published, audience: audience, group: group?.id, salt: salt)
+        try storeCall { () throws(StoreError) in try store.savePublication(record) }
+        publishing.publicationSaved(record, replacing: held)
         let changes = try storeCall { () throws(StoreError) in
             try PublishService(store: store, doc: published).changes(to: copy)
         }
@@ -75,10 +73,8 @@ extension Engine {
         guard doc.owner == me?.bytes else {
             throw ServiceError(.notOwner, "only the itinerary's owner can unpublish it")
         }
-        guard
-            let held = try storeCall({ () throws(StoreError) in try store.publications() }).first(where: {
-                $0.itinerary == doc.id
-            }), !isWithdrawn(held.published)
+        guard let held = try storeCall({ () throws(StoreError) in try store.publication(itinerary: doc.id) }),
+            !isWithdrawn(held.published)
         else { throw ServiceError.notFound("the itinerary is not published") }
         try withdraw(held)
     }

@@ -28,16 +28,28 @@ extension Store {
 
     public func publications() throws(StoreError) -> [PublicationRecord] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT itinerary, published, audience, grp, salt FROM publication").compactMap {
-                row -> PublicationRecord? in
-                guard let itinerary = DocumentID(bytes: [UInt8](row[0] as Data)),
-                    let published = DocumentID(bytes: [UInt8](row[1] as Data))
-                else { return nil }
-                return PublicationRecord(
-                    itinerary: itinerary, published: published, audience: row[2], group: row[3],
-                    salt: [UInt8](row[4] as Data))
-            }
+            try Row.fetchAll(db, sql: "SELECT itinerary, published, audience, grp, salt FROM publication").compactMap(
+                Self.publicationRecord)
         }
+    }
+
+    /// The publication of one itinerary, if any (a lookup by key: publishing must not read
+    /// every publication per trip published).
+    public func publication(itinerary: DocumentID) throws(StoreError) -> PublicationRecord? {
+        try read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT itinerary, published, audience, grp, salt FROM publication WHERE itinerary = ?",
+                arguments: [Data(itinerary.bytes)]
+            ).flatMap(Self.publicationRecord)
+        }
+    }
+
+    private static func publicationRecord(_ row: Row) -> PublicationRecord? {
+        guard let itinerary = DocumentID(bytes: [UInt8](row[0] as Data)),
+            let published = DocumentID(bytes: [UInt8](row[1] as Data))
+        else { return nil }
+        return PublicationRecord(
+            itinerary: itinerary, published: published, audience: row[2], group: row[3], salt: [UInt8](row[4] as Data))
     }
 
     public func savePublication(_ record: PublicationRecord) throws(StoreError) {

@@ -80,15 +80,31 @@ struct ExploreComponent: EngineComponent {
         let friends = Set(context.friends().map(\.bytes))
         let publications = context.publications()
         return entries(context).values.filter { entry in
-            guard !entry.withdrawn else { return false }
-            if entry.author == me.bytes { return publications[entry.doc] != nil }
-            return entry.audience == "network" || friends.contains(entry.author)
+            Self.isVisible(entry, me: me, friends: friends, publications: publications)
         }
+    }
+
+    private static func isVisible(
+        _ entry: ExploreIndex.Entry, me: PublicKey, friends: Set<[UInt8]>,
+        publications: [DocumentID: Store.PublicationRecord]
+    ) -> Bool {
+        guard !entry.withdrawn else { return false }
+        if entry.author == me.bytes { return publications[entry.doc] != nil }
+        return entry.audience == "network" || friends.contains(entry.author)
     }
 
     /// A trip by id or unique prefix (4+ characters) among those visible; 404 otherwise.
     mutating func visibleTrip(_ reference: String, _ context: Context) throws -> ExploreIndex.Entry {
         let ref = reference.lowercased()
+        // A whole id is looked up, not searched for among every visible trip (publishing
+        // answers with the trip it published: a search made publishing 5,000 trips quadratic).
+        if ref.utf8.count == 64, let doc = DocumentID(hex: ref), let me = context.me {
+            guard let entry = entries(context)[doc],
+                Self.isVisible(
+                    entry, me: me, friends: Set(context.friends().map(\.bytes)), publications: context.publications())
+            else { throw ServiceError.notFound("no published trip '\(reference.prefix(40))' you can see") }
+            return entry
+        }
         let matches = ref.utf8.count >= 4 ? visibleEntries(context).filter { $0.doc.hex.hasPrefix(ref) } : []
         guard matches.count == 1, let entry = matches.first else {
             if matches.count > 1 {

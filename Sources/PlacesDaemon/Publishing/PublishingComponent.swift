@@ -48,8 +48,14 @@ struct PublishingComponent: EngineComponent {
         return map
     }
 
-    /// A publication was written: read them again on next use.
-    mutating func publicationsChanged() { publications = nil }
+    /// A publication was written (in place of `old`, the itinerary's previous one): the kept
+    /// map is updated, not read again (a read of every publication per trip published made
+    /// publishing thousands of trips quadratic).
+    mutating func publicationSaved(_ record: Store.PublicationRecord, replacing old: Store.PublicationRecord?) {
+        guard publications != nil else { return }
+        if let old, old.published != record.published { publications?[old.published] = nil }
+        publications?[record.published] = record
+    }
 
     mutating func peerConnected(_ peer: PublicKey, address: String) { addresses[peer] = address }
 
