@@ -234,22 +234,27 @@ extension Engine {
             guard let text = (marks[name] ?? nil)?.stringValue, Self.isBefore(now, text) == false else { return .null }
             return .string(Self.isBefore(text, sentAt) == true ? sentAt : text)
         }
-        let photos = record.deleted ? [] : Self.photos(from: f[MessageFields.photos.name])
         return .object([
             "id": .string(MessageRef(doc: record.doc, id: record.id).routeID),
             "from": .string(from?.humanID ?? ""), "mine": .bool(mine),
             "text": record.deleted ? .null : .string(f[MessageFields.text] ?? ""),
-            "photos": .array(
-                photos.map {
-                    .object([
-                        "id": .string($0.id), "contentType": .string($0.contentType), "bytes": .int($0.bytes),
-                        "width": .int(Int64($0.width)), "height": .int(Int64($0.height)),
-                    ])
-                }),
+            "photos": Self.messagePhotosJSON(record),
             "sentAt": .string(sentAt),
             "deliveredAt": mark(ReceiptFields.deliveredAt.name), "readAt": mark(ReceiptFields.readAt.name),
             "deleted": .bool(record.deleted),
         ])
+    }
+
+    /// A message's photos as the control API shows them (`Message.photos`): none once deleted.
+    static func messagePhotosJSON(_ record: Store.EntityRecord) -> JSONValue {
+        let photos = record.deleted ? [] : Self.photos(from: Views.fields(record)[MessageFields.photos.name])
+        return .array(
+            photos.map {
+                .object([
+                    "id": .string($0.id), "contentType": .string($0.contentType), "bytes": .int($0.bytes),
+                    "width": .int(Int64($0.width)), "height": .int(Int64($0.height)),
+                ])
+            })
     }
 
     /// Whether RFC 3339 time `a` is before `b`; nil when either is not one. Times written as

@@ -130,7 +130,8 @@ extension Engine {
         return .object([
             "id": .string(MessageRef(doc: record.doc, id: record.id).routeID),
             "from": .string(Engine.publicKey(hex: author)?.humanID ?? ""), "mine": .bool(author == me?.hex),
-            "text": record.deleted ? .null : .string(f[MessageFields.text] ?? ""), "photos": .array([]),
+            "text": record.deleted ? .null : .string(f[MessageFields.text] ?? ""),
+            "photos": Self.messagePhotosJSON(record),
             "sentAt": .string(f[MessageFields.sentAt] ?? RFC3339.string(ms: record.createdMs ?? 0)),
             "deliveredAt": .null, "readAt": .null, "deleted": .bool(record.deleted),
         ])
