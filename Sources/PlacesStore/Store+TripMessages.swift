@@ -47,32 +47,12 @@ extension Store {
 
     /// The messages of the trip `doc`, newest first, before `cursor` (time and id) when
     /// given, without those hidden here (a setting named by one of `hiddenPrefixes` and the
-    /// id) nor those of people this person blocked (`blocked.` settings).
+    /// id) nor those of people this person blocked (`blocked.` settings): `messages` of the
+    /// document, read as a trip's.
     public func tripMessages(
         in doc: DocumentID, before cursor: (ms: Int64, id: String)?, limit: Int, hiddenPrefixes: [String]
     ) throws(StoreError) -> [EntityRecord] {
-        guard limit > 0 else { return [] }
-        return try read { db in
-            var clause = "INDEXED BY entity_message WHERE e.kind = 'message' AND e.doc = ?"
-            for _ in hiddenPrefixes {
-                clause += " AND NOT EXISTS (SELECT 1 FROM preference p WHERE p.key = ? || e.id)"
-            }
-            clause +=
-                " AND NOT EXISTS (SELECT 1 FROM preference b"
-                + " WHERE b.key = 'blocked.' || json_extract(e.data, '$.author'))"
-            if cursor != nil { clause += " AND (e.created_ms < ? OR (e.created_ms = ? AND e.id < ?))" }
-            clause += " ORDER BY e.created_ms DESC, e.id DESC LIMIT ?"
-            return try Store.fetchEntities(db, clause) {
-                $0.bind(doc.bytes)
-                for prefix in hiddenPrefixes { $0.bind(prefix) }
-                if let cursor {
-                    $0.bind(cursor.ms)
-                    $0.bind(cursor.ms)
-                    $0.bind(cursor.id)
-                }
-                $0.bind(limit)
-            }
-        }
+        try messages(in: doc, before: cursor, limit: limit, hiddenPrefixes: hiddenPrefixes, hidingBlockedAuthors: true)
     }
 
     /// How many live messages of the trip `doc` others than `me` (hex) sent after `afterMs`,
