@@ -32,8 +32,9 @@ public enum OpRules {
     /// - its kind is one the document's kind holds;
     /// - its entity id has the shape of its kind (`EntitySchema.IDShape`): the root entity
     ///   (id = the document id in hex) is the `itinerary` or `profile` and nothing else;
-    ///   `member` and `view` ids are 64 lowercase hex (a public key), every other id 32
-    ///   lowercase hex other than the root's;
+    ///   `member` and `view` ids are 64 lowercase hex (a public key), a trip `message`'s 48
+    ///   (made of its author and nonce: no change of another kind can name it), every other
+    ///   id 32 lowercase hex other than the root's;
     /// - a `set` names a field of that kind, and its `value` (and `old` unless null) is exactly
     ///   what a local write of that field stores (`FieldRule`).
     public static func refusal(of change: Change, rootID: String, documentKind: String) -> String? {

@@ -99,15 +99,22 @@ extension Schema {
 extension Store {
     /// The messages of `doc`, newest first, before `cursor` (time and id) when given.
     /// Those whose id follows one of `hiddenPrefixes` in a setting's name are left out, on
-    /// the setting's primary key while the index is walked.
+    /// the setting's primary key while the index is walked; with `hidingBlockedAuthors`, so
+    /// are those whose `author` (a trip message's) this person blocked (`blocked.` settings).
     public func messages(
-        in doc: DocumentID, before cursor: (ms: Int64, id: String)?, limit: Int, hiddenPrefixes: [String] = []
+        in doc: DocumentID, before cursor: (ms: Int64, id: String)?, limit: Int, hiddenPrefixes: [String] = [],
+        hidingBlockedAuthors: Bool = false
     ) throws(StoreError) -> [EntityRecord] {
         guard limit > 0 else { return [] }
         return try read { db in
             var clause = "INDEXED BY entity_message WHERE e.kind = 'message' AND e.doc = ?"
             for _ in hiddenPrefixes {
                 clause += " AND NOT EXISTS (SELECT 1 FROM preference p WHERE p.key = ? || e.id)"
+            }
+            if hidingBlockedAuthors {
+                clause +=
+                    " AND NOT EXISTS (SELECT 1 FROM preference b"
+                    + " WHERE b.key = 'blocked.' || json_extract(e.data, '$.author'))"
             }
             if cursor != nil { clause += " AND (e.created_ms < ? OR (e.created_ms = ? AND e.id < ?))" }
             clause += " ORDER BY e.created_ms DESC, e.id DESC LIMIT ?"

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PlacesCrypto
 import PlacesModel
 
 /// Friends and the feed (`Protocol/sync.md` §7.3): friendships and requests, who each post of
@@ -265,19 +266,24 @@ extension Store {
 
 extension Store {
     /// The `photos` of every post held (live or deleted), with whether the post is deleted and
-    /// its author (the owner of the outbox it is in): what photo collection keeps and drops.
+    /// its author (the owner of the outbox it is in; a trip message's own author): what photo
+    /// collection keeps and drops.
     public func postPhotoLists() throws(StoreError) -> [(photos: String, deleted: Bool, author: [UInt8])] {
         try read { db in
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT json_extract(e.data, '$.photos'), e.deleted, d.owner FROM entity e
-                    JOIN document d ON d.id = e.doc
+                    SELECT json_extract(e.data, '$.photos'), e.deleted, d.owner,
+                        CASE WHEN e.kind = 'message' AND d.kind = 'itinerary' THEN json_extract(e.data, '$.author') END
+                    FROM entity e JOIN document d ON d.id = e.doc
                     WHERE e.kind IN ('post', 'message') AND json_extract(e.data, '$.photos') IS NOT NULL
                     """
             ).compactMap { row in
-                guard let photos = row[0] as String?, let author = row[2] as Data? else { return nil }
-                return (photos, (row[1] as Int64) != 0, [UInt8](author))
+                guard let photos = row[0] as String?, let owner = row[2] as Data? else { return nil }
+                // A trip message's author is its `author`, which only its author can write
+                // (sync.md §8.1); the itinerary's owner is not. Elsewhere the owner is.
+                let author = (row[3] as String?).flatMap(HexCoding.decode).map { [UInt8]($0) } ?? [UInt8](owner)
+                return (photos, (row[1] as Int64) != 0, author)
             }
         }
     }

@@ -9,12 +9,13 @@ import PlacesModel
 /// alone, and the reads of a conversation of up to 100,000 messages by index.
 extension Store {
     /// The id of a trip message by `author` (a person key, 32 bytes) made of `nonce` (16
-    /// bytes): the first 16 bytes of BLAKE2b-256(`"places/trip-message/1"` ‖ 0x00 ‖ author ‖
-    /// nonce), in lowercase hex. Nil for a key or nonce of another length.
+    /// bytes): the first 24 bytes of BLAKE2b-256(`"places/trip-message/1"` ‖ 0x00 ‖ author ‖
+    /// nonce), in lowercase hex (48 characters: no other kind's id has that length, so no
+    /// change declaring another kind can name it). Nil for a key or nonce of another length.
     public static func tripMessageID(author: [UInt8], nonce: [UInt8]) -> EntityID? {
         guard author.count == 32, nonce.count == 16 else { return nil }
         let digest = Blake2b.hash256(Array("places/trip-message/1".utf8) + [0] + author + nonce)
-        return HexCoding.encode(Array(digest.prefix(16)))
+        return HexCoding.encode(Array(digest.prefix(EntitySchema.tripMessageIDLength / 2)))
     }
 
     /// Why an op of an itinerary document by `person` (the acting person, lowercase hex) is
@@ -46,32 +47,12 @@ extension Store {
 
     /// The messages of the trip `doc`, newest first, before `cursor` (time and id) when
     /// given, without those hidden here (a setting named by one of `hiddenPrefixes` and the
-    /// id) nor those of people this person blocked (`blocked.` settings).
+    /// id) nor those of people this person blocked (`blocked.` settings): `messages` of the
+    /// document, read as a trip's.
     public func tripMessages(
         in doc: DocumentID, before cursor: (ms: Int64, id: String)?, limit: Int, hiddenPrefixes: [String]
     ) throws(StoreError) -> [EntityRecord] {
-        guard limit > 0 else { return [] }
-        return try read { db in
-            var clause = "INDEXED BY entity_message WHERE e.kind = 'message' AND e.doc = ?"
-            for _ in hiddenPrefixes {
-                clause += " AND NOT EXISTS (SELECT 1 FROM preference p WHERE p.key = ? || e.id)"
-            }
-            clause +=
-                " AND NOT EXISTS (SELECT 1 FROM preference b"
-                + " WHERE b.key = 'blocked.' || json_extract(e.data, '$.author'))"
-            if cursor != nil { clause += " AND (e.created_ms < ? OR (e.created_ms = ? AND e.id < ?))" }
-            clause += " ORDER BY e.created_ms DESC, e.id DESC LIMIT ?"
-            return try Store.fetchEntities(db, clause) {
-                $0.bind(doc.bytes)
-                for prefix in hiddenPrefixes { $0.bind(prefix) }
-                if let cursor {
-                    $0.bind(cursor.ms)
-                    $0.bind(cursor.ms)
-                    $0.bind(cursor.id)
-                }
-                $0.bind(limit)
-            }
-        }
+        try messages(in: doc, before: cursor, limit: limit, hiddenPrefixes: hiddenPrefixes, hidingBlockedAuthors: true)
     }
 
     /// How many live messages of the trip `doc` others than `me` (hex) sent after `afterMs`,
@@ -111,6 +92,27 @@ extension Store {
                     WHERE kind = 'message' AND doc = ? AND created_ms >= ? AND created_ms <= ?
                         AND json_extract(data, '$.author') = ? LIMIT ?)
                     """, arguments: [Data(doc.bytes), from, to, author, limit]) ?? 0
+        }
+    }
+    /// The newest `limit` live messages of the trip `doc` that name photos, newest first, of
+    /// `author` (hex) alone when given: the photos a member's daemon wants from that author
+    /// (`Protocol/sync.md` §7.4). By the message index, so another member's many messages
+    /// cannot push the author's out of the walk.
+    public func tripPhotoMessages(in doc: DocumentID, author: String?, limit: Int) throws(StoreError)
+        -> [EntityRecord]
+    {
+        guard limit > 0 else { return [] }
+        return try read { db in
+            var clause =
+                "INDEXED BY entity_message WHERE e.kind = 'message' AND e.doc = ? AND e.deleted = 0"
+                + " AND json_extract(e.data, '$.photos') IS NOT NULL"
+            if author != nil { clause += " AND json_extract(e.data, '$.author') = ?" }
+            clause += " ORDER BY e.created_ms DESC, e.id DESC LIMIT ?"
+            return try Store.fetchEntities(db, clause) {
+                $0.bind(doc.bytes)
+                if let author { $0.bind(author) }
+                $0.bind(limit)
+            }
         }
     }
 }

@@ -68,7 +68,7 @@ struct HostileTripMessageTests {
         let sent = try ana.d.call(
             JSONValue.self, "POST", "/v1/messages", json: #"{"to":"trip:\#(it)","text":"meet at 8"}"#)
         guard case .string(let sentID)? = Self.object(sent)["id"] else { throw HarnessError("no id: \(sent)") }
-        let anaMessage = String(sentID.prefix(32))
+        let anaMessage = String(sentID.dropLast(32))
         try s.absorb()
         let nonce = HexCoding.encode(SecureRandom.bytes(16))
         let now = nowMs()
@@ -153,6 +153,50 @@ struct HostileTripMessageTests {
         #expect(again.status == 201, "\(again.text)")
         #expect(try Self.shown(ana, it).last?.text == "still here")
         #expect(try ana.d.send("GET", "/v1/itineraries/\(it)").status == 200)
+    }
+}
+
+extension HostileTripMessageTests {
+    @Test("an editor declaring another kind on a member's message (to hide, tombstone or rewrite it) is refused")
+    func editorKindConflict() async throws {
+        var s = try SharedWithAdversary(role: "editor")
+        let ana = s.owner, it = s.itinerary.id, mallory = s.mallory
+        let sent = try ana.d.call(
+            JSONValue.self, "POST", "/v1/messages", json: #"{"to":"trip:\#(it)","text":"meet at 8"}"#)
+        guard case .string(let sentID)? = Self.object(sent)["id"] else { throw HarnessError("no id: \(sent)") }
+        let message = String(sentID.dropLast(32))
+        try s.absorb()
+        let attacks: [(what: String, body: [UInt8])] = [
+            (
+                "a checklist item on its id, with text",
+                Wire.body([
+                    Wire.create(message, kind: "checklistItem"),
+                    Wire.set(message, kind: "checklistItem", field: "text", value: Wire.string("hijacked")),
+                ])
+            ),
+            (
+                "a food item's tombstone on its id",
+                Wire.body([
+                    #"{"op":"set","entity":"\#(message)","kind":"food","field":"deleted","value":true}"#
+                ])
+            ),
+            ("an activity created on its id", Wire.body([Wire.create(message, kind: "activity")])),
+            ("a stop created on its id", Wire.body([Wire.create(message, kind: "stop")])),
+        ]
+        for attack in attacks {
+            let stored = try s.attempt { try mallory.nextOp(in: $0, body: attack.body) }
+            guard ana.serving("an op with \(attack.what)") else { return }
+            #expect(!stored, "\(attack.what) was stored")
+        }
+        let refusals = ana.d.log.split(separator: "\n").filter { $0.contains("rejected an op from a peer") }
+        #expect(
+            refusals.count { $0.contains("must be 32 lowercase hex characters") } >= attacks.count,
+            "\(refusals.joined(separator: "\n"))")
+        #expect(try Self.shown(ana, it).map(\.text) == ["meet at 8"], "Ana's message shows as she wrote it")
+        // The editor's rights are otherwise whole: a stop of its own is stored.
+        let stop = Wire.body([Wire.create(HexCoding.encode(SecureRandom.bytes(16)), kind: "stop")])
+        #expect(try s.attempt { try mallory.nextOp(in: $0, body: stop) }, "an editor's own stop")
+        #expect(try Self.shown(ana, it).map(\.text) == ["meet at 8"])
     }
 }
 

@@ -107,7 +107,9 @@ import Testing
             let shape: EntitySchema.IDShape =
                 row[1].contains("root")
                 ? .root
-                : row[1].contains("64 lowercase hex") ? .publicKey : fixed.map { .fixed(String($0)) } ?? .random
+                : row[1].contains("64 lowercase hex")
+                    ? .publicKey
+                    : row[1].contains("48 lowercase hex") ? .message : fixed.map { .fixed(String($0)) } ?? .random
             for name in Self.quoted(row[0]) {
                 let kind = try #require(EntityKind(rawValue: name))
                 #expect(schema.entity(kind)?.id == shape, "\(name)")

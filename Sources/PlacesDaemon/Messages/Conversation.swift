@@ -36,14 +36,17 @@ struct Conversation: Sendable, Hashable {
 }
 
 /// A message as the control API names it: its entity id (32 lowercase hex, random, unique only
-/// within its author's outbox) followed by the id of the document it is in (32), so it is
-/// never taken for another author's message with the same entity id.
+/// within its author's outbox; 48 for a trip message, made of its author and nonce) followed
+/// by the id of the document it is in (32), so it is never taken for another author's message
+/// with the same entity id.
 struct MessageRef: Hashable, Sendable {
     var doc: DocumentID
     var id: EntityID
 
-    /// Characters of a route id.
+    /// Characters of a direct message's route id.
     static let routeIDLength = 64
+    /// Characters of a trip message's route id.
+    static let tripRouteIDLength = EntitySchema.tripMessageIDLength + 32
 
     var routeID: String { id + doc.hex }
 
@@ -52,12 +55,13 @@ struct MessageRef: Hashable, Sendable {
         self.id = id
     }
 
-    /// Reads a route id: exactly 64 lowercase hex characters; nil otherwise.
+    /// Reads a route id: exactly 64 or 80 lowercase hex characters; nil otherwise.
     init?(routeID text: String) {
-        guard FieldRule.isLowerHex(text, count: Self.routeIDLength),
-            let bytes = HexCoding.decode(String(text.dropFirst(32))), let doc = DocumentID(bytes: bytes)
+        let count = text.utf8.count
+        guard count == Self.routeIDLength || count == Self.tripRouteIDLength, FieldRule.isLowerHex(text, count: count),
+            let bytes = HexCoding.decode(String(text.suffix(32))), let doc = DocumentID(bytes: bytes)
         else { return nil }
-        self.init(doc: doc, id: String(text.prefix(32)))
+        self.init(doc: doc, id: String(text.prefix(count - 32)))
     }
 
     /// The id of the receipt of this message in the reader's outbox: the first 16 bytes of

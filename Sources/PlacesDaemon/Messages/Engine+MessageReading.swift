@@ -42,6 +42,24 @@ extension Engine {
     /// when there are more. Shown messages of the friend are marked read unless `peek=true`.
     func conversationMessages(_ id: String, query: [String: String]) throws -> JSONValue {
         let conversation = try self.conversation(id)
+        let request = try messagePageRequest(query) { conversation.documents.contains($0.doc) }
+        let records = try lastMessages(conversation, before: request.cursor, limit: request.limit + 1)
+        let page = Array(records.prefix(request.limit))
+        if !request.peek {
+            let unread = try unreadIDs(conversation, among: page.filter { $0.doc == conversation.theirs })
+            try writeReceipts(conversation, for: unread, read: true)
+        }
+        let receipts = try receiptsByMessage(page, conversation)
+        return Self.messagePage(conversation.id, records, limit: request.limit) {
+            messageJSON($0, conversation, receipts: receipts)
+        }
+    }
+
+    /// A page request's `limit` (1…200, 50 when absent), `before` (the id of a message of the
+    /// conversation: one `isOfConversation` takes) as the cursor it stands for, and `peek`.
+    func messagePageRequest(_ query: [String: String], isOfConversation: (MessageRef) -> Bool) throws
+        -> (limit: Int, cursor: (ms: Int64, id: String)?, peek: Bool)
+    {
         var limit = Self.defaultMessagePage
         if let text = query["limit"] {
             guard let n = Int(text), (1...Self.maxMessagePage).contains(n) else {
@@ -51,7 +69,7 @@ extension Engine {
         }
         var cursor: (ms: Int64, id: String)?
         if let text = query["before"] {
-            guard let ref = MessageRef(routeID: text), conversation.documents.contains(ref.doc),
+            guard let ref = MessageRef(routeID: text), isOfConversation(ref),
                 let record = try? store.entity(in: ref.doc, id: ref.id), record.kind == .message
             else {
                 throw ServiceError.invalid("before", "'before' must be the id of a message of this conversation")
@@ -64,16 +82,19 @@ extension Engine {
         case "true": peek = true
         case let other?: throw ServiceError.invalid("peek", "'peek' is true or false, not '\(other.prefix(20))'")
         }
-        let records = try lastMessages(conversation, before: cursor, limit: limit + 1)
-        let page = Array(records.prefix(limit))
-        if !peek {
-            let unread = try unreadIDs(conversation, among: page.filter { $0.doc == conversation.theirs })
-            try writeReceipts(conversation, for: unread, read: true)
-        }
-        let receipts = try receiptsByMessage(page, conversation)
+        return (limit, cursor, peek)
+    }
+
+    /// A page of a conversation from `records` (newest first, up to `limit` + 1): the first
+    /// `limit` oldest first, each as `json` shows it, with `next` (the cursor of the page
+    /// before) when there are more.
+    static func messagePage(
+        _ conversation: String, _ records: [Store.EntityRecord], limit: Int,
+        json: (Store.EntityRecord) -> JSONValue
+    ) -> JSONValue {
+        let page = records.prefix(limit)
         var out: [String: JSONValue] = [
-            "conversation": .string(conversation.id),
-            "messages": .array(page.reversed().map { messageJSON($0, conversation, receipts: receipts) }),
+            "conversation": .string(conversation), "messages": .array(page.reversed().map(json)),
         ]
         if records.count > limit, let oldest = page.last {
             out["next"] = .string(MessageRef(doc: oldest.doc, id: oldest.id).routeID)
@@ -234,22 +255,36 @@ extension Engine {
             guard let text = (marks[name] ?? nil)?.stringValue, Self.isBefore(now, text) == false else { return .null }
             return .string(Self.isBefore(text, sentAt) == true ? sentAt : text)
         }
-        let photos = record.deleted ? [] : Self.photos(from: f[MessageFields.photos.name])
-        return .object([
-            "id": .string(MessageRef(doc: record.doc, id: record.id).routeID),
-            "from": .string(from?.humanID ?? ""), "mine": .bool(mine),
-            "text": record.deleted ? .null : .string(f[MessageFields.text] ?? ""),
-            "photos": .array(
-                photos.map {
-                    .object([
-                        "id": .string($0.id), "contentType": .string($0.contentType), "bytes": .int($0.bytes),
-                        "width": .int(Int64($0.width)), "height": .int(Int64($0.height)),
-                    ])
-                }),
-            "sentAt": .string(sentAt),
-            "deliveredAt": mark(ReceiptFields.deliveredAt.name), "readAt": mark(ReceiptFields.readAt.name),
-            "deleted": .bool(record.deleted),
+        return Self.messageObject(
+            record, from: from?.humanID ?? "", mine: mine, sentAt: sentAt,
+            deliveredAt: mark(ReceiptFields.deliveredAt.name), readAt: mark(ReceiptFields.readAt.name))
+    }
+
+    /// A message as the control API shows it (`Message`), direct or in a trip: its text and
+    /// photos (none once deleted), with who wrote it, when, and the marks given.
+    static func messageObject(
+        _ record: Store.EntityRecord, from: String, mine: Bool, sentAt: String, deliveredAt: JSONValue = .null,
+        readAt: JSONValue = .null
+    ) -> JSONValue {
+        .object([
+            "id": .string(MessageRef(doc: record.doc, id: record.id).routeID), "from": .string(from),
+            "mine": .bool(mine),
+            "text": record.deleted ? .null : .string(Views.fields(record)[MessageFields.text] ?? ""),
+            "photos": messagePhotosJSON(record), "sentAt": .string(sentAt), "deliveredAt": deliveredAt,
+            "readAt": readAt, "deleted": .bool(record.deleted),
         ])
+    }
+
+    /// A message's photos as the control API shows them (`Message.photos`): none once deleted.
+    static func messagePhotosJSON(_ record: Store.EntityRecord) -> JSONValue {
+        let photos = record.deleted ? [] : Self.photos(from: Views.fields(record)[MessageFields.photos.name])
+        return .array(
+            photos.map {
+                .object([
+                    "id": .string($0.id), "contentType": .string($0.contentType), "bytes": .int($0.bytes),
+                    "width": .int(Int64($0.width)), "height": .int(Int64($0.height)),
+                ])
+            })
     }
 
     /// Whether RFC 3339 time `a` is before `b`; nil when either is not one. Times written as

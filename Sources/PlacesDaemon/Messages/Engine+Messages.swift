@@ -37,7 +37,7 @@ extension Engine {
         guard let me else { throw ServiceError.loggedOut }
         guard let ref = MessageRef(routeID: routeID) else {
             throw ServiceError.invalid(
-                "id", "a message id is 64 lowercase hex characters, as a message's 'id' gives it")
+                "id", "a message id is 64 (80 in a trip) lowercase hex characters, as a message's 'id' gives it")
         }
         for friend in currentFriends() {
             let conversation = Conversation(me: me, friend: friend)
@@ -69,15 +69,7 @@ extension Engine {
                 "blocked", "you blocked \(displayName(of: conversation.friend)): unblock them to write to them")
         }
         let text = try messageText(body)
-        let one = body["photo"].flatMap { $0.isNull ? nil : $0 }
-        let many = body["photos"].flatMap { $0.isNull ? nil : $0 }
-        guard one == nil || many == nil else {
-            throw ServiceError.invalid("photo", "give 'photo' (one photo id) or 'photos' (a list), not both")
-        }
-        if let one, one.stringValue == nil {
-            throw ServiceError.invalid("photo", "'photo' must be a photo id (POST /v1/photos)")
-        }
-        let photos = try postPhotos(one.map { .array([$0]) } ?? many)
+        let photos = try messagePhotos(body)
         guard !text.isEmpty || !photos.isEmpty else {
             throw ServiceError.invalid("text", "a message needs text, a photo, or both")
         }
@@ -119,6 +111,27 @@ extension Engine {
             throw ServiceError.invalid("text", "a message's text is at most \(Self.maxMessageCharacters) characters")
         }
         return text
+    }
+
+    /// A request's `photo` (one photo id) or `photos` (a list), each added here with `POST
+    /// /v1/photos` (so stripped as a post's): their descriptors, none when both are absent.
+    func messagePhotos(_ body: [String: JSONValue]) throws -> [Store.PhotoRecord] {
+        let one = body["photo"].flatMap { $0.isNull ? nil : $0 }
+        let many = body["photos"].flatMap { $0.isNull ? nil : $0 }
+        guard one == nil || many == nil else {
+            throw ServiceError.invalid("photo", "give 'photo' (one photo id) or 'photos' (a list), not both")
+        }
+        if let one, one.stringValue == nil {
+            throw ServiceError.invalid("photo", "'photo' must be a photo id (POST /v1/photos)")
+        }
+        do {
+            return try postPhotos(one.map { .array([$0]) } ?? many)
+        } catch var error as ServiceError where one != nil && error.field == "photos" {
+            // The field the request used.
+            error.field = "photo"
+            error.message = error.message.replacingOccurrences(of: "'photos'", with: "'photo'")
+            throw error
+        }
     }
 
     /// How far ahead of this daemon's clock a message's time may be and still be believed.

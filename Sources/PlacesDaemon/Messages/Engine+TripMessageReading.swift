@@ -43,38 +43,10 @@ extension Engine {
     /// conversation's; listing moves this person's read position to the newest shown.
     func tripConversationMessages(_ id: String, query: [String: String]) throws -> JSONValue {
         let trip = try tripConversation(id)
-        var limit = Self.defaultMessagePage
-        if let text = query["limit"] {
-            guard let n = Int(text), (1...Self.maxMessagePage).contains(n) else {
-                throw ServiceError.invalid("limit", "'limit' must be a whole number from 1 to \(Self.maxMessagePage)")
-            }
-            limit = n
-        }
-        var cursor: (ms: Int64, id: String)?
-        if let text = query["before"] {
-            guard let ref = MessageRef(routeID: text), ref.doc == trip.doc.id,
-                let record = try? store.entity(in: ref.doc, id: ref.id), record.kind == .message
-            else {
-                throw ServiceError.invalid("before", "'before' must be the id of a message of this conversation")
-            }
-            cursor = (record.createdMs ?? 0, ref.id)
-        }
-        let peek: Bool
-        switch query["peek"] {
-        case nil, "false": peek = false
-        case "true": peek = true
-        case let other?: throw ServiceError.invalid("peek", "'peek' is true or false, not '\(other.prefix(20))'")
-        }
-        let records = try lastTripMessages(trip, before: cursor, limit: limit + 1)
-        let page = Array(records.prefix(limit))
-        if !peek, let newest = page.first?.createdMs { try moveReadPosition(trip, to: newest) }
-        var out: [String: JSONValue] = [
-            "conversation": .string(trip.id), "messages": .array(page.reversed().map(tripMessageJSON)),
-        ]
-        if records.count > limit, let oldest = page.last {
-            out["next"] = .string(MessageRef(doc: oldest.doc, id: oldest.id).routeID)
-        }
-        return .object(out)
+        let request = try messagePageRequest(query) { $0.doc == trip.doc.id }
+        let records = try lastTripMessages(trip, before: request.cursor, limit: request.limit + 1)
+        if !request.peek, let newest = records.first?.createdMs { try moveReadPosition(trip, to: newest) }
+        return Self.messagePage(trip.id, records, limit: request.limit, json: tripMessageJSON)
     }
 
     /// `POST /v1/conversations/trip:ITIN/read`: the read position moves to the newest message.
@@ -127,12 +99,8 @@ extension Engine {
     func tripMessageJSON(_ record: Store.EntityRecord) -> JSONValue {
         let f = Views.fields(record)
         let author = f[MessageFields.author] ?? ""
-        return .object([
-            "id": .string(MessageRef(doc: record.doc, id: record.id).routeID),
-            "from": .string(Engine.publicKey(hex: author)?.humanID ?? ""), "mine": .bool(author == me?.hex),
-            "text": record.deleted ? .null : .string(f[MessageFields.text] ?? ""), "photos": .array([]),
-            "sentAt": .string(f[MessageFields.sentAt] ?? RFC3339.string(ms: record.createdMs ?? 0)),
-            "deliveredAt": .null, "readAt": .null, "deleted": .bool(record.deleted),
-        ])
+        return Self.messageObject(
+            record, from: Engine.publicKey(hex: author)?.humanID ?? "", mine: author == me?.hex,
+            sentAt: f[MessageFields.sentAt] ?? RFC3339.string(ms: record.createdMs ?? 0))
     }
 }

@@ -41,11 +41,12 @@ extension Engine {
         guard let me else { throw ServiceError.loggedOut }
         let trip = try tripConversation(to, field: "to")
         let text = try messageText(body)
-        for field in ["photo", "photos"] where !(body[field]?.isNull ?? true) {
-            throw ServiceError.invalid(
-                field, "photos in a trip's conversation are not supported yet: send text (photos go to friends)")
+        // Photos as a direct message's; the members' daemons fetch them from this one
+        // (`Protocol/sync.md` §7.4, "Giving").
+        let photos = try messagePhotos(body)
+        guard !text.isEmpty || !photos.isEmpty else {
+            throw ServiceError.invalid("text", "a message needs text, a photo, or both")
         }
-        guard !text.isEmpty else { throw ServiceError.invalid("text", "a message to a trip needs text") }
         let now = RFC3339.nowMs()
         let mine = try storeCall { () throws(StoreError) in
             try store.tripMessageCount(
@@ -74,7 +75,8 @@ extension Engine {
         }
         let sentAt = RFC3339.string(ms: sentMs)
         var write = EntityWrite<MessageFields>.create(id)
-        write.set(MessageFields.text, to: text)
+        if !text.isEmpty { write.set(MessageFields.text, to: text) }
+        if !photos.isEmpty { write.set(MessageFields.photos.name, to: Self.photosJSON(photos)) }
         write.set(MessageFields.sentAt, to: sentAt)
         write.set(MessageFields.author, to: me.hex)
         write.set(MessageFields.nonce, to: HexCoding.encode(nonce))
@@ -121,6 +123,7 @@ extension Engine {
         }
         changes.append(.tombstone(entity: ref.id, kind: .message))
         try commitMessageEdits([Store.Edit(doc: trip.doc.id, changes: changes, timeMs: RFC3339.nowMs())])
+        collectPhotos()
     }
 
     // MARK: Pieces

@@ -24,7 +24,8 @@ extension Engine {
         guard let me, peer != identity?.publicKey, limit > 0, let blobs = try? blobStore() else { return [] }
         // Another device of this person holds what this one holds: every card's and outbox's
         // photos are asked of it (`Protocol/devices.md` §4.3). Anyone else is asked for what
-        // its person wrote: its outbox to this person and its card.
+        // its person wrote: its outbox to this person, its card, and its messages in the
+        // trips both are members of (`Engine+TripPhotos`).
         let sibling = isSibling(peer)
         let giver = person(of: peer)
         let candidates =
@@ -34,16 +35,26 @@ extension Engine {
                 : [
                     Outboxes.documentID(author: giver.bytes, reader: me.bytes),
                     CardService.documentID(owner: giver.bytes),
-                ])
+                ] + sharedTrips(with: giver))
         var out = [[UInt8]]()
         var seen = Set<BlobID>()
         for id in candidates {
-            // Only the document's owner (or a device of this person) is asked: it is who wrote
-            // the photo's id there, or holds what this person holds.
-            guard let record = try? store.document(id), record.kind == .outbox || record.kind == .card,
-                sibling || (record.owner == giver.bytes && participants(of: record).contains(giver))
-            else { continue }
-            for photo in photoIDs(namedIn: record) where !blobs.contains(photo) && seen.insert(photo).inserted {
+            guard let record = try? store.document(id) else { continue }
+            let named: [BlobID]
+            if record.kind == .itinerary {
+                // A trip's messages: the author of each is asked for its photos, while both
+                // are current members (or a device of this person, for every member's).
+                guard sibling || (isTripMember(giver, record) && isTripMember(me, record)) else { continue }
+                named = tripPhotoIDs(in: record, author: sibling ? nil : giver)
+            } else {
+                // Only the document's owner (or a device of this person) is asked: it is who
+                // wrote the photo's id there, or holds what this person holds.
+                guard record.kind == .outbox || record.kind == .card,
+                    sibling || (record.owner == giver.bytes && participants(of: record).contains(giver))
+                else { continue }
+                named = photoIDs(namedIn: record)
+            }
+            for photo in named where !blobs.contains(photo) && seen.insert(photo).inserted {
                 out.append(photo.bytes)
                 if out.count >= limit { return out }
             }
@@ -65,7 +76,7 @@ extension Engine {
         guard let blobs = try? blobStore() else { return .missing(reason: "the photo store cannot be opened") }
         guard let size = blobs.size(id) else { return .missing(reason: "not held whole here") }
         guard mayGive(id, to: peer) else {
-            return .missing(reason: "no live post or card of this person gives it to the peer")
+            return .missing(reason: "no live post, card or trip message of this person gives it to the peer")
         }
         guard let offset = Int64(exactly: want.offset), offset <= size, let total = UInt64(exactly: size) else {
             return .missing(reason: "offset \(want.offset) is past the end of the \(size)-byte photo")
@@ -133,7 +144,8 @@ extension Engine {
             else { continue }
             if photoIDs(namedIn: record, only: id).contains(id) { return true }
         }
-        return false
+        // A message of this person's in a trip the peer is a current member of.
+        return tripsGive(id, to: peer, me: me)
     }
 
     /// The photos live entities of an outbox (its posts) or a card (its picture) name; with
@@ -168,14 +180,19 @@ extension Engine {
                 Engine.photos(from: Views.fields(post)[PostFields.photos.name]).compactMap { BlobID(hex: $0.id) }
             }
             .filter { only == nil || $0 == only }
+        case .itinerary:
+            // A trip's messages, every member's (`Engine+TripPhotos`).
+            return tripPhotoIDs(in: record, author: nil, only: only)
         default:
             return []
         }
     }
 
-    /// The documents whose photos a device asks its siblings for: every outbox and card held.
+    /// The documents whose photos a device asks its siblings for: every outbox, card and
+    /// trip held.
     func siblingPhotoDocuments() -> [DocumentID] {
-        ((try? store.documents()) ?? []).filter { $0.kind == .outbox || $0.kind == .card }.map(\.id)
+        ((try? store.documents()) ?? []).filter { [Store.DocumentKind.outbox, .card, .itinerary].contains($0.kind) }
+            .map(\.id)
     }
 
     // MARK: A photo received
@@ -195,13 +212,21 @@ extension Engine {
             if let named = outboxes.first(where: { doc in
                 guard let record = try? store.document(doc) else { return false }
                 return photoIDs(namedIn: record, only: id).contains(id)
-            }), let owner = (try? store.document(named))?.owner, let key = try? PublicKey(bytes: owner) {
-                peer = key
+            }), let named = try? store.document(named) {
+                // A trip message's giver is its author, not the itinerary's owner.
+                let author =
+                    named.kind == .itinerary
+                    ? tripMessage(naming: id, in: [named.id], author: nil).flatMap(tripMessageAuthor)
+                    : try? PublicKey(bytes: named.owner)
+                if let author { peer = author }
             }
         }
-        let posts =
+        var posts =
             ((try? store.liveEntities(of: .post, in: outboxes, containing: id.hex)) ?? [])
             + ((try? store.liveEntities(of: .message, in: outboxes, containing: id.hex)) ?? [])
+        if posts.isEmpty, let message = tripMessage(naming: id, in: sharedTrips(with: peer), author: peer) {
+            posts.append(message)
+        }
         var record: Store.PhotoRecord?
         if let described = posts.lazy.flatMap({ Engine.photos(from: Views.fields($0)[PostFields.photos.name]) })
             .first(where: { $0.id == id.hex })

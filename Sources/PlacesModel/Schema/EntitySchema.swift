@@ -12,7 +12,15 @@ public struct EntitySchema: Sendable {
         case random
         /// One id for every entity of the kind (one per document): these 32 lowercase hex.
         case fixed(String)
+        /// A message: in an outbox, 16 random bytes (`random`); in an itinerary (a trip's
+        /// conversation), 24 bytes made of its author and nonce, 48 lowercase hex characters —
+        /// a length no other kind's ids have, so no change declaring another kind can name a
+        /// trip message (`Protocol/sync.md` §8.1).
+        case message
     }
+
+    /// The length of a trip message's id, in lowercase hex characters.
+    public static let tripMessageIDLength = 48
 
     /// The kind's name in ops.
     public let kind: EntityKind
@@ -46,10 +54,18 @@ public struct EntitySchema: Sendable {
     /// How activity names field `name` (its declared label; the name itself when unknown).
     public func label(of name: String) -> String { fieldsByName[name]?.label ?? name }
 
-    /// Why `entity` cannot be an id of this kind in the document whose id is `rootID`, nil
-    /// when it can (op-format §5).
-    public func idRefusal(_ entity: EntityID, rootID: String) -> String? {
+    /// Why `entity` cannot be an id of this kind in the document whose id is `rootID` (of kind
+    /// `documentKind`), nil when it can (op-format §5).
+    public func idRefusal(_ entity: EntityID, rootID: String, documentKind: String = "") -> String? {
         switch id {
+        case .message where documentKind == "itinerary":
+            guard FieldRule.isLowerHex(entity, count: Self.tripMessageIDLength) else {
+                return "a trip message's id must be \(Self.tripMessageIDLength) lowercase hex characters (sync.md §8.1)"
+            }
+        case .message:
+            guard FieldRule.isLowerHex(entity, count: 32), entity != rootID else {
+                return "a message's id must be 32 lowercase hex characters other than the document id"
+            }
         case .root:
             guard entity == rootID else { return "a \(kind.rawValue) entity must be the root (id = document id)" }
         case .publicKey:

@@ -11,7 +11,8 @@ extension EntityKind {
     public static let receipt = EntityKind(declaring: "receipt")
 }
 
-/// A message, in its author's outbox to the person it is for. Its id is random; the author
+/// A message, in its author's outbox to the person it is for (its id random), or in a
+/// trip's itinerary (its id made of its author and nonce: `EntitySchema.IDShape.message`). The author
 /// deletes it for everyone by clearing `text` and `photos` and tombstoning it.
 public enum MessageFields: EntityDeclaration {
     /// At most 4,000 characters; a message has text, photos, or both.
@@ -29,7 +30,7 @@ public enum MessageFields: EntityDeclaration {
     public static let nonce = FieldKey<Self, String>("nonce", .entityID)
 
     public static let schema = EntitySchema(
-        .message, id: .random, fields: [text, photos, sentAt, author, nonce])
+        .message, id: .message, fields: [text, photos, sentAt, author, nonce])
 }
 
 /// The marks a reader gives one message of the person whose outbox the message is in. Its

@@ -62,7 +62,7 @@ public struct Schema: Sendable {
             return "a \(documentKind) document holds no \(kind.rawValue) entities"
         }
         let entity = documents[document].entities[index]
-        if let why = entity.idRefusal(change.entity, rootID: rootID) { return why }
+        if let why = entity.idRefusal(change.entity, rootID: rootID, documentKind: documentKind) { return why }
         guard case .set(_, _, let field, let value, let old) = change else { return nil }
         return entity.setRefusal(field: field, value: value, old: old)
     }

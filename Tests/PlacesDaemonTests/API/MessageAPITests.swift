@@ -123,8 +123,8 @@ struct MessageAPITests {
             (#"{"to":"\#(stranger.humanID)","text":"x"}"#, "to"), (#"{"to":"\#(to)"}"#, "text"),
             (#"{"to":"\#(to)","text":"   "}"#, "text"), (#"{"to":"\#(to)","text":"\#(long)"}"#, "text"),
             (#"{"to":"\#(to)","text":7}"#, "text"), (#"{"to":"\#(to)","text":"x","color":"red"}"#, "color"),
-            (#"{"to":"\#(to)","photo":"abc"}"#, "photos"), (#"{"to":"\#(to)","photo":3}"#, "photo"),
-            (#"{"to":"\#(to)","photo":"\#(String(repeating: "a", count: 64))"}"#, "photos"),
+            (#"{"to":"\#(to)","photo":"abc"}"#, "photo"), (#"{"to":"\#(to)","photo":3}"#, "photo"),
+            (#"{"to":"\#(to)","photo":"\#(String(repeating: "a", count: 64))"}"#, "photo"),
             (#"{"to":"\#(to)","photo":"a","photos":["b"]}"#, "photo"),
         ] {
             let r = try await t.d.send("POST", "/v1/messages", json: body)

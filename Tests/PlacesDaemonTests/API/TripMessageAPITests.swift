@@ -41,7 +41,7 @@ struct TripMessageAPITests {
 
         let first = try await send(t, "trip:" + lisbon.id.prefix(8), "  meet at the station  ")
         #expect(first["conversation"] == .string(id), "the whole id, whatever start was given")
-        #expect(first["id"]?.stringValue?.utf8.count == 64)
+        #expect(first["id"]?.stringValue?.utf8.count == 80, "48 hex of the message, 32 of the trip")
 
         let list = try Self.json(try await t.d.send("GET", "/v1/conversations"))
         let row = try #require(list["conversations"]?.arrayValue?.first?.objectValue)
@@ -124,5 +124,91 @@ struct TripMessageAPITests {
         _ = try await send(t, "trip:" + porto.id, "hello Porto")
         let rows = try Self.json(try await t.d.send("GET", "/v1/conversations"))["conversations"]?.arrayValue ?? []
         #expect(rows.compactMap { $0.objectValue?["id"]?.stringValue } == ["trip:" + porto.id, id], "newest first")
+    }
+    /// A small baseline JPEG (headers a decoder reads, then scan bytes without a marker).
+    static func jpeg(seed: UInt8) -> [UInt8] {
+        func segment(_ marker: UInt8, _ payload: [UInt8]) -> [UInt8] {
+            [0xFF, marker, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        }
+        var out: [UInt8] = [0xFF, 0xD8]
+        out += segment(0xE0, Array("JFIF\0".utf8) + [1, 1, 0, 0, 1, 0, 1, 0, 0])
+        out += segment(0xDB, [0] + Array(repeating: 1, count: 64))
+        out += segment(0xC0, [8, 0x00, 0x30, 0x00, 0x40, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1])
+        out += segment(0xC4, [0] + Array(repeating: 0, count: 16))
+        out += segment(0xDA, [3, 1, 0, 2, 0x11, 3, 0x11, 0, 0x3F, 0])
+        out += (0..<2_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ Int(seed)) % 0xFF }
+        return out + [0xFF, 0xD9]
+    }
+
+    @Test("a photo in a trip message shows on the page with its descriptor; a bad one is refused naming photo")
+    func photo() async throws {
+        let t = try await LoggedInDaemon.start()
+        let lisbon = try await trip(t)
+        let id = "trip:" + lisbon.id
+        let added = try await t.d.upload("POST", "/v1/photos", body: Self.jpeg(seed: 3), contentType: "image/jpeg")
+        #expect(added.status == 201, "\(added.text)")
+        let photo = try Self.json(added)
+        let photoID = try #require(photo["id"]?.stringValue)
+
+        let sent = try await t.d.send(
+            "POST", "/v1/messages", json: #"{"to":"\#(id)","text":"the view","photo":"\#(photoID)"}"#)
+        #expect(sent.status == 201, "\(sent.text)")
+        let photoOnly = try await t.d.send("POST", "/v1/messages", json: #"{"to":"\#(id)","photos":["\#(photoID)"]}"#)
+        #expect(photoOnly.status == 201, "a photo without text is a message: \(photoOnly.text)")
+
+        let page = try Self.json(try await t.d.send("GET", "/v1/conversations/\(id)/messages"))
+        let messages = (page["messages"]?.arrayValue ?? []).compactMap(\.objectValue)
+        #expect(messages.map { $0["text"] } == [.string("the view"), .string("")])
+        for message in messages {
+            let shown = try #require(message["photos"]?.arrayValue?.first?.objectValue)
+            #expect(message["photos"]?.arrayValue?.count == 1)
+            #expect(shown["id"] == .string(photoID) && shown["contentType"] == .string("image/jpeg"))
+            #expect(shown["width"] == .int(64) && shown["height"] == .int(48) && shown["bytes"] == photo["bytes"])
+        }
+        let list = try Self.json(try await t.d.send("GET", "/v1/conversations"))
+        let last = list["conversations"]?.arrayValue?.first?.objectValue?["lastMessage"]?.objectValue
+        #expect(last?["photos"]?.arrayValue?.first?.objectValue?["id"] == .string(photoID))
+        #expect(try await t.d.send("GET", "/v1/photos/\(photoID)").status == 200)
+
+        // Deleted for everyone: its photos go with its text.
+        let firstID = try #require(try Self.json(sent)["id"]?.stringValue)
+        #expect(try await t.d.send("DELETE", "/v1/messages/\(firstID)?for=everyone").status == 204)
+        let after = try Self.json(try await t.d.send("GET", "/v1/conversations/\(id)/messages"))
+        let deleted = try #require(after["messages"]?.arrayValue?.first?.objectValue)
+        #expect(deleted["deleted"] == .bool(true) && deleted["photos"] == .array([]))
+
+        let unknown = String(repeating: "a", count: 64)
+        for (body, field) in [
+            (#"{"to":"\#(id)","photo":"ab"}"#, "photo"), (#"{"to":"\#(id)","photo":"\#(unknown)"}"#, "photo"),
+            (#"{"to":"\#(id)","photo":7,"text":"x"}"#, "photo"),
+            (#"{"to":"\#(id)","photos":["\#(unknown)"]}"#, "photos"),
+            (#"{"to":"\#(id)","photo":"\#(photoID)","photos":["\#(photoID)"]}"#, "photo"),
+        ] {
+            let r = try await t.d.send("POST", "/v1/messages", json: body)
+            #expect(r.status == 400, "\(body.prefix(100))")
+            #expect(try Self.json(r)["field"] == .string(field), "\(body.prefix(100)): \(r.text)")
+        }
+        #expect(
+            try await texts(t, id, "?peek=true") == [""], "nothing refused was written (the deleted one shows no text)")
+    }
+
+    @Test("a trip message's id is named by no item route: no one hides it as another kind")
+    func messageIsNoItem() async throws {
+        let t = try await LoggedInDaemon.start()
+        let lisbon = try await trip(t)
+        let sent = try await send(t, "trip:" + lisbon.id, "keep me")
+        let full = try #require(sent["id"]?.stringValue)
+        let entity = String(full.dropLast(32))
+        #expect(entity.utf8.count == 48)
+        for (method, path) in [
+            ("DELETE", "/v1/itineraries/\(lisbon.id)/items/\(entity)"),
+            ("DELETE", "/v1/itineraries/\(lisbon.id)/checklist/\(entity)"),
+            ("DELETE", "/v1/itineraries/\(lisbon.id)/places/\(entity)"),
+            ("PATCH", "/v1/itineraries/\(lisbon.id)/checklist/\(entity)"),
+        ] {
+            let r = try await t.d.send(method, path, json: method == "PATCH" ? #"{"text":"hijacked"}"# : nil)
+            #expect((400..<500).contains(r.status), "\(method) \(path): \(r.status) \(r.text)")
+        }
+        #expect(try await texts(t, "trip:" + lisbon.id, "?peek=true") == ["keep me"])
     }
 }
