@@ -14,7 +14,8 @@
 
 import { get, put, query } from '../api.js';
 import { h, mount, showError, empty, person } from '../dom.js';
-import { debounce, rerender, quietGet } from './library-util.js';
+import { debounce, rerender } from '../ui.js';
+import { quietGet } from './library-util.js';
 import { SORTS, KINDS, heart, unheart, addToItinerary, whereText, popularityText, sortLocally, ownPlaceID } from './library-discover.js';
 
 export async function render(main, params, ctx) {

@@ -9,7 +9,8 @@
 
 import { get, query } from '../api.js';
 import { h, mount, showError, clearErrors } from '../dom.js';
-import { refresher, reconcile, debounce, count } from './social-common.js';
+import { debounce, plural } from '../ui.js';
+import { refresher, reconcile } from './social-common.js';
 import { syncTripCards } from './social-trip.js';
 
 export async function render(main, params, ctx) {
@@ -86,7 +87,7 @@ export async function render(main, params, ctx) {
     const trips = answer.trips;
     await friendsReady;
     reconcile(list, syncTripCards(cards, trips, opts));
-    countLine.textContent = saved ? count(trips.length, 'saved trip') : count(trips.length, 'trip');
+    countLine.textContent = saved ? plural(trips.length, 'saved trip') : plural(trips.length, 'trip');
     emptyLine.hidden = trips.length > 0;
     emptyLine.textContent = saved
       ? 'Nothing saved yet. Save a trip from Explore to keep it here.'

@@ -11,7 +11,7 @@
 
 import { get, post, del, seg } from '../api.js';
 import { h, mount, tabs, action, empty, flash, formatTime, showError } from '../dom.js';
-import { debounce, rerender, plural, coordinates } from './library-util.js';
+import { coordinates, debounce, plural, rerender } from '../ui.js';
 import { sortable } from './library-drag.js';
 import { placesPanel } from './library-places.js';
 

@@ -12,7 +12,8 @@
 
 import { get, post as postJSON, del, seg } from '../api.js';
 import { h, mount, tabs, action, formatTime, flash } from '../dom.js';
-import { refresher, reconcile, avatar, timeAgo, confirmButton, count } from './social-common.js';
+import { confirmButton, plural } from '../ui.js';
+import { refresher, reconcile, avatar, timeAgo } from './social-common.js';
 import { syncCards } from './social-post.js';
 import { syncTripCards } from './social-trip.js';
 import { sharedPlace } from './social-contacts.js';
@@ -91,11 +92,11 @@ export async function render(main, params, ctx) {
           h('p', { class: 'muted s-mono', title: 'Their public id' }, f.id))),
       h('div', { class: 'row' },
         h('a', { class: 'button', href: '#/map/friend/' + encodeURIComponent(f.id), dataset: { testid: 'friend-map-link' } }, 'Their map'),
-        confirmButton(f.state === 'requested' ? 'Withdraw request' : 'Remove friend', 'Yes, remove ' + name, async () => {
+        confirmButton(f.state === 'requested' ? 'Withdraw request' : 'Remove friend', async () => {
           await del('/v1/friends/' + seg(f.id));
           flash('You and ' + name + ' are no longer friends.', 'ok');
           ctx.navigate('#/friends');
-        }, { dataset: { testid: 'friend-remove' } })));
+        }, { confirmLabel: 'Yes, remove ' + name, dataset: { testid: 'friend-remove' } })));
   }
 
   // The strip is built once; counts and the selection change in place, so a tab keeps
@@ -129,7 +130,7 @@ export async function render(main, params, ctx) {
     const places = profile.places;
     if (!places.length) { mount(placesBox, h('p', { class: 'empty' }, 'They share no places with you.')); return; }
     mount(placesBox,
-      h('p', {}, count(places.length, 'place') + ' they share with you · ', h('a', { href: '#/map/friend/' + encodeURIComponent(profile.friend.id) }, 'see them on a map')),
+      h('p', {}, plural(places.length, 'place') + ' they share with you · ', h('a', { href: '#/map/friend/' + encodeURIComponent(profile.friend.id) }, 'see them on a map')),
       h('ul', { class: 'list shared-places' }, places.map((p) => {
         const li = sharedPlace(p, action('Save to my places', async (button) => {
           await postJSON('/v1/places', { fromFriend: profile.friend.id, placeId: p.id });

@@ -14,7 +14,8 @@
 
 import { get, post, del, seg } from '../api.js';
 import { h, mount, form, action, formatTime, clearErrors, flash } from '../dom.js';
-import { refresher, reconcile, avatar, timeAgo, confirmButton } from './social-common.js';
+import { confirmButton } from '../ui.js';
+import { refresher, reconcile, avatar, timeAgo } from './social-common.js';
 import { contactsSection } from './social-contacts.js';
 
 export async function render(main, params, ctx) {
@@ -109,10 +110,10 @@ function friendRow(f, changed) {
         f.lastSeen ? h('span', { title: formatTime(f.lastSeen) }, 'last seen ', timeAgo(f.lastSeen)) : 'not seen yet')),
     h('div', { class: 'row' },
       f.state === 'friend' ? h('a', { class: 'button', href: '#/map/friend/' + encodeURIComponent(f.id), dataset: { testid: 'friend-map-link' }, 'aria-label': 'Map of the places ' + name + ' shares' }, 'Map') : null,
-      confirmButton(f.state === 'requested' ? 'Withdraw request' : 'Remove', f.state === 'requested' ? 'Withdraw it' : 'Remove ' + name, async () => {
+      confirmButton(f.state === 'requested' ? 'Withdraw request' : 'Remove', async () => {
         await del('/v1/friends/' + seg(f.id));
         changed();
-      }, { 'aria-label': (f.state === 'requested' ? 'Withdraw the request to ' : 'Remove ') + name, dataset: { testid: 'friend-remove' } })));
+      }, { confirmLabel: f.state === 'requested' ? 'Withdraw it' : 'Remove ' + name, 'aria-label': (f.state === 'requested' ? 'Withdraw the request to ' : 'Remove ') + name, dataset: { testid: 'friend-remove' } })));
 }
 
 function addFriendCard(changed) {

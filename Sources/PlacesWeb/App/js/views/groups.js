@@ -10,7 +10,8 @@
 
 import { get, post, patch, del, seg } from '../api.js';
 import { h, mount, form, clearErrors, empty } from '../dom.js';
-import { refresher, reconcile, confirmButton, count } from './social-common.js';
+import { confirmButton, plural } from '../ui.js';
+import { refresher, reconcile } from './social-common.js';
 
 export async function render(main, params, ctx) {
   let friends = [];
@@ -74,12 +75,12 @@ export async function render(main, params, ctx) {
       const names = g.members.map(nameOf);
       mount(el,
         h('div', { class: 'grow' },
-          h('div', { class: 'row' }, h('strong', { dataset: { testid: 'group-name' } }, g.name), h('span', { class: 'muted' }, count(g.members.length, 'member'))),
+          h('div', { class: 'row' }, h('strong', { dataset: { testid: 'group-name' } }, g.name), h('span', { class: 'muted' }, plural(g.members.length, 'member'))),
           h('p', { class: 'muted', dataset: { testid: 'group-members' } }, names.length ? names.join(', ') : 'No members yet.')),
         h('div', { class: 'row' },
           h('button', { type: 'button', dataset: { testid: 'group-edit' }, 'aria-label': 'Edit ' + g.name, onclick: () => { editing = true; edit(); } }, 'Edit'),
-          confirmButton('Delete', 'Delete “' + g.name + '”', async () => { await del('/v1/groups/' + seg(g.id)); await refresh(); },
-            { 'aria-label': 'Delete ' + g.name, dataset: { testid: 'group-delete' } })));
+          confirmButton('Delete', async () => { await del('/v1/groups/' + seg(g.id)); await refresh(); },
+            { confirmLabel: 'Delete “' + g.name + '”', 'aria-label': 'Delete ' + g.name, dataset: { testid: 'group-delete' } })));
     }
     function edit() {
       const g = current;

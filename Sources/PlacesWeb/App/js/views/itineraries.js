@@ -13,8 +13,8 @@
 
 import { get, post, del, seg, query } from '../api.js';
 import { h, mount, form, flash, describe, person } from '../dom.js';
-import { dateRange, moneyList, pill, confirmDialog, closeDialogs, rerender, debounce, localZone, fieldError } from './trip-common.js';
-import { labelled, zoneList } from './trip-item-form.js';
+import { debounce, fieldError, labelled, rerender } from '../ui.js';
+import { dateRange, moneyList, pill, confirmDialog, closeDialogs, localZone, zoneList } from './trip-common.js';
 
 export async function render(main, params, ctx) {
   let scope = ctx.query && ctx.query.get('scope') === 'shared' ? 'shared' : 'mine';

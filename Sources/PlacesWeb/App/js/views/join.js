@@ -6,8 +6,7 @@
 
 import { post } from '../api.js';
 import { h, mount, form, flash } from '../dom.js';
-import { fieldError } from './trip-common.js';
-import { labelled } from './trip-item-form.js';
+import { fieldError, labelled } from '../ui.js';
 
 export async function render(main, params, ctx) {
   const link = h('textarea', {

@@ -15,7 +15,8 @@
 
 import { get, post, patch, del, seg } from '../api.js';
 import { h, mount, action, empty, flash, download, showError } from '../dom.js';
-import { debounce, rerender, plural, coordinates, upload, bytes } from './library-util.js';
+import { bytes, confirmButton, coordinates, debounce, plural, rerender } from '../ui.js';
+import { upload } from './library-util.js';
 import { placeForm } from './library-place-form.js';
 import { money } from './trip-common.js';
 
@@ -159,7 +160,17 @@ export function placesPanel() {
     const pictures = photos(place);
     const body = h('div', { class: 'grow' }, details(place, pictures.thumbs));
     const edit = h('button', { type: 'button', 'data-testid': 'place-edit', 'aria-label': `Edit ${place.name}` }, 'Edit');
-    const remove = h('button', { type: 'button', class: 'danger', 'data-testid': 'place-delete', 'aria-label': `Delete ${place.name}` }, 'Delete');
+    const remove = confirmButton('Delete', async () => {
+      await del('/v1/places/' + seg(place.id));
+      editors.delete(place.id);
+      flash(`Deleted ${place.name}.`, 'ok');
+      await load();
+    }, {
+      confirmLabel: `Delete ${place.name}`, cancelLabel: 'Keep it', 'data-testid': 'place-delete', 'aria-label': `Delete ${place.name}`,
+      question: place.favorite ? 'Delete this place and its favorite? Itineraries keep their copies.' : 'Delete this place? Itineraries keep their copies.',
+      // a live refresh keeps the question open
+      onAsk: (asking) => { if (asking) editors.set(place.id, li); else editors.delete(place.id); },
+    });
     const actions = h('div', { class: 'row place-actions' }, pictures.control, edit, remove);
     edit.addEventListener('click', () => {
       editors.set(place.id, li);
@@ -170,22 +181,6 @@ export function placesPanel() {
       }));
       actions.hidden = true;
       body.querySelector('input').focus();
-    });
-    remove.addEventListener('click', () => {
-      editors.set(place.id, li); // a live refresh keeps the question open
-      actions.hidden = true;
-      const cancel = h('button', { type: 'button', 'data-testid': 'place-delete-cancel' }, 'Keep it');
-      const confirm = action(`Delete ${place.name}`, async () => {
-        await del('/v1/places/' + seg(place.id));
-        editors.delete(place.id);
-        flash(`Deleted ${place.name}.`, 'ok');
-        await load();
-      }, { class: 'danger', 'data-testid': 'place-delete-confirm' });
-      const ask = h('div', { class: 'row confirm', role: 'group', 'aria-label': 'Confirm delete' },
-        h('span', {}, place.favorite ? 'Delete this place and its favorite? Itineraries keep their copies.' : 'Delete this place? Itineraries keep their copies.'), confirm, cancel);
-      cancel.addEventListener('click', () => { editors.delete(place.id); ask.remove(); actions.hidden = false; remove.focus(); });
-      li.append(ask);
-      confirm.focus();
     });
     li.append(heart, body, actions);
     return li;

@@ -4,7 +4,7 @@
 
 import { get, put, post } from '../api.js';
 import { h, mount, form, field, showError, flash, empty } from '../dom.js';
-import { debounce, plural } from './library-util.js';
+import { debounce, plural } from '../ui.js';
 
 const MODES = [
   ['off', 'Off', 'your contacts receive none of your favorites'],

@@ -11,7 +11,7 @@
 
 import { get, post, put, del, seg } from '../api.js';
 import { h, mount, action, empty, form, field, flash, formatTime, shortID } from '../dom.js';
-import { debounce, rerender } from './library-util.js';
+import { debounce, rerender } from '../ui.js';
 
 function who(conversation) {
   if (conversation.trip) return 'Trip: ' + (conversation.trip.name || shortID(conversation.trip.id));

@@ -9,7 +9,8 @@
 
 import { get, post } from '../api.js';
 import { h, mount, action, empty, flash, formatTime, shortID } from '../dom.js';
-import { debounce, rerender, quietGet } from './library-util.js';
+import { debounce, rerender } from '../ui.js';
+import { quietGet } from './library-util.js';
 
 const TEXT = {
   like: 'liked your post',

@@ -7,7 +7,7 @@
 
 import { get, put, del } from '../api.js';
 import { h, mount, action, empty, form, formatTime, shortID } from '../dom.js';
-import { debounce, rerender, coordinates } from './library-util.js';
+import { coordinates, debounce, rerender } from '../ui.js';
 
 function where(note) {
   if (note.place) return 'at ' + note.place;

@@ -10,7 +10,8 @@
 
 import { get, post } from '../api.js';
 import { h, mount, form, field, empty, flash, formatTime, shortID } from '../dom.js';
-import { debounce, rerender, plural, quietGet } from './library-util.js';
+import { debounce, plural, rerender } from '../ui.js';
+import { quietGet } from './library-util.js';
 
 const STATES = { 'in-sync': 'in sync', syncing: 'syncing', unknown: 'not compared yet' };
 

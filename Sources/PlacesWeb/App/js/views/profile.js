@@ -12,7 +12,8 @@
 
 import { get, patch, post } from '../api.js';
 import { h, mount, form, field, action, showError, clearErrors, flash } from '../dom.js';
-import { debounce, isEditing, upload, bytes } from './library-util.js';
+import { bytes, debounce, isEditing } from '../ui.js';
+import { upload } from './library-util.js';
 import { sharingSection, categoriesSection } from './library-sharing.js';
 
 export async function render(main, params, ctx) {

@@ -1,12 +1,11 @@
 // Shared pieces of the social views (feed, explore, friends, groups): debounced live
-// refreshes that keep focus and half-typed input, people, photos that arrive late,
-// audiences, and inline confirmations. Everything peer-written goes in as text via h().
+// refreshes that keep focus and half-typed input, people, photos that arrive late and
+// audiences. What every view shares is in ../ui.js. Everything peer-written goes in as
+// text via h().
 
 import { h, shortID, formatTime } from '../dom.js';
 
-/** The shared debounce (../ui.js). */
-import { debounce } from '../ui.js';
-export { debounce };
+import { debounce, keepFocus } from '../ui.js';
 
 /**
  * A live refresher: `load()` fetches and re-renders; `refresh()` (debounced 100 ms)
@@ -35,22 +34,6 @@ export function refresher(load, ms = 100) {
   return trigger;
 }
 
-/** Runs `fn` (sync or async) and puts focus, selection and scroll back if it moved them. */
-export async function keepFocus(fn) {
-  const active = document.activeElement;
-  const selection = active && typeof active.selectionStart === 'number'
-    ? [active.selectionStart, active.selectionEnd] : null;
-  const x = window.scrollX;
-  const y = window.scrollY;
-  const result = await fn();
-  if (active && active !== document.body && document.activeElement !== active && active.isConnected) {
-    active.focus({ preventScroll: true });
-    if (selection) { try { active.setSelectionRange(selection[0], selection[1]); } catch { /* not a text control */ } }
-  }
-  if (window.scrollX !== x || window.scrollY !== y) window.scrollTo(x, y);
-  return result;
-}
-
 /**
  * Puts `nodes` into `list` in this order, moving only the nodes that are out of place
  * (a node holding focus is left alone when it is already where it belongs) and
@@ -63,12 +46,6 @@ export function reconcile(list, nodes) {
     const at = list.children[index];
     if (at !== node) list.insertBefore(node, at || null);
   });
-}
-
-/** True when the user is typing in a control inside `root`. */
-export function typingIn(root) {
-  const active = document.activeElement;
-  return !!(active && root.contains(active) && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName));
 }
 
 /** A person's name as text, linking to their profile when they are a friend. */
@@ -139,43 +116,6 @@ export function timeAgo(iso) {
   else if (seconds < 7 * 86400) text = Math.round(seconds / 86400) + ' d ago';
   else text = date.toLocaleDateString();
   return h('time', { datetime: iso, title: formatTime(iso) }, text);
-}
-
-/**
- * A button that asks again in place before a destructive action: the first click shows
- * "Confirm" and "Cancel" next to it; `run` happens on Confirm. Errors appear beside it.
- */
-export function confirmButton(label, confirmLabel, run, attrs = {}) {
-  const box = h('span', { class: 'confirm-box' });
-  const ask = h('button', { type: 'button', class: 'danger', ...attrs }, label);
-  const yes = h('button', { type: 'button', class: 'danger', dataset: { testid: (attrs.dataset && attrs.dataset.testid ? attrs.dataset.testid + '-confirm' : 'confirm') } }, confirmLabel);
-  const no = h('button', { type: 'button' }, 'Cancel');
-  const error = h('span', { class: 'field-error', role: 'alert', hidden: true });
-  const show = (asking) => {
-    ask.hidden = asking; yes.hidden = !asking; no.hidden = !asking;
-  };
-  show(false);
-  ask.addEventListener('click', () => { error.hidden = true; show(true); yes.focus(); });
-  no.addEventListener('click', () => { show(false); ask.focus(); });
-  yes.addEventListener('click', async () => {
-    yes.disabled = true; no.disabled = true;
-    try {
-      await run();
-    } catch (err) {
-      error.textContent = err && err.message ? err.message : String(err);
-      error.hidden = false;
-      show(false);
-    } finally {
-      yes.disabled = false; no.disabled = false;
-    }
-  });
-  box.append(ask, yes, no, error);
-  return box;
-}
-
-/** A number with its noun, singular or plural: count(2, 'like') → "2 likes". */
-export function count(n, noun, plural = noun + 's') {
-  return `${n} ${n === 1 ? noun : plural}`;
 }
 
 /** Country codes as flags-free names where the browser knows them ("PT" → "Portugal"). */

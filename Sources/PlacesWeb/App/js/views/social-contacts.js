@@ -9,7 +9,8 @@
 
 import { get, post, del, seg } from '../api.js';
 import { h, mount, form, clearErrors } from '../dom.js';
-import { refresher, reconcile, avatar, confirmButton, count, photo } from './social-common.js';
+import { confirmButton, plural } from '../ui.js';
+import { refresher, reconcile, avatar, photo } from './social-common.js';
 
 export function contactsSection() {
   const rows = new Map();
@@ -63,10 +64,10 @@ function contactRow(initial, changed) {
   const head = h('div', { class: 'grow' });
   const toggle = h('button', { type: 'button', 'aria-expanded': 'false', dataset: { testid: 'contact-favorites-toggle' } });
   const favorites = h('div', { class: 'contact-favorites', hidden: true, dataset: { testid: 'contact-favorites' } });
-  const remove = confirmButton('Remove', 'Stop accepting their shares', async () => {
+  const remove = confirmButton('Remove', async () => {
     await del('/v1/contacts/' + seg(contact.id));
     changed();
-  }, { 'aria-label': 'Remove ' + (initial.name || 'this contact') + ' from contacts', dataset: { testid: 'contact-remove' } });
+  }, { confirmLabel: 'Stop accepting their shares', 'aria-label': 'Remove ' + (initial.name || 'this contact') + ' from contacts', dataset: { testid: 'contact-remove' } });
   const el = h('li', { class: 'contact-row', dataset: { testid: 'contact-item', id: initial.id } },
     avatar(null, initial.name || initial.username), head, h('div', { class: 'row' }, toggle, remove), favorites);
 
@@ -99,7 +100,7 @@ function contactRow(initial, changed) {
       h('div', { class: 'row' }, h('span', { class: 'person', title: c.id }, c.name || c.username || c.id.split('-')[0]),
         c.username ? h('span', { class: 'muted' }, '@' + c.username) : null),
       c.bio ? h('p', { class: 'friend-bio' }, c.bio) : null,
-      h('div', { class: 'muted' }, 'Contact since ' + new Date(c.addedAt).toLocaleDateString() + ' · ' + count(c.sharedFavorites, 'shared favorite')));
+      h('div', { class: 'muted' }, 'Contact since ' + new Date(c.addedAt).toLocaleDateString() + ' · ' + plural(c.sharedFavorites, 'shared favorite')));
     toggle.textContent = open ? 'Hide favorites' : 'Favorites';
     toggle.setAttribute('aria-label', 'Favorites ' + (c.name || 'they') + ' share');
     if (reload) loadFavorites();

@@ -9,7 +9,8 @@
 
 import { get, post as postJSON, put, del, seg } from '../api.js';
 import { h, mount, form, action, empty, clearErrors } from '../dom.js';
-import { personLink, avatar, photo, audienceLabel, timeAgo, confirmButton, count } from './social-common.js';
+import { confirmButton, plural } from '../ui.js';
+import { personLink, avatar, photo, audienceLabel, timeAgo } from './social-common.js';
 
 /**
  * opts: { me, myName, friends: Map id → Friend, groups: [FriendGroup], onDeleted(id) }.
@@ -115,10 +116,10 @@ export function postCard(initial, opts) {
         h('span', { dataset: { testid: 'post-author' } }, personLink(p.authorName, p.author, { friend: !!friend, me: opts.me })),
         h('span', { class: 'muted' }, ' · ', timeAgo(p.createdAt), ' · ',
           h('span', { class: 'audience', dataset: { testid: 'post-audience-label' } }, 'To: ' + audienceLabel(p.audience, opts.groups)))),
-      p.mine ? confirmButton('Delete', 'Delete this post', async () => {
+      p.mine ? confirmButton('Delete', async () => {
         await del('/v1/posts/' + seg(p.id));
         if (opts.onDeleted) opts.onDeleted(p.id);
-      }, { class: 'danger post-delete', 'aria-label': 'Delete this post', dataset: { testid: 'post-delete' } }) : null);
+      }, { confirmLabel: 'Delete this post', class: 'danger post-delete', 'aria-label': 'Delete this post', dataset: { testid: 'post-delete' } }) : null);
   }
 
   function bodyKey(p) {
@@ -143,8 +144,8 @@ export function postCard(initial, opts) {
     likeButton.textContent = p.liked ? '♥ Liked' : '♡ Like';
     likeButton.setAttribute('aria-pressed', p.liked ? 'true' : 'false');
     likeButton.setAttribute('aria-label', p.liked ? 'Unlike this post' : 'Like this post');
-    likeCount.textContent = count(p.likes, 'like');
-    commentsToggle.replaceChildren('💬 ', h('span', { dataset: { testid: 'post-comment-count' } }, count(p.comments, 'comment')));
+    likeCount.textContent = plural(p.likes, 'like');
+    commentsToggle.replaceChildren('💬 ', h('span', { dataset: { testid: 'post-comment-count' } }, plural(p.comments, 'comment')));
   }
 
   function update(next) {

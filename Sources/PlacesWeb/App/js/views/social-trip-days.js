@@ -8,7 +8,7 @@
 
 import { get, query, seg } from '../api.js';
 import { h, mount, formatDate, formatMoney, download, showError } from '../dom.js';
-import { count } from './social-common.js';
+import { plural } from '../ui.js';
 
 const ICONS = { lodging: '🛏', transport: '🚆', food: '🍽', activity: '🎟', place: '📍' };
 const TYPE_WORDS = { lodging: 'Stay', transport: 'Transport', food: 'Food', activity: 'Activity', place: 'Place to go' };
@@ -179,7 +179,7 @@ export function routePanel(initialTrip) {
     if (all) {
       const places = tripPlaces(trip);
       if (m) { m.setPlaces(places); m.setRoute([]); m.fit(); }
-      mount(summary, h('p', { class: 'muted' }, places.length ? `${count(places.length, 'place')} on ${count(trip.days.length, 'day')}. Choose a day to see its route.` : 'Nothing of this trip has a position on the map.'));
+      mount(summary, h('p', { class: 'muted' }, places.length ? `${plural(places.length, 'place')} on ${plural(trip.days.length, 'day')}. Choose a day to see its route.` : 'Nothing of this trip has a position on the map.'));
       return;
     }
     mount(summary, h('p', { class: 'muted' }, 'Planning the route…'));
@@ -204,7 +204,7 @@ export function routePanel(initialTrip) {
     if (!stops.length) { mount(summary, h('p', { class: 'muted' }, 'No stop of this day has a position.')); gpx.hidden = true; return; }
     const times = new Map((plan.schedule || []).map((s) => [s.id, s]));
     mount(summary,
-      h('p', {}, `${count(stops.length, 'stop')} · ${distance(plan.totals.distanceMeters)} · ${duration(plan.totals.durationSeconds)} ${plan.mode}`,
+      h('p', {}, `${plural(stops.length, 'stop')} · ${distance(plan.totals.distanceMeters)} · ${duration(plan.totals.durationSeconds)} ${plan.mode}`,
         plan.optimal ? h('span', { class: 'muted' }, ' (the best order)') : null),
       h('ol', { class: 'route-stops' }, plan.stops.map((s, i) => {
         const leg = plan.legs[i - 1];

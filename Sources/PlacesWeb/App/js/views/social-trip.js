@@ -7,18 +7,19 @@
 
 import { put, del, seg } from '../api.js';
 import { h, mount, formatDate } from '../dom.js';
-import { personLink, audienceLabel, countryName, count } from './social-common.js';
+import { plural } from '../ui.js';
+import { personLink, audienceLabel, countryName } from './social-common.js';
 
 /** "Sat 3 May 2027 – Mon 5 May 2027 · 3 days" */
 export function tripDates(trip, days) {
   const n = typeof days === 'number' ? days : (Array.isArray(trip.days) ? trip.days.length : trip.days);
   const range = trip.startDate ? formatDate(trip.startDate) + (trip.endDate && trip.endDate !== trip.startDate ? ' – ' + formatDate(trip.endDate) : '') : '';
-  return [range, typeof n === 'number' ? count(n, 'day') : ''].filter(Boolean).join(' · ');
+  return [range, typeof n === 'number' ? plural(n, 'day') : ''].filter(Boolean).join(' · ');
 }
 
 export function likesLine(trip) {
   return h('span', { class: 'muted ex-likes', dataset: { testid: 'explore-likes' }, title: 'Likes from people you know / from everyone' },
-    `♥ ${trip.likesKnown} from people you know · ${count(trip.likes, 'like')} in all`);
+    `♥ ${trip.likesKnown} from people you know · ${plural(trip.likes, 'like')} in all`);
 }
 
 /**

@@ -6,7 +6,7 @@
 
 import { get, seg } from '../api.js';
 import { h, flash, describe, formatTime, shortID } from '../dom.js';
-import { rerender } from './trip-common.js';
+import { rerender } from '../ui.js';
 
 const ICONS = { created: '➕', edited: '✏️', deleted: '🗑️', restored: '↩️', moved: '↕️', joined: '👋', shared: '🔗', unshared: '🚫', left: '🚪', viewed: '👀', equivocated: '⚠️' };
 const FILTERS = [['', 'Everything'], ['created', 'Added'], ['edited', 'Edited'], ['moved', 'Moved'], ['deleted', 'Deleted'], ['viewed', 'Viewed'], ['shared', 'Shared'], ['joined', 'Joined'], ['left', 'Left']];

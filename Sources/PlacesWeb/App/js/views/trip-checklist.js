@@ -9,8 +9,8 @@
 
 import { get, post, patch, del, seg } from '../api.js';
 import { h, form, flash, describe, shortID } from '../dom.js';
-import { rerender, confirmDialog, closeDialogs, openDialog } from './trip-common.js';
-import { labelled } from './trip-item-form.js';
+import { labelled, rerender } from '../ui.js';
+import { confirmDialog, closeDialogs, openDialog } from './trip-common.js';
 
 export async function renderTab(container, trip, ctx) {
   const base = `/v1/itineraries/${seg(trip.id)}/checklist`;

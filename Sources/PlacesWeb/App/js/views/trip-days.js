@@ -12,9 +12,9 @@
 
 import { get, post, del, seg } from '../api.js';
 import { h, flash, describe } from '../dom.js';
+import { rerender } from '../ui.js';
 import {
-  TYPES, itemEmoji, money, whenText, whereText, detailBits, timePart, datePart,
-  longDay, rerender, confirmDialog, closeDialogs, pill,
+  TYPES, itemEmoji, money, whenText, whereText, detailBits, timePart, datePart, longDay, confirmDialog, closeDialogs, pill,
 } from './trip-common.js';
 import { openItemEditor, openMoveDialog } from './trip-item-form.js';
 

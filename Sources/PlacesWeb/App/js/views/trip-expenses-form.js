@@ -11,10 +11,10 @@
 
 import { post, patch, seg } from '../api.js';
 import { h, field, form } from '../dom.js';
+import { fieldError, trackDirty } from '../ui.js';
 import {
-  CURRENCIES, fieldError, formatMinor, isCurrency, money, parseAmount, parsePercent, parseRate, parseShares, today,
+  CURRENCIES, formatMinor, isCurrency, money, parseAmount, parsePercent, parseRate, parseShares, today,
 } from './trip-expenses-money.js';
-import { trackDirty } from './trip-expenses-util.js';
 
 const MODES = [['equal', 'Equally'], ['shares', 'By shares'], ['exact', 'Exact amounts'], ['percent', 'Percentages']];
 const CATEGORIES = ['food', 'lodging', 'transport', 'activities', 'shopping', 'groceries', 'fees', 'other'];

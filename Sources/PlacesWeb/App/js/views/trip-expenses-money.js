@@ -3,6 +3,9 @@
 // The digits per currency are ISO 4217's (as Sources/PlacesModel/Expenses/CurrencyTable
 // keeps them), not the browser's CLDR display digits (IQD has 3 in ISO, 0 in CLDR).
 
+
+import { fieldError } from '../ui.js';
+
 // Every active code with a minor unit; those not listed in EXPONENTS have 2 digits.
 const CODES = ('AED AFN ALL AMD AOA ARS AUD AWG AZN BAM BBD BDT BHD BIF BMD BND BOB BOV BRL BSD BTN BWP '
   + 'BYN BZD CAD CDF CHE CHF CHW CLF CLP CNY COP COU CRC CUP CVE CZK DJF DKK DOP DZD EGP ERN '
@@ -27,13 +30,6 @@ export function digits(currency) {
 }
 
 export const isCurrency = (code) => KNOWN.has(code);
-
-/** A field error thrown by the parsers: `form()` shows it beside the input named `field`. */
-export function fieldError(field, message) {
-  const error = new Error(message);
-  error.field = field;
-  return error;
-}
 
 /**
  * Reads an amount typed in major units ("84.50", "84,5", "1500") as integer minor units of

@@ -10,8 +10,8 @@
 
 import { post, patch, put, del, seg } from '../api.js';
 import { h, field, form, action, empty, formatDate, formatTime } from '../dom.js';
-import { money, moneyOf, fieldError, isCurrency, parseRate } from './trip-expenses-money.js';
-import { confirmButton, toggle, trackDirty } from './trip-expenses-util.js';
+import { confirmButton, fieldError, toggle, trackDirty } from '../ui.js';
+import { money, moneyOf, isCurrency, parseRate } from './trip-expenses-money.js';
 
 const MODE_WORDS = { equal: 'equally', shares: 'by shares', exact: 'by exact amounts', percent: 'by percentages' };
 

@@ -10,12 +10,13 @@
 
 import { get, post, del, seg } from '../api.js';
 import { h, tabs, download, flash, describe, empty } from '../dom.js';
+import { debounce, isBusy, rerender } from '../ui.js';
 import { expenseForm, paymentForm } from './trip-expenses-form.js';
 import { money } from './trip-expenses-money.js';
 import {
   expenseList, balanceList, settlementList, debtList, travellerList, travellerAddForm, ratesPanel,
 } from './trip-expenses-parts.js';
-import { debounce, isBusy, replaceKeepingFocus, setSubRoute } from './trip-expenses-util.js';
+import { setSubRoute } from './trip-common.js';
 
 const SECTIONS = [['list', 'Expenses'], ['balances', 'Balances & settle up'], ['travellers', 'Travellers'], ['rates', 'Currency & rates']];
 
@@ -145,7 +146,7 @@ export async function renderTab(container, trip, ctx) {
     } else {
       content = [failed('rates'), ratesPanel(state.data.rates, { trip, canEdit, onChange: () => reload() })];
     }
-    replaceKeepingFocus(panel, content);
+    rerender(panel, content);
   }
 
   function renderAll() {

@@ -10,11 +10,9 @@
 
 import { patch, del, seg } from '../api.js';
 import { h, mount, form, action, download, flash } from '../dom.js';
-import {
-  dateRange, zoneShort, moneyList, pill, confirmDialog, openDialog, parseMoney, TRAVEL_MODES,
-  rerender, datesBetween,
-} from './trip-common.js';
-import { labelled, moneyInputs, zoneList } from './trip-item-form.js';
+import { labelled, rerender } from '../ui.js';
+import { dateRange, zoneShort, moneyList, pill, confirmDialog, openDialog, parseMoney, TRAVEL_MODES, datesBetween, zoneList } from './trip-common.js';
+import { moneyInputs } from './trip-item-form.js';
 
 export function tripHeader(trip, ctx) {
   const titleBox = h('div', { class: 'trip-title-box' });

@@ -9,21 +9,11 @@
 
 import { get, post, patch, del, seg } from '../api.js';
 import { h, form, action } from '../dom.js';
-import {
-  TYPES, MODES, openDialog, parseMoney, moneyAmountText, fieldError, datePart, timePart,
-  timeZones, confirmDialog, shortDay,
-} from './trip-common.js';
+import { TYPES, MODES, openDialog, parseMoney, moneyAmountText, datePart, timePart, confirmDialog, shortDay, zoneList } from './trip-common.js';
+import { fieldError, labelled } from '../ui.js';
 
 const COMMON_CURRENCIES = ['EUR', 'USD', 'GBP', 'JPY', 'CHF', 'CAD', 'AUD', 'BRL', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'MXN', 'CNY', 'INR'];
 
-let zoneListId = null;
-/** One shared <datalist> of time zones (built once per page). */
-export function zoneList() {
-  if (zoneListId && document.getElementById(zoneListId)) return zoneListId;
-  zoneListId = 'trip-zones';
-  document.body.appendChild(h('datalist', { id: zoneListId }, ['UTC', ...timeZones()].map((zone) => h('option', { value: zone }))));
-  return zoneListId;
-}
 let currencyListId = null;
 function currencyList() {
   if (currencyListId && document.getElementById(currencyListId)) return currencyListId;
@@ -32,12 +22,6 @@ function currencyList() {
   return currencyListId;
 }
 
-let uid = 0;
-/** A labelled control. `hint` is a short line under the label. */
-export function labelled(label, control, hint) {
-  if (!control.id) control.id = 'if-' + (++uid);
-  return h('div', { class: 'field' }, h('label', { for: control.id }, label), hint ? h('span', { class: 'muted' }, hint) : null, control);
-}
 const input = (attrs) => h('input', { type: 'text', autocomplete: 'off', ...attrs });
 
 /** Date + time inputs for a LocalDateTime field (`start` or `end`). */

@@ -7,9 +7,9 @@
 
 import { get, del, seg } from '../api.js';
 import { h, flash, describe } from '../dom.js';
+import { rerender } from '../ui.js';
 import {
-  TYPES, itemEmoji, money, moneyList, whenText, whereText, detailBits, zoneShort, timePart,
-  rerender, confirmDialog, closeDialogs, pill, datePart,
+  TYPES, itemEmoji, money, moneyList, whenText, whereText, detailBits, zoneShort, timePart, confirmDialog, closeDialogs, pill, datePart,
 } from './trip-common.js';
 import { openItemEditor, openMoveDialog } from './trip-item-form.js';
 

@@ -9,7 +9,8 @@
 
 import { get, seg } from '../api.js';
 import { h, flash, describe } from '../dom.js';
-import { TYPES, itemEmoji, whenText, shortDay, rerender } from './trip-common.js';
+import { rerender } from '../ui.js';
+import { TYPES, itemEmoji, whenText, shortDay } from './trip-common.js';
 
 const located = (loc) => loc && Number.isFinite(loc.latitude) && Number.isFinite(loc.longitude);
 

@@ -9,8 +9,8 @@
 
 import { get, post, del, seg } from '../api.js';
 import { h, form, action, flash, describe } from '../dom.js';
-import { shortDay, rerender, confirmDialog, closeDialogs, openDialog, fieldError } from './trip-common.js';
-import { labelled } from './trip-item-form.js';
+import { fieldError, labelled, rerender } from '../ui.js';
+import { shortDay, confirmDialog, closeDialogs, openDialog } from './trip-common.js';
 
 export async function renderTab(container, trip, ctx) {
   const base = `/v1/itineraries/${seg(trip.id)}`;

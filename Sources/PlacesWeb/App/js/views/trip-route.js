@@ -11,7 +11,8 @@
 
 import { get, post, seg, query } from '../api.js';
 import { h, mount, download, flash, describe, empty, formatDate, showError, clearErrors } from '../dom.js';
-import { debounce, replaceKeepingFocus, setSubRoute, toggle } from './trip-expenses-util.js';
+import { debounce, rerender, toggle } from '../ui.js';
+import { setSubRoute } from './trip-common.js';
 
 const MODES = [['walking', 'Walk'], ['cycling', 'Cycle'], ['driving', 'Drive']];
 const CRITERIA = [['duration', 'Fastest'], ['distance', 'Shortest']];
@@ -80,8 +81,8 @@ export async function renderTab(container, trip, ctx) {
     const plan = state.plan;
     const mode = state.mode || (plan && plan.mode) || (trip.itinerary && trip.itinerary.travelMode) || 'walking';
     const by = state.by || (plan && plan.criterion) || 'duration';
-    replaceKeepingFocus(modeGroup, MODES.map(([value, label]) => toggle(label, value, value === mode, (v) => { state.mode = v; update(); }, { dataset: { testid: 'route-mode-' + value, value } })));
-    replaceKeepingFocus(criterionGroup, CRITERIA.map(([value, label]) => toggle(label, value, value === by, (v) => { state.by = v; update(); }, { dataset: { testid: 'route-criterion-' + value, value } })));
+    rerender(modeGroup, MODES.map(([value, label]) => toggle(label, value, value === mode, (v) => { state.mode = v; update(); }, { dataset: { testid: 'route-mode-' + value, value } })));
+    rerender(criterionGroup, CRITERIA.map(([value, label]) => toggle(label, value, value === by, (v) => { state.by = v; update(); }, { dataset: { testid: 'route-criterion-' + value, value } })));
     roundTrip.checked = plan ? plan.roundTrip : !!state.roundTrip;
     const stops = plan ? [...plan.stops].map((s) => s.place) : [];
     const unique = [...new Map(stops.map((p) => [p.id, p])).values()].sort((a, b) => a.name.localeCompare(b.name));
@@ -103,7 +104,7 @@ export async function renderTab(container, trip, ctx) {
     } else {
       for (const el of controls.querySelectorAll('.field-error')) el.remove();
     }
-    if (!plan) { totals.replaceChildren(); replaceKeepingFocus(legs, []); renderActions(); return; }
+    if (!plan) { totals.replaceChildren(); rerender(legs, []); renderActions(); return; }
     const byId = new Map(plan.stops.map((s) => [s.place.id, s.place]));
     const schedule = new Map((plan.schedule || []).map((s) => [s.id, s]));
     const late = new Set(plan.lateStops || []);
@@ -115,7 +116,7 @@ export async function renderTab(container, trip, ctx) {
       plan.stops.length > 1 ? h('span', { class: 'muted' }, plan.optimal ? ' · the best order' : ' · a good order (not proven the best)') : null,
       late.size ? h('p', { class: 'field-error', dataset: { testid: 'route-late' } }, `This order reaches ${late.size} timed stop${late.size === 1 ? '' : 's'} late: ${[...late].map((id) => (byId.get(id) || {}).name || id).join(', ')}.`) : null);
     if (!plan.stops.length) {
-      replaceKeepingFocus(legs, empty(state.day ? 'No stop of this day has a location yet.' : 'No places to go with a location yet: add some to plan a route.'));
+      rerender(legs, empty(state.day ? 'No stop of this day has a location yet.' : 'No places to go with a location yet: add some to plan a route.'));
       renderActions();
       setMap([]);
       return;
@@ -127,7 +128,7 @@ export async function renderTab(container, trip, ctx) {
       return parts.length ? h('span', { class: ['muted', s.lateMinutes ? 'late' : ''] }, ' · ' + parts.join(' · ')) : null;
     };
     const first = plan.stops[0].place;
-    replaceKeepingFocus(legs, [
+    rerender(legs, [
       h('ol', { class: 'list route-legs', dataset: { testid: 'route-legs' }, 'aria-label': 'Legs in order' },
         h('li', { class: 'route-start', dataset: { testid: 'route-stop', id: first.id } }, h('span', { class: 'leg-number' }, '1'), h('div', { class: 'grow' }, h('strong', {}, first.name), first.type ? h('span', { class: 'muted' }, ` (${first.type})`) : null, times(first.id))),
         plan.legs.map((leg, i) => {
@@ -160,7 +161,7 @@ export async function renderTab(container, trip, ctx) {
     }
     list.push(h('button', { type: 'button', dataset: { testid: 'route-ics' }, onclick: (e) => save(e.currentTarget, `${base}/calendar`, fileName(trip, '.ics'), 'text/calendar') }, 'Add to calendar (.ics)'));
     if (state.gmaps && state.gmaps.note) list.push(h('p', { class: 'muted' }, state.gmaps.note));
-    replaceKeepingFocus(actions, list);
+    rerender(actions, list);
   }
 
   async function save(button, path, name, accept) {

@@ -9,7 +9,7 @@
 import { post, del, seg } from '../api.js';
 import { h, field, form, formatTime, empty, shortID } from '../dom.js';
 import { qrSVG } from '../qr.js';
-import { confirmButton, copyText, trackDirty } from './trip-expenses-util.js';
+import { confirmButton, copyText, trackDirty } from '../ui.js';
 
 const EXPIRIES = [['', 'Never'], ['1h', 'In 1 hour'], ['1d', 'In 1 day'], ['7d', 'In 7 days'], ['30d', 'In 30 days']];
 

@@ -8,8 +8,8 @@
 
 import { get, post, del, seg, query } from '../api.js';
 import { h, field, form, formatDate, formatTime, empty } from '../dom.js';
+import { confirmButton } from '../ui.js';
 import { moneyOf } from './trip-expenses-money.js';
-import { confirmButton } from './trip-expenses-util.js';
 
 const AUDIENCE_WORDS = { friends: 'your friends', group: 'a group of your friends', network: 'everyone on the network' };
 

@@ -10,9 +10,9 @@
 
 import { get, post, del, seg } from '../api.js';
 import { h, field, form, describe, flash, shortID } from '../dom.js';
+import { confirmButton, debounce, rerender, trackDirty } from '../ui.js';
 import { linkCreateForm, linkList } from './trip-sharing-links.js';
 import { publishPanel } from './trip-sharing-publish.js';
-import { confirmButton, debounce, replaceKeepingFocus, trackDirty } from './trip-expenses-util.js';
 
 const ROLE_WORDS = { owner: 'Owner', editor: 'Editor', viewer: 'Viewer' };
 
@@ -91,7 +91,7 @@ export async function renderTab(container, trip, ctx) {
     if (!force && [...membersSlot.querySelectorAll('select')].some((s) => s === document.activeElement)) return;
     if (state.error) { membersSlot.replaceChildren(h('p', { class: 'field-error', role: 'alert' }, describe(state.error))); return; }
     if (!state.list) return;
-    replaceKeepingFocus(membersSlot, [
+    rerender(membersSlot, [
       h('p', { class: 'muted' }, `${state.list.members.length} ${state.list.members.length === 1 ? 'person' : 'people'} on this trip.`),
       h('ul', { class: 'list members', dataset: { testid: 'member-list' } }, state.list.members.map(memberRow)),
     ]);
@@ -99,7 +99,7 @@ export async function renderTab(container, trip, ctx) {
 
   function renderLinks() {
     if (!state.list) return;
-    replaceKeepingFocus(linksSlot, linkList(state.list.links || [], { trip, isOwner, urls: state.urls, names: state.names, onChange: reload }));
+    rerender(linksSlot, linkList(state.list.links || [], { trip, isOwner, urls: state.urls, names: state.names, onChange: reload }));
   }
 
   function shareForm() {

@@ -4,7 +4,7 @@
 
 import { get, seg } from '../api.js';
 import { h, flash, describe } from '../dom.js';
-import { rerender } from './trip-common.js';
+import { rerender } from '../ui.js';
 
 const LABELS = {
   'lodging-overlap': 'Two stays overlap',

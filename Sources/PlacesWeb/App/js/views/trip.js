@@ -13,7 +13,8 @@
 
 import { get, seg } from '../api.js';
 import { h, mount, tabs, describe } from '../dom.js';
-import { concernsTrip, debounce, closeDialogs } from './trip-common.js';
+import { debounce } from '../ui.js';
+import { concernsTrip, closeDialogs } from './trip-common.js';
 import { tripHeader } from './trip-header.js';
 
 const TABS = [
