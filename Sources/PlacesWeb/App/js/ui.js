@@ -35,18 +35,11 @@ document.addEventListener('focusin', (event) => {
   lastFocus = event.target;
 });
 
-const FOCUSABLE =
-  'button:not([disabled]), a[href], input:not([disabled]):not(.visually-hidden), select:not([disabled]), textarea:not([disabled]), summary';
+const FOCUSABLE = 'button:not([disabled]), a[href], input:not([disabled]):not(.visually-hidden), select:not([disabled]), textarea:not([disabled]), summary';
 
 /** What names a control across a re-render: its action, test id, name, label or text. */
 function controlKey(el) {
-  return (
-    el.dataset.action ||
-    el.dataset.testid ||
-    el.getAttribute('name') ||
-    el.getAttribute('aria-label') ||
-    `${el.tagName}:${el.textContent}`
-  );
+  return el.dataset.action || el.dataset.testid || el.getAttribute('name') || el.getAttribute('aria-label') || `${el.tagName}:${el.textContent}`;
 }
 
 /**
@@ -170,11 +163,7 @@ export function confirmButton(label, run, options = {}) {
   const box = h('span', { class: 'confirm-box' });
   const ask = h('button', { type: 'button', class: 'danger', ...attrs }, label);
   const text = question ? h('span', { class: 'confirm-question' }, question) : null;
-  const yes = h(
-    'button',
-    { type: 'button', class: 'danger', dataset: { testid: testid ? `${testid}-confirm` : 'confirm' } },
-    confirmLabel,
-  );
+  const yes = h('button', { type: 'button', class: 'danger', dataset: { testid: testid ? `${testid}-confirm` : 'confirm' } }, confirmLabel);
   const no = h('button', { type: 'button', dataset: { testid: testid ? `${testid}-cancel` : 'confirm-cancel' } }, cancelLabel);
   const error = h('span', { class: 'field-error', role: 'alert', hidden: true });
   const show = (asking) => {
@@ -220,13 +209,7 @@ let fieldId = 0;
 /** A labelled control. `hint` is a short line under the label. */
 export function labelled(label, control, hint) {
   if (!control.id) control.id = `field-${++fieldId}`;
-  return h(
-    'div',
-    { class: 'field' },
-    h('label', { for: control.id }, label),
-    hint ? h('span', { class: 'muted' }, hint) : null,
-    control,
-  );
+  return h('div', { class: 'field' }, h('label', { for: control.id }, label), hint ? h('span', { class: 'muted' }, hint) : null, control);
 }
 
 /** An error on a named form field, shown by dom.js `showFormError` beside it. */

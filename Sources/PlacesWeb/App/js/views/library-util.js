@@ -17,12 +17,21 @@ export function upload(path, file, { contentType, onProgress } = {}) {
     xhr.setRequestHeader('Content-Type', contentType || file.type || 'application/octet-stream');
     xhr.setRequestHeader('X-Places-CSRF', csrfToken());
     if (onProgress) {
-      xhr.upload.addEventListener('progress', (event) => { if (event.lengthComputable) onProgress(event.loaded, event.total); });
+      xhr.upload.addEventListener('progress', (event) => {
+        if (event.lengthComputable) onProgress(event.loaded, event.total);
+      });
     }
     xhr.addEventListener('load', () => {
       let body = null;
-      try { body = xhr.responseText ? JSON.parse(xhr.responseText) : null; } catch { body = null; }
-      if (xhr.status >= 200 && xhr.status < 300) { resolve(body); return; }
+      try {
+        body = xhr.responseText ? JSON.parse(xhr.responseText) : null;
+      } catch {
+        body = null;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) {
+        resolve(body);
+        return;
+      }
       const problem = body && typeof body === 'object' ? body : { title: xhr.statusText, detail: xhr.responseText };
       const error = new ApiError(xhr.status, problem);
       if (xhr.status === 401 && error.code === 'logged-out') window.dispatchEvent(new CustomEvent('places:logged-out'));
@@ -35,8 +44,12 @@ export function upload(path, file, { contentType, onProgress } = {}) {
 
 /** A place's name folded as the daemon folds it: no case, accents or punctuation. */
 export function fold(name) {
-  return String(name || '').normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return String(name || '')
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
 /** Great-circle distance in metres. */

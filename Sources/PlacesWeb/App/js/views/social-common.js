@@ -18,7 +18,10 @@ export function refresher(load, ms = 100) {
   let stopped = false;
   const run = async () => {
     if (stopped) return;
-    if (running) { again = true; return; }
+    if (running) {
+      again = true;
+      return;
+    }
     running = true;
     try {
       await keepFocus(load);
@@ -26,11 +29,17 @@ export function refresher(load, ms = 100) {
       console.warn('refresh failed', error);
     } finally {
       running = false;
-      if (again && !stopped) { again = false; trigger(); }
+      if (again && !stopped) {
+        again = false;
+        trigger();
+      }
     }
   };
   const trigger = debounce(run, ms);
-  trigger.stop = () => { stopped = true; trigger.cancel(); };
+  trigger.stop = () => {
+    stopped = true;
+    trigger.cancel();
+  };
   return trigger;
 }
 
@@ -50,7 +59,7 @@ export function reconcile(list, nodes) {
 
 /** A person's name as text, linking to their profile when they are a friend. */
 export function personLink(name, id, { friend = false, me = null } = {}) {
-  const label = id && me && id === me ? 'you' : (name || shortID(id) || 'someone');
+  const label = id && me && id === me ? 'you' : name || shortID(id) || 'someone';
   if (friend && id && id !== me) {
     return h('a', { class: 'person', href: '#/friends/' + encodeURIComponent(id), title: id }, label);
   }
@@ -63,7 +72,15 @@ export function avatar(picture, name, size = 'small') {
   const box = h('span', { class: ['avatar', 'avatar-' + size], 'aria-hidden': 'true' }, letter);
   if (picture) {
     const img = h('img', { src: '/v1/photos/' + encodeURIComponent(picture), alt: '', loading: 'lazy', decoding: 'async' });
-    img.addEventListener('load', () => { box.textContent = ''; box.appendChild(img); box.classList.add('has-picture'); }, { once: true });
+    img.addEventListener(
+      'load',
+      () => {
+        box.textContent = '';
+        box.appendChild(img);
+        box.classList.add('has-picture');
+      },
+      { once: true },
+    );
   }
   return box;
 }
@@ -75,8 +92,14 @@ export function avatar(picture, name, size = 'small') {
 export function photo(id, { alt = 'Photo', width, height, testid = 'post-photo', className = 'social-photo' } = {}) {
   const src = '/v1/photos/' + encodeURIComponent(id);
   const img = h('img', {
-    src, alt, width: width || null, height: height || null, loading: 'lazy', decoding: 'async',
-    class: className, dataset: { testid, id },
+    src,
+    alt,
+    width: width || null,
+    height: height || null,
+    loading: 'lazy',
+    decoding: 'async',
+    class: className,
+    dataset: { testid, id },
   });
   let tries = 0;
   img.addEventListener('error', () => {
@@ -84,9 +107,14 @@ export function photo(id, { alt = 'Photo', width, height, testid = 'post-photo',
     img.title = 'This photo has not arrived yet';
     if (tries >= 6 || !img.isConnected) return;
     tries += 1;
-    setTimeout(() => { if (img.isConnected) img.src = src + '?try=' + tries; }, 1500 * tries);
+    setTimeout(() => {
+      if (img.isConnected) img.src = src + '?try=' + tries;
+    }, 1500 * tries);
   });
-  img.addEventListener('load', () => { img.classList.remove('photo-missing'); img.removeAttribute('title'); });
+  img.addEventListener('load', () => {
+    img.classList.remove('photo-missing');
+    img.removeAttribute('title');
+  });
   return img;
 }
 

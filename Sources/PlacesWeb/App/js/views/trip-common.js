@@ -40,7 +40,9 @@ function moneyFormat(currency) {
     let format = null;
     try {
       format = new Intl.NumberFormat(undefined, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits });
-    } catch { /* an unknown code: plain digits below */ }
+    } catch {
+      /* an unknown code: plain digits below */
+    }
     entry = { digits, format };
     moneyFormats.set(currency, entry);
   }
@@ -56,8 +58,12 @@ export const moneyList = (list) => (list || []).map(money).join(' + ');
 
 /** "12.50" in EUR → {amountMinor: 1250, currency: 'EUR'}, exactly (no float rounding). */
 export function parseMoney(text, currency, field = 'price') {
-  const amount = String(text || '').trim().replace(',', '.');
-  const code = String(currency || '').trim().toUpperCase();
+  const amount = String(text || '')
+    .trim()
+    .replace(',', '.');
+  const code = String(currency || '')
+    .trim()
+    .toUpperCase();
   if (!amount) return null;
   if (!/^[A-Z]{3}$/.test(code)) throw fieldError(field, 'Give the currency as a three-letter code, e.g. EUR.');
   const digits = currencyDigits(code);
@@ -173,8 +179,7 @@ export function openDialog(title, attrs = {}) {
   const heading = h('h2', { id: 'dlg-' + Math.random().toString(36).slice(2, 9) }, title);
   const body = h('div', { class: 'trip-dialog-body' });
   const closeButton = h('button', { type: 'button', class: 'trip-dialog-close', 'aria-label': 'Close', dataset: { action: 'close-dialog' } }, '×');
-  const dialog = h('dialog', { class: 'trip-dialog', 'aria-labelledby': heading.id, ...attrs },
-    h('div', { class: 'trip-dialog-head' }, heading, closeButton), body);
+  const dialog = h('dialog', { class: 'trip-dialog', 'aria-labelledby': heading.id, ...attrs }, h('div', { class: 'trip-dialog-head' }, heading, closeButton), body);
   const opener = document.activeElement;
   const close = () => {
     if (dialog.open) dialog.close();
@@ -183,7 +188,10 @@ export function openDialog(title, attrs = {}) {
     if (opener && opener.isConnected) opener.focus();
   };
   closeButton.addEventListener('click', close);
-  dialog.addEventListener('cancel', (event) => { event.preventDefault(); close(); });
+  dialog.addEventListener('cancel', (event) => {
+    event.preventDefault();
+    close();
+  });
   document.body.appendChild(dialog);
   openDialogs.add(dialog);
   dialog.showModal();
@@ -192,7 +200,10 @@ export function openDialog(title, attrs = {}) {
 const openDialogs = new Set();
 /** Closes every dialog these views opened (a view's cleanup, when the user navigates away). */
 export function closeDialogs() {
-  for (const dialog of [...openDialogs]) { if (dialog.open) dialog.close(); dialog.remove(); }
+  for (const dialog of [...openDialogs]) {
+    if (dialog.open) dialog.close();
+    dialog.remove();
+  }
   openDialogs.clear();
 }
 
@@ -201,7 +212,12 @@ export function confirmDialog(question, confirmLabel = 'Delete', detail = '') {
   return new Promise((resolve) => {
     let answered = false;
     const { dialog, body, close } = openDialog(question, { 'data-testid': 'confirm-dialog', role: 'alertdialog' });
-    const answer = (value) => { if (answered) return; answered = true; close(); resolve(value); };
+    const answer = (value) => {
+      if (answered) return;
+      answered = true;
+      close();
+      resolve(value);
+    };
     dialog.addEventListener('close', () => answer(false));
     const yes = h('button', { type: 'button', class: 'danger', 'data-testid': 'confirm-yes', onclick: () => answer(true) }, confirmLabel);
     const no = h('button', { type: 'button', 'data-testid': 'confirm-no', onclick: () => answer(false) }, 'Cancel');
@@ -219,22 +235,41 @@ export function datesBetween(start, end) {
   if (!start || !end) return out;
   let t = Date.parse(start + 'T00:00:00Z');
   const stop = Date.parse(end + 'T00:00:00Z');
-  while (t <= stop && out.length < 400) { out.push(new Date(t).toISOString().slice(0, 10)); t += 86400000; }
+  while (t <= stop && out.length < 400) {
+    out.push(new Date(t).toISOString().slice(0, 10));
+    t += 86400000;
+  }
   return out;
 }
 
 /** The IANA zones this browser knows, for a <datalist> (empty where unsupported). */
 export function timeZones() {
-  try { return Intl.supportedValuesOf('timeZone'); } catch { return []; }
+  try {
+    return Intl.supportedValuesOf('timeZone');
+  } catch {
+    return [];
+  }
 }
-export const localZone = () => { try { return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'; } catch { return 'UTC'; } };
+export const localZone = () => {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+};
 
 let zoneListId = null;
 /** The id of a <datalist> of the browser's IANA zones (made once), for a zone input's `list`. */
 export function zoneList() {
   if (zoneListId && document.getElementById(zoneListId)) return zoneListId;
   zoneListId = 'trip-zones';
-  document.body.appendChild(h('datalist', { id: zoneListId }, ['UTC', ...timeZones()].map((zone) => h('option', { value: zone }))));
+  document.body.appendChild(
+    h(
+      'datalist',
+      { id: zoneListId },
+      ['UTC', ...timeZones()].map((zone) => h('option', { value: zone })),
+    ),
+  );
   return zoneListId;
 }
 
