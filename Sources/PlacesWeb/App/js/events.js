@@ -74,8 +74,7 @@ async function loop(mine, resync) {
         const { value, done } = await reader.read();
         if (done || mine !== generation) break;
         buffer += decoder.decode(value, { stream: true });
-        let newline;
-        while ((newline = buffer.indexOf('\n')) >= 0) {
+        for (let newline = buffer.indexOf('\n'); newline >= 0; newline = buffer.indexOf('\n')) {
           const line = buffer.slice(0, newline).trim();
           buffer = buffer.slice(newline + 1);
           if (!line) continue;
@@ -87,7 +86,7 @@ async function loop(mine, resync) {
         }
         if (buffer.length > 1 << 20) buffer = ''; // never grows without bound
       }
-    } catch (error) {
+    } catch {
       if (!running || mine !== generation) return;
     }
     if (mine !== generation) return;

@@ -161,12 +161,12 @@ class Grid {
     this.drawFinder(3, size - 4);
     const positions = this.alignmentPositions();
     const last = positions.length - 1;
-    positions.forEach((y, row) =>
+    positions.forEach((y, row) => {
       positions.forEach((x, column) => {
         const overlapsFinder = (row === 0 && column === 0) || (row === 0 && column === last) || (row === last && column === 0);
         if (!overlapsFinder) this.drawAlignment(x, y);
-      }),
-    );
+      });
+    });
     this.drawFormatBits(LEVELS.M, 0);
     this.drawVersionBits();
   }

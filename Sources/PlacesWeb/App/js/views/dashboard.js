@@ -12,7 +12,7 @@
 import { get, post, del, seg } from '../api.js';
 import { h, mount, form, field, action, tabs, empty, describe } from '../dom.js';
 
-export async function render(main, params, ctx) {
+export async function render(main, _params, ctx) {
   let selected = ctx.query.get('d') || null;
   let answer = null;
   const body = h('div', { class: 'dashboard-body' });

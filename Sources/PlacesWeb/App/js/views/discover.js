@@ -18,7 +18,7 @@ import { debounce, rerender } from '../ui.js';
 import { quietGet } from './library-util.js';
 import { SORTS, KINDS, heart, unheart, addToItinerary, whereText, popularityText, sortLocally, ownPlaceID } from './library-discover.js';
 
-export async function render(main, params, ctx) {
+export async function render(main, _params, ctx) {
   const state = {
     q: ctx.query.get('q') || '',
     kind: ctx.query.get('kind') || '',

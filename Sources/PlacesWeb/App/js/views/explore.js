@@ -13,7 +13,7 @@ import { debounce, plural } from '../ui.js';
 import { refresher, reconcile } from './social-common.js';
 import { syncTripCards } from './social-trip.js';
 
-export async function render(main, params, ctx) {
+export async function render(main, _params, ctx) {
   const saved = location.hash.startsWith('#/saved');
   const me = ctx.status && ctx.status.id;
   const friends = new Map();

@@ -15,7 +15,7 @@ import { coordinates, debounce, plural, rerender } from '../ui.js';
 import { sortable } from './library-drag.js';
 import { placesPanel } from './library-places.js';
 
-export async function render(main, params, ctx) {
+export async function render(main, _params, ctx) {
   let tab = ctx.query.get('tab') === 'places' ? 'places' : 'favorites';
   const panel = h('div', { class: 'tab-panel', role: 'tabpanel' });
   const strip = h('div', { 'data-testid': 'favorites-tabs' });
@@ -148,7 +148,7 @@ function favoritesPanel() {
         refresh();
       }
     },
-    async onMove(el, from, to) {
+    async onMove(el, _from, to) {
       const id = el.dataset.id;
       const name = el.querySelector('[data-testid=favorite-name]').textContent;
       // Number the items as they now stand while the daemon answers.

@@ -13,7 +13,7 @@ import { syncCards } from './social-post.js';
 
 const PAGE = 20;
 
-export async function render(main, params, ctx) {
+export async function render(main, _params, ctx) {
   const me = ctx.status && ctx.status.id;
   const state = { wanted: PAGE, next: null, posts: [], friends: new Map(), groups: [] };
   const cards = new Map();

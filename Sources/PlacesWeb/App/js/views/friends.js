@@ -18,7 +18,7 @@ import { confirmButton } from '../ui.js';
 import { refresher, reconcile, avatar, timeAgo } from './social-common.js';
 import { contactsSection } from './social-contacts.js';
 
-export async function render(main, params, ctx) {
+export async function render(main, _params, ctx) {
   const requestsBox = h('section', { class: 'card', hidden: true, dataset: { testid: 'friend-requests' }, 'aria-labelledby': 'requests-h' });
   const list = h('ul', { class: 'list friends-list', 'aria-labelledby': 'friends-h', dataset: { testid: 'friends-list' } });
   const emptyLine = h('p', { class: 'empty', hidden: true, dataset: { testid: 'friends-empty' } }, 'No friends yet. Share a friend link, or paste one a friend gave you.');

@@ -13,7 +13,7 @@ import { h, mount, form, clearErrors, empty } from '../dom.js';
 import { confirmButton, plural } from '../ui.js';
 import { refresher, reconcile } from './social-common.js';
 
-export async function render(main, params, ctx) {
+export async function render(main, _params, ctx) {
   let friends = [];
   const rows = new Map();
   const nameOf = (id) => {

@@ -7,7 +7,7 @@
 import { get, post } from '../api.js';
 import { h, mount, form, field, showError } from '../dom.js';
 
-export async function render(main, params, ctx) {
+export async function render(main, _params, ctx) {
   const status = await get('/v1/status');
   if (status.loggedIn) {
     await ctx.refreshStatus();

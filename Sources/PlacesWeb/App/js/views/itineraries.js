@@ -16,7 +16,7 @@ import { h, mount, form, flash, describe, person } from '../dom.js';
 import { debounce, fieldError, labelled, rerender } from '../ui.js';
 import { dateRange, moneyList, pill, confirmDialog, closeDialogs, localZone, zoneList } from './trip-common.js';
 
-export async function render(main, params, ctx) {
+export async function render(main, _params, ctx) {
   let scope = ctx.query && ctx.query.get('scope') === 'shared' ? 'shared' : 'mine';
   let mine = [];
   let justCreated = null;

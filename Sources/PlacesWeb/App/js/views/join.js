@@ -8,7 +8,7 @@ import { post } from '../api.js';
 import { h, mount, form, flash } from '../dom.js';
 import { fieldError, labelled } from '../ui.js';
 
-export async function render(main, params, ctx) {
+export async function render(main, _params, ctx) {
   const link = h(
     'textarea',
     {

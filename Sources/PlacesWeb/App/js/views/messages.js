@@ -10,7 +10,7 @@
 //   message-send, conversation-mute, message-from (a trip message of another member: its author).
 
 import { get, post, put, del, seg } from '../api.js';
-import { h, mount, action, empty, form, field, flash, formatTime, shortID } from '../dom.js';
+import { h, mount, action, empty, form, flash, formatTime, shortID } from '../dom.js';
 import { debounce, rerender } from '../ui.js';
 
 function who(conversation) {

@@ -46,7 +46,7 @@ function target(n) {
   }
 }
 
-export async function render(main, params, ctx) {
+export async function render(main, _params, ctx) {
   const unread = h('p', { class: 'count', 'data-testid': 'notifications-unread', 'aria-live': 'polite' });
   const list = h('ol', { class: 'list notifications-list', 'data-testid': 'notifications-list', 'aria-label': 'Notifications, newest first' });
   const readAll = action(

@@ -24,7 +24,7 @@ function untilTime(text) {
   return at.toISOString();
 }
 
-export async function render(main, params, ctx) {
+export async function render(main, _params, ctx) {
   const list = h('ol', { class: 'list out-list', 'data-testid': 'out-list', 'aria-label': 'Friends out now' });
   const mine = h('p', { 'data-testid': 'out-mine', 'aria-live': 'polite' });
   const at = h('input', { name: 'at', required: true, placeholder: 'A place, or 38.71,-9.14', 'data-testid': 'out-at' });

@@ -15,7 +15,7 @@ import { quietGet } from './library-util.js';
 
 const STATES = { 'in-sync': 'in sync', syncing: 'syncing', unknown: 'not compared yet' };
 
-export async function render(main, params, ctx) {
+export async function render(main, _params, ctx) {
   const statusCard = h('section', { class: 'card status-card', 'data-testid': 'status-card', 'aria-labelledby': 'status-heading' });
   const count = h('p', { class: 'count', 'data-testid': 'peers-count', 'aria-live': 'polite' });
   const list = h('ul', { class: 'list peers-list', 'data-testid': 'peers-list', 'aria-label': 'Peer daemons' });

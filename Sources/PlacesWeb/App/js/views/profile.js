@@ -16,7 +16,7 @@ import { bytes, debounce, isEditing } from '../ui.js';
 import { upload } from './library-util.js';
 import { sharingSection, categoriesSection } from './library-sharing.js';
 
-export async function render(main, params, ctx) {
+export async function render(main, _params, ctx) {
   let profile = await get('/v1/profile');
   const status = ctx.status || {};
 

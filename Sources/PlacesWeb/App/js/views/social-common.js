@@ -149,8 +149,8 @@ export function timeAgo(iso) {
 /** Country codes as flags-free names where the browser knows them ("PT" → "Portugal"). */
 export function countryName(code) {
   try {
-    const names = countryName.names || (countryName.names = new Intl.DisplayNames(undefined, { type: 'region' }));
-    return names.of(code) || code;
+    if (!countryName.names) countryName.names = new Intl.DisplayNames(undefined, { type: 'region' });
+    return countryName.names.of(code) || code;
   } catch {
     return code;
   }

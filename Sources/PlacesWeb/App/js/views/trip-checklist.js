@@ -12,7 +12,7 @@ import { h, form, flash, describe, shortID } from '../dom.js';
 import { labelled, rerender } from '../ui.js';
 import { confirmDialog, closeDialogs, openDialog } from './trip-common.js';
 
-export async function renderTab(container, trip, ctx) {
+export async function renderTab(container, trip, _ctx) {
   const base = `/v1/itineraries/${seg(trip.id)}/checklist`;
   let entries = [];
   let members = [];

@@ -249,7 +249,7 @@ export function expenseForm(opts) {
         onCancel ? h('button', { type: 'button', dataset: { testid: 'expense-cancel' }, onclick: onCancel }, 'Cancel') : null,
       ),
     ],
-    mapErrors(async (values, formEl) => {
+    mapErrors(async (_values, formEl) => {
       const body = readExpense(formEl);
       const path = `/v1/itineraries/${seg(trip.id)}/expenses`;
       const result = editing ? await patch(`${path}/${seg(expense.id)}`, body) : await post(path, body);

@@ -20,7 +20,7 @@ function names(list) {
   return list.slice(0, -1).join(', ') + ' and ' + list[list.length - 1];
 }
 
-function shareWeight(share, split, currency) {
+function shareWeight(share, split, _currency) {
   if (split.mode === 'shares') return `${share.shares} share${share.shares === 1 ? '' : 's'}`;
   if (split.mode === 'percent') return `${share.percent} %`;
   if (split.mode === 'exact') return 'exact';

@@ -27,7 +27,7 @@ function nights(item) {
   return Math.round((b - a) / 86400000);
 }
 
-async function renderType(container, trip, ctx, type) {
+async function renderType(container, trip, _ctx, type) {
   const base = `/v1/itineraries/${seg(trip.id)}`;
   const info = TYPES[type];
   const total = h('p', { class: 'muted', 'data-testid': 'trip-items-total' });

@@ -44,7 +44,7 @@ function fileName(trip, suffix) {
   return `${name}${suffix}`;
 }
 
-export async function renderTab(container, trip, ctx) {
+export async function renderTab(container, trip, _ctx) {
   const base = `/v1/itineraries/${seg(trip.id)}`;
   const state = {
     day: trip.sub || '',
@@ -273,15 +273,15 @@ export async function renderTab(container, trip, ctx) {
       list.push(h('button', { type: 'button', class: 'primary', dataset: { testid: 'route-apply' }, onclick: (e) => apply(e.currentTarget) }, 'Apply this order'));
     }
     const urls = (state.gmaps && state.gmaps.urls) || [];
-    urls.forEach((url, i) =>
+    urls.forEach((url, i) => {
       list.push(
         h(
           'a',
           { class: 'button', href: url, target: '_blank', rel: 'noopener noreferrer', dataset: { testid: 'route-gmaps', part: i + 1 } },
           urls.length > 1 ? `Google Maps, part ${i + 1} of ${urls.length}` : 'Open in Google Maps',
         ),
-      ),
-    );
+      );
+    });
     if (plan && plan.stops.length) {
       list.push(
         h(
