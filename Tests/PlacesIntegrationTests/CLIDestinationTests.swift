@@ -49,4 +49,22 @@ struct CLIDestinationTests {
         let unknown = try ana.d.cli(["destination", "add", "Qxzqxzqxz"])
         #expect(unknown.status != 0 && unknown.stderr.contains("Qxzqxzqxz"), "\(unknown.stderr)")
     }
+
+    @Test("a trip's days: each day's header carries its forecast once a source is set")
+    func tripDaysWeather() throws {
+        let server = try FakeWeatherServer.start()
+        defer { server.stop() }
+        let ana = try SyncNode("Ana")
+        let trip = try TripWeatherFixture.trip(ana.d)
+        func headers() throws -> [String] {
+            let days = try ana.d.cli(["itinerary", "days", trip])
+            #expect(days.status == 0, "\(days.stderr)")
+            return days.stdout.split(separator: "\n").map(String.init).filter { $0.hasPrefix("Day ") }
+        }
+        let before = try headers()
+        #expect(before.count == 3 && before.allSatisfy { !$0.contains("°C") }, "\(before)")
+        try TripWeatherFixture.waitForForecast(ana.d, trip: trip, source: server.url("/today"))
+        let after = try headers()
+        #expect(after.count == 3 && after.allSatisfy { $0.hasSuffix(" · " + TripWeatherFixture.cliText) }, "\(after)")
+    }
 }

@@ -12,7 +12,8 @@ import NIOSSL
 /// `/trickle` (a 200 head, then a byte every 100 ms, never ending), `/huge` (10 MiB of
 /// JSON-looking bytes, no length), `/huge-declared` (`Content-Length` 100 MiB), `/garbage`
 /// (not JSON), `/absurd` (10,000 °C), `/short` (daily arrays of different lengths), `/nan`
-/// (`NaN` in the JSON), `/500` (an error status).
+/// (`NaN` in the JSON), `/500` (an error status), `/today` (as `/good`, but 9 days from
+/// yesterday by the real clock, UTC: for real daemons, whose trips' days are about now).
 ///
 /// Started with `tls: true`, it speaks https only, presenting `TestTLS`'s certificate for
 /// `localhost` (issued by the tests' own authority, which no machine trusts).
@@ -83,6 +84,24 @@ public final class FakeWeatherServer: Sendable {
 
     public func stop() { try? channel.close().wait() }
 
+    /// `YYYY-MM-DD`, the UTC date of `date`.
+    public static func utcDate(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date)
+    }
+
+    /// `forecast` for 9 days from yesterday (UTC) by the real clock.
+    static func forecastFromYesterday(temperatureC: Double) -> String {
+        var text = forecast(temperatureC: temperatureC, days: 9)
+        for day in 0..<9 {
+            let real = utcDate(Date().addingTimeInterval(Double(day - 1) * 86_400))
+            text = text.replacingOccurrences(of: "\"2026-07-\(10 + day)\"", with: "\"\(real)\"")
+        }
+        return text
+    }
+
     /// A good answer (Open-Meteo's shape) for 7 days from 2026-07-10.
     public static func forecast(temperatureC: Double, days: Int = 7, minCount: Int? = nil) -> String {
         let dates = (0..<days).map { "\"2026-07-\(10 + $0)\"" }.joined(separator: ",")
@@ -121,6 +140,7 @@ private final class FakeWeatherHandler: ChannelInboundHandler, @unchecked Sendab
         switch path {
         case "/good" where failing: send(context, .internalServerError, #"{"error":true}"#)
         case "/good": send(context, .ok, FakeWeatherServer.forecast(temperatureC: temperature))
+        case "/today": send(context, .ok, FakeWeatherServer.forecastFromYesterday(temperatureC: temperature))
         case "/absurd": send(context, .ok, FakeWeatherServer.forecast(temperatureC: 10_000))
         case "/short": send(context, .ok, FakeWeatherServer.forecast(temperatureC: 20, minCount: 5))
         case "/nan":

@@ -51,7 +51,11 @@ export async function api(method, path, body, options = {}) {
   let response;
   try {
     response = await fetch(path, {
-      method, headers, body: payload, credentials: 'same-origin', signal: options.signal,
+      method,
+      headers,
+      body: payload,
+      credentials: 'same-origin',
+      signal: options.signal,
     });
   } catch (error) {
     if (error.name === 'AbortError') throw error;
@@ -64,7 +68,11 @@ export async function api(method, path, body, options = {}) {
   if (!response.ok) {
     let problem = { title: response.statusText };
     if (type.includes('json')) {
-      try { problem = await response.json(); } catch { /* a problem that is not JSON */ }
+      try {
+        problem = await response.json();
+      } catch {
+        /* a problem that is not JSON */
+      }
     } else {
       const text = await response.text();
       if (text) problem.detail = text;

@@ -73,7 +73,10 @@ function match(path) {
     let ok = true;
     for (let i = 0; i < keys.length; i++) {
       if (keys[i].startsWith(':')) params[keys[i].slice(1)] = decodeURIComponent(parts[i]);
-      else if (keys[i] !== parts[i]) { ok = false; break; }
+      else if (keys[i] !== parts[i]) {
+        ok = false;
+        break;
+      }
     }
     if (ok) return { module, section, params, pattern };
   }
@@ -89,11 +92,31 @@ export async function refreshStatus() {
 
 function renderNav() {
   const el = document.getElementById('nav');
-  if (!status || !status.loggedIn) { mount(el); return; }
+  if (!status || !status.loggedIn) {
+    mount(el);
+    return;
+  }
   const current = (match(currentPath()) || {}).section;
-  mount(el, h('ul', {}, nav.map(([id, label]) => h('li', {},
-    h('a', { href: '#/' + id, 'aria-current': id === current ? 'page' : false, dataset: { nav: id } }, label, id === 'notifications' ? h('span', { class: 'badge', id: 'unread', hidden: true }) : null,
-      id === 'messages' ? h('span', { class: 'badge', id: 'unread-messages', 'data-testid': 'messages-unread', hidden: true }) : null)))));
+  mount(
+    el,
+    h(
+      'ul',
+      {},
+      nav.map(([id, label]) =>
+        h(
+          'li',
+          {},
+          h(
+            'a',
+            { href: '#/' + id, 'aria-current': id === current ? 'page' : false, dataset: { nav: id } },
+            label,
+            id === 'notifications' ? h('span', { class: 'badge', id: 'unread', hidden: true }) : null,
+            id === 'messages' ? h('span', { class: 'badge', id: 'unread-messages', 'data-testid': 'messages-unread', hidden: true }) : null,
+          ),
+        ),
+      ),
+    ),
+  );
   refreshUnread();
 }
 
@@ -106,7 +129,9 @@ async function refreshUnreadMessages() {
     const count = list.conversations.filter((c) => !c.muted).reduce((sum, c) => sum + c.unread, 0);
     badge.textContent = count ? String(count) : '';
     badge.hidden = !count;
-  } catch { badge.hidden = true; }
+  } catch {
+    badge.hidden = true;
+  }
 }
 
 export async function refreshUnread() {
@@ -118,7 +143,9 @@ export async function refreshUnread() {
     const count = list.unread;
     badge.textContent = count ? String(count) : '';
     badge.hidden = !count;
-  } catch { badge.hidden = true; }
+  } catch {
+    badge.hidden = true;
+  }
 }
 
 function currentPath() {
@@ -133,7 +160,14 @@ export function hashQuery() {
 
 async function route() {
   const seq = ++renderSeq;
-  if (cleanup) { try { cleanup(); } catch { /* a view's cleanup must not stop navigation */ } cleanup = null; }
+  if (cleanup) {
+    try {
+      cleanup();
+    } catch {
+      /* a view's cleanup must not stop navigation */
+    }
+    cleanup = null;
+  }
   for (const unsubscribe of viewSubscriptions) unsubscribe();
   viewSubscriptions = [];
   let found = match(currentPath());
@@ -141,12 +175,20 @@ async function route() {
   // first paint); a logged-out visitor's login view replaces it below.
   if (found) import('./views/' + found.module).catch(() => null);
   if (!status) {
-    try { await refreshStatus(); } catch (error) { mount(main, h('p', { class: 'field-error' }, describe(error))); return; }
+    try {
+      await refreshStatus();
+    } catch (error) {
+      mount(main, h('p', { class: 'field-error' }, describe(error)));
+      return;
+    }
   }
   if (!status.loggedIn && (!found || found.module !== 'identity.js')) {
     found = match('login');
   }
-  if (!found) { mount(main, h('h2', {}, 'Not found'), h('p', {}, 'There is no page at this address. '), h('a', { href: '#/itineraries' }, 'Your itineraries')); return; }
+  if (!found) {
+    mount(main, h('h2', {}, 'Not found'), h('p', {}, 'There is no page at this address. '), h('a', { href: '#/itineraries' }, 'Your itineraries'));
+    return;
+  }
   renderNav();
   const ctx = {
     status,
@@ -155,14 +197,21 @@ async function route() {
     navigate,
     refreshStatus,
     refreshUnread,
-    onEvent(fn) { const off = events.subscribe(fn); viewSubscriptions.push(off); return off; },
+    onEvent(fn) {
+      const off = events.subscribe(fn);
+      viewSubscriptions.push(off);
+      return off;
+    },
   };
   try {
     const view = await import('./views/' + found.module); // the same module record as `early`
     if (seq !== renderSeq) return;
     main.replaceChildren();
     const result = await view.render(main, found.params, ctx);
-    if (seq !== renderSeq) { if (typeof result === 'function') result(); return; }
+    if (seq !== renderSeq) {
+      if (typeof result === 'function') result();
+      return;
+    }
     cleanup = typeof result === 'function' ? result : null;
     document.body.dataset.view = found.module.replace('.js', '');
     main.dataset.ready = 'true';
@@ -175,12 +224,23 @@ async function route() {
 
 events.subscribe((event) => {
   syncStatus.onEvent(event);
-  if (event.type === 'login' || event.type === 'logout') { status = null; route(); }
+  if (event.type === 'login' || event.type === 'logout') {
+    status = null;
+    route();
+  }
   if (event.type === 'notification') refreshUnread();
   if (event.type === 'message') refreshUnreadMessages();
 });
-window.addEventListener('places:logged-out', () => { if (status && status.loggedIn) { status = null; route(); } });
-window.addEventListener('hashchange', () => { main.dataset.ready = 'false'; route(); });
+window.addEventListener('places:logged-out', () => {
+  if (status && status.loggedIn) {
+    status = null;
+    route();
+  }
+});
+window.addEventListener('hashchange', () => {
+  main.dataset.ready = 'false';
+  route();
+});
 window.addEventListener('unhandledrejection', (event) => flash(describe(event.reason)));
 
 if (!location.hash) history.replaceState(null, '', '#/home');

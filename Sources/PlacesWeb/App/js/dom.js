@@ -103,7 +103,12 @@ export function flash(message, kind = 'error') {
   box.className = 'flash ' + kind;
   box.hidden = false;
   clearTimeout(flash.timer);
-  flash.timer = setTimeout(() => { box.hidden = true; }, kind === 'error' ? 8000 : 3000);
+  flash.timer = setTimeout(
+    () => {
+      box.hidden = true;
+    },
+    kind === 'error' ? 8000 : 3000,
+  );
 }
 
 /** A labelled input: label text, input attributes. Answers the wrapping <label>. */
@@ -139,7 +144,13 @@ export function action(label, run, attrs = {}) {
     button.disabled = true;
     const old = button.nextElementSibling;
     if (old && old.classList.contains('field-error')) old.remove();
-    try { await run(button); } catch (error) { showError(button, error); } finally { button.disabled = false; }
+    try {
+      await run(button);
+    } catch (error) {
+      showError(button, error);
+    } finally {
+      button.disabled = false;
+    }
   });
   return button;
 }
@@ -149,11 +160,20 @@ export function tabs(items, selected, onSelect, label = 'Sections') {
   const list = h('div', { class: 'tabs', role: 'tablist', 'aria-label': label });
   for (const item of items) {
     const on = item.id === selected;
-    const tab = h('button', {
-      type: 'button', role: 'tab', id: 'tab-' + item.id, 'aria-selected': on ? 'true' : 'false',
-      tabindex: on ? '0' : '-1', class: on ? 'tab active' : 'tab', dataset: { tab: item.id },
-      onclick: () => onSelect(item.id),
-    }, item.label);
+    const tab = h(
+      'button',
+      {
+        type: 'button',
+        role: 'tab',
+        id: 'tab-' + item.id,
+        'aria-selected': on ? 'true' : 'false',
+        tabindex: on ? '0' : '-1',
+        class: on ? 'tab active' : 'tab',
+        dataset: { tab: item.id },
+        onclick: () => onSelect(item.id),
+      },
+      item.label,
+    );
     list.appendChild(tab);
   }
   list.addEventListener('keydown', (event) => {
@@ -161,7 +181,10 @@ export function tabs(items, selected, onSelect, label = 'Sections') {
     const all = [...list.querySelectorAll('[role=tab]')];
     const at = all.indexOf(document.activeElement);
     const next = all[(at + (event.key === 'ArrowRight' ? 1 : all.length - 1)) % all.length];
-    if (next) { next.focus(); next.click(); }
+    if (next) {
+      next.focus();
+      next.click();
+    }
   });
   return list;
 }

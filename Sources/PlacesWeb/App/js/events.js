@@ -18,7 +18,11 @@ export const isConnected = () => connected;
 
 function emit(event) {
   for (const fn of [...subscribers]) {
-    try { fn(event); } catch (error) { console.error('event subscriber failed', error); }
+    try {
+      fn(event);
+    } catch (error) {
+      console.error('event subscriber failed', error);
+    }
   }
 }
 
@@ -39,7 +43,9 @@ export function stop() {
 // to one host, and four kept pages' streams would leave the fifth visit none. Stopped when
 // the page is hidden, started again (with a resync: events meanwhile are lost) when shown.
 window.addEventListener('pagehide', () => stop());
-window.addEventListener('pageshow', (event) => { if (event.persisted) start(true); });
+window.addEventListener('pageshow', (event) => {
+  if (event.persisted) start(true);
+});
 
 async function loop(mine, resync) {
   let delay = 250;
@@ -52,7 +58,10 @@ async function loop(mine, resync) {
         if (response.status === 401) emit({ type: 'stream-unauthorized' });
         throw new Error('events: HTTP ' + response.status);
       }
-      if (mine !== generation) { controller.abort(); return; }
+      if (mine !== generation) {
+        controller.abort();
+        return;
+      }
       connected = true;
       emit({ type: 'stream-open' });
       if (!first) emit({ type: 'resync' });
@@ -65,16 +74,19 @@ async function loop(mine, resync) {
         const { value, done } = await reader.read();
         if (done || mine !== generation) break;
         buffer += decoder.decode(value, { stream: true });
-        let newline;
-        while ((newline = buffer.indexOf('\n')) >= 0) {
+        for (let newline = buffer.indexOf('\n'); newline >= 0; newline = buffer.indexOf('\n')) {
           const line = buffer.slice(0, newline).trim();
           buffer = buffer.slice(newline + 1);
           if (!line) continue;
-          try { emit(JSON.parse(line)); } catch { /* a line that is not JSON: skipped */ }
+          try {
+            emit(JSON.parse(line));
+          } catch {
+            /* a line that is not JSON: skipped */
+          }
         }
         if (buffer.length > 1 << 20) buffer = ''; // never grows without bound
       }
-    } catch (error) {
+    } catch {
       if (!running || mine !== generation) return;
     }
     if (mine !== generation) return;

@@ -18,8 +18,11 @@ const LEAFLET = '/app/vendor/leaflet/leaflet.js';
 const COUNTRIES = '/app/data/countries.json';
 const CITIES = '/app/data/cities.json';
 const CONFIG = '/app/config.json';
-const WORLD = [[-58, -170], [78, 190]];
-const OFFLINE_MAX_ZOOM = 12;  // the basemap is coarse there, but pins a few hundred metres apart part
+const WORLD = [
+  [-58, -170],
+  [78, 190],
+];
+const OFFLINE_MAX_ZOOM = 12; // the basemap is coarse there, but pins a few hundred metres apart part
 const STREET_MAX_ZOOM = 19;
 
 let leafletPromise = null;
@@ -40,7 +43,10 @@ function loadLeaflet() {
       }
       script.addEventListener('load', () => {
         if (window.L && window.L.map) resolve(window.L);
-        else { leafletPromise = null; reject(new Error('The map library did not start.')); }
+        else {
+          leafletPromise = null;
+          reject(new Error('The map library did not start.'));
+        }
       });
       script.addEventListener('error', () => {
         leafletPromise = null;
@@ -62,8 +68,14 @@ async function fetchJSON(url) {
 function loadBasemap() {
   if (!basemapPromise) {
     basemapPromise = Promise.all([
-      fetchJSON(COUNTRIES).catch((error) => { console.warn('basemap countries', error); return null; }),
-      fetchJSON(CITIES).catch((error) => { console.warn('basemap cities', error); return null; }),
+      fetchJSON(COUNTRIES).catch((error) => {
+        console.warn('basemap countries', error);
+        return null;
+      }),
+      fetchJSON(CITIES).catch((error) => {
+        console.warn('basemap cities', error);
+        return null;
+      }),
     ]).then(([countries, cities]) => {
       if (!countries && !cities) basemapPromise = null;
       return { countries, cities };
@@ -83,7 +95,7 @@ export async function loadConfig() {
 }
 
 function escapeHTML(text) {
-  return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+  return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 }
 
 function validTiles(url) {
@@ -95,7 +107,11 @@ function tileAttribution(url, config) {
   const given = config.tilesAttribution || config.tileAttribution || config.attribution;
   if (typeof given === 'string' && given.trim()) return escapeHTML(given.trim());
   let host = '';
-  try { host = new URL(url.replace(/\{[^}]*\}/g, '0')).host; } catch { /* left empty */ }
+  try {
+    host = new URL(url.replace(/\{[^}]*\}/g, '0')).host;
+  } catch {
+    /* left empty */
+  }
   return escapeHTML(host ? `Street map: ${host}` : 'Street map');
 }
 
@@ -106,7 +122,10 @@ function el(tag, className, text) {
   return node;
 }
 
-const lower = (value) => String(value ?? '').trim().toLowerCase();
+const lower = (value) =>
+  String(value ?? '')
+    .trim()
+    .toLowerCase();
 
 function placeCategories(place) {
   const list = [];
@@ -116,8 +135,7 @@ function placeCategories(place) {
 }
 
 function hasPoint(p) {
-  return p && Number.isFinite(Number(p.latitude)) && Number.isFinite(Number(p.longitude))
-    && Math.abs(Number(p.latitude)) <= 90 && Math.abs(Number(p.longitude)) <= 180;
+  return p && Number.isFinite(Number(p.latitude)) && Number.isFinite(Number(p.longitude)) && Math.abs(Number(p.latitude)) <= 90 && Math.abs(Number(p.longitude)) <= 180;
 }
 
 // City dots and names by zoom: the capitals and the largest from the start, names from
@@ -148,7 +166,10 @@ export async function createMap(container, options = {}) {
     worldCopyJump: false,
     minZoom: 1,
     maxZoom: tiles ? STREET_MAX_ZOOM : OFFLINE_MAX_ZOOM,
-    maxBounds: [[-89, -200], [89, 200]],
+    maxBounds: [
+      [-89, -200],
+      [89, 200],
+    ],
     maxBoundsViscosity: 0.8,
     zoomSnap: 0.5,
     attributionControl: true,
@@ -182,10 +203,21 @@ export async function createMap(container, options = {}) {
     for (const [name, lat, lon, population, major] of basemap.cities.cities) {
       const tier = cityTiers(population, major);
       cities.push({
-        name, population, tier, latlng: L.latLng(lat, lon), shown: false, labelled: false,
+        name,
+        population,
+        tier,
+        latlng: L.latLng(lat, lon),
+        shown: false,
+        labelled: false,
         dot: L.circleMarker([lat, lon], {
-          pane: 'basemap', renderer: basemapRenderer, interactive: false, radius: tier.radius,
-          color: '#5b5750', weight: 1, fillColor: '#fff', fillOpacity: 1,
+          pane: 'basemap',
+          renderer: basemapRenderer,
+          interactive: false,
+          radius: tier.radius,
+          color: '#5b5750',
+          weight: 1,
+          fillColor: '#fff',
+          fillOpacity: 1,
         }),
         label: null,
       });
@@ -197,7 +229,9 @@ export async function createMap(container, options = {}) {
   function cityLabel(city) {
     if (!city.label) {
       city.label = L.marker(city.latlng, {
-        pane: 'basemapLabels', interactive: false, keyboard: false,
+        pane: 'basemapLabels',
+        interactive: false,
+        keyboard: false,
         icon: L.divIcon({ className: 'map-city-label', html: el('span', null, city.name), iconSize: null }),
       });
     }
@@ -212,7 +246,8 @@ export async function createMap(container, options = {}) {
     for (const city of cities) {
       const show = zoom >= city.tier.dot;
       if (show !== city.shown) {
-        if (show) cityDots.addLayer(city.dot); else cityDots.removeLayer(city.dot);
+        if (show) cityDots.addLayer(city.dot);
+        else cityDots.removeLayer(city.dot);
         city.shown = show;
       }
     }
@@ -227,7 +262,8 @@ export async function createMap(container, options = {}) {
         if (label) placed.push(box);
       }
       if (label !== city.labelled) {
-        if (label) cityLabels.addLayer(cityLabel(city)); else cityLabels.removeLayer(city.label);
+        if (label) cityLabels.addLayer(cityLabel(city));
+        else cityLabels.removeLayer(city.label);
         city.labelled = label;
       }
     }
@@ -247,7 +283,7 @@ export async function createMap(container, options = {}) {
 
   const placesLayer = L.layerGroup().addTo(map);
   const routeLayer = L.layerGroup().addTo(map);
-  let entries = [];          // {place, marker, visible}
+  let entries = []; // {place, marker, visible}
   let filter = { category: null, day: null };
   let routePoints = [];
   let destroyed = false;
@@ -262,7 +298,8 @@ export async function createMap(container, options = {}) {
     for (const entry of entries) {
       const visible = matches(entry.place);
       if (visible === entry.visible) continue;
-      if (visible) placesLayer.addLayer(entry.marker); else placesLayer.removeLayer(entry.marker);
+      if (visible) placesLayer.addLayer(entry.marker);
+      else placesLayer.removeLayer(entry.marker);
       entry.visible = visible;
     }
   }
@@ -271,7 +308,7 @@ export async function createMap(container, options = {}) {
     const box = el('div', 'map-popup');
     box.appendChild(el('strong', 'map-popup-name', place.name || 'Unnamed place'));
     const facts = [];
-    const categories = Array.isArray(place.categories) && place.categories.length ? place.categories : (place.category ? [place.category] : []);
+    const categories = Array.isArray(place.categories) && place.categories.length ? place.categories : place.category ? [place.category] : [];
     if (categories.length) facts.push(categories.join(', '));
     if (place.day) facts.push(String(place.day));
     if (facts.length) box.appendChild(el('div', 'map-popup-facts', facts.join(' · ')));
@@ -284,7 +321,11 @@ export async function createMap(container, options = {}) {
     const pin = el('span', 'map-pin-face', place.emoji || '');
     return L.divIcon({
       className: place.emoji ? 'map-pin' : 'map-pin map-pin-plain',
-      html: pin, iconSize: [30, 30], iconAnchor: [15, 15], popupAnchor: [0, -14], tooltipAnchor: [14, 0],
+      html: pin,
+      iconSize: [30, 30],
+      iconAnchor: [15, 15],
+      popupAnchor: [0, -14],
+      tooltipAnchor: [14, 0],
     });
   }
 
@@ -299,11 +340,16 @@ export async function createMap(container, options = {}) {
       for (const place of places || []) {
         if (!hasPoint(place)) continue;
         const marker = L.marker([Number(place.latitude), Number(place.longitude)], {
-          icon: pinIcon(place), keyboard: true, title: place.name || '', riseOnHover: true,
+          icon: pinIcon(place),
+          keyboard: true,
+          title: place.name || '',
+          riseOnHover: true,
         });
         marker.bindTooltip(el('span', null, place.name || 'Unnamed place'), { direction: 'right' });
         marker.bindPopup(() => popupContent(place), { maxWidth: 280, autoPanPadding: [24, 24] });
-        const select = () => { if (typeof onSelect === 'function') onSelect(place); };
+        const select = () => {
+          if (typeof onSelect === 'function') onSelect(place);
+        };
         marker.on('click', select);
         marker.on('keypress', (event) => {
           const key = event.originalEvent && event.originalEvent.key;
@@ -337,7 +383,9 @@ export async function createMap(container, options = {}) {
         const title = point.name ? `${number}. ${point.name}` : `Stop ${number}`;
         const marker = L.marker(latlngs[index], {
           icon: L.divIcon({ className: 'map-route-stop', html: el('span', null, number), iconSize: [24, 24], iconAnchor: [12, 12] }),
-          keyboard: true, title, zIndexOffset: 500,
+          keyboard: true,
+          title,
+          zIndexOffset: 500,
         });
         marker.bindTooltip(el('span', null, title), { direction: 'top', offset: [0, -10] });
         marker.on('add', () => {
@@ -359,7 +407,9 @@ export async function createMap(container, options = {}) {
 
     fit() {
       if (destroyed) return;
-      const latlngs = entries.filter((e) => e.visible).map((e) => e.marker.getLatLng())
+      const latlngs = entries
+        .filter((e) => e.visible)
+        .map((e) => e.marker.getLatLng())
         .concat(routePoints.map((p) => L.latLng(Number(p.latitude), Number(p.longitude))));
       const maxZoom = tiles ? 15 : 10;
       if (!latlngs.length) map.fitBounds(WORLD);
@@ -377,7 +427,10 @@ export async function createMap(container, options = {}) {
       const target = Math.max(map.getZoom(), Math.min(map.getMaxZoom(), tiles ? 15 : 10));
       map.setView(entry.marker.getLatLng(), target);
       entry.marker.openPopup();
-      if (focus) { const icon = entry.marker.getElement(); if (icon) icon.focus({ preventScroll: true }); }
+      if (focus) {
+        const icon = entry.marker.getElement();
+        if (icon) icon.focus({ preventScroll: true });
+      }
       return true;
     },
 
@@ -396,7 +449,10 @@ export async function createMap(container, options = {}) {
     let last = '';
     resize = new ResizeObserver(() => {
       const size = `${container.clientWidth}x${container.clientHeight}`;
-      if (size !== last) { last = size; map.invalidateSize(); }
+      if (size !== last) {
+        last = size;
+        map.invalidateSize();
+      }
     });
     resize.observe(container);
   }

@@ -90,7 +90,9 @@ function rsRemainder(data, divisor) {
 function codewords(bytes, version, level) {
   const capacityBits = dataCodewords(version, level) * 8;
   const bits = [];
-  const push = (value, count) => { for (let s = count - 1; s >= 0; s--) bits.push((value >>> s) & 1); };
+  const push = (value, count) => {
+    for (let s = count - 1; s >= 0; s--) bits.push((value >>> s) & 1);
+  };
   push(0b0100, 4);
   push(bytes.length, countBits(version));
   for (const byte of bytes) push(byte, 8);
@@ -159,10 +161,12 @@ class Grid {
     this.drawFinder(3, size - 4);
     const positions = this.alignmentPositions();
     const last = positions.length - 1;
-    positions.forEach((y, row) => positions.forEach((x, column) => {
-      const overlapsFinder = (row === 0 && column === 0) || (row === 0 && column === last) || (row === last && column === 0);
-      if (!overlapsFinder) this.drawAlignment(x, y);
-    }));
+    positions.forEach((y, row) => {
+      positions.forEach((x, column) => {
+        const overlapsFinder = (row === 0 && column === 0) || (row === 0 && column === last) || (row === last && column === 0);
+        if (!overlapsFinder) this.drawAlignment(x, y);
+      });
+    });
     this.drawFormatBits(LEVELS.M, 0);
     this.drawVersionBits();
   }
@@ -251,14 +255,29 @@ class Grid {
         if (this.isFunction[y * size + x]) continue;
         let invert;
         switch (mask) {
-          case 0: invert = (x + y) % 2 === 0; break;
-          case 1: invert = y % 2 === 0; break;
-          case 2: invert = x % 3 === 0; break;
-          case 3: invert = (x + y) % 3 === 0; break;
-          case 4: invert = (Math.floor(x / 3) + Math.floor(y / 2)) % 2 === 0; break;
-          case 5: invert = ((x * y) % 2) + ((x * y) % 3) === 0; break;
-          case 6: invert = (((x * y) % 2) + ((x * y) % 3)) % 2 === 0; break;
-          default: invert = (((x + y) % 2) + ((x * y) % 3)) % 2 === 0;
+          case 0:
+            invert = (x + y) % 2 === 0;
+            break;
+          case 1:
+            invert = y % 2 === 0;
+            break;
+          case 2:
+            invert = x % 3 === 0;
+            break;
+          case 3:
+            invert = (x + y) % 3 === 0;
+            break;
+          case 4:
+            invert = (Math.floor(x / 3) + Math.floor(y / 2)) % 2 === 0;
+            break;
+          case 5:
+            invert = ((x * y) % 2) + ((x * y) % 3) === 0;
+            break;
+          case 6:
+            invert = (((x * y) % 2) + ((x * y) % 3)) % 2 === 0;
+            break;
+          default:
+            invert = (((x + y) % 2) + ((x * y) % 3)) % 2 === 0;
         }
         if (invert) this.modules[y * size + x] ^= 1;
       }
@@ -296,18 +315,28 @@ function runPenalty(line) {
   let run = 1;
   for (let i = 1; i <= line.length; i++) {
     if (i < line.length && line[i] === line[i - 1]) run++;
-    else { if (run >= 5) score += run - 2; run = 1; }
+    else {
+      if (run >= 5) score += run - 2;
+      run = 1;
+    }
   }
   return score;
 }
 
 const FINDER = [1, 0, 1, 1, 1, 0, 1];
 function finderLikePenalty(line) {
-  const light = (from, to) => { for (let i = from; i < to; i++) if (i >= 0 && i < line.length && line[i]) return false; return true; };
+  const light = (from, to) => {
+    for (let i = from; i < to; i++) if (i >= 0 && i < line.length && line[i]) return false;
+    return true;
+  };
   let score = 0;
   for (let start = 0; start <= line.length - 7; start++) {
     let match = true;
-    for (let k = 0; k < 7; k++) if (line[start + k] !== FINDER[k]) { match = false; break; }
+    for (let k = 0; k < 7; k++)
+      if (line[start + k] !== FINDER[k]) {
+        match = false;
+        break;
+      }
     if (match && (light(start - 4, start) || light(start + 7, start + 11))) score += 40;
   }
   return score;
@@ -324,7 +353,8 @@ export function encodeQR(text, level = 'M', options = {}) {
   let version = options.version;
   if (version !== undefined) {
     if (!(version >= 1 && version <= 40)) throw new Error(`the version is ${version}; QR code versions are 1 to 40`);
-    if (bytes.length > byteCapacity(version, level)) throw new Error(`the text is ${bytes.length} bytes; a version ${version} QR code holds at most ${byteCapacity(version, level)} at this error-correction level`);
+    if (bytes.length > byteCapacity(version, level))
+      throw new Error(`the text is ${bytes.length} bytes; a version ${version} QR code holds at most ${byteCapacity(version, level)} at this error-correction level`);
   } else {
     for (let v = 1; v <= 40 && version === undefined; v++) if (bytes.length <= byteCapacity(v, level)) version = v;
     if (version === undefined) throw new Error(`the text is ${bytes.length} bytes; a QR code holds at most ${byteCapacity(40, level)} at this error-correction level`);
@@ -342,14 +372,21 @@ export function encodeQR(text, level = 'M', options = {}) {
       trial.applyMask(candidate);
       trial.drawFormatBits(l, candidate);
       const penalty = trial.penalty();
-      if (penalty < best) { best = penalty; mask = candidate; }
+      if (penalty < best) {
+        best = penalty;
+        mask = candidate;
+      }
     }
   }
   grid.applyMask(mask);
   grid.drawFormatBits(l, mask);
   const { size, modules } = grid;
   return {
-    size, version, mask, level, modules,
+    size,
+    version,
+    mask,
+    level,
+    modules,
     dark: (x, y) => x >= 0 && y >= 0 && x < size && y < size && modules[y * size + x] === 1,
   };
 }

@@ -11,11 +11,20 @@ let timer = null;
 let burst = 0; // the most missing ops seen since the last time nothing was missing
 let streamOpen = false;
 
-export function setIdentity(id) { me = id; }
+export function setIdentity(id) {
+  me = id;
+}
 
 export function onEvent(event) {
-  if (event.type === 'stream-open') { streamOpen = true; render(0, ''); schedule(0); }
-  if (event.type === 'stream-closed') { streamOpen = false; render(0, ''); }
+  if (event.type === 'stream-open') {
+    streamOpen = true;
+    render(0, '');
+    schedule(0);
+  }
+  if (event.type === 'stream-closed') {
+    streamOpen = false;
+    render(0, '');
+  }
   if (event.type === 'peer' || event.type === 'resync' || (event.type === 'changed' && event.author && event.author !== me)) schedule(300);
 }
 
@@ -33,9 +42,14 @@ async function check() {
     const list = await get('/v1/peers', { quiet: true });
     for (const peer of list.peers || []) {
       const lacking = (peer.documents || []).reduce((sum, doc) => sum + (doc.weLack > 0 ? doc.weLack : 0), 0);
-      if (lacking > 0 && peer.connected) { missing += lacking; from = from || peer.name; }
+      if (lacking > 0 && peer.connected) {
+        missing += lacking;
+        from = from || peer.name;
+      }
     }
-  } catch { return; }
+  } catch {
+    return;
+  }
   render(missing, from);
   if (missing > 0) schedule(1000);
 }
@@ -51,7 +65,9 @@ function render(missing, from) {
   }
   burst = Math.max(burst, missing);
   el.className = 'sync receiving';
-  mount(el,
+  mount(
+    el,
     h('span', {}, `Receiving ${missing.toLocaleString()} change${missing === 1 ? '' : 's'}${from ? ' from ' + from : ''}`),
-    h('progress', { max: String(burst), value: String(burst - missing), 'aria-label': 'Sync progress', dataset: { testid: 'sync-progress' } }));
+    h('progress', { max: String(burst), value: String(burst - missing), 'aria-label': 'Sync progress', dataset: { testid: 'sync-progress' } }),
+  );
 }

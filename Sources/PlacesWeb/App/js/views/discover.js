@@ -14,10 +14,11 @@
 
 import { get, put, query } from '../api.js';
 import { h, mount, showError, empty, person } from '../dom.js';
-import { debounce, rerender, quietGet } from './library-util.js';
+import { debounce, rerender } from '../ui.js';
+import { quietGet } from './library-util.js';
 import { SORTS, KINDS, heart, unheart, addToItinerary, whereText, popularityText, sortLocally, ownPlaceID } from './library-discover.js';
 
-export async function render(main, params, ctx) {
+export async function render(main, _params, ctx) {
   const state = {
     q: ctx.query.get('q') || '',
     kind: ctx.query.get('kind') || '',
@@ -33,9 +34,21 @@ export async function render(main, params, ctx) {
   let sortVersion = 0;
   const refresh = debounce(() => search(), 100);
 
-  const input = h('input', { type: 'search', id: 'discover-q', name: 'q', value: state.q, maxlength: 200, autocomplete: 'off', placeholder: 'Lisbon, Bavaria, Japan…', 'data-testid': 'discover-query' });
-  const kind = h('select', { id: 'discover-kind', name: 'kind', 'data-testid': 'discover-kind' },
-    KINDS.map(([value, label]) => h('option', { value, selected: value === state.kind }, label)));
+  const input = h('input', {
+    type: 'search',
+    id: 'discover-q',
+    name: 'q',
+    value: state.q,
+    maxlength: 200,
+    autocomplete: 'off',
+    placeholder: 'Lisbon, Bavaria, Japan…',
+    'data-testid': 'discover-query',
+  });
+  const kind = h(
+    'select',
+    { id: 'discover-kind', name: 'kind', 'data-testid': 'discover-kind' },
+    KINDS.map(([value, label]) => h('option', { value, selected: value === state.kind }, label)),
+  );
   const near = h('input', { type: 'text', id: 'discover-near', name: 'near', value: state.near, inputmode: 'decimal', placeholder: '38.72,-9.14', 'data-testid': 'discover-near' });
   const nearMe = h('button', { type: 'button', 'data-testid': 'discover-near-me', 'aria-label': 'Use my location for “near”' }, 'Near me');
   const sortButton = h('button', { type: 'button', class: 'sort-toggle', 'data-testid': 'discover-sort' });
@@ -43,21 +56,28 @@ export async function render(main, params, ctx) {
   const status = h('p', { class: 'muted', 'data-testid': 'discover-status', role: 'status', 'aria-live': 'polite' });
   const list = h('ul', { class: 'list discover-results', 'data-testid': 'discover-results', 'aria-label': 'Results' });
 
-  const searchForm = h('form', { class: 'discover-form', role: 'search', 'data-testid': 'discover-form', novalidate: true },
+  const searchForm = h(
+    'form',
+    { class: 'discover-form', role: 'search', 'data-testid': 'discover-form', novalidate: true },
     h('div', { class: 'field discover-q' }, h('label', { for: 'discover-q' }, 'Search places'), input),
     h('div', { class: 'field' }, h('label', { for: 'discover-kind' }, 'Kind'), kind),
     h('div', { class: 'field discover-near' }, h('label', { for: 'discover-near' }, 'Near (latitude,longitude)'), h('div', { class: 'row' }, near, nearMe)),
-    h('div', { class: 'form-actions' }, h('button', { type: 'submit', class: 'primary' }, 'Search')));
+    h('div', { class: 'form-actions' }, h('button', { type: 'submit', class: 'primary' }, 'Search')),
+  );
 
-  mount(main,
+  mount(
+    main,
     h('h2', {}, 'Discover'),
-    h('p', { class: 'muted' }, 'Cities, regions, countries and continents (offline), your places and the favorites your contacts share. Popularity counts the people you know who saved a place.'),
+    h(
+      'p',
+      { class: 'muted' },
+      'Cities, regions, countries and continents (offline), your places and the favorites your contacts share. Popularity counts the people you know who saved a place.',
+    ),
     searchForm,
-    h('div', { class: 'toolbar discover-toolbar' },
-      sortButton,
-      h('div', { class: 'row' }, h('label', { for: 'discover-itinerary' }, 'Add results to'), itinerarySelect)),
+    h('div', { class: 'toolbar discover-toolbar' }, sortButton, h('div', { class: 'row' }, h('label', { for: 'discover-itinerary' }, 'Add results to'), itinerarySelect)),
     status,
-    list);
+    list,
+  );
 
   function showSort() {
     const info = SORTS[state.sort] || SORTS.off;
@@ -77,9 +97,12 @@ export async function render(main, params, ctx) {
   function showItineraries() {
     const keep = itinerarySelect.value;
     const editable = state.itineraries;
-    mount(itinerarySelect, editable.length
-      ? editable.map((it) => h('option', { value: it.id }, it.name + (it.startDate ? ` (${it.startDate})` : '')))
-      : h('option', { value: '' }, 'No itinerary you can edit'));
+    mount(
+      itinerarySelect,
+      editable.length
+        ? editable.map((it) => h('option', { value: it.id }, it.name + (it.startDate ? ` (${it.startDate})` : '')))
+        : h('option', { value: '' }, 'No itinerary you can edit'),
+    );
     if (keep && editable.some((it) => it.id === keep)) itinerarySelect.value = keep;
     itinerarySelect.disabled = !editable.length;
     const name = itineraryName();
@@ -94,27 +117,54 @@ export async function render(main, params, ctx) {
 
   function row(result) {
     const favorite = result.favorite;
-    const heartButton = h('button', {
-      type: 'button', class: favorite ? 'heart on' : 'heart', 'data-testid': 'discover-heart',
-      'aria-pressed': favorite ? 'true' : 'false',
-      'aria-label': favorite ? `Remove ${result.name} from favorites` : `Add ${result.name} to favorites`,
-    }, favorite ? '♥' : '♡');
+    const heartButton = h(
+      'button',
+      {
+        type: 'button',
+        class: favorite ? 'heart on' : 'heart',
+        'data-testid': 'discover-heart',
+        'aria-pressed': favorite ? 'true' : 'false',
+        'aria-label': favorite ? `Remove ${result.name} from favorites` : `Add ${result.name} to favorites`,
+      },
+      favorite ? '♥' : '♡',
+    );
     heartButton.addEventListener('click', () => toggleHeart(result, heartButton));
     const add = h('button', { type: 'button', 'data-testid': 'discover-add' });
     add.addEventListener('click', () => addResult(result, add));
-    const li = h('li', { class: 'discover-result', 'data-testid': 'discover-result', 'data-id': result.id, 'data-name': result.name, 'data-popularity': result.popularity },
+    const li = h(
+      'li',
+      { class: 'discover-result', 'data-testid': 'discover-result', 'data-id': result.id, 'data-name': result.name, 'data-popularity': result.popularity },
       heartButton,
-      h('div', { class: 'grow' },
-        h('div', { class: 'row' },
+      h(
+        'div',
+        { class: 'grow' },
+        h(
+          'div',
+          { class: 'row' },
           h('strong', { class: 'result-name' }, result.name),
-          h('span', { class: 'kind kind-' + result.kind }, result.kind === 'place' && ownPlaceID(result) ? 'your place' : result.kind)),
-        h('div', { class: 'muted' },
-          [[whereText(result), result.countryCode ? `(${result.countryCode})` : null].filter(Boolean).join(' '),
-            result.population ? `${result.population.toLocaleString()} people` : null].filter(Boolean).join(' · '),
-          result.owner ? h('span', {}, ' · shared by ', person(state.contacts.get(result.owner), result.owner)) : null),
-        h('div', { class: 'popularity', 'data-testid': 'discover-popularity' },
-          h('span', { class: 'popularity-count', 'aria-hidden': 'true' }, String(result.popularity)), ' ', popularityText(result.popularity))),
-      h('div', { class: 'row result-actions' }, add));
+          h('span', { class: 'kind kind-' + result.kind }, result.kind === 'place' && ownPlaceID(result) ? 'your place' : result.kind),
+        ),
+        h(
+          'div',
+          { class: 'muted' },
+          [
+            [whereText(result), result.countryCode ? `(${result.countryCode})` : null].filter(Boolean).join(' '),
+            result.population ? `${result.population.toLocaleString()} people` : null,
+          ]
+            .filter(Boolean)
+            .join(' · '),
+          result.owner ? h('span', {}, ' · shared by ', person(state.contacts.get(result.owner), result.owner)) : null,
+        ),
+        h(
+          'div',
+          { class: 'popularity', 'data-testid': 'discover-popularity' },
+          h('span', { class: 'popularity-count', 'aria-hidden': 'true' }, String(result.popularity)),
+          ' ',
+          popularityText(result.popularity),
+        ),
+      ),
+      h('div', { class: 'row result-actions' }, add),
+    );
     labelAdd(add, itineraryName());
     if (state.itineraries.length === 0) add.disabled = true;
     const note = notes.get(result.id);
@@ -129,10 +179,11 @@ export async function render(main, params, ctx) {
       rerender(list, [h('li', { class: 'placeholder' }, empty('Type a name to search.'))]);
       return;
     }
-    status.textContent = state.results.length
-      ? `${state.results.length} result${state.results.length === 1 ? '' : 's'}, ${SORTS[state.sort].order}.`
-      : 'Nothing matches.';
-    rerender(list, state.results.length ? state.results.map(row) : [h('li', { class: 'placeholder' }, empty(`No place called “${state.q.trim()}”. Check the spelling or try another kind.`))]);
+    status.textContent = state.results.length ? `${state.results.length} result${state.results.length === 1 ? '' : 's'}, ${SORTS[state.sort].order}.` : 'Nothing matches.';
+    rerender(
+      list,
+      state.results.length ? state.results.map(row) : [h('li', { class: 'placeholder' }, empty(`No place called “${state.q.trim()}”. Check the spelling or try another kind.`))],
+    );
   }
 
   function keepInHash() {
@@ -146,7 +197,11 @@ export async function render(main, params, ctx) {
     state.kind = kind.value;
     state.near = near.value;
     keepInHash();
-    if (!state.q.trim()) { state.results = []; showResults(); return; }
+    if (!state.q.trim()) {
+      state.results = [];
+      showResults();
+      return;
+    }
     const params = { q: state.q.trim(), kind: state.kind, near: state.near.trim(), limit: 50 };
     if (options.sort) params.sort = options.sort;
     try {
@@ -155,7 +210,10 @@ export async function render(main, params, ctx) {
       for (const el of searchForm.querySelectorAll('.field-error')) el.remove();
       near.removeAttribute('aria-invalid');
       state.results = answer.results;
-      if (!options.sort) { state.sort = answer.sort; showSort(); }
+      if (!options.sort) {
+        state.sort = answer.sort;
+        showSort();
+      }
       showResults();
     } catch (error) {
       if (mine !== seq) return;
@@ -169,7 +227,8 @@ export async function render(main, params, ctx) {
     const old = button.parentElement.querySelector('.field-error');
     if (old) old.remove();
     try {
-      if (result.favorite) await unheart(result); else await heart(result);
+      if (result.favorite) await unheart(result);
+      else await heart(result);
       result.favorite = !result.favorite;
       button.setAttribute('aria-pressed', result.favorite ? 'true' : 'false');
       button.className = result.favorite ? 'heart on' : 'heart';
@@ -188,7 +247,10 @@ export async function render(main, params, ctx) {
     for (const el of li.querySelectorAll('.field-error, .added')) el.remove();
     notes.delete(result.id);
     const id = itinerarySelect.value;
-    if (!id) { showError(button, 'Choose an itinerary in “Add results to” first.'); return; }
+    if (!id) {
+      showError(button, 'Choose an itinerary in “Add results to” first.');
+      return;
+    }
     const name = itineraryName();
     button.disabled = true;
     try {
@@ -237,7 +299,9 @@ export async function render(main, params, ctx) {
     try {
       const { contacts } = await get('/v1/contacts');
       state.contacts = new Map(contacts.map((c) => [c.id, c.name]));
-    } catch { /* names are a nicety: ids show instead */ }
+    } catch {
+      /* names are a nicety: ids show instead */
+    }
   }
 
   async function loadItineraries() {
@@ -252,15 +316,26 @@ export async function render(main, params, ctx) {
   input.addEventListener('input', typed);
   kind.addEventListener('change', () => search());
   near.addEventListener('change', () => search());
-  searchForm.addEventListener('submit', (event) => { event.preventDefault(); typed.cancel(); search(); });
+  searchForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    typed.cancel();
+    search();
+  });
   sortButton.addEventListener('click', cycleSort);
   itinerarySelect.addEventListener('change', () => showItineraries());
   nearMe.addEventListener('click', () => {
-    if (!navigator.geolocation) { showError(nearMe, 'This browser cannot tell your location.'); return; }
+    if (!navigator.geolocation) {
+      showError(nearMe, 'This browser cannot tell your location.');
+      return;
+    }
     navigator.geolocation.getCurrentPosition(
-      (pos) => { near.value = `${pos.coords.latitude.toFixed(4)},${pos.coords.longitude.toFixed(4)}`; search(); },
+      (pos) => {
+        near.value = `${pos.coords.latitude.toFixed(4)},${pos.coords.longitude.toFixed(4)}`;
+        search();
+      },
       (error) => showError(nearMe, 'No location: ' + error.message),
-      { timeout: 10000 });
+      { timeout: 10000 },
+    );
   });
 
   const prefs = await get('/v1/preferences');
@@ -273,7 +348,11 @@ export async function render(main, params, ctx) {
   // Live: favorites, places, contacts' cards and itineraries change results and popularity.
   const refreshItineraries = debounce(() => loadItineraries().catch(() => {}), 100);
   ctx.onEvent((event) => {
-    if (event.type === 'resync') { refresh(); refreshItineraries(); return; }
+    if (event.type === 'resync') {
+      refresh();
+      refreshItineraries();
+      return;
+    }
     if (['changed', 'shared', 'friend', 'unfriended'].includes(event.type)) refresh();
     if (event.type === 'friend' || (event.type === 'changed' && event.docKind === 'card')) loadContacts();
     if (event.type === 'shared' || (event.type === 'changed' && event.docKind === 'itinerary')) refreshItineraries();
@@ -284,7 +363,16 @@ export async function render(main, params, ctx) {
     if (document.hidden || sortBusy) return;
     const version = sortVersion;
     const prefs = await quietGet('/v1/preferences');
-    if (prefs && prefs.discoverSort !== state.sort && !sortBusy && version === sortVersion) { state.sort = prefs.discoverSort; showSort(); search(); }
+    if (prefs && prefs.discoverSort !== state.sort && !sortBusy && version === sortVersion) {
+      state.sort = prefs.discoverSort;
+      showSort();
+      search();
+    }
   }, 1000);
-  return () => { clearInterval(poll); typed.cancel(); refresh.cancel(); refreshItineraries.cancel(); };
+  return () => {
+    clearInterval(poll);
+    typed.cancel();
+    refresh.cancel();
+    refreshItineraries.cancel();
+  };
 }

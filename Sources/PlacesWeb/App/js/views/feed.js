@@ -13,7 +13,7 @@ import { syncCards } from './social-post.js';
 
 const PAGE = 20;
 
-export async function render(main, params, ctx) {
+export async function render(main, _params, ctx) {
   const me = ctx.status && ctx.status.id;
   const state = { wanted: PAGE, next: null, posts: [], friends: new Map(), groups: [] };
   const cards = new Map();
@@ -38,20 +38,30 @@ export async function render(main, params, ctx) {
   const compose = composeForm({ groups: state.groups, places: places.places, onPosted: () => refreshFeed() });
   const list = h('ul', { class: 'list post-list', 'aria-label': 'Posts', 'aria-live': 'off', dataset: { testid: 'feed-list' } });
   const emptyLine = h('p', { class: 'empty', dataset: { testid: 'feed-empty' }, hidden: true }, 'No posts yet. Write the first one, or add friends to see theirs.');
-  const more = action('Show older posts', async () => {
-    if (!state.next) return;
-    const page = await get('/v1/feed' + query({ limit: PAGE, before: state.next }));
-    const seen = new Set(state.posts.map((p) => p.id));
-    show([...state.posts, ...page.posts.filter((p) => !seen.has(p.id))], page.next);
-    state.wanted = state.posts.length;
-  }, { class: 'feed-more', dataset: { testid: 'feed-more' } });
+  const more = action(
+    'Show older posts',
+    async () => {
+      if (!state.next) return;
+      const page = await get('/v1/feed' + query({ limit: PAGE, before: state.next }));
+      const seen = new Set(state.posts.map((p) => p.id));
+      show([...state.posts, ...page.posts.filter((p) => !seen.has(p.id))], page.next);
+      state.wanted = state.posts.length;
+    },
+    { class: 'feed-more', dataset: { testid: 'feed-more' } },
+  );
 
-  mount(main, h('section', { class: 'feed', dataset: { testid: 'feed' } },
-    h('div', { class: 'toolbar' }, h('h2', {}, 'Feed'), h('a', { class: 'button', href: '#/friends' }, 'Friends'), h('a', { class: 'button', href: '#/groups' }, 'Groups')),
-    compose.el,
-    list,
-    emptyLine,
-    h('div', { class: 'form-actions' }, more)));
+  mount(
+    main,
+    h(
+      'section',
+      { class: 'feed', dataset: { testid: 'feed' } },
+      h('div', { class: 'toolbar' }, h('h2', {}, 'Feed'), h('a', { class: 'button', href: '#/friends' }, 'Friends'), h('a', { class: 'button', href: '#/groups' }, 'Groups')),
+      compose.el,
+      list,
+      emptyLine,
+      h('div', { class: 'form-actions' }, more),
+    ),
+  );
 
   show(feed.posts, feed.next);
 
@@ -97,27 +107,37 @@ export async function render(main, params, ctx) {
 
   ctx.onEvent((event) => {
     switch (event.type) {
-      case 'post': case 'like': case 'comment':
+      case 'post':
+      case 'like':
+      case 'comment':
         refreshFeed();
         break;
-      case 'friend': case 'unfriended':
+      case 'friend':
+      case 'unfriended':
         refreshPeople();
         refreshFeed();
         break;
       case 'resync':
-        refreshPeople(); refreshPlaces(); refreshFeed();
+        refreshPeople();
+        refreshPlaces();
+        refreshFeed();
         break;
       case 'changed':
         // Names come with the posts; a friend's new name arrives with their card (a
         // change of a document of theirs, of any kind).
         if (event.docKind === 'outbox' || event.docKind === 'profile' || event.docKind === 'card' || (event.author && event.author !== me)) refreshFeed();
-        if (event.docKind === 'library') { refreshPeople(); refreshPlaces(); }
+        if (event.docKind === 'library') {
+          refreshPeople();
+          refreshPlaces();
+        }
         break;
       default:
     }
   });
 
   return () => {
-    refreshFeed.stop(); refreshPeople.stop(); refreshPlaces.stop();
+    refreshFeed.stop();
+    refreshPeople.stop();
+    refreshPlaces.stop();
   };
 }

@@ -12,7 +12,8 @@
 
 import { get, post as postJSON, del, seg } from '../api.js';
 import { h, mount, tabs, action, formatTime, flash } from '../dom.js';
-import { refresher, reconcile, avatar, timeAgo, confirmButton, count } from './social-common.js';
+import { confirmButton, plural } from '../ui.js';
+import { refresher, reconcile, avatar, timeAgo } from './social-common.js';
 import { syncCards } from './social-post.js';
 import { syncTripCards } from './social-trip.js';
 import { sharedPlace } from './social-contacts.js';
@@ -25,10 +26,15 @@ export async function render(main, params, ctx) {
   try {
     [profile, groups] = await Promise.all([
       get('/v1/friends/' + seg(id)),
-      get('/v1/groups').then((g) => g.groups).catch(() => []),
+      get('/v1/groups')
+        .then((g) => g.groups)
+        .catch(() => []),
     ]);
   } catch (error) {
-    if (error.status === 404 || error.status === 400) { gone(main, error); return undefined; }
+    if (error.status === 404 || error.status === 400) {
+      gone(main, error);
+      return undefined;
+    }
     throw error;
   }
 
@@ -52,9 +58,17 @@ export async function render(main, params, ctx) {
     trips: h('div', { role: 'tabpanel', id: 'panel-trips', 'aria-labelledby': 'tab-trips' }, tripList, tripsEmpty),
   };
 
-  mount(main, h('article', { class: 'friend-page', dataset: { testid: 'friend-profile', id: profile.friend.id, state: profile.friend.state } },
-    h('p', {}, h('a', { href: '#/friends' }, '← Friends')),
-    head, tabStrip, Object.values(panels)));
+  mount(
+    main,
+    h(
+      'article',
+      { class: 'friend-page', dataset: { testid: 'friend-profile', id: profile.friend.id, state: profile.friend.state } },
+      h('p', {}, h('a', { href: '#/friends' }, '← Friends')),
+      head,
+      tabStrip,
+      Object.values(panels),
+    ),
+  );
 
   let headKey = '';
   let placesKey = '';
@@ -63,12 +77,18 @@ export async function render(main, params, ctx) {
     friends.set(profile.friend.id, profile.friend);
     const f = profile.friend;
     const key = JSON.stringify(f);
-    if (key !== headKey && !head.contains(document.activeElement)) { headKey = key; renderHead(f); }
+    if (key !== headKey && !head.contains(document.activeElement)) {
+      headKey = key;
+      renderHead(f);
+    }
     renderTabs();
     reconcile(postList, syncCards(postCards, profile.posts, postOpts));
     postsEmpty.hidden = profile.posts.length > 0;
     const pk = JSON.stringify(profile.places);
-    if (pk !== placesKey) { placesKey = pk; renderPlaces(); }
+    if (pk !== placesKey) {
+      placesKey = pk;
+      renderPlaces();
+    }
     const trips = profile.trips || [];
     reconcile(tripList, syncTripCards(tripCards, trips, tripOpts));
     tripsEmpty.hidden = trips.length > 0;
@@ -78,24 +98,44 @@ export async function render(main, params, ctx) {
     const name = f.name || f.id.split('-')[0];
     const picture = avatar(f.picture, name, 'large');
     picture.dataset.testid = 'friend-picture';
-    mount(head,
-      h('div', { class: 'row friend-head-row' }, picture,
-        h('div', { class: 'grow' },
+    mount(
+      head,
+      h(
+        'div',
+        { class: 'row friend-head-row' },
+        picture,
+        h(
+          'div',
+          { class: 'grow' },
           h('h2', { dataset: { testid: 'friend-name' } }, name),
           f.username ? h('p', { class: 'muted', dataset: { testid: 'friend-username' } }, '@' + f.username) : null,
           f.bio ? h('p', { class: 'friend-bio', dataset: { testid: 'friend-bio' } }, f.bio) : null,
-          h('p', { class: 'muted' },
+          h(
+            'p',
+            { class: 'muted' },
             f.state === 'requested' ? 'Your request waits for their answer · asked ' : 'Friends since ',
-            new Date(f.since).toLocaleDateString(), ' · ',
-            f.lastSeen ? h('span', { title: formatTime(f.lastSeen) }, 'last seen ', timeAgo(f.lastSeen)) : 'not seen yet'),
-          h('p', { class: 'muted s-mono', title: 'Their public id' }, f.id))),
-      h('div', { class: 'row' },
+            new Date(f.since).toLocaleDateString(),
+            ' · ',
+            f.lastSeen ? h('span', { title: formatTime(f.lastSeen) }, 'last seen ', timeAgo(f.lastSeen)) : 'not seen yet',
+          ),
+          h('p', { class: 'muted s-mono', title: 'Their public id' }, f.id),
+        ),
+      ),
+      h(
+        'div',
+        { class: 'row' },
         h('a', { class: 'button', href: '#/map/friend/' + encodeURIComponent(f.id), dataset: { testid: 'friend-map-link' } }, 'Their map'),
-        confirmButton(f.state === 'requested' ? 'Withdraw request' : 'Remove friend', 'Yes, remove ' + name, async () => {
-          await del('/v1/friends/' + seg(f.id));
-          flash('You and ' + name + ' are no longer friends.', 'ok');
-          ctx.navigate('#/friends');
-        }, { dataset: { testid: 'friend-remove' } })));
+        confirmButton(
+          f.state === 'requested' ? 'Withdraw request' : 'Remove friend',
+          async () => {
+            await del('/v1/friends/' + seg(f.id));
+            flash('You and ' + name + ' are no longer friends.', 'ok');
+            ctx.navigate('#/friends');
+          },
+          { confirmLabel: 'Yes, remove ' + name, dataset: { testid: 'friend-remove' } },
+        ),
+      ),
+    );
   }
 
   // The strip is built once; counts and the selection change in place, so a tab keeps
@@ -107,8 +147,18 @@ export async function render(main, params, ctx) {
       trips: 'Trips (' + (profile.trips || []).length + ')',
     };
     if (!tabStrip.firstChild) {
-      const select = (next) => { tab = next; renderTabs(); const t = tabStrip.querySelector('[aria-selected=true]'); if (t) t.focus(); };
-      const strip = tabs(Object.keys(labels).map((k) => ({ id: k, label: labels[k] })), tab, select, 'About ' + (profile.friend.name || 'this friend'));
+      const select = (next) => {
+        tab = next;
+        renderTabs();
+        const t = tabStrip.querySelector('[aria-selected=true]');
+        if (t) t.focus();
+      };
+      const strip = tabs(
+        Object.keys(labels).map((k) => ({ id: k, label: labels[k] })),
+        tab,
+        select,
+        'About ' + (profile.friend.name || 'this friend'),
+      );
       for (const button of strip.querySelectorAll('[role=tab]')) {
         button.dataset.testid = 'friend-tab-' + button.dataset.tab;
         button.setAttribute('aria-controls', 'panel-' + button.dataset.tab);
@@ -127,25 +177,45 @@ export async function render(main, params, ctx) {
 
   function renderPlaces() {
     const places = profile.places;
-    if (!places.length) { mount(placesBox, h('p', { class: 'empty' }, 'They share no places with you.')); return; }
-    mount(placesBox,
-      h('p', {}, count(places.length, 'place') + ' they share with you · ', h('a', { href: '#/map/friend/' + encodeURIComponent(profile.friend.id) }, 'see them on a map')),
-      h('ul', { class: 'list shared-places' }, places.map((p) => {
-        const li = sharedPlace(p, action('Save to my places', async (button) => {
-          await postJSON('/v1/places', { fromFriend: profile.friend.id, placeId: p.id });
-          button.textContent = 'Saved';
-          flash('“' + p.name + '” is in your places now.', 'ok');
-        }, { 'aria-label': 'Save ' + p.name + ' to my places', dataset: { testid: 'friend-place-save' } }));
-        li.dataset.testid = 'friend-place';
-        return li;
-      })));
+    if (!places.length) {
+      mount(placesBox, h('p', { class: 'empty' }, 'They share no places with you.'));
+      return;
+    }
+    mount(
+      placesBox,
+      h('p', {}, plural(places.length, 'place') + ' they share with you · ', h('a', { href: '#/map/friend/' + encodeURIComponent(profile.friend.id) }, 'see them on a map')),
+      h(
+        'ul',
+        { class: 'list shared-places' },
+        places.map((p) => {
+          const li = sharedPlace(
+            p,
+            action(
+              'Save to my places',
+              async (button) => {
+                await postJSON('/v1/places', { fromFriend: profile.friend.id, placeId: p.id });
+                button.textContent = 'Saved';
+                flash('“' + p.name + '” is in your places now.', 'ok');
+              },
+              { 'aria-label': 'Save ' + p.name + ' to my places', dataset: { testid: 'friend-place-save' } },
+            ),
+          );
+          li.dataset.testid = 'friend-place';
+          return li;
+        }),
+      ),
+    );
   }
 
   const refresh = refresher(async () => {
     try {
       show(await get('/v1/friends/' + seg(id)));
     } catch (error) {
-      if (error.status === 404) { refresh.stop(); gone(main, error); return; }
+      if (error.status === 404) {
+        refresh.stop();
+        gone(main, error);
+        return;
+      }
       throw error;
     }
   });
@@ -154,7 +224,13 @@ export async function render(main, params, ctx) {
 
   ctx.onEvent((event) => {
     switch (event.type) {
-      case 'post': case 'like': case 'comment': case 'friend': case 'unfriended': case 'peer': case 'resync':
+      case 'post':
+      case 'like':
+      case 'comment':
+      case 'friend':
+      case 'unfriended':
+      case 'peer':
+      case 'resync':
         refresh();
         break;
       case 'changed':
@@ -169,8 +245,14 @@ export async function render(main, params, ctx) {
 }
 
 function gone(main, error) {
-  mount(main, h('section', { class: 'card', dataset: { testid: 'friend-gone' } },
-    h('h2', {}, 'Not a friend'),
-    h('p', {}, 'This person is not (or no longer) your friend. ', h('span', { class: 'muted' }, error.message)),
-    h('p', {}, h('a', { href: '#/friends' }, 'Your friends'))));
+  mount(
+    main,
+    h(
+      'section',
+      { class: 'card', dataset: { testid: 'friend-gone' } },
+      h('h2', {}, 'Not a friend'),
+      h('p', {}, 'This person is not (or no longer) your friend. ', h('span', { class: 'muted' }, error.message)),
+      h('p', {}, h('a', { href: '#/friends' }, 'Your friends')),
+    ),
+  );
 }

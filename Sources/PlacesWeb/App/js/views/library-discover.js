@@ -13,8 +13,12 @@ export const SORTS = {
 };
 
 export const KINDS = [
-  ['', 'All kinds'], ['city', 'Cities'], ['region', 'Regions'], ['country', 'Countries'],
-  ['continent', 'Continents'], ['place', 'Places (yours and contacts’)'],
+  ['', 'All kinds'],
+  ['city', 'Cities'],
+  ['region', 'Regions'],
+  ['country', 'Countries'],
+  ['continent', 'Continents'],
+  ['place', 'Places (yours and contacts’)'],
 ];
 
 const GAZETTEER = /^(city|region|country|continent):/;
@@ -31,8 +35,7 @@ function samePlace(place, result) {
   const own = ownPlaceID(result);
   if (own) return place.id === own;
   if (GAZETTEER.test(result.id) && place.gazetteerId) return place.gazetteerId === result.id;
-  return fold(place.name) === fold(result.name)
-    && distanceMeters(place.latitude, place.longitude, result.latitude, result.longitude) <= 100;
+  return fold(place.name) === fold(result.name) && distanceMeters(place.latitude, place.longitude, result.latitude, result.longitude) <= 100;
 }
 
 /**
@@ -45,9 +48,7 @@ export async function libraryPlaceFor(result) {
   const { places } = await get('/v1/places');
   const existing = places.find((place) => samePlace(place, result));
   if (existing) return existing.id;
-  const body = GAZETTEER.test(result.id)
-    ? { gazetteerId: result.id }
-    : { name: result.name, latitude: result.latitude, longitude: result.longitude };
+  const body = GAZETTEER.test(result.id) ? { gazetteerId: result.id } : { name: result.name, latitude: result.latitude, longitude: result.longitude };
   return (await post('/v1/places', body)).id;
 }
 
@@ -93,5 +94,8 @@ export function popularityText(count) {
 export function sortLocally(results, sort) {
   if (sort === 'off') return results;
   const sign = sort === 'descending' ? -1 : 1;
-  return results.map((r, i) => [r, i]).sort((a, b) => sign * (a[0].popularity - b[0].popularity) || a[1] - b[1]).map((p) => p[0]);
+  return results
+    .map((r, i) => [r, i])
+    .sort((a, b) => sign * (a[0].popularity - b[0].popularity) || a[1] - b[1])
+    .map((p) => p[0]);
 }

@@ -12,15 +12,26 @@ export function sortable(list, { item, handle, onMove, onDragChange }) {
   const items = () => [...list.querySelectorAll(item)].filter((el) => el.parentElement === list);
 
   function clear() {
-    for (const el of items()) { el.style.transform = ''; el.classList.remove('dragging', 'shifted'); }
+    for (const el of items()) {
+      el.style.transform = '';
+      el.classList.remove('dragging', 'shifted');
+    }
     list.classList.remove('sorting');
   }
 
   function targetIndex(center) {
     const { mids, from } = drag;
     let to = from;
-    for (let i = 0; i < from; i++) if (center < mids[i]) { to = i; break; }
-    for (let i = mids.length - 1; i > from; i--) if (center > mids[i]) { to = i; break; }
+    for (let i = 0; i < from; i++)
+      if (center < mids[i]) {
+        to = i;
+        break;
+      }
+    for (let i = mids.length - 1; i > from; i--)
+      if (center > mids[i]) {
+        to = i;
+        break;
+      }
     return to;
   }
 
@@ -54,7 +65,19 @@ export function sortable(list, { item, handle, onMove, onDragChange }) {
     const next = rects[from + 1] || null;
     const prev = rects[from - 1] || null;
     const gap = next ? next.top - rects[from].bottom : prev ? rects[from].top - prev.bottom : 0;
-    drag = { el, els, from, to: from, grip, pointerId: event.pointerId, startY: event.clientY + scrollY, top: rects[from].top + scrollY, height: rects[from].height, mids, step: rects[from].height + gap };
+    drag = {
+      el,
+      els,
+      from,
+      to: from,
+      grip,
+      pointerId: event.pointerId,
+      startY: event.clientY + scrollY,
+      top: rects[from].top + scrollY,
+      height: rects[from].height,
+      mids,
+      step: rects[from].height + gap,
+    };
     el.classList.add('dragging');
     list.classList.add('sorting');
     if (onDragChange) onDragChange(true);
@@ -67,7 +90,10 @@ export function sortable(list, { item, handle, onMove, onDragChange }) {
     const dy = y - drag.startY;
     drag.el.style.transform = `translateY(${dy}px)`;
     const to = targetIndex(drag.top + drag.height / 2 + dy);
-    if (to !== drag.to) { drag.to = to; shiftOthers(to); }
+    if (to !== drag.to) {
+      drag.to = to;
+      shiftOthers(to);
+    }
     // Near the window's edges, scroll so long lists can be reordered end to end.
     if (event.clientY < 40) window.scrollBy(0, -12);
     else if (event.clientY > window.innerHeight - 40) window.scrollBy(0, 12);
@@ -84,7 +110,9 @@ export function sortable(list, { item, handle, onMove, onDragChange }) {
   }
   list.addEventListener('pointerup', (event) => finish(event, true));
   list.addEventListener('pointercancel', (event) => finish(event, false));
-  list.addEventListener('lostpointercapture', (event) => { if (drag && event.pointerId === drag.pointerId) finish(event, true); });
+  list.addEventListener('lostpointercapture', (event) => {
+    if (drag && event.pointerId === drag.pointerId) finish(event, true);
+  });
 
   list.addEventListener('keydown', (event) => {
     const grip = event.target.closest(handle);
@@ -106,10 +134,15 @@ export function sortable(list, { item, handle, onMove, onDragChange }) {
   function move(el, from, to) {
     const els = items();
     const focused = document.activeElement;
-    if (to > from) els[to].after(el); else els[to].before(el);
+    if (to > from) els[to].after(el);
+    else els[to].before(el);
     if (focused && el.contains(focused)) focused.focus({ preventScroll: true });
     onMove(el, from, to);
   }
 
-  return { get dragging() { return drag !== null; } };
+  return {
+    get dragging() {
+      return drag !== null;
+    },
+  };
 }

@@ -15,11 +15,18 @@
 
 import { get, post, patch, del, seg } from '../api.js';
 import { h, mount, action, empty, flash, download, showError } from '../dom.js';
-import { debounce, rerender, plural, coordinates, upload, bytes } from './library-util.js';
+import { bytes, confirmButton, coordinates, debounce, plural, rerender } from '../ui.js';
+import { upload } from './library-util.js';
 import { placeForm } from './library-place-form.js';
 import { money } from './trip-common.js';
 
-const IMPORT_TYPES = { geojson: 'application/geo+json', json: 'application/geo+json', kml: 'application/vnd.google-earth.kml+xml', gpx: 'application/gpx+xml', xml: 'application/xml' };
+const IMPORT_TYPES = {
+  geojson: 'application/geo+json',
+  json: 'application/geo+json',
+  kml: 'application/vnd.google-earth.kml+xml',
+  gpx: 'application/gpx+xml',
+  xml: 'application/xml',
+};
 
 export function placesPanel() {
   let places = [];
@@ -35,19 +42,45 @@ export function placesPanel() {
 
   const addButton = h('button', { type: 'button', class: 'primary', 'data-testid': 'place-add', 'aria-expanded': 'false' }, 'Add a place');
   addButton.addEventListener('click', () => openCreate());
-  const exporter = (format, label) => action(label, () => download('/v1/places/export?format=' + format, 'places.' + format), { 'data-testid': 'places-export-' + format, 'aria-label': `Export your places as ${label}` });
+  const exporter = (format, label) =>
+    action(label, () => download('/v1/places/export?format=' + format, 'places.' + format), {
+      'data-testid': 'places-export-' + format,
+      'aria-label': `Export your places as ${label}`,
+    });
 
-  const element = h('section', { class: 'places' },
-    h('div', { class: 'toolbar' }, count, addButton, importLabel, importProgress,
-      h('span', { class: 'row' }, h('span', { class: 'muted' }, 'Export:'), exporter('geojson', 'GeoJSON'), exporter('kml', 'KML'), exporter('gpx', 'GPX'))),
-    importResult, createSlot, list);
+  const element = h(
+    'section',
+    { class: 'places' },
+    h(
+      'div',
+      { class: 'toolbar' },
+      count,
+      addButton,
+      importLabel,
+      importProgress,
+      h('span', { class: 'row' }, h('span', { class: 'muted' }, 'Export:'), exporter('geojson', 'GeoJSON'), exporter('kml', 'KML'), exporter('gpx', 'GPX')),
+    ),
+    importResult,
+    createSlot,
+    list,
+  );
 
   function openCreate() {
-    if (createSlot.firstChild) { createSlot.querySelector('input').focus(); return; }
+    if (createSlot.firstChild) {
+      createSlot.querySelector('input').focus();
+      return;
+    }
     addButton.setAttribute('aria-expanded', 'true');
-    const close = () => { mount(createSlot); addButton.setAttribute('aria-expanded', 'false'); addButton.focus(); };
+    const close = () => {
+      mount(createSlot);
+      addButton.setAttribute('aria-expanded', 'false');
+      addButton.focus();
+    };
     const el = placeForm({
-      place: null, categories, testid: 'place-create', onCancel: close,
+      place: null,
+      categories,
+      testid: 'place-create',
+      onCancel: close,
       async onSubmit(body) {
         const place = await post('/v1/places', body);
         close();
@@ -69,15 +102,36 @@ export function placesPanel() {
     try {
       const answer = await upload('/v1/places/import', file, {
         contentType: IMPORT_TYPES[ext] || file.type || 'application/xml',
-        onProgress: (done, total) => { importProgress.value = Math.round((done / total) * 100); },
+        onProgress: (done, total) => {
+          importProgress.value = Math.round((done / total) * 100);
+        },
       });
-      mount(importResult, h('div', { class: 'card import-result' },
-        h('p', {}, `${file.name}: imported ${plural(answer.imported, 'place')}, skipped ${answer.skipped} already in your library.`),
-        answer.ignored.length ? h('details', {}, h('summary', {}, `${answer.ignored.length} not imported (not places)`),
-          h('ul', {}, answer.ignored.map((x) => h('li', {}, `#${x.index + 1}: ${x.reason}`)))) : null));
+      mount(
+        importResult,
+        h(
+          'div',
+          { class: 'card import-result' },
+          h('p', {}, `${file.name}: imported ${plural(answer.imported, 'place')}, skipped ${answer.skipped} already in your library.`),
+          answer.ignored.length
+            ? h(
+                'details',
+                {},
+                h('summary', {}, `${answer.ignored.length} not imported (not places)`),
+                h(
+                  'ul',
+                  {},
+                  answer.ignored.map((x) => h('li', {}, `#${x.index + 1}: ${x.reason}`)),
+                ),
+              )
+            : null,
+        ),
+      );
       await load();
     } catch (error) {
-      mount(importResult, h('p', { class: 'field-error', role: 'alert' }, `${file.name} (${bytes(file.size)}) was not imported: ${error.message}${error.field ? ` (at ${error.field})` : ''}`));
+      mount(
+        importResult,
+        h('p', { class: 'field-error', role: 'alert' }, `${file.name} (${bytes(file.size)}) was not imported: ${error.message}${error.field ? ` (at ${error.field})` : ''}`),
+      );
     } finally {
       importProgress.hidden = true;
       importInput.value = '';
@@ -87,21 +141,36 @@ export function placesPanel() {
   // One file input for every place's "Add photo" (a file input per row made a list of 500
   // places take 350 ms to build): the button names the place, then opens the picker.
   let photoTarget = null;
-  const photoInput = h('input', { type: 'file', class: 'visually-hidden', tabindex: '-1', 'aria-hidden': 'true', accept: 'image/jpeg,image/png,image/webp,image/heic', 'data-testid': 'place-photo-input' });
+  const photoInput = h('input', {
+    type: 'file',
+    class: 'visually-hidden',
+    tabindex: '-1',
+    'aria-hidden': 'true',
+    accept: 'image/jpeg,image/png,image/webp,image/heic',
+    'data-testid': 'place-photo-input',
+  });
   photoInput.addEventListener('change', async () => {
     const file = photoInput.files && photoInput.files[0];
     const place = photoTarget;
     if (!file || !place) return;
     const row = () => list.querySelector(`[data-id="${CSS.escape(place.id)}"]`);
     const progress = row() && row().querySelector('[data-testid=place-photo-progress]');
-    if (progress) { progress.hidden = false; progress.value = 0; }
+    if (progress) {
+      progress.hidden = false;
+      progress.value = 0;
+    }
     try {
-      const photo = await upload('/v1/photos', file, { onProgress: (done, total) => { if (progress) progress.value = Math.round((done / total) * 100); } });
+      const photo = await upload('/v1/photos', file, {
+        onProgress: (done, total) => {
+          if (progress) progress.value = Math.round((done / total) * 100);
+        },
+      });
       await post(`/v1/places/${seg(place.id)}/photos`, { photo: photo.id });
       await load();
     } catch (error) {
       const button = row() && row().querySelector('[data-testid=place-photo-add]');
-      if (button) showError(button, error); else flash(error.message);
+      if (button) showError(button, error);
+      else flash(error.message);
     } finally {
       if (progress) progress.hidden = true;
       photoInput.value = '';
@@ -113,7 +182,11 @@ export function placesPanel() {
   /** The pin's photos (thumbnails with a remove button) and the control that adds one. */
   function photos(place) {
     const progress = h('progress', { max: 100, value: 0, hidden: true, 'data-testid': 'place-photo-progress', 'aria-label': `Uploading a photo of ${place.name}` });
-    const add = h('button', { type: 'button', 'data-testid': 'place-photo-add', title: 'JPEG, PNG, WebP or HEIC; at most 10 a place', 'aria-label': `Add a photo of ${place.name}` }, 'Add photo');
+    const add = h(
+      'button',
+      { type: 'button', 'data-testid': 'place-photo-add', title: 'JPEG, PNG, WebP or HEIC; at most 10 a place', 'aria-label': `Add a photo of ${place.name}` },
+      'Add photo',
+    );
     add.addEventListener('click', () => {
       const old = add.nextElementSibling;
       if (old && old.classList.contains('field-error')) old.remove();
@@ -122,11 +195,35 @@ export function placesPanel() {
       photoInput.click();
     });
     const full = (place.photos || []).length >= 10;
-    const thumbs = (place.photos || []).length ? h('div', { class: 'place-photos' },
-      place.photos.map((photo) => h('figure', { class: 'thumb', 'data-photo': photo.id },
-        h('img', { src: '/v1/photos/' + photo.id, alt: `Photo of ${place.name}`, width: photo.width, height: photo.height, loading: 'lazy', 'data-testid': 'place-photo', 'data-id': photo.id }),
-        action('✕', async () => { await del(`/v1/places/${seg(place.id)}/photos/${seg(photo.id)}`); await load(); },
-          { class: 'thumb-remove', 'data-testid': 'place-photo-remove', 'aria-label': `Remove this photo of ${place.name}` })))) : null;
+    const thumbs = (place.photos || []).length
+      ? h(
+          'div',
+          { class: 'place-photos' },
+          place.photos.map((photo) =>
+            h(
+              'figure',
+              { class: 'thumb', 'data-photo': photo.id },
+              h('img', {
+                src: '/v1/photos/' + photo.id,
+                alt: `Photo of ${place.name}`,
+                width: photo.width,
+                height: photo.height,
+                loading: 'lazy',
+                'data-testid': 'place-photo',
+                'data-id': photo.id,
+              }),
+              action(
+                '✕',
+                async () => {
+                  await del(`/v1/places/${seg(place.id)}/photos/${seg(photo.id)}`);
+                  await load();
+                },
+                { class: 'thumb-remove', 'data-testid': 'place-photo-remove', 'aria-label': `Remove this photo of ${place.name}` },
+              ),
+            ),
+          ),
+        )
+      : null;
     return { thumbs, control: full ? null : [add, progress] };
   }
 
@@ -140,8 +237,12 @@ export function placesPanel() {
     if (place.entryPrice) facts.push('entry ' + money(place.entryPrice));
     if (place.origin) facts.push(place.origin.startsWith('friend:') ? 'from a friend' : place.origin.startsWith('post:') ? 'from a post' : place.origin);
     return [
-      h('div', { class: 'row' }, h('strong', { 'data-testid': 'place-name' }, place.name),
-        place.categories.map((c) => h('span', { class: 'chip' }, byName.has(c) ? byName.get(c) + ' ' : '', c))),
+      h(
+        'div',
+        { class: 'row' },
+        h('strong', { 'data-testid': 'place-name' }, place.name),
+        place.categories.map((c) => h('span', { class: 'chip' }, byName.has(c) ? byName.get(c) + ' ' : '', c)),
+      ),
       h('div', { class: 'muted' }, [place.address, coordinates(place.latitude, place.longitude), ...facts].filter(Boolean).join(' · ')),
       place.url ? h('a', { href: place.url, rel: 'noopener noreferrer', target: '_blank', 'data-testid': 'place-url' }, place.url) : null,
       place.notes ? h('p', { class: 'notes', 'data-testid': 'place-notes' }, place.notes) : null,
@@ -151,41 +252,66 @@ export function placesPanel() {
 
   function item(place) {
     const li = h('li', { class: 'place-item', 'data-testid': 'place-item', 'data-id': place.id });
-    const heart = action(place.favorite ? '♥' : '♡', async () => {
-      if (place.favorite) await del('/v1/favorites/' + seg(place.id));
-      else await post('/v1/favorites', { placeId: place.id });
-      await load();
-    }, { class: place.favorite ? 'heart on' : 'heart', 'data-testid': 'place-heart', 'aria-pressed': place.favorite ? 'true' : 'false', 'aria-label': place.favorite ? `Remove ${place.name} from favorites` : `Add ${place.name} to favorites` });
+    const heart = action(
+      place.favorite ? '♥' : '♡',
+      async () => {
+        if (place.favorite) await del('/v1/favorites/' + seg(place.id));
+        else await post('/v1/favorites', { placeId: place.id });
+        await load();
+      },
+      {
+        class: place.favorite ? 'heart on' : 'heart',
+        'data-testid': 'place-heart',
+        'aria-pressed': place.favorite ? 'true' : 'false',
+        'aria-label': place.favorite ? `Remove ${place.name} from favorites` : `Add ${place.name} to favorites`,
+      },
+    );
     const pictures = photos(place);
     const body = h('div', { class: 'grow' }, details(place, pictures.thumbs));
     const edit = h('button', { type: 'button', 'data-testid': 'place-edit', 'aria-label': `Edit ${place.name}` }, 'Edit');
-    const remove = h('button', { type: 'button', class: 'danger', 'data-testid': 'place-delete', 'aria-label': `Delete ${place.name}` }, 'Delete');
-    const actions = h('div', { class: 'row place-actions' }, pictures.control, edit, remove);
-    edit.addEventListener('click', () => {
-      editors.set(place.id, li);
-      const close = () => { editors.delete(place.id); load(); };
-      mount(body, placeForm({
-        place, categories, testid: 'place-edit-form', onCancel: close,
-        async onSubmit(changes) { await patch('/v1/places/' + seg(place.id), changes); close(); },
-      }));
-      actions.hidden = true;
-      body.querySelector('input').focus();
-    });
-    remove.addEventListener('click', () => {
-      editors.set(place.id, li); // a live refresh keeps the question open
-      actions.hidden = true;
-      const cancel = h('button', { type: 'button', 'data-testid': 'place-delete-cancel' }, 'Keep it');
-      const confirm = action(`Delete ${place.name}`, async () => {
+    const remove = confirmButton(
+      'Delete',
+      async () => {
         await del('/v1/places/' + seg(place.id));
         editors.delete(place.id);
         flash(`Deleted ${place.name}.`, 'ok');
         await load();
-      }, { class: 'danger', 'data-testid': 'place-delete-confirm' });
-      const ask = h('div', { class: 'row confirm', role: 'group', 'aria-label': 'Confirm delete' },
-        h('span', {}, place.favorite ? 'Delete this place and its favorite? Itineraries keep their copies.' : 'Delete this place? Itineraries keep their copies.'), confirm, cancel);
-      cancel.addEventListener('click', () => { editors.delete(place.id); ask.remove(); actions.hidden = false; remove.focus(); });
-      li.append(ask);
-      confirm.focus();
+      },
+      {
+        confirmLabel: `Delete ${place.name}`,
+        cancelLabel: 'Keep it',
+        'data-testid': 'place-delete',
+        'aria-label': `Delete ${place.name}`,
+        question: place.favorite ? 'Delete this place and its favorite? Itineraries keep their copies.' : 'Delete this place? Itineraries keep their copies.',
+        // a live refresh keeps the question open
+        onAsk: (asking) => {
+          if (asking) editors.set(place.id, li);
+          else editors.delete(place.id);
+        },
+      },
+    );
+    const actions = h('div', { class: 'row place-actions' }, pictures.control, edit, remove);
+    edit.addEventListener('click', () => {
+      editors.set(place.id, li);
+      const close = () => {
+        editors.delete(place.id);
+        load();
+      };
+      mount(
+        body,
+        placeForm({
+          place,
+          categories,
+          testid: 'place-edit-form',
+          onCancel: close,
+          async onSubmit(changes) {
+            await patch('/v1/places/' + seg(place.id), changes);
+            close();
+          },
+        }),
+      );
+      actions.hidden = true;
+      body.querySelector('input').focus();
     });
     li.append(heart, body, actions);
     return li;
@@ -195,9 +321,12 @@ export function placesPanel() {
     count.textContent = plural(places.length, 'place');
     const live = new Set(places.map((p) => p.id));
     for (const id of editors.keys()) if (!live.has(id)) editors.delete(id);
-    rerender(list, places.length
-      ? places.map((place) => editors.get(place.id) || item(place))
-      : [h('li', { class: 'placeholder' }, empty('No places yet: add one, import a file, or heart a result in Discover.'))]);
+    rerender(
+      list,
+      places.length
+        ? places.map((place) => editors.get(place.id) || item(place))
+        : [h('li', { class: 'placeholder' }, empty('No places yet: add one, import a file, or heart a result in Discover.'))],
+    );
   }
 
   async function load() {
@@ -206,6 +335,10 @@ export function placesPanel() {
     places = answer.places;
     show();
   }
-  const refresh = debounce(() => load().catch((error) => { if (error.code !== 'logged-out') flash(error.message); }));
+  const refresh = debounce(() =>
+    load().catch((error) => {
+      if (error.code !== 'logged-out') flash(error.message);
+    }),
+  );
   return { element, load, refresh, cleanup: () => refresh.cancel() };
 }

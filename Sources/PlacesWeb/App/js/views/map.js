@@ -13,8 +13,8 @@ export async function render(main, params, ctx) {
   const friendId = params.friend || null;
   const query = ctx.query || new URLSearchParams();
   const state = {
-    places: [],          // as the map takes them: {id, name, latitude, longitude, categories, emoji, favorite, note, address}
-    emoji: new Map(),    // lower-cased category name -> emoji
+    places: [], // as the map takes them: {id, name, latitude, longitude, categories, emoji, favorite, note, address}
+    emoji: new Map(), // lower-cased category name -> emoji
     category: query.get('category') || '',
     favoritesOnly: query.get('favorites') === '1',
     selected: null,
@@ -30,18 +30,21 @@ export async function render(main, params, ctx) {
   const mapBox = h('div', { class: 'map', id: 'map-canvas' });
   const error = h('div', {});
 
-  const toolbar = h('div', { class: 'toolbar map-toolbar' },
+  const toolbar = h(
+    'div',
+    { class: 'toolbar map-toolbar' },
     h('label', { class: 'map-control' }, h('span', { class: 'muted' }, 'Map of '), whose),
     h('label', { class: 'map-control' }, h('span', { class: 'muted' }, 'Category '), categorySelect),
-    friendId ? null : h('label', { class: 'map-control map-check' }, favorites, ' Favorites only'));
+    friendId ? null : h('label', { class: 'map-control map-check' }, favorites, ' Favorites only'),
+  );
 
-  mount(main,
+  mount(
+    main,
     heading,
     toolbar,
     error,
-    h('div', { class: 'map-layout' },
-      h('div', { class: 'map-pane' }, mapBox),
-      h('aside', { class: 'map-list', 'aria-label': 'Places' }, count, list)));
+    h('div', { class: 'map-layout' }, h('div', { class: 'map-pane' }, mapBox), h('aside', { class: 'map-list', 'aria-label': 'Places' }, count, list)),
+  );
 
   let handle;
   try {
@@ -68,9 +71,8 @@ export async function render(main, params, ctx) {
     show({ refit: true });
   });
 
-  const visible = () => state.places.filter((p) =>
-    (!state.favoritesOnly || friendId || p.favorite)
-    && (!state.category || p.categories.some((c) => c.toLowerCase() === state.category.toLowerCase())));
+  const visible = () =>
+    state.places.filter((p) => (!state.favoritesOnly || friendId || p.favorite) && (!state.category || p.categories.some((c) => c.toLowerCase() === state.category.toLowerCase())));
 
   function emojiFor(categories) {
     for (const c of categories) {
@@ -85,7 +87,8 @@ export async function render(main, params, ctx) {
     for (const item of list.querySelectorAll('.map-item')) {
       const on = item.dataset.id === String(id);
       item.classList.toggle('selected', on);
-      if (on) item.setAttribute('aria-current', 'true'); else item.removeAttribute('aria-current');
+      if (on) item.setAttribute('aria-current', 'true');
+      else item.removeAttribute('aria-current');
       if (on && fromMap) item.scrollIntoView({ block: 'nearest' });
     }
     if (!fromMap && handle) handle.focusPlace(id);
@@ -105,12 +108,14 @@ export async function render(main, params, ctx) {
       present.set(state.category.toLowerCase(), { name: state.category, count: 0 });
     }
     const options = [...present.entries()].sort((a, b) => a[1].name.localeCompare(b[1].name));
-    mount(categorySelect,
+    mount(
+      categorySelect,
       h('option', { value: '' }, 'All categories'),
       options.map(([key, { name, count: n }]) => {
         const emoji = state.emoji.get(key);
         return h('option', { value: name, selected: key === state.category.toLowerCase() }, `${emoji ? emoji + ' ' : ''}${name} (${n})`);
-      }));
+      }),
+    );
     const current = present.get(state.category.toLowerCase());
     categorySelect.value = current ? current.name : '';
   }
@@ -118,29 +123,47 @@ export async function render(main, params, ctx) {
   function renderList(shown) {
     const hidden = state.places.filter((p) => !hasPoint(p)).length;
     const total = friendId ? state.places.length : state.places.filter((p) => !state.favoritesOnly || p.favorite).length;
-    count.textContent = shown.length === total
-      ? `${shown.length} ${shown.length === 1 ? 'place' : 'places'}`
-      : `${shown.length} of ${total} places`;
+    count.textContent = shown.length === total ? `${shown.length} ${shown.length === 1 ? 'place' : 'places'}` : `${shown.length} of ${total} places`;
     if (hidden) count.textContent += ` (${hidden} without a position)`;
     if (!shown.length) {
-      mount(list, h('li', { class: 'map-list-empty' }, empty(
-        state.places.length
-          ? 'No place matches this filter.'
-          : friendId ? 'This friend shares no places with you yet.' : 'No places yet: add some from Discover.')));
+      mount(
+        list,
+        h(
+          'li',
+          { class: 'map-list-empty' },
+          empty(state.places.length ? 'No place matches this filter.' : friendId ? 'This friend shares no places with you yet.' : 'No places yet: add some from Discover.'),
+        ),
+      );
       if (!friendId && !state.places.length) list.firstChild.appendChild(h('a', { href: '#/discover' }, 'Discover places'));
       return;
     }
-    mount(list, shown.map((place) => h('li', {},
-      h('button', {
-        type: 'button', class: ['map-item', String(place.id) === String(state.selected) ? 'selected' : ''],
-        dataset: { id: place.id }, disabled: !hasPoint(place),
-        onclick: () => select(place.id),
-      },
-      h('span', { class: 'map-item-emoji', 'aria-hidden': 'true' }, place.emoji || '•'),
-      h('span', { class: 'map-item-text' },
-        h('span', { class: 'map-item-name' }, place.name || 'Unnamed place'),
-        place.categories.length ? h('span', { class: 'map-item-meta muted' }, place.categories.join(', ')) : null),
-      place.favorite && !friendId ? h('span', { class: 'map-item-fav', title: 'Favorite', 'aria-label': 'favorite' }, '♥') : null))));
+    mount(
+      list,
+      shown.map((place) =>
+        h(
+          'li',
+          {},
+          h(
+            'button',
+            {
+              type: 'button',
+              class: ['map-item', String(place.id) === String(state.selected) ? 'selected' : ''],
+              dataset: { id: place.id },
+              disabled: !hasPoint(place),
+              onclick: () => select(place.id),
+            },
+            h('span', { class: 'map-item-emoji', 'aria-hidden': 'true' }, place.emoji || '•'),
+            h(
+              'span',
+              { class: 'map-item-text' },
+              h('span', { class: 'map-item-name' }, place.name || 'Unnamed place'),
+              place.categories.length ? h('span', { class: 'map-item-meta muted' }, place.categories.join(', ')) : null,
+            ),
+            place.favorite && !friendId ? h('span', { class: 'map-item-fav', title: 'Favorite', 'aria-label': 'favorite' }, '♥') : null,
+          ),
+        ),
+      ),
+    );
   }
 
   function show({ refit = false } = {}) {
@@ -152,22 +175,30 @@ export async function render(main, params, ctx) {
     const candidates = state.places.filter((p) => !state.favoritesOnly || friendId || p.favorite);
     handle.setPlaces(candidates, { onSelect: (place) => select(place.id, { fromMap: true }) });
     handle.setFilter({ category: state.category || null });
-    if (refit || firstFit) { handle.fit(); firstFit = false; }
+    if (refit || firstFit) {
+      handle.fit();
+      firstFit = false;
+    }
   }
 
   async function loadFriends() {
     try {
       const { friends } = await get('/v1/friends');
       const mine = (friends || []).filter((f) => f.state === 'friend');
-      mount(whose, h('option', { value: '' }, 'My places'),
-        mine.map((f) => h('option', { value: f.id, selected: f.id === friendId }, f.name || f.username || f.id.split('-')[0])));
+      mount(
+        whose,
+        h('option', { value: '' }, 'My places'),
+        mine.map((f) => h('option', { value: f.id, selected: f.id === friendId }, f.name || f.username || f.id.split('-')[0])),
+      );
       if (friendId) {
         const friend = (friends || []).find((f) => f.id === friendId);
-        state.friendName = friend ? (friend.name || friend.username || null) : null;
+        state.friendName = friend ? friend.name || friend.username || null : null;
         if (!friend) whose.appendChild(h('option', { value: friendId, selected: true }, friendId.split('-')[0]));
         whose.value = friendId;
       }
-    } catch { /* the selector keeps "My places" */ }
+    } catch {
+      /* the selector keeps "My places" */
+    }
     heading.textContent = friendId ? (state.friendName ? `${state.friendName}’s map` : 'A friend’s map') : 'Map';
     if (friendId && handle) handle.leaflet.getContainer().setAttribute('aria-label', `Map of ${state.friendName || 'a friend'}’s places`);
   }
@@ -176,21 +207,35 @@ export async function render(main, params, ctx) {
     try {
       const { categories } = await get('/v1/categories');
       state.emoji = new Map((categories || []).map((c) => [String(c.name).toLowerCase(), c.emoji]));
-    } catch { state.emoji = new Map(); }
+    } catch {
+      state.emoji = new Map();
+    }
   }
 
   async function loadPlaces() {
     if (friendId) {
       const { places } = await get('/v1/friends/' + seg(friendId) + '/map');
       return (places || []).map((p) => ({
-        id: p.id, name: p.name, latitude: p.latitude, longitude: p.longitude,
-        categories: p.categories || [], address: p.address, note: p.notes, favorite: false,
+        id: p.id,
+        name: p.name,
+        latitude: p.latitude,
+        longitude: p.longitude,
+        categories: p.categories || [],
+        address: p.address,
+        note: p.notes,
+        favorite: false,
       }));
     }
     const { places } = await get('/v1/places');
     return (places || []).map((p) => ({
-      id: p.id, name: p.name, latitude: p.latitude, longitude: p.longitude,
-      categories: p.categories || [], address: p.address, note: p.notes, favorite: !!p.favorite,
+      id: p.id,
+      name: p.name,
+      latitude: p.latitude,
+      longitude: p.longitude,
+      categories: p.categories || [],
+      address: p.address,
+      note: p.notes,
+      favorite: !!p.favorite,
     }));
   }
 
@@ -210,8 +255,10 @@ export async function render(main, params, ctx) {
         if (state.selected !== null && !places.some((p) => String(p.id) === String(state.selected))) state.selected = null;
       } catch (failure) {
         if (disposed) return;
-        mount(error, h('p', { class: 'field-error', role: 'alert' },
-          failure && failure.status === 404 && friendId ? 'This person is not your friend (or no longer).' : describe(failure)));
+        mount(
+          error,
+          h('p', { class: 'field-error', role: 'alert' }, failure && failure.status === 404 && friendId ? 'This person is not your friend (or no longer).' : describe(failure)),
+        );
       } finally {
         loading = null;
       }
@@ -220,11 +267,12 @@ export async function render(main, params, ctx) {
   }
 
   ctx.onEvent((event) => {
-    const relevant = event.type === 'changed' || event.type === 'resync'
-      || (friendId && (event.type === 'friend' || event.type === 'unfriended'));
+    const relevant = event.type === 'changed' || event.type === 'resync' || (friendId && (event.type === 'friend' || event.type === 'unfriended'));
     if (!relevant) return;
     clearTimeout(timer);
-    timer = setTimeout(() => { if (!disposed) reload(); }, RELOAD_DELAY);
+    timer = setTimeout(() => {
+      if (!disposed) reload();
+    }, RELOAD_DELAY);
   });
 
   await Promise.all([loadCategories(), loadFriends()]);

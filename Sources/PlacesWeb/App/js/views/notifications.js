@@ -9,7 +9,8 @@
 
 import { get, post } from '../api.js';
 import { h, mount, action, empty, flash, formatTime, shortID } from '../dom.js';
-import { debounce, rerender, quietGet } from './library-util.js';
+import { debounce, rerender } from '../ui.js';
+import { quietGet } from './library-util.js';
 
 const TEXT = {
   like: 'liked your post',
@@ -26,28 +27,38 @@ const TEXT = {
 function target(n) {
   const id = encodeURIComponent(n.subject);
   switch (n.type) {
-    case 'like': case 'comment': return ['#/feed', 'Open the feed'];
-    case 'friend-request': return ['#/friends', 'Answer in Friends'];
-    case 'friend-accepted': return ['#/friends/' + id, 'See their profile'];
-    case 'invitation': return ['#/itineraries', 'Answer the invitation'];
-    case 'viewed': case 'joined': return ['#/itineraries/' + id, 'Open the itinerary'];
-    case 'trip-liked': return ['#/explore/' + id, 'Open the trip'];
-    default: return ['#/notifications', 'Notifications'];
+    case 'like':
+    case 'comment':
+      return ['#/feed', 'Open the feed'];
+    case 'friend-request':
+      return ['#/friends', 'Answer in Friends'];
+    case 'friend-accepted':
+      return ['#/friends/' + id, 'See their profile'];
+    case 'invitation':
+      return ['#/itineraries', 'Answer the invitation'];
+    case 'viewed':
+    case 'joined':
+      return ['#/itineraries/' + id, 'Open the itinerary'];
+    case 'trip-liked':
+      return ['#/explore/' + id, 'Open the trip'];
+    default:
+      return ['#/notifications', 'Notifications'];
   }
 }
 
-export async function render(main, params, ctx) {
+export async function render(main, _params, ctx) {
   const unread = h('p', { class: 'count', 'data-testid': 'notifications-unread', 'aria-live': 'polite' });
   const list = h('ol', { class: 'list notifications-list', 'data-testid': 'notifications-list', 'aria-label': 'Notifications, newest first' });
-  const readAll = action('Mark all read', async () => {
-    show(await post('/v1/notifications/read', {}));
-    ctx.refreshUnread();
-  }, { 'data-testid': 'notifications-read-all' });
+  const readAll = action(
+    'Mark all read',
+    async () => {
+      show(await post('/v1/notifications/read', {}));
+      ctx.refreshUnread();
+    },
+    { 'data-testid': 'notifications-read-all' },
+  );
 
-  mount(main,
-    h('h2', {}, 'Notifications'),
-    h('div', { class: 'toolbar' }, unread, readAll),
-    list);
+  mount(main, h('h2', {}, 'Notifications'), h('div', { class: 'toolbar' }, unread, readAll), list);
 
   async function markRead(ids) {
     const answer = await post('/v1/notifications/read', { ids });
@@ -59,14 +70,22 @@ export async function render(main, params, ctx) {
     const who = n.actorName || shortID(n.actor);
     const [href, label] = target(n);
     const link = h('a', { href, 'data-testid': 'notification-link' }, label);
-    if (!n.read) link.addEventListener('click', () => { markRead([n.id]).catch(() => {}); });
-    return h('li', { class: n.read ? 'notification' : 'notification unread', 'data-testid': 'notification-item', 'data-id': n.id, 'data-type': n.type, 'data-read': String(n.read) },
+    if (!n.read)
+      link.addEventListener('click', () => {
+        markRead([n.id]).catch(() => {});
+      });
+    return h(
+      'li',
+      { class: n.read ? 'notification' : 'notification unread', 'data-testid': 'notification-item', 'data-id': n.id, 'data-type': n.type, 'data-read': String(n.read) },
       n.read ? null : h('span', { class: 'new-badge' }, 'New'),
-      h('div', { class: 'grow' },
-        h('p', { class: 'notification-text', 'data-testid': 'notification-text' },
-          h('span', { class: 'person', title: n.actor }, who), ' ', TEXT[n.type] || n.type),
-        h('div', { class: 'muted' }, h('time', { datetime: n.at }, formatTime(n.at)), ' · ', link)),
-      n.read ? null : action('Mark read', () => markRead([n.id]), { 'data-testid': 'notification-read', 'aria-label': `Mark read: ${who} ${TEXT[n.type] || n.type}` }));
+      h(
+        'div',
+        { class: 'grow' },
+        h('p', { class: 'notification-text', 'data-testid': 'notification-text' }, h('span', { class: 'person', title: n.actor }, who), ' ', TEXT[n.type] || n.type),
+        h('div', { class: 'muted' }, h('time', { datetime: n.at }, formatTime(n.at)), ' · ', link),
+      ),
+      n.read ? null : action('Mark read', () => markRead([n.id]), { 'data-testid': 'notification-read', 'aria-label': `Mark read: ${who} ${TEXT[n.type] || n.type}` }),
+    );
   }
 
   let last = '';
@@ -74,19 +93,39 @@ export async function render(main, params, ctx) {
     last = JSON.stringify(answer);
     unread.textContent = answer.unread ? `${answer.unread} unread` : 'All read';
     readAll.hidden = !answer.unread;
-    rerender(list, answer.notifications.length ? answer.notifications.map(item)
-      : [h('li', { class: 'placeholder' }, empty('Nothing yet. Likes, comments, friend requests and views of your trips appear here.'))]);
+    rerender(
+      list,
+      answer.notifications.length
+        ? answer.notifications.map(item)
+        : [h('li', { class: 'placeholder' }, empty('Nothing yet. Likes, comments, friend requests and views of your trips appear here.'))],
+    );
   }
 
-  async function load() { show(await get('/v1/notifications?limit=200')); }
+  async function load() {
+    show(await get('/v1/notifications?limit=200'));
+  }
   await load();
-  const refresh = debounce(() => load().catch((error) => { if (error.code !== 'logged-out') flash(error.message); }), 100);
-  ctx.onEvent((event) => { if (event.type === 'notification' || event.type === 'resync') refresh(); });
+  const refresh = debounce(
+    () =>
+      load().catch((error) => {
+        if (error.code !== 'logged-out') flash(error.message);
+      }),
+    100,
+  );
+  ctx.onEvent((event) => {
+    if (event.type === 'notification' || event.type === 'resync') refresh();
+  });
   // Marked read from the CLI or another tab: no event says so; a quiet poll notices.
   const poll = setInterval(async () => {
     if (document.hidden) return;
     const answer = await quietGet('/v1/notifications?limit=200');
-    if (answer && JSON.stringify(answer) !== last) { show(answer); ctx.refreshUnread(); }
+    if (answer && JSON.stringify(answer) !== last) {
+      show(answer);
+      ctx.refreshUnread();
+    }
   }, 1000);
-  return () => { refresh.cancel(); clearInterval(poll); };
+  return () => {
+    refresh.cancel();
+    clearInterval(poll);
+  };
 }

@@ -9,7 +9,8 @@
 
 import { get, post as postJSON, put, del, seg } from '../api.js';
 import { h, mount, form, action, empty, clearErrors } from '../dom.js';
-import { personLink, avatar, photo, audienceLabel, timeAgo, confirmButton, count } from './social-common.js';
+import { confirmButton, plural } from '../ui.js';
+import { personLink, avatar, photo, audienceLabel, timeAgo } from './social-common.js';
 
 /**
  * opts: { me, myName, friends: Map id → Friend, groups: [FriendGroup], onDeleted(id) }.
@@ -59,20 +60,24 @@ export function postCard(initial, opts) {
     }
   });
 
-  const commentForm = form({ class: 'comment-form', dataset: { testid: 'comment-form' }, 'aria-label': 'Add a comment' }, [
-    h('label', { class: 'visually-hidden', for: 'ci-' + initial.id }, 'Your comment'),
-    h('textarea', { id: 'ci-' + initial.id, name: 'text', rows: 2, maxlength: 2000, required: true, placeholder: 'Write a comment…', dataset: { testid: 'comment-input' } }),
-    h('div', { class: 'form-actions' }, h('button', { type: 'submit', class: 'primary', dataset: { testid: 'comment-submit' } }, 'Comment')),
-  ], async (values, formEl) => {
-    const text = (values.text || '').trim();
-    if (!text) throw Object.assign(new Error('Write something first.'), { field: 'text' });
-    await postJSON('/v1/posts/' + seg(card.post.id) + '/comments', { text });
-    formEl.reset();
-    clearErrors(formEl);
-    card.post = { ...card.post, comments: card.post.comments + 1 };
-    renderActions();
-    await loadComments(true);
-  });
+  const commentForm = form(
+    { class: 'comment-form', dataset: { testid: 'comment-form' }, 'aria-label': 'Add a comment' },
+    [
+      h('label', { class: 'visually-hidden', for: 'ci-' + initial.id }, 'Your comment'),
+      h('textarea', { id: 'ci-' + initial.id, name: 'text', rows: 2, maxlength: 2000, required: true, placeholder: 'Write a comment…', dataset: { testid: 'comment-input' } }),
+      h('div', { class: 'form-actions' }, h('button', { type: 'submit', class: 'primary', dataset: { testid: 'comment-submit' } }, 'Comment')),
+    ],
+    async (values, formEl) => {
+      const text = (values.text || '').trim();
+      if (!text) throw Object.assign(new Error('Write something first.'), { field: 'text' });
+      await postJSON('/v1/posts/' + seg(card.post.id) + '/comments', { text });
+      formEl.reset();
+      clearErrors(formEl);
+      card.post = { ...card.post, comments: card.post.comments + 1 };
+      renderActions();
+      await loadComments(true);
+    },
+  );
   commentsBox.append(commentList, commentForm);
 
   el.append(head, body, actions, commentsBox);
@@ -89,36 +94,72 @@ export function postCard(initial, opts) {
   }
 
   function renderComments(comments) {
-    if (!comments.length) { mount(commentList, h('li', { class: 'empty' }, 'No comments yet.')); return; }
-    mount(commentList, comments.map((c) => {
-      const canDelete = c.author === opts.me || card.post.mine;
-      return h('li', { class: 'comment', dataset: { testid: 'comment-item', id: c.id } },
-        h('div', { class: 'comment-head' },
-          personLink(c.authorName, c.author, { friend: opts.friends && opts.friends.has(c.author), me: opts.me }),
-          ' ', h('span', { class: 'muted' }, timeAgo(c.createdAt))),
-        h('p', { class: 'comment-text', dataset: { testid: 'comment-text' } }, c.text),
-        canDelete ? action('Delete', async () => {
-          await del('/v1/posts/' + seg(card.post.id) + '/comments/' + seg(c.id));
-          card.post = { ...card.post, comments: Math.max(0, card.post.comments - 1) };
-          renderActions();
-          await loadComments(true);
-        }, { class: 's-link danger', 'aria-label': 'Delete this comment', dataset: { testid: 'comment-delete' } }) : null);
-    }));
+    if (!comments.length) {
+      mount(commentList, h('li', { class: 'empty' }, 'No comments yet.'));
+      return;
+    }
+    mount(
+      commentList,
+      comments.map((c) => {
+        const canDelete = c.author === opts.me || card.post.mine;
+        return h(
+          'li',
+          { class: 'comment', dataset: { testid: 'comment-item', id: c.id } },
+          h(
+            'div',
+            { class: 'comment-head' },
+            personLink(c.authorName, c.author, { friend: opts.friends && opts.friends.has(c.author), me: opts.me }),
+            ' ',
+            h('span', { class: 'muted' }, timeAgo(c.createdAt)),
+          ),
+          h('p', { class: 'comment-text', dataset: { testid: 'comment-text' } }, c.text),
+          canDelete
+            ? action(
+                'Delete',
+                async () => {
+                  await del('/v1/posts/' + seg(card.post.id) + '/comments/' + seg(c.id));
+                  card.post = { ...card.post, comments: Math.max(0, card.post.comments - 1) };
+                  renderActions();
+                  await loadComments(true);
+                },
+                { class: 's-link danger', 'aria-label': 'Delete this comment', dataset: { testid: 'comment-delete' } },
+              )
+            : null,
+        );
+      }),
+    );
   }
 
   function renderHead() {
     const p = card.post;
     const friend = opts.friends && opts.friends.get(p.author);
-    mount(head,
-      avatar(friend && friend.picture, p.mine ? (opts.myName || p.authorName || 'you') : (p.authorName || (friend && friend.name))),
-      h('div', { class: 'post-meta' },
+    mount(
+      head,
+      avatar(friend && friend.picture, p.mine ? opts.myName || p.authorName || 'you' : p.authorName || (friend && friend.name)),
+      h(
+        'div',
+        { class: 'post-meta' },
         h('span', { dataset: { testid: 'post-author' } }, personLink(p.authorName, p.author, { friend: !!friend, me: opts.me })),
-        h('span', { class: 'muted' }, ' · ', timeAgo(p.createdAt), ' · ',
-          h('span', { class: 'audience', dataset: { testid: 'post-audience-label' } }, 'To: ' + audienceLabel(p.audience, opts.groups)))),
-      p.mine ? confirmButton('Delete', 'Delete this post', async () => {
-        await del('/v1/posts/' + seg(p.id));
-        if (opts.onDeleted) opts.onDeleted(p.id);
-      }, { class: 'danger post-delete', 'aria-label': 'Delete this post', dataset: { testid: 'post-delete' } }) : null);
+        h(
+          'span',
+          { class: 'muted' },
+          ' · ',
+          timeAgo(p.createdAt),
+          ' · ',
+          h('span', { class: 'audience', dataset: { testid: 'post-audience-label' } }, 'To: ' + audienceLabel(p.audience, opts.groups)),
+        ),
+      ),
+      p.mine
+        ? confirmButton(
+            'Delete',
+            async () => {
+              await del('/v1/posts/' + seg(p.id));
+              if (opts.onDeleted) opts.onDeleted(p.id);
+            },
+            { confirmLabel: 'Delete this post', class: 'danger post-delete', 'aria-label': 'Delete this post', dataset: { testid: 'post-delete' } },
+          )
+        : null,
+    );
   }
 
   function bodyKey(p) {
@@ -127,14 +168,26 @@ export function postCard(initial, opts) {
 
   function renderBody() {
     const p = card.post;
-    const who = p.mine ? 'you' : (p.authorName || 'a friend');
+    const who = p.mine ? 'you' : p.authorName || 'a friend';
     const n = p.photos.length;
-    mount(body,
+    mount(
+      body,
       p.text ? h('p', { class: 'post-text', dataset: { testid: 'post-text' } }, p.text) : null,
       p.place ? placeLine(p.place) : null,
-      n ? h('div', { class: ['post-photos', n === 1 ? 'single' : 'many'] }, p.photos.map((ph, i) =>
-        h('a', { href: '/v1/photos/' + encodeURIComponent(ph.id), target: '_blank', rel: 'noopener', class: 'photo-link', 'aria-label': `Open photo ${i + 1} of ${n} full size` },
-          photo(ph.id, { alt: `Photo ${i + 1} of ${n} posted by ${who}`, width: ph.width, height: ph.height })))) : null);
+      n
+        ? h(
+            'div',
+            { class: ['post-photos', n === 1 ? 'single' : 'many'] },
+            p.photos.map((ph, i) =>
+              h(
+                'a',
+                { href: '/v1/photos/' + encodeURIComponent(ph.id), target: '_blank', rel: 'noopener', class: 'photo-link', 'aria-label': `Open photo ${i + 1} of ${n} full size` },
+                photo(ph.id, { alt: `Photo ${i + 1} of ${n} posted by ${who}`, width: ph.width, height: ph.height }),
+              ),
+            ),
+          )
+        : null,
+    );
     body.dataset.key = bodyKey(p);
   }
 
@@ -143,8 +196,8 @@ export function postCard(initial, opts) {
     likeButton.textContent = p.liked ? '♥ Liked' : '♡ Like';
     likeButton.setAttribute('aria-pressed', p.liked ? 'true' : 'false');
     likeButton.setAttribute('aria-label', p.liked ? 'Unlike this post' : 'Like this post');
-    likeCount.textContent = count(p.likes, 'like');
-    commentsToggle.replaceChildren('💬 ', h('span', { dataset: { testid: 'post-comment-count' } }, count(p.comments, 'comment')));
+    likeCount.textContent = plural(p.likes, 'like');
+    commentsToggle.replaceChildren('💬 ', h('span', { dataset: { testid: 'post-comment-count' } }, plural(p.comments, 'comment')));
   }
 
   function update(next) {
@@ -159,16 +212,26 @@ export function postCard(initial, opts) {
   renderHead();
   renderBody();
   renderActions();
-  return { el, update, get post() { return card.post; }, refreshComments: () => card.commentsOpen && loadComments(true) };
+  return {
+    el,
+    update,
+    get post() {
+      return card.post;
+    },
+    refreshComments: () => card.commentsOpen && loadComments(true),
+  };
 }
 
 /** Where a post was written: its name and address as text, with a link to the map. */
 export function placeLine(place) {
-  const words = [place.name, place.address].filter(Boolean).join(', ')
-    || `${Number(place.latitude).toFixed(4)}, ${Number(place.longitude).toFixed(4)}`;
+  const words = [place.name, place.address].filter(Boolean).join(', ') || `${Number(place.latitude).toFixed(4)}, ${Number(place.longitude).toFixed(4)}`;
   const hasPoint = typeof place.latitude === 'number' && typeof place.longitude === 'number';
-  return h('p', { class: 'post-place muted', dataset: { testid: 'post-place' } }, '📍 ',
-    hasPoint ? h('a', { href: `geo:${place.latitude},${place.longitude}`, title: 'Open in a map app' }, words) : words);
+  return h(
+    'p',
+    { class: 'post-place muted', dataset: { testid: 'post-place' } },
+    '📍 ',
+    hasPoint ? h('a', { href: `geo:${place.latitude},${place.longitude}`, title: 'Open in a map app' }, words) : words,
+  );
 }
 
 /** Reads every card's post from a fresh list and updates or creates cards (keyed by id). */
@@ -179,7 +242,10 @@ export function syncCards(cards, posts, opts) {
     seen.add(p.id);
     let card = cards.get(p.id);
     if (card) card.update(p);
-    else { card = postCard(p, opts); cards.set(p.id, card); }
+    else {
+      card = postCard(p, opts);
+      cards.set(p.id, card);
+    }
     nodes.push(card.el);
   }
   for (const id of [...cards.keys()]) if (!seen.has(id)) cards.delete(id);

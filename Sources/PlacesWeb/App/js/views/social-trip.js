@@ -7,18 +7,22 @@
 
 import { put, del, seg } from '../api.js';
 import { h, mount, formatDate } from '../dom.js';
-import { personLink, audienceLabel, countryName, count } from './social-common.js';
+import { plural } from '../ui.js';
+import { personLink, audienceLabel, countryName } from './social-common.js';
 
 /** "Sat 3 May 2027 – Mon 5 May 2027 · 3 days" */
 export function tripDates(trip, days) {
-  const n = typeof days === 'number' ? days : (Array.isArray(trip.days) ? trip.days.length : trip.days);
+  const n = typeof days === 'number' ? days : Array.isArray(trip.days) ? trip.days.length : trip.days;
   const range = trip.startDate ? formatDate(trip.startDate) + (trip.endDate && trip.endDate !== trip.startDate ? ' – ' + formatDate(trip.endDate) : '') : '';
-  return [range, typeof n === 'number' ? count(n, 'day') : ''].filter(Boolean).join(' · ');
+  return [range, typeof n === 'number' ? plural(n, 'day') : ''].filter(Boolean).join(' · ');
 }
 
 export function likesLine(trip) {
-  return h('span', { class: 'muted ex-likes', dataset: { testid: 'explore-likes' }, title: 'Likes from people you know / from everyone' },
-    `♥ ${trip.likesKnown} from people you know · ${count(trip.likes, 'like')} in all`);
+  return h(
+    'span',
+    { class: 'muted ex-likes', dataset: { testid: 'explore-likes' }, title: 'Likes from people you know / from everyone' },
+    `♥ ${trip.likesKnown} from people you know · ${plural(trip.likes, 'like')} in all`,
+  );
 }
 
 /**
@@ -49,13 +53,19 @@ export function tripButtons(trip, onChange) {
   };
   const base = '/v1/explore/' + seg(trip.id);
   if (!trip.withdrawn) {
-    box.append(toggle(trip.liked ? '♥ Liked' : '♡ Like', trip.liked, base + '/like', {
-      'aria-label': (trip.liked ? 'Unlike ' : 'Like ') + trip.name, dataset: { testid: 'explore-like' },
-    }));
+    box.append(
+      toggle(trip.liked ? '♥ Liked' : '♡ Like', trip.liked, base + '/like', {
+        'aria-label': (trip.liked ? 'Unlike ' : 'Like ') + trip.name,
+        dataset: { testid: 'explore-like' },
+      }),
+    );
   }
-  box.append(toggle(trip.saved ? '★ Saved' : '☆ Save', trip.saved, base + '/save', {
-    'aria-label': (trip.saved ? 'Unsave ' : 'Save ') + trip.name, dataset: { testid: 'explore-save' },
-  }));
+  box.append(
+    toggle(trip.saved ? '★ Saved' : '☆ Save', trip.saved, base + '/save', {
+      'aria-label': (trip.saved ? 'Unsave ' : 'Save ') + trip.name,
+      dataset: { testid: 'explore-save' },
+    }),
+  );
   box.append(error);
   return box;
 }
@@ -81,23 +91,41 @@ export function tripCard(initial, opts = {}) {
     const nextKey = JSON.stringify(t);
     if (nextKey === key) return;
     key = nextKey;
-    if (t.withdrawn) el.dataset.withdrawn = 'true'; else delete el.dataset.withdrawn;
+    if (t.withdrawn) el.dataset.withdrawn = 'true';
+    else delete el.dataset.withdrawn;
     const title = t.withdrawn
       ? h('span', { class: 'ex-name' }, t.name)
       : h('a', { class: 'ex-name', href: '#/explore/' + encodeURIComponent(t.id), dataset: { testid: 'explore-trip-link' } }, t.name);
     const where = placesLine(t);
-    mount(el,
-      h('div', { class: 'grow ex-main' },
-        h('div', { class: 'row ex-title-row' }, title,
+    mount(
+      el,
+      h(
+        'div',
+        { class: 'grow ex-main' },
+        h(
+          'div',
+          { class: 'row ex-title-row' },
+          title,
           t.mine ? h('span', { class: 's-tag', dataset: { testid: 'explore-mine' } }, 'Yours') : null,
-          t.withdrawn ? h('span', { class: 's-tag s-tag-warn', dataset: { testid: 'explore-withdrawn' } }, 'Withdrawn by its author') : null),
-        h('div', { class: 'muted' }, 'By ', h('span', { dataset: { testid: 'explore-trip-author' } },
-          personLink(t.authorName, t.author, { friend: !!(opts.friends && opts.friends.has(t.author)), me: opts.me })),
-        ' · published to ', audienceLabel(t.audience).toLowerCase()),
+          t.withdrawn ? h('span', { class: 's-tag s-tag-warn', dataset: { testid: 'explore-withdrawn' } }, 'Withdrawn by its author') : null,
+        ),
+        h(
+          'div',
+          { class: 'muted' },
+          'By ',
+          h('span', { dataset: { testid: 'explore-trip-author' } }, personLink(t.authorName, t.author, { friend: !!(opts.friends && opts.friends.has(t.author)), me: opts.me })),
+          ' · published to ',
+          audienceLabel(t.audience).toLowerCase(),
+        ),
         h('div', { class: 'muted' }, tripDates(t)),
         where ? h('div', { class: 'ex-where' }, where) : null,
-        t.withdrawn ? null : likesLine(t)),
-      tripButtons(t, (updated) => { update(updated); if (opts.onChange) opts.onChange(updated); }));
+        t.withdrawn ? null : likesLine(t),
+      ),
+      tripButtons(t, (updated) => {
+        update(updated);
+        if (opts.onChange) opts.onChange(updated);
+      }),
+    );
   }
   function update(next) {
     const focused = el.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
@@ -109,7 +137,13 @@ export function tripCard(initial, opts = {}) {
     }
   }
   render();
-  return { el, update, get trip() { return current; } };
+  return {
+    el,
+    update,
+    get trip() {
+      return current;
+    },
+  };
 }
 
 /** Updates or creates trip cards from a fresh list (keyed by id); answers the nodes in order. */
@@ -120,7 +154,10 @@ export function syncTripCards(cards, trips, opts) {
     seen.add(t.id);
     let card = cards.get(t.id);
     if (card) card.update(t);
-    else { card = tripCard(t, opts); cards.set(t.id, card); }
+    else {
+      card = tripCard(t, opts);
+      cards.set(t.id, card);
+    }
     nodes.push(card.el);
   }
   for (const id of [...cards.keys()]) if (!seen.has(id)) cards.delete(id);

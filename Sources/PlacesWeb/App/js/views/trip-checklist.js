@@ -9,10 +9,10 @@
 
 import { get, post, patch, del, seg } from '../api.js';
 import { h, form, flash, describe, shortID } from '../dom.js';
-import { rerender, confirmDialog, closeDialogs, openDialog } from './trip-common.js';
-import { labelled } from './trip-item-form.js';
+import { labelled, rerender } from '../ui.js';
+import { confirmDialog, closeDialogs, openDialog } from './trip-common.js';
 
-export async function renderTab(container, trip, ctx) {
+export async function renderTab(container, trip, _ctx) {
   const base = `/v1/itineraries/${seg(trip.id)}/checklist`;
   let entries = [];
   let members = [];
@@ -20,25 +20,36 @@ export async function renderTab(container, trip, ctx) {
   const progress = h('p', { class: 'muted', 'data-testid': 'checklist-progress', 'aria-live': 'polite' });
   const listNames = h('datalist', { id: 'checklist-lists-' + trip.id });
 
-  const memberOptions = (selected) => [h('option', { value: '' }, 'nobody'),
-    ...members.map((m) => h('option', { value: m.id, selected: m.id === selected }, (m.name || shortID(m.id)) + (m.role === 'owner' ? ' (owner)' : '')))];
+  const memberOptions = (selected) => [
+    h('option', { value: '' }, 'nobody'),
+    ...members.map((m) => h('option', { value: m.id, selected: m.id === selected }, (m.name || shortID(m.id)) + (m.role === 'owner' ? ' (owner)' : ''))),
+  ];
   const assigneeSelect = h('select', { name: 'assignee' });
 
-  const addForm = trip.canEdit ? form({ class: 'card trip-checklist-add', 'data-testid': 'checklist-add-form' }, [
-    h('div', { class: 'row' },
-      labelled('New entry', h('input', { type: 'text', name: 'text', required: true, maxlength: '500', placeholder: 'Passport', autocomplete: 'off' })),
-      labelled('List', h('input', { type: 'text', name: 'list', maxlength: '100', list: listNames.id, placeholder: 'Packing, To do…', autocomplete: 'off' })),
-      labelled('Who takes care of it', assigneeSelect)),
-    h('div', { class: 'form-actions' }, h('button', { type: 'submit', class: 'primary', 'data-testid': 'checklist-add-submit' }, 'Add')),
-  ], async (values, el) => {
-    const request = { text: values.text.trim() };
-    if (values.list.trim()) request.list = values.list.trim();
-    if (values.assignee) request.assignee = values.assignee;
-    await post(base, request);
-    el.elements.text.value = '';
-    el.elements.text.focus();
-    await load();
-  }) : null;
+  const addForm = trip.canEdit
+    ? form(
+        { class: 'card trip-checklist-add', 'data-testid': 'checklist-add-form' },
+        [
+          h(
+            'div',
+            { class: 'row' },
+            labelled('New entry', h('input', { type: 'text', name: 'text', required: true, maxlength: '500', placeholder: 'Passport', autocomplete: 'off' })),
+            labelled('List', h('input', { type: 'text', name: 'list', maxlength: '100', list: listNames.id, placeholder: 'Packing, To do…', autocomplete: 'off' })),
+            labelled('Who takes care of it', assigneeSelect),
+          ),
+          h('div', { class: 'form-actions' }, h('button', { type: 'submit', class: 'primary', 'data-testid': 'checklist-add-submit' }, 'Add')),
+        ],
+        async (values, el) => {
+          const request = { text: values.text.trim() };
+          if (values.list.trim()) request.list = values.list.trim();
+          if (values.assignee) request.assignee = values.assignee;
+          await post(base, request);
+          el.elements.text.value = '';
+          el.elements.text.focus();
+          await load();
+        },
+      )
+    : null;
 
   container.append(h('div', { class: 'toolbar' }, h('h3', { class: 'trip-tab-title' }, 'Checklist'), progress), listNames, addForm, lists);
 
@@ -58,11 +69,18 @@ export async function renderTab(container, trip, ctx) {
       groups.get(key).push(entry);
     }
     listNames.replaceChildren(...[...groups.keys()].filter(Boolean).map((name) => h('option', { value: name })));
-    rerender(lists, () => entries.length
-      ? [...groups].map(([name, group]) => h('section', { class: 'trip-checklist-group', 'data-testid': 'checklist-list', dataset: { list: name } },
-        h('h4', {}, name || 'Checklist', h('span', { class: 'muted' }, ` ${group.filter((e) => e.checked).length}/${group.length}`)),
-        h('ul', { class: 'list' }, group.map(row))))
-      : h('p', { class: 'empty' }, 'Nothing on the checklist yet.'));
+    rerender(lists, () =>
+      entries.length
+        ? [...groups].map(([name, group]) =>
+            h(
+              'section',
+              { class: 'trip-checklist-group', 'data-testid': 'checklist-list', dataset: { list: name } },
+              h('h4', {}, name || 'Checklist', h('span', { class: 'muted' }, ` ${group.filter((e) => e.checked).length}/${group.length}`)),
+              h('ul', { class: 'list' }, group.map(row)),
+            ),
+          )
+        : h('p', { class: 'empty' }, 'Nothing on the checklist yet.'),
+    );
   }
 
   // Up and down move an entry among the entries of its own list (the positions are global).
@@ -74,39 +92,60 @@ export async function renderTab(container, trip, ctx) {
 
   function row(entry) {
     const box = h('input', {
-      type: 'checkbox', checked: entry.checked, disabled: !trip.canEdit, dataset: { action: 'check' },
-      id: 'chk-' + entry.id, 'aria-describedby': entry.assignee ? 'chk-who-' + entry.id : null,
+      type: 'checkbox',
+      checked: entry.checked,
+      disabled: !trip.canEdit,
+      dataset: { action: 'check' },
+      id: 'chk-' + entry.id,
+      'aria-describedby': entry.assignee ? 'chk-who-' + entry.id : null,
     });
-    return h('li', { class: entry.checked ? 'trip-check-item done' : 'trip-check-item', 'data-testid': 'checklist-item', dataset: { id: entry.id, checked: entry.checked ? 'true' : 'false' } },
+    return h(
+      'li',
+      { class: entry.checked ? 'trip-check-item done' : 'trip-check-item', 'data-testid': 'checklist-item', dataset: { id: entry.id, checked: entry.checked ? 'true' : 'false' } },
       box,
       h('label', { for: box.id, class: 'grow trip-check-text' }, entry.text),
       entry.assignee ? h('span', { class: 'muted', id: 'chk-who-' + entry.id, title: entry.assignee }, '👤 ' + (entry.assigneeName || shortID(entry.assignee))) : null,
-      trip.canEdit ? h('div', { class: 'trip-item-actions' },
-        h('button', { type: 'button', dataset: { action: 'edit' }, 'aria-label': `Edit ${entry.text}` }, 'Edit'),
-        h('button', { type: 'button', dataset: { action: 'up' }, disabled: !neighbour(entry, -1), 'aria-label': `Move ${entry.text} up` }, '↑'),
-        h('button', { type: 'button', dataset: { action: 'down' }, disabled: !neighbour(entry, 1), 'aria-label': `Move ${entry.text} down` }, '↓'),
-        h('button', { type: 'button', class: 'danger', dataset: { action: 'delete' }, 'aria-label': `Delete ${entry.text}` }, 'Delete')) : null);
+      trip.canEdit
+        ? h(
+            'div',
+            { class: 'trip-item-actions' },
+            h('button', { type: 'button', dataset: { action: 'edit' }, 'aria-label': `Edit ${entry.text}` }, 'Edit'),
+            h('button', { type: 'button', dataset: { action: 'up' }, disabled: !neighbour(entry, -1), 'aria-label': `Move ${entry.text} up` }, '↑'),
+            h('button', { type: 'button', dataset: { action: 'down' }, disabled: !neighbour(entry, 1), 'aria-label': `Move ${entry.text} down` }, '↓'),
+            h('button', { type: 'button', class: 'danger', dataset: { action: 'delete' }, 'aria-label': `Delete ${entry.text}` }, 'Delete'),
+          )
+        : null,
+    );
   }
 
   function editDialog(entry) {
     const { body, close } = openDialog('Edit checklist entry', { 'data-testid': 'checklist-dialog' });
     const text = h('input', { type: 'text', name: 'text', value: entry.text, maxlength: '500', required: true });
-    body.appendChild(form({ 'data-testid': 'checklist-edit-form' }, [
-      labelled('Entry', text),
-      labelled('List', h('input', { type: 'text', name: 'list', value: entry.list || '', maxlength: '100', list: listNames.id })),
-      labelled('Who takes care of it', h('select', { name: 'assignee' }, memberOptions(entry.assignee))),
-      h('div', { class: 'form-actions' },
-        h('button', { type: 'submit', class: 'primary', 'data-testid': 'checklist-save' }, 'Save'),
-        h('button', { type: 'button', onclick: close }, 'Cancel')),
-    ], async (values) => {
-      const changes = {};
-      if (values.text.trim() !== entry.text) changes.text = values.text.trim();
-      if ((values.list.trim() || null) !== (entry.list || null)) changes.list = values.list.trim() || null;
-      if ((values.assignee || null) !== (entry.assignee || null)) changes.assignee = values.assignee || null;
-      if (Object.keys(changes).length) await patch(`${base}/${seg(entry.id)}`, changes);
-      close();
-      await load();
-    }));
+    body.appendChild(
+      form(
+        { 'data-testid': 'checklist-edit-form' },
+        [
+          labelled('Entry', text),
+          labelled('List', h('input', { type: 'text', name: 'list', value: entry.list || '', maxlength: '100', list: listNames.id })),
+          labelled('Who takes care of it', h('select', { name: 'assignee' }, memberOptions(entry.assignee))),
+          h(
+            'div',
+            { class: 'form-actions' },
+            h('button', { type: 'submit', class: 'primary', 'data-testid': 'checklist-save' }, 'Save'),
+            h('button', { type: 'button', onclick: close }, 'Cancel'),
+          ),
+        ],
+        async (values) => {
+          const changes = {};
+          if (values.text.trim() !== entry.text) changes.text = values.text.trim();
+          if ((values.list.trim() || null) !== (entry.list || null)) changes.list = values.list.trim() || null;
+          if ((values.assignee || null) !== (entry.assignee || null)) changes.assignee = values.assignee || null;
+          if (Object.keys(changes).length) await patch(`${base}/${seg(entry.id)}`, changes);
+          close();
+          await load();
+        },
+      ),
+    );
     text.focus();
   }
 
@@ -150,7 +189,11 @@ export async function renderTab(container, trip, ctx) {
   });
 
   async function loadMembers() {
-    try { members = (await get(`/v1/itineraries/${seg(trip.id)}/members`)).members; } catch { members = []; }
+    try {
+      members = (await get(`/v1/itineraries/${seg(trip.id)}/members`)).members;
+    } catch {
+      members = [];
+    }
     const chosen = assigneeSelect.value;
     assigneeSelect.replaceChildren(...memberOptions(chosen));
   }
@@ -158,7 +201,11 @@ export async function renderTab(container, trip, ctx) {
   await Promise.all([load().catch((error) => lists.replaceChildren(h('p', { class: 'field-error', role: 'alert' }, describe(error)))), loadMembers()]);
   return {
     async refresh() {
-      try { await Promise.all([load(), loadMembers()]); } catch (error) { flash(describe(error)); }
+      try {
+        await Promise.all([load(), loadMembers()]);
+      } catch (error) {
+        flash(describe(error));
+      }
     },
     cleanup: closeDialogs,
   };

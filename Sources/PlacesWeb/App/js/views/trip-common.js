@@ -1,9 +1,12 @@
 // Shared pieces of the itinerary views (itineraries.js, trip.js and the trip-*.js tabs):
 // type labels, fast money and time formatting, an item's one-line summary, a confirm
-// dialog, a modal dialog shell, re-rendering that keeps focus and scroll, and event tests.
+// dialog (the confirm step of actions started from a dialog or a menu; in-place buttons
+// use ../ui.js confirmButton), a modal dialog shell, a tab's sub-route, and event tests.
+// What every view shares (re-rendering that keeps focus, debounce…) is in ../ui.js.
 // testids: confirm-dialog, confirm-yes, confirm-no (the confirm step of every delete/leave).
 
 import { h } from '../dom.js';
+import { fieldError } from '../ui.js';
 
 export const TYPES = {
   lodging: { label: 'Lodging', one: 'stay', many: 'stays', emoji: '🛏️' },
@@ -37,7 +40,9 @@ function moneyFormat(currency) {
     let format = null;
     try {
       format = new Intl.NumberFormat(undefined, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits });
-    } catch { /* an unknown code: plain digits below */ }
+    } catch {
+      /* an unknown code: plain digits below */
+    }
     entry = { digits, format };
     moneyFormats.set(currency, entry);
   }
@@ -53,8 +58,12 @@ export const moneyList = (list) => (list || []).map(money).join(' + ');
 
 /** "12.50" in EUR → {amountMinor: 1250, currency: 'EUR'}, exactly (no float rounding). */
 export function parseMoney(text, currency, field = 'price') {
-  const amount = String(text || '').trim().replace(',', '.');
-  const code = String(currency || '').trim().toUpperCase();
+  const amount = String(text || '')
+    .trim()
+    .replace(',', '.');
+  const code = String(currency || '')
+    .trim()
+    .toUpperCase();
   if (!amount) return null;
   if (!/^[A-Z]{3}$/.test(code)) throw fieldError(field, 'Give the currency as a three-letter code, e.g. EUR.');
   const digits = currencyDigits(code);
@@ -71,13 +80,6 @@ export function moneyAmountText(value) {
   if (!digits) return String(value.amountMinor);
   const text = String(value.amountMinor).padStart(digits + 1, '0');
   return text.slice(0, -digits) + '.' + text.slice(-digits);
-}
-
-/** An error on a named form field, shown by dom.js `showFormError` beside it. */
-export function fieldError(field, message) {
-  const error = new Error(message);
-  error.field = field;
-  return error;
 }
 
 // Local date-times ("2027-05-03T09:10") are shown as they are written: they are wall-clock
@@ -169,49 +171,6 @@ export function concernsTrip(event, id) {
   return event.type === 'changed' || event.type === 'shared' || event.type === 'viewed';
 }
 
-/** The shared debounce (../ui.js). */
-import { debounce } from '../ui.js';
-export { debounce };
-
-/**
- * Replaces `container`'s children with `build()`'s nodes, keeping the page's scroll position
- * and the focus: a focused control inside is found again by its row's `data-id` and its own
- * `data-action` (or `name`), so a refresh under the user's hand does not throw them out.
- * Answers the milliseconds the build and the swap took.
- */
-export function rerender(container, build) {
-  const active = document.activeElement;
-  let key = null;
-  if (active && container.contains(active)) {
-    const row = active.closest('[data-id]');
-    key = {
-      id: row ? row.dataset.id : null,
-      action: active.dataset.action || null,
-      name: active.getAttribute('name'),
-    };
-  }
-  const x = window.scrollX;
-  const y = window.scrollY;
-  // Timed: the synchronous build and the swap, before anything that makes the browser lay
-  // the page out (reading the scroll position back, focusing).
-  const started = performance.now();
-  const nodes = build();
-  container.replaceChildren(...(Array.isArray(nodes) ? nodes.filter(Boolean) : [nodes]));
-  const elapsed = performance.now() - started;
-  if (key) {
-    const rows = key.id ? container.querySelectorAll(`[data-id="${CSS.escape(key.id)}"]`) : [container];
-    let target = null;
-    for (const row of rows) {
-      target = (key.action && row.querySelector(`[data-action="${CSS.escape(key.action)}"]`)) ||
-        (key.name && row.querySelector(`[name="${CSS.escape(key.name)}"]`));
-      if (target) break;
-    }
-    if (target) target.focus({ preventScroll: true });
-  }
-  if (window.scrollX !== x || window.scrollY !== y) window.scrollTo(x, y);
-  return elapsed;
-}
-
 /**
  * A modal dialog on <body> (outside every re-rendered list, so a refresh never touches a
  * form inside it). Answers { dialog, body, close }. Esc or the Close button closes it.
@@ -220,8 +179,7 @@ export function openDialog(title, attrs = {}) {
   const heading = h('h2', { id: 'dlg-' + Math.random().toString(36).slice(2, 9) }, title);
   const body = h('div', { class: 'trip-dialog-body' });
   const closeButton = h('button', { type: 'button', class: 'trip-dialog-close', 'aria-label': 'Close', dataset: { action: 'close-dialog' } }, '×');
-  const dialog = h('dialog', { class: 'trip-dialog', 'aria-labelledby': heading.id, ...attrs },
-    h('div', { class: 'trip-dialog-head' }, heading, closeButton), body);
+  const dialog = h('dialog', { class: 'trip-dialog', 'aria-labelledby': heading.id, ...attrs }, h('div', { class: 'trip-dialog-head' }, heading, closeButton), body);
   const opener = document.activeElement;
   const close = () => {
     if (dialog.open) dialog.close();
@@ -230,7 +188,10 @@ export function openDialog(title, attrs = {}) {
     if (opener && opener.isConnected) opener.focus();
   };
   closeButton.addEventListener('click', close);
-  dialog.addEventListener('cancel', (event) => { event.preventDefault(); close(); });
+  dialog.addEventListener('cancel', (event) => {
+    event.preventDefault();
+    close();
+  });
   document.body.appendChild(dialog);
   openDialogs.add(dialog);
   dialog.showModal();
@@ -239,7 +200,10 @@ export function openDialog(title, attrs = {}) {
 const openDialogs = new Set();
 /** Closes every dialog these views opened (a view's cleanup, when the user navigates away). */
 export function closeDialogs() {
-  for (const dialog of [...openDialogs]) { if (dialog.open) dialog.close(); dialog.remove(); }
+  for (const dialog of [...openDialogs]) {
+    if (dialog.open) dialog.close();
+    dialog.remove();
+  }
   openDialogs.clear();
 }
 
@@ -248,7 +212,12 @@ export function confirmDialog(question, confirmLabel = 'Delete', detail = '') {
   return new Promise((resolve) => {
     let answered = false;
     const { dialog, body, close } = openDialog(question, { 'data-testid': 'confirm-dialog', role: 'alertdialog' });
-    const answer = (value) => { if (answered) return; answered = true; close(); resolve(value); };
+    const answer = (value) => {
+      if (answered) return;
+      answered = true;
+      close();
+      resolve(value);
+    };
     dialog.addEventListener('close', () => answer(false));
     const yes = h('button', { type: 'button', class: 'danger', 'data-testid': 'confirm-yes', onclick: () => answer(true) }, confirmLabel);
     const no = h('button', { type: 'button', 'data-testid': 'confirm-no', onclick: () => answer(false) }, 'Cancel');
@@ -266,12 +235,46 @@ export function datesBetween(start, end) {
   if (!start || !end) return out;
   let t = Date.parse(start + 'T00:00:00Z');
   const stop = Date.parse(end + 'T00:00:00Z');
-  while (t <= stop && out.length < 400) { out.push(new Date(t).toISOString().slice(0, 10)); t += 86400000; }
+  while (t <= stop && out.length < 400) {
+    out.push(new Date(t).toISOString().slice(0, 10));
+    t += 86400000;
+  }
   return out;
 }
 
 /** The IANA zones this browser knows, for a <datalist> (empty where unsupported). */
 export function timeZones() {
-  try { return Intl.supportedValuesOf('timeZone'); } catch { return []; }
+  try {
+    return Intl.supportedValuesOf('timeZone');
+  } catch {
+    return [];
+  }
 }
-export const localZone = () => { try { return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'; } catch { return 'UTC'; } };
+export const localZone = () => {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+};
+
+let zoneListId = null;
+/** The id of a <datalist> of the browser's IANA zones (made once), for a zone input's `list`. */
+export function zoneList() {
+  if (zoneListId && document.getElementById(zoneListId)) return zoneListId;
+  zoneListId = 'trip-zones';
+  document.body.appendChild(
+    h(
+      'datalist',
+      { id: zoneListId },
+      ['UTC', ...timeZones()].map((zone) => h('option', { value: zone })),
+    ),
+  );
+  return zoneListId;
+}
+
+/** Rewrites the address to `#/itineraries/<id>/<tab>[/<sub>]` without a re-render (no hashchange). */
+export function setSubRoute(tripId, tab, sub) {
+  const hash = `#/itineraries/${encodeURIComponent(tripId)}/${tab}${sub ? '/' + encodeURIComponent(sub) : ''}`;
+  if (location.hash !== hash) history.replaceState(history.state, '', hash);
+}

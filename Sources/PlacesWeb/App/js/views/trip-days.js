@@ -12,10 +12,8 @@
 
 import { get, post, del, seg } from '../api.js';
 import { h, flash, describe } from '../dom.js';
-import {
-  TYPES, itemEmoji, money, whenText, whereText, detailBits, timePart, datePart,
-  longDay, rerender, confirmDialog, closeDialogs, pill,
-} from './trip-common.js';
+import { rerender } from '../ui.js';
+import { TYPES, itemEmoji, money, whenText, whereText, detailBits, timePart, datePart, longDay, confirmDialog, closeDialogs, pill } from './trip-common.js';
 import { openItemEditor, openMoveDialog } from './trip-item-form.js';
 
 export async function renderTab(container, trip, ctx) {
@@ -25,10 +23,18 @@ export async function renderTab(container, trip, ctx) {
   const summary = h('div', { class: 'trip-warnings-summary', 'data-testid': 'trip-warnings-summary' });
   const toolbar = h('div', { class: 'toolbar' });
   if (trip.canEdit) {
-    toolbar.appendChild(h('button', {
-      type: 'button', class: 'primary', 'data-testid': 'trip-add-item',
-      onclick: () => openItemEditor({ trip, date: state.singleDate || '', onSaved: refresh }),
-    }, '+ Add an item'));
+    toolbar.appendChild(
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'primary',
+          'data-testid': 'trip-add-item',
+          onclick: () => openItemEditor({ trip, date: state.singleDate || '', onSaved: refresh }),
+        },
+        '+ Add an item',
+      ),
+    );
   }
   container.append(toolbar, summary, list);
 
@@ -45,7 +51,11 @@ export async function renderTab(container, trip, ctx) {
     if (single) {
       // The neighbours for the prev/next links come from the day numbers alone.
       state.singleDate = days.days[0].date;
-      try { allDays = (await get(`${base}/days`)).days; } catch { allDays = days.days; }
+      try {
+        allDays = (await get(`${base}/days`)).days;
+      } catch {
+        allDays = days.days;
+      }
       if (seq !== state.seq) return;
     }
     state.days = allDays;
@@ -55,7 +65,7 @@ export async function renderTab(container, trip, ctx) {
   // Keyed, so a live refresh rebuilds only what changed: a row is reused while its item,
   // place in the day, warnings and actions are the same (its signature), a day's header
   // likewise; the kept nodes stay where they are, so focus and scroll stay put too.
-  const rows = new Map();     // `${date}|${id}` -> { sig, node }
+  const rows = new Map(); // `${date}|${id}` -> { sig, node }
   const sections = new Map(); // date ('' for unscheduled) -> { sig, section, head, ol }
 
   function draw(dayList, warnings) {
@@ -68,11 +78,18 @@ export async function renderTab(container, trip, ctx) {
         byItem.get(id).push(warning);
       }
     }
-    rerender(summary, () => warnings.length
-      ? h('p', { class: 'trip-warn-line' }, `⚠️ ${warnings.length} warning${warnings.length === 1 ? '' : 's'}`,
-        undated ? ` (${undated} about no single item)` : '', ' — ',
-        h('a', { href: `#/itineraries/${trip.id}/warnings` }, 'see what to fix'))
-      : []);
+    rerender(summary, () =>
+      warnings.length
+        ? h(
+            'p',
+            { class: 'trip-warn-line' },
+            `⚠️ ${warnings.length} warning${warnings.length === 1 ? '' : 's'}`,
+            undated ? ` (${undated} about no single item)` : '',
+            ' — ',
+            h('a', { href: `#/itineraries/${trip.id}/warnings` }, 'see what to fix'),
+          )
+        : [],
+    );
     const focus = focusKey();
     const started = performance.now();
     state.byId = new Map();
@@ -125,9 +142,15 @@ export async function renderTab(container, trip, ctx) {
   function dayNav(day) {
     const prev = state.days.find((d) => d.number === day.number - 1);
     const next = state.days.find((d) => d.number === day.number + 1);
-    const link = (d, text, rel) => d ? h('a', { class: 'button', rel, href: `#/itineraries/${trip.id}/days/${d.number}` }, text) : h('span', { class: 'button muted', 'aria-disabled': 'true' }, text);
-    return h('nav', { class: 'toolbar trip-day-nav', 'data-testid': 'trip-day-nav', 'aria-label': 'Other days' },
-      link(prev, '← Previous day', 'prev'), h('a', { class: 'button', href: `#/itineraries/${trip.id}/days` }, 'All days'), link(next, 'Next day →', 'next'));
+    const link = (d, text, rel) =>
+      d ? h('a', { class: 'button', rel, href: `#/itineraries/${trip.id}/days/${d.number}` }, text) : h('span', { class: 'button muted', 'aria-disabled': 'true' }, text);
+    return h(
+      'nav',
+      { class: 'toolbar trip-day-nav', 'data-testid': 'trip-day-nav', 'aria-label': 'Other days' },
+      link(prev, '← Previous day', 'prev'),
+      h('a', { class: 'button', href: `#/itineraries/${trip.id}/days` }, 'All days'),
+      link(next, 'Next day →', 'next'),
+    );
   }
 
   /** A day's section (or the unscheduled one, date ''), reusing the last one's nodes. */
@@ -145,7 +168,9 @@ export async function renderTab(container, trip, ctx) {
     }
     if (entry.sig !== headSig) {
       entry.sig = headSig;
-      entry.head = day ? dayHead(day, items.length) : h('header', { class: 'trip-day-head' }, h('h3', { id: 'day-none' }, 'Not on a day yet'), h('span', { class: 'muted' }, String(items.length)));
+      entry.head = day
+        ? dayHead(day, items.length)
+        : h('header', { class: 'trip-day-head' }, h('h3', { id: 'day-none' }, 'Not on a day yet'), h('span', { class: 'muted' }, String(items.length)));
       if (day) entry.section.dataset.number = String(day.number || '');
       reconcile(entry.section, [entry.head, entry.ol]);
     }
@@ -156,28 +181,45 @@ export async function renderTab(container, trip, ctx) {
 
   function dayHead(day, count) {
     const title = `Day ${day.number} · ${longDay(day.date)}`;
-    return h('header', { class: 'trip-day-head' },
+    return h(
+      'header',
+      { class: 'trip-day-head' },
       h('h3', { id: 'day-' + day.date }, single ? title : h('a', { href: `#/itineraries/${trip.id}/days/${day.number}` }, title)),
       h('span', { class: 'muted' }, count ? `${count} item${count === 1 ? '' : 's'}` : 'free day'),
       day.lodging ? h('span', { class: 'trip-night', title: 'Where you sleep that night' }, '🌙 ', day.lodging.title) : h('span', { class: 'trip-night none' }, '🌙 no lodging'),
       day.weather ? dayWeather(day.weather) : null,
-      trip.canEdit ? h('button', { type: 'button', class: 'trip-day-add', 'data-testid': 'trip-day-add', dataset: { action: 'add', date: day.date }, 'aria-label': `Add an item on ${longDay(day.date)}` }, '+ Add') : null);
+      trip.canEdit
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: 'trip-day-add',
+              'data-testid': 'trip-day-add',
+              dataset: { action: 'add', date: day.date },
+              'aria-label': `Add an item on ${longDay(day.date)}`,
+            },
+            '+ Add',
+          )
+        : null,
+    );
   }
 
   /** The day's kept forecast (docs/destinations.md): "15–26 °C · overcast · 0.4 mm". */
   function dayWeather(w) {
     const rain = w.precipitationMm > 0 ? ` · ${w.precipitationMm} mm` : '';
-    return h('span', { class: 'trip-weather muted', 'data-testid': 'trip-day-weather', title: `Forecast for ${w.destination.name} from ${w.source}, fetched ${w.fetchedAt}` },
-      `${Math.round(w.minC)}–${Math.round(w.maxC)} °C · ${w.condition}${rain}`);
+    return h(
+      'span',
+      { class: 'trip-weather muted', 'data-testid': 'trip-day-weather', title: `Forecast for ${w.destination.name} from ${w.source}, fetched ${w.fetchedAt}` },
+      `${Math.round(w.minC)}–${Math.round(w.maxC)} °C · ${w.condition}${rain}`,
+    );
   }
 
   function itemRow(item, day, index, byItem, seenRows) {
     state.byId.set(item.id, item);
     const untimed = !timePart(item.type === 'lodging' && day && datePart(item.end) === day.date ? item.end : item.start);
     const reorder = day && untimed && (item.type === 'place' || datePart(item.start) === day.date);
-    const actions = trip.canEdit && !item.legacy
-      ? (item.type === 'place' ? (reorder ? 'up down move remove' : 'move remove') : (reorder ? 'edit up down move delete' : 'edit move delete'))
-      : null;
+    const actions =
+      trip.canEdit && !item.legacy ? (item.type === 'place' ? (reorder ? 'up down move remove' : 'move remove') : reorder ? 'edit up down move delete' : 'edit move delete') : null;
     const warnings = byItem.get(item.id);
     const key = (day ? day.date : '') + '|' + item.id;
     seenRows.add(key);
@@ -196,7 +238,10 @@ export async function renderTab(container, trip, ctx) {
     const button = event.target.closest('button[data-action]');
     if (!button || !list.contains(button)) return;
     const actionName = button.dataset.action;
-    if (actionName === 'add') { openItemEditor({ trip, date: button.dataset.date, onSaved: refresh }); return; }
+    if (actionName === 'add') {
+      openItemEditor({ trip, date: button.dataset.date, onSaved: refresh });
+      return;
+    }
     const row = button.closest('[data-testid="trip-item"]');
     const item = row && state.byId.get(row.dataset.id);
     if (!item) return;
@@ -233,7 +278,11 @@ export async function renderTab(container, trip, ctx) {
   });
 
   async function refresh() {
-    try { await load(); } catch (error) { flash(describe(error)); }
+    try {
+      await load();
+    } catch (error) {
+      flash(describe(error));
+    }
   }
 
   try {
@@ -249,8 +298,12 @@ export async function renderTab(container, trip, ctx) {
 let rowTemplate = null;
 const actionTemplates = new Map();
 const BUTTONS = {
-  edit: ['Edit', 'Edit '], up: ['↑', 'Move up: '], down: ['↓', 'Move down: '],
-  move: ['Move', 'Move to another day: '], delete: ['Delete', 'Delete '], remove: ['Remove', 'Remove from the places to go: '],
+  edit: ['Edit', 'Edit '],
+  up: ['↑', 'Move up: '],
+  down: ['↓', 'Move down: '],
+  move: ['Move', 'Move to another day: '],
+  delete: ['Delete', 'Delete '],
+  remove: ['Remove', 'Remove from the places to go: '],
 };
 
 function el(tag, className, text) {
@@ -263,9 +316,21 @@ function el(tag, className, text) {
 function actionsTemplate(names) {
   let tpl = actionTemplates.get(names);
   if (!tpl) {
-    tpl = h('div', { class: 'trip-item-actions' }, names.split(' ').map((name) => h('button', {
-      type: 'button', class: name === 'delete' || name === 'remove' ? 'danger' : null, dataset: { action: name, label: BUTTONS[name][1] },
-    }, BUTTONS[name][0])));
+    tpl = h(
+      'div',
+      { class: 'trip-item-actions' },
+      names.split(' ').map((name) =>
+        h(
+          'button',
+          {
+            type: 'button',
+            class: name === 'delete' || name === 'remove' ? 'danger' : null,
+            dataset: { action: name, label: BUTTONS[name][1] },
+          },
+          BUTTONS[name][0],
+        ),
+      ),
+    );
     actionTemplates.set(names, tpl);
   }
   return tpl;
@@ -273,9 +338,13 @@ function actionsTemplate(names) {
 
 function fastRow(item, day, index, warnings, actions) {
   if (!rowTemplate) {
-    rowTemplate = h('li', { 'data-testid': 'trip-item' },
-      h('span', { class: 'trip-item-time' }), h('span', { class: 'trip-item-emoji', role: 'img' }),
-      h('div', { class: 'grow' }, h('span', { class: 'trip-item-title' })));
+    rowTemplate = h(
+      'li',
+      { 'data-testid': 'trip-item' },
+      h('span', { class: 'trip-item-time' }),
+      h('span', { class: 'trip-item-emoji', role: 'img' }),
+      h('div', { class: 'grow' }, h('span', { class: 'trip-item-title' })),
+    );
   }
   const li = rowTemplate.cloneNode(true);
   li.className = 'trip-item type-' + item.type;
@@ -323,14 +392,17 @@ function rowSig(row) {
 /** Makes `parent`'s children exactly `nodes`, leaving the nodes kept in place where it can. */
 function reconcile(parent, nodes) {
   const keep = new Set(nodes);
-  for (let child = parent.firstChild; child;) {
+  for (let child = parent.firstChild; child; ) {
     const next = child.nextSibling;
     if (!keep.has(child)) child.remove();
     child = next;
   }
   let ref = parent.firstChild;
   for (const node of nodes) {
-    if (node === ref) { ref = ref.nextSibling; continue; }
+    if (node === ref) {
+      ref = ref.nextSibling;
+      continue;
+    }
     parent.insertBefore(node, ref);
   }
 }

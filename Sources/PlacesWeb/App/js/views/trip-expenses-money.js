@@ -3,18 +3,46 @@
 // The digits per currency are ISO 4217's (as Sources/PlacesModel/Expenses/CurrencyTable
 // keeps them), not the browser's CLDR display digits (IQD has 3 in ISO, 0 in CLDR).
 
+import { fieldError } from '../ui.js';
+
 // Every active code with a minor unit; those not listed in EXPONENTS have 2 digits.
-const CODES = ('AED AFN ALL AMD AOA ARS AUD AWG AZN BAM BBD BDT BHD BIF BMD BND BOB BOV BRL BSD BTN BWP '
-  + 'BYN BZD CAD CDF CHE CHF CHW CLF CLP CNY COP COU CRC CUP CVE CZK DJF DKK DOP DZD EGP ERN '
-  + 'ETB EUR FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD HNL HTG HUF IDR ILS INR IQD IRR ISK '
-  + 'JMD JOD JPY KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD '
-  + 'MMK MNT MOP MRU MUR MVR MWK MXN MXV MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP '
-  + 'PKR PLN PYG QAR RON RSD RUB RWF SAR SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP STN SVC SYP '
-  + 'SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH UGX USD USN UYI UYU UYW UZS VED VES VND VUV '
-  + 'WST XAD XAF XCD XCG XOF XPF YER ZAR ZMW ZWG').split(' ');
+const CODES = (
+  'AED AFN ALL AMD AOA ARS AUD AWG AZN BAM BBD BDT BHD BIF BMD BND BOB BOV BRL BSD BTN BWP ' +
+  'BYN BZD CAD CDF CHE CHF CHW CLF CLP CNY COP COU CRC CUP CVE CZK DJF DKK DOP DZD EGP ERN ' +
+  'ETB EUR FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD HNL HTG HUF IDR ILS INR IQD IRR ISK ' +
+  'JMD JOD JPY KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD ' +
+  'MMK MNT MOP MRU MUR MVR MWK MXN MXV MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP ' +
+  'PKR PLN PYG QAR RON RSD RUB RWF SAR SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP STN SVC SYP ' +
+  'SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH UGX USD USN UYI UYU UYW UZS VED VES VND VUV ' +
+  'WST XAD XAF XCD XCG XOF XPF YER ZAR ZMW ZWG'
+).split(' ');
 const EXPONENTS = {
-  BHD: 3, IQD: 3, JOD: 3, KWD: 3, LYD: 3, OMR: 3, TND: 3, CLF: 4, UYW: 4,
-  BIF: 0, CLP: 0, DJF: 0, GNF: 0, ISK: 0, JPY: 0, KMF: 0, KRW: 0, PYG: 0, RWF: 0, UGX: 0, UYI: 0, VND: 0, VUV: 0, XAF: 0, XOF: 0, XPF: 0,
+  BHD: 3,
+  IQD: 3,
+  JOD: 3,
+  KWD: 3,
+  LYD: 3,
+  OMR: 3,
+  TND: 3,
+  CLF: 4,
+  UYW: 4,
+  BIF: 0,
+  CLP: 0,
+  DJF: 0,
+  GNF: 0,
+  ISK: 0,
+  JPY: 0,
+  KMF: 0,
+  KRW: 0,
+  PYG: 0,
+  RWF: 0,
+  UGX: 0,
+  UYI: 0,
+  VND: 0,
+  VUV: 0,
+  XAF: 0,
+  XOF: 0,
+  XPF: 0,
 };
 const KNOWN = new Set(CODES);
 
@@ -27,13 +55,6 @@ export function digits(currency) {
 }
 
 export const isCurrency = (code) => KNOWN.has(code);
-
-/** A field error thrown by the parsers: `form()` shows it beside the input named `field`. */
-export function fieldError(field, message) {
-  const error = new Error(message);
-  error.field = field;
-  return error;
-}
 
 /**
  * Reads an amount typed in major units ("84.50", "84,5", "1500") as integer minor units of
@@ -81,7 +102,9 @@ function formatter(currency) {
     let f = null;
     try {
       f = new Intl.NumberFormat(undefined, { style: 'currency', currency, currencyDisplay: 'code', minimumFractionDigits: places, maximumFractionDigits: places });
-    } catch { f = null; }
+    } catch {
+      f = null;
+    }
     formatters.set(currency, f);
   }
   return formatters.get(currency);
@@ -93,7 +116,11 @@ export function money(minor, currency) {
   const text = formatMinor(minor, currency);
   const f = formatter(currency);
   if (f) {
-    try { return f.format(text); } catch { /* an engine without string decimals */ }
+    try {
+      return f.format(text);
+    } catch {
+      /* an engine without string decimals */
+    }
   }
   return `${text} ${currency}`;
 }
@@ -123,7 +150,9 @@ export function parseShares(text, field) {
 
 /** An exchange rate as typed ("0.92", "1,0834") in the canonical form the API takes, or throws. */
 export function parseRate(text, field = 'rate') {
-  const raw = String(text || '').trim().replace(',', '.');
+  const raw = String(text || '')
+    .trim()
+    .replace(',', '.');
   if (!/^[0-9]+(\.[0-9]+)?$/.test(raw) || !/[1-9]/.test(raw)) throw fieldError(field, `'${String(text).trim()}' is not a rate: a positive decimal number such as 0.92.`);
   return raw;
 }

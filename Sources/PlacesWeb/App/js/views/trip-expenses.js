@@ -10,17 +10,25 @@
 
 import { get, post, del, seg } from '../api.js';
 import { h, tabs, download, flash, describe, empty } from '../dom.js';
+import { debounce, isBusy, rerender } from '../ui.js';
 import { expenseForm, paymentForm } from './trip-expenses-form.js';
 import { money } from './trip-expenses-money.js';
-import {
-  expenseList, balanceList, settlementList, debtList, travellerList, travellerAddForm, ratesPanel,
-} from './trip-expenses-parts.js';
-import { debounce, isBusy, replaceKeepingFocus, setSubRoute } from './trip-expenses-util.js';
+import { expenseList, balanceList, settlementList, debtList, travellerList, travellerAddForm, ratesPanel } from './trip-expenses-parts.js';
+import { setSubRoute } from './trip-common.js';
 
-const SECTIONS = [['list', 'Expenses'], ['balances', 'Balances & settle up'], ['travellers', 'Travellers'], ['rates', 'Currency & rates']];
+const SECTIONS = [
+  ['list', 'Expenses'],
+  ['balances', 'Balances & settle up'],
+  ['travellers', 'Travellers'],
+  ['rates', 'Currency & rates'],
+];
 
 function fileName(trip, suffix) {
-  const name = ((trip.itinerary && trip.itinerary.name) || 'trip').replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '').slice(0, 60) || 'trip';
+  const name =
+    ((trip.itinerary && trip.itinerary.name) || 'trip')
+      .replace(/[^\p{L}\p{N}]+/gu, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 60) || 'trip';
   return `${name}-${suffix}`;
 }
 
@@ -30,7 +38,12 @@ export async function renderTab(container, trip, ctx) {
   const canEdit = !!trip.canEdit;
   const state = {
     section: SECTIONS.some(([id]) => id === trip.sub) ? trip.sub : 'list',
-    filter: 'all', renaming: null, data: {}, errors: {}, items: null, closed: false,
+    filter: 'all',
+    renaming: null,
+    data: {},
+    errors: {},
+    items: null,
+    closed: false,
   };
 
   const summary = h('div', { class: 'money-summary', dataset: { testid: 'expenses-summary' }, 'aria-live': 'polite' });
@@ -38,23 +51,35 @@ export async function renderTab(container, trip, ctx) {
   const strip = h('div');
   const panel = h('div', { class: 'money-panel', role: 'tabpanel' });
   const addTraveller = canEdit ? travellerAddForm({ trip, onChange: () => reload() }) : null;
-  const toolbar = h('div', { class: 'toolbar money-toolbar' },
+  const toolbar = h(
+    'div',
+    { class: 'toolbar money-toolbar' },
     canEdit ? h('button', { type: 'button', class: 'primary', dataset: { testid: 'expense-new' }, onclick: () => openForm('expense') }, 'Add expense') : null,
     canEdit ? h('button', { type: 'button', dataset: { testid: 'payment-new' }, onclick: () => openForm('payment') }, 'Record a payment') : null,
     h('button', { type: 'button', dataset: { testid: 'expenses-csv' }, onclick: (e) => csv(e.currentTarget, 'expenses.csv') }, 'Expenses CSV'),
-    h('button', { type: 'button', dataset: { testid: 'balances-csv' }, onclick: (e) => csv(e.currentTarget, 'balances.csv') }, 'Balances CSV'));
-  container.replaceChildren(h('section', { class: 'money-tab', dataset: { testid: 'expenses-tab' }, 'aria-label': 'Expenses' },
-    summary, toolbar, formSlot, strip, panel));
+    h('button', { type: 'button', dataset: { testid: 'balances-csv' }, onclick: (e) => csv(e.currentTarget, 'balances.csv') }, 'Balances CSV'),
+  );
+  container.replaceChildren(h('section', { class: 'money-tab', dataset: { testid: 'expenses-tab' }, 'aria-label': 'Expenses' }, summary, toolbar, formSlot, strip, panel));
 
   async function csv(button, file) {
     button.disabled = true;
-    try { await download(`${base}/${file}`, fileName(trip, file), 'text/csv'); } catch (error) { flash(describe(error)); } finally { button.disabled = false; }
+    try {
+      await download(`${base}/${file}`, fileName(trip, file), 'text/csv');
+    } catch (error) {
+      flash(describe(error));
+    } finally {
+      button.disabled = false;
+    }
   }
 
   async function load(withItems = false) {
     const wanted = {
-      travellers: `${base}/travellers`, expenses: `${base}/expenses`, balances: `${base}/balances`,
-      settlement: `${base}/settlement`, debts: `${base}/debts`, rates: `${base}/rates`,
+      travellers: `${base}/travellers`,
+      expenses: `${base}/expenses`,
+      balances: `${base}/balances`,
+      settlement: `${base}/settlement`,
+      debts: `${base}/debts`,
+      rates: `${base}/rates`,
     };
     if (withItems || state.items === null) wanted.items = `${base}/items`;
     const keys = Object.keys(wanted);
@@ -94,14 +119,21 @@ export async function renderTab(container, trip, ctx) {
   }
 
   function renderStrip() {
-    strip.replaceChildren(tabs(SECTIONS.map(([id, label]) => ({ id: 'money-' + id, label })), 'money-' + state.section, (id) => {
-      state.section = id.slice('money-'.length);
-      setSubRoute(trip.id, 'expenses', state.section === 'list' ? undefined : state.section);
-      renderStrip();
-      renderPanel(true);
-      const tab = strip.querySelector('[aria-selected=true]');
-      if (tab) tab.focus();
-    }, 'Expense sections'));
+    strip.replaceChildren(
+      tabs(
+        SECTIONS.map(([id, label]) => ({ id: 'money-' + id, label })),
+        'money-' + state.section,
+        (id) => {
+          state.section = id.slice('money-'.length);
+          setSubRoute(trip.id, 'expenses', state.section === 'list' ? undefined : state.section);
+          renderStrip();
+          renderPanel(true);
+          const tab = strip.querySelector('[aria-selected=true]');
+          if (tab) tab.focus();
+        },
+        'Expense sections',
+      ),
+    );
     for (const [id] of SECTIONS) {
       const tab = strip.querySelector(`[data-tab="money-${id}"]`);
       if (tab) tab.dataset.testid = 'expenses-section-' + id;
@@ -120,32 +152,56 @@ export async function renderTab(container, trip, ctx) {
     let content;
     if (s === 'list') {
       const expenses = (state.data.expenses && state.data.expenses.expenses) || [];
-      content = [failed('expenses'), expenseList(expenses, state.filter, {
-        canEdit, itemTitle,
-        onFilter: (value) => { state.filter = value; renderPanel(true); },
-        onEdit: (expense) => openForm(expense.kind === 'transfer' ? 'payment' : 'expense', expense),
-        onDelete: async (expense) => { await del(`${base}/expenses/${seg(expense.id)}`); await reload(); },
-      })];
+      content = [
+        failed('expenses'),
+        expenseList(expenses, state.filter, {
+          canEdit,
+          itemTitle,
+          onFilter: (value) => {
+            state.filter = value;
+            renderPanel(true);
+          },
+          onEdit: (expense) => openForm(expense.kind === 'transfer' ? 'payment' : 'expense', expense),
+          onDelete: async (expense) => {
+            await del(`${base}/expenses/${seg(expense.id)}`);
+            await reload();
+          },
+        }),
+      ];
     } else if (s === 'balances') {
       content = [
-        h('h3', {}, 'Balances'), failed('balances'), balanceList(state.data.balances, me),
-        h('h3', {}, 'Settle up'), failed('settlement'), settlementList(state.data.settlement, { canEdit, onRecord: record }),
+        h('h3', {}, 'Balances'),
+        failed('balances'),
+        balanceList(state.data.balances, me),
+        h('h3', {}, 'Settle up'),
+        failed('settlement'),
+        settlementList(state.data.settlement, { canEdit, onRecord: record }),
         h('details', { class: 'debts-box', dataset: { testid: 'debts' } }, h('summary', {}, 'Who owes whom, pair by pair'), failed('debts'), debtList(state.data.debts)),
       ];
     } else if (s === 'travellers') {
       content = [
         h('p', { class: 'muted' }, 'Everyone on the trip shares expenses; add people without the app by name.'),
         failed('travellers'),
-        state.data.travellers ? travellerList(state.data.travellers, {
-          trip, canEdit, me, renaming: state.renaming, onChange: () => reload(),
-          setRenaming: (id) => { state.renaming = id; renderPanel(true); },
-        }) : empty('…'),
-        addTraveller ? h('h3', {}, 'Add a traveller') : null, addTraveller,
+        state.data.travellers
+          ? travellerList(state.data.travellers, {
+              trip,
+              canEdit,
+              me,
+              renaming: state.renaming,
+              onChange: () => reload(),
+              setRenaming: (id) => {
+                state.renaming = id;
+                renderPanel(true);
+              },
+            })
+          : empty('…'),
+        addTraveller ? h('h3', {}, 'Add a traveller') : null,
+        addTraveller,
       ];
     } else {
       content = [failed('rates'), ratesPanel(state.data.rates, { trip, canEdit, onChange: () => reload() })];
     }
-    replaceKeepingFocus(panel, content);
+    rerender(panel, content);
   }
 
   function renderAll() {
@@ -161,7 +217,8 @@ export async function renderTab(container, trip, ctx) {
 
   async function record(transfer, currency) {
     await post(`${base}/expenses`, {
-      kind: 'transfer', title: `${transfer.fromName} paid ${transfer.toName}`,
+      kind: 'transfer',
+      title: `${transfer.fromName} paid ${transfer.toName}`,
       amount: { amountMinor: transfer.amountMinor, currency },
       paidBy: [{ traveller: transfer.from }],
       split: { mode: 'exact', among: [{ traveller: transfer.to, amountMinor: transfer.amountMinor }] },
@@ -176,18 +233,25 @@ export async function renderTab(container, trip, ctx) {
 
   async function openForm(kind, expense) {
     if (state.items === null || kind === 'expense') {
-      try { state.items = (await get(`${base}/items`)).items || []; } catch { state.items = state.items || []; }
+      try {
+        state.items = (await get(`${base}/items`)).items || [];
+      } catch {
+        state.items = state.items || [];
+      }
     }
     if (!state.data.travellers) await load();
     const opts = {
-      trip, me, expense, items: state.items,
+      trip,
+      me,
+      expense,
+      items: state.items,
       travellers: state.data.travellers ? state.data.travellers.travellers : [],
       currency: settlementCurrency(),
       rates: (state.data.rates && state.data.rates.rates) || {},
       onCancel: closeForm,
       onDone: async (result) => {
         closeForm();
-        flash(expense ? 'Saved.' : (result.kind === 'transfer' ? 'Payment recorded.' : 'Expense added.'), 'ok');
+        flash(expense ? 'Saved.' : result.kind === 'transfer' ? 'Payment recorded.' : 'Expense added.', 'ok');
         await reload();
         const row = panel.querySelector(`[data-testid="expense-item"][data-id="${result.id}"]`);
         if (row) row.classList.add('just-changed');
@@ -200,14 +264,21 @@ export async function renderTab(container, trip, ctx) {
     if (first) first.focus();
   }
 
-  const refresh = debounce(() => { if (!state.closed) reload().catch((error) => flash(describe(error))); }, 30);
+  const refresh = debounce(() => {
+    if (!state.closed) reload().catch((error) => flash(describe(error)));
+  }, 30);
 
   await load(true);
   renderStrip();
   renderAll();
 
   return {
-    refresh() { refresh(); },
-    cleanup() { state.closed = true; refresh.cancel(); },
+    refresh() {
+      refresh();
+    },
+    cleanup() {
+      state.closed = true;
+      refresh.cancel();
+    },
   };
 }

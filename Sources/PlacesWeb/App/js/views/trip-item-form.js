@@ -9,35 +9,25 @@
 
 import { get, post, patch, del, seg } from '../api.js';
 import { h, form, action } from '../dom.js';
-import {
-  TYPES, MODES, openDialog, parseMoney, moneyAmountText, fieldError, datePart, timePart,
-  timeZones, confirmDialog, shortDay,
-} from './trip-common.js';
+import { TYPES, MODES, openDialog, parseMoney, moneyAmountText, datePart, timePart, confirmDialog, shortDay, zoneList } from './trip-common.js';
+import { fieldError, labelled } from '../ui.js';
 
 const COMMON_CURRENCIES = ['EUR', 'USD', 'GBP', 'JPY', 'CHF', 'CAD', 'AUD', 'BRL', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'MXN', 'CNY', 'INR'];
 
-let zoneListId = null;
-/** One shared <datalist> of time zones (built once per page). */
-export function zoneList() {
-  if (zoneListId && document.getElementById(zoneListId)) return zoneListId;
-  zoneListId = 'trip-zones';
-  document.body.appendChild(h('datalist', { id: zoneListId }, ['UTC', ...timeZones()].map((zone) => h('option', { value: zone }))));
-  return zoneListId;
-}
 let currencyListId = null;
 function currencyList() {
   if (currencyListId && document.getElementById(currencyListId)) return currencyListId;
   currencyListId = 'trip-currencies';
-  document.body.appendChild(h('datalist', { id: currencyListId }, COMMON_CURRENCIES.map((code) => h('option', { value: code }))));
+  document.body.appendChild(
+    h(
+      'datalist',
+      { id: currencyListId },
+      COMMON_CURRENCIES.map((code) => h('option', { value: code })),
+    ),
+  );
   return currencyListId;
 }
 
-let uid = 0;
-/** A labelled control. `hint` is a short line under the label. */
-export function labelled(label, control, hint) {
-  if (!control.id) control.id = 'if-' + (++uid);
-  return h('div', { class: 'field' }, h('label', { for: control.id }, label), hint ? h('span', { class: 'muted' }, hint) : null, control);
-}
 const input = (attrs) => h('input', { type: 'text', autocomplete: 'off', ...attrs });
 
 /** Date + time inputs for a LocalDateTime field (`start` or `end`). */
@@ -49,18 +39,40 @@ function whenInputs(field, label, value) {
 
 /** Money: an amount and a currency. */
 export function moneyInputs(field, label, value, fallbackCurrency) {
-  const amount = input({ name: field + '-amount', 'data-field': field, inputmode: 'decimal', value: moneyAmountText(value), placeholder: '0.00', 'aria-label': label + ' amount', class: 'trip-amount' });
-  const currency = input({ name: field + '-currency', value: value ? value.currency : (fallbackCurrency || 'EUR'), maxlength: '3', list: currencyList(), 'aria-label': label + ' currency', class: 'trip-currency' });
+  const amount = input({
+    name: field + '-amount',
+    'data-field': field,
+    inputmode: 'decimal',
+    value: moneyAmountText(value),
+    placeholder: '0.00',
+    'aria-label': label + ' amount',
+    class: 'trip-amount',
+  });
+  const currency = input({
+    name: field + '-currency',
+    value: value ? value.currency : fallbackCurrency || 'EUR',
+    maxlength: '3',
+    list: currencyList(),
+    'aria-label': label + ' currency',
+    class: 'trip-currency',
+  });
   return h('fieldset', { class: 'trip-money' }, h('legend', {}, label), h('div', { class: 'row' }, amount, currency));
 }
 
 function locationInputs(prefix, legend, value = {}) {
-  return h('fieldset', { class: 'trip-location' }, h('legend', {}, legend),
+  return h(
+    'fieldset',
+    { class: 'trip-location' },
+    h('legend', {}, legend),
     labelled('Name', input({ name: prefix + '.name', value: value.name || '', maxlength: '200' })),
     labelled('Address', input({ name: prefix + '.address', value: value.address || '', maxlength: '500' })),
-    h('div', { class: 'row' },
+    h(
+      'div',
+      { class: 'row' },
       labelled('Latitude', input({ name: prefix + '.latitude', inputmode: 'decimal', value: value.latitude ?? '', placeholder: '41.1496' })),
-      labelled('Longitude', input({ name: prefix + '.longitude', inputmode: 'decimal', value: value.longitude ?? '', placeholder: '-8.6109' }))));
+      labelled('Longitude', input({ name: prefix + '.longitude', inputmode: 'decimal', value: value.longitude ?? '', placeholder: '-8.6109' })),
+    ),
+  );
 }
 
 /** The type-specific part of the form. */
@@ -70,37 +82,70 @@ function typeFields(type, item, linkTargets) {
   const endLabel = type === 'lodging' ? 'Check-out' : type === 'transport' ? 'Arrival' : 'End';
   const parts = [
     h('div', { class: 'row trip-when-pair' }, whenInputs('start', startLabel, item.start), whenInputs('end', endLabel, item.end)),
-    h('div', { class: 'row' },
+    h(
+      'div',
+      { class: 'row' },
       labelled(type === 'transport' ? 'Departure time zone' : 'Time zone', input({ name: 'timeZone', list: zones, value: item.timeZone || '', placeholder: 'trip’s zone' })),
-      type === 'transport' ? labelled('Arrival time zone', input({ name: 'endTimeZone', list: zones, value: item.endTimeZone || '', placeholder: 'same as departure' })) : null),
+      type === 'transport' ? labelled('Arrival time zone', input({ name: 'endTimeZone', list: zones, value: item.endTimeZone || '', placeholder: 'same as departure' })) : null,
+    ),
   ];
   if (type === 'transport') {
-    parts.push(h('div', { class: 'row' },
-      labelled('Mode', h('select', { name: 'mode' }, MODES.map((mode) => h('option', { value: mode, selected: (item.mode || 'other') === mode }, mode)))),
-      labelled('Carrier', input({ name: 'carrier', value: item.carrier || '', maxlength: '100' })),
-      labelled('Number', input({ name: 'number', value: item.number || '', maxlength: '50' })),
-      labelled('Booking reference', input({ name: 'bookingReference', value: item.bookingReference || '', maxlength: '100' }))));
+    parts.push(
+      h(
+        'div',
+        { class: 'row' },
+        labelled(
+          'Mode',
+          h(
+            'select',
+            { name: 'mode' },
+            MODES.map((mode) => h('option', { value: mode, selected: (item.mode || 'other') === mode }, mode)),
+          ),
+        ),
+        labelled('Carrier', input({ name: 'carrier', value: item.carrier || '', maxlength: '100' })),
+        labelled('Number', input({ name: 'number', value: item.number || '', maxlength: '50' })),
+        labelled('Booking reference', input({ name: 'bookingReference', value: item.bookingReference || '', maxlength: '100' })),
+      ),
+    );
     parts.push(locationInputs('location', 'From', item.location), locationInputs('to', 'To', item.to));
   } else {
     parts.push(locationInputs('location', 'Where', item.location));
   }
   if (type === 'lodging') {
-    parts.push(h('div', { class: 'row' },
-      labelled('Confirmation code', input({ name: 'confirmationCode', value: item.confirmationCode || '', maxlength: '100' })),
-      labelled('Contact', input({ name: 'contact', value: item.contact || '', maxlength: '500' }))));
+    parts.push(
+      h(
+        'div',
+        { class: 'row' },
+        labelled('Confirmation code', input({ name: 'confirmationCode', value: item.confirmationCode || '', maxlength: '100' })),
+        labelled('Contact', input({ name: 'contact', value: item.contact || '', maxlength: '500' })),
+      ),
+    );
   }
   if (type === 'food') {
-    parts.push(h('div', { class: 'row' },
-      labelled('Rating (0–5)', input({ name: 'rating', type: 'number', min: '0', max: '5', step: '0.5', value: item.rating ?? '' })),
-      labelled('Recommendation', input({ name: 'recommendation', value: item.recommendation || '', maxlength: '2000' }))));
+    parts.push(
+      h(
+        'div',
+        { class: 'row' },
+        labelled('Rating (0–5)', input({ name: 'rating', type: 'number', min: '0', max: '5', step: '0.5', value: item.rating ?? '' })),
+        labelled('Recommendation', input({ name: 'recommendation', value: item.recommendation || '', maxlength: '2000' })),
+      ),
+    );
   }
   if (type === 'activity') {
     parts.push(labelled('Description', h('textarea', { name: 'description', maxlength: '10000' }, item.description || '')));
-    const booked = h('input', { type: 'checkbox', name: 'booked', id: 'if-' + (++uid), checked: !!item.booked });
+    const booked = h('input', { type: 'checkbox', name: 'booked', id: 'if-' + ++uid, checked: !!item.booked });
     parts.push(h('div', { class: 'field trip-check' }, booked, h('label', { for: booked.id }, 'Booked')));
-    parts.push(labelled('Belongs to', h('select', { name: 'linkedItem' },
-      h('option', { value: '' }, '(nothing)'),
-      linkTargets.filter((target) => target.id !== item.id).map((target) => h('option', { value: target.id, selected: target.id === item.linkedItem }, target.label)))));
+    parts.push(
+      labelled(
+        'Belongs to',
+        h(
+          'select',
+          { name: 'linkedItem' },
+          h('option', { value: '' }, '(nothing)'),
+          linkTargets.filter((target) => target.id !== item.id).map((target) => h('option', { value: target.id, selected: target.id === item.linkedItem }, target.label)),
+        ),
+      ),
+    );
   }
   parts.push(moneyInputs('price', 'Price', item.price));
   parts.push(labelled('Web page', input({ name: 'url', type: 'url', value: item.url || '', maxlength: '2000', placeholder: 'https://' })));
@@ -110,14 +155,23 @@ function typeFields(type, item, linkTargets) {
 
 /** Reads the form into API fields: { field: value-or-null }. Throws fieldError for bad input. */
 function readFields(el) {
-  const value = (name) => { const c = el.elements.namedItem(name); return c ? (c.type === 'checkbox' ? c.checked : c.value.trim()) : undefined; };
+  const value = (name) => {
+    const c = el.elements.namedItem(name);
+    return c ? (c.type === 'checkbox' ? c.checked : c.value.trim()) : undefined;
+  };
   const out = {};
   for (const c of el.elements) {
     if (!c.name || c.name.includes('-') || c.type === 'submit' || c.name === 'type') continue;
     const v = value(c.name);
-    if (c.type === 'checkbox') { out[c.name] = v; continue; }
+    if (c.type === 'checkbox') {
+      out[c.name] = v;
+      continue;
+    }
     if (c.name.endsWith('.latitude') || c.name.endsWith('.longitude') || c.name === 'rating') {
-      if (v === '') { out[c.name] = null; continue; }
+      if (v === '') {
+        out[c.name] = null;
+        continue;
+      }
       const n = Number(v.replace(',', '.'));
       if (!Number.isFinite(n)) throw fieldError(c.name, `“${v}” is not a number.`);
       out[c.name] = n;
@@ -152,17 +206,26 @@ export async function openItemEditor({ trip, item = null, type = 'activity', dat
     if (linkTargets.length || !needsTargets()) return;
     try {
       const list = await get(base);
-      linkTargets = list.items.filter((i) => !i.legacy).map((i) => ({ id: i.id, label: `${TYPES[i.type].emoji} ${i.title}` }))
+      linkTargets = list.items
+        .filter((i) => !i.legacy)
+        .map((i) => ({ id: i.id, label: `${TYPES[i.type].emoji} ${i.title}` }))
         .concat((trip.itinerary.places || []).map((p) => ({ id: p.id, label: `📍 ${p.name}` })));
-    } catch { linkTargets = []; }
+    } catch {
+      linkTargets = [];
+    }
   };
   await loadTargets();
 
   const title = creating ? 'Add ' + TYPES[current.type].one : 'Edit “' + item.title + '”';
   const { dialog, body, close } = openDialog(title, { 'data-testid': 'item-dialog' });
   const fieldsBox = h('div', { class: 'trip-type-fields' });
-  const typeSelect = creating ? h('select', { name: 'type', 'data-testid': 'item-type' },
-    ['lodging', 'transport', 'food', 'activity'].map((t) => h('option', { value: t, selected: t === current.type }, TYPES[t].one))) : null;
+  const typeSelect = creating
+    ? h(
+        'select',
+        { name: 'type', 'data-testid': 'item-type' },
+        ['lodging', 'transport', 'food', 'activity'].map((t) => h('option', { value: t, selected: t === current.type }, TYPES[t].one)),
+      )
+    : null;
   const titleInput = input({ name: 'title', value: current.title || '', maxlength: '200', required: true, 'data-testid': 'item-title' });
   let initial = null;
   const fill = () => {
@@ -176,35 +239,51 @@ export async function openItemEditor({ trip, item = null, type = 'activity', dat
       fill();
     });
   }
-  const formEl = form({ class: 'trip-item-form', 'data-testid': 'item-form', dataset: { type: current.type } }, [
-    typeSelect ? labelled('Type', typeSelect) : null,
-    labelled(current.type === 'lodging' ? 'Name of the stay' : 'Title', titleInput),
-    fieldsBox,
-    h('div', { class: 'form-actions' },
-      h('button', { type: 'submit', class: 'primary', 'data-testid': 'item-save' }, creating ? 'Add' : 'Save'),
-      h('button', { type: 'button', onclick: () => close() }, 'Cancel'),
-      !creating ? action('Delete', async () => {
-        if (!(await confirmDialog(`Delete “${item.title}”?`, 'Delete', 'It disappears for everyone on the trip.'))) return;
-        await del(`${base}/${seg(item.id)}`);
-        close();
-        onSaved(null);
-      }, { class: 'danger', 'data-testid': 'item-delete' }) : null),
-  ], async () => {
-    const fields = readFields(formEl);
-    let saved;
-    if (creating) {
-      const bodyFields = { type: current.type };
-      for (const [key, value] of Object.entries(fields)) if (value !== null && value !== '' && !(key === 'booked' && value === false)) bodyFields[key] = value;
-      saved = await post(base, bodyFields);
-    } else {
-      const changes = {};
-      for (const [key, value] of Object.entries(fields)) if (!same(value, initial[key])) changes[key] = value;
-      if (!Object.keys(changes).length) { close(); return; }
-      saved = await patch(`${base}/${seg(item.id)}`, changes);
-    }
-    close();
-    onSaved(saved);
-  });
+  const formEl = form(
+    { class: 'trip-item-form', 'data-testid': 'item-form', dataset: { type: current.type } },
+    [
+      typeSelect ? labelled('Type', typeSelect) : null,
+      labelled(current.type === 'lodging' ? 'Name of the stay' : 'Title', titleInput),
+      fieldsBox,
+      h(
+        'div',
+        { class: 'form-actions' },
+        h('button', { type: 'submit', class: 'primary', 'data-testid': 'item-save' }, creating ? 'Add' : 'Save'),
+        h('button', { type: 'button', onclick: () => close() }, 'Cancel'),
+        !creating
+          ? action(
+              'Delete',
+              async () => {
+                if (!(await confirmDialog(`Delete “${item.title}”?`, 'Delete', 'It disappears for everyone on the trip.'))) return;
+                await del(`${base}/${seg(item.id)}`);
+                close();
+                onSaved(null);
+              },
+              { class: 'danger', 'data-testid': 'item-delete' },
+            )
+          : null,
+      ),
+    ],
+    async () => {
+      const fields = readFields(formEl);
+      let saved;
+      if (creating) {
+        const bodyFields = { type: current.type };
+        for (const [key, value] of Object.entries(fields)) if (value !== null && value !== '' && !(key === 'booked' && value === false)) bodyFields[key] = value;
+        saved = await post(base, bodyFields);
+      } else {
+        const changes = {};
+        for (const [key, value] of Object.entries(fields)) if (!same(value, initial[key])) changes[key] = value;
+        if (!Object.keys(changes).length) {
+          close();
+          return;
+        }
+        saved = await patch(`${base}/${seg(item.id)}`, changes);
+      }
+      close();
+      onSaved(saved);
+    },
+  );
   fill();
   body.appendChild(formEl);
   titleInput.focus();
@@ -217,29 +296,39 @@ export async function openItemEditor({ trip, item = null, type = 'activity', dat
  */
 export function openMoveDialog({ trip, item, days, from = '', onMoved = () => {} }) {
   const { body, close } = openDialog('Move “' + item.title + '”', { 'data-testid': 'move-dialog' });
-  const daySelect = h('select', { name: 'day', 'data-testid': 'move-day' },
+  const daySelect = h(
+    'select',
+    { name: 'day', 'data-testid': 'move-day' },
     h('option', { value: '' }, '(keep the day)'),
-    days.map((day) => h('option', { value: String(day.number), selected: day.date === from }, `Day ${day.number}: ${shortDay(day.date)}`)));
+    days.map((day) => h('option', { value: String(day.number), selected: day.date === from }, `Day ${day.number}: ${shortDay(day.date)}`)),
+  );
   const dateInput = input({ type: 'date', name: 'date', 'aria-label': 'Or another date' });
   const position = input({ type: 'number', name: 'position', min: '1', 'data-testid': 'move-position', placeholder: 'last' });
-  const formEl = form({ 'data-testid': 'move-form' }, [
-    labelled('To day', daySelect),
-    labelled('Or to a date', dateInput, 'for a date the trip does not show yet'),
-    labelled('Position in that day', position, '1 = first; timed items keep their time order'),
-    h('div', { class: 'form-actions' },
-      h('button', { type: 'submit', class: 'primary', 'data-testid': 'move-save' }, 'Move'),
-      h('button', { type: 'button', onclick: () => close() }, 'Cancel')),
-  ], async () => {
-    const request = {};
-    const target = days.find((d) => String(d.number) === daySelect.value);
-    if (dateInput.value) request.date = dateInput.value;
-    else if (target && (target.date !== from || !position.value)) request.day = target.number;
-    if (position.value) request.position = Number(position.value);
-    if (!Object.keys(request).length) throw fieldError('day', 'Choose a day, a date or a position.');
-    const day = await post(`/v1/itineraries/${seg(trip.id)}/items/${seg(item.id)}/move`, request);
-    close();
-    onMoved(day);
-  });
+  const formEl = form(
+    { 'data-testid': 'move-form' },
+    [
+      labelled('To day', daySelect),
+      labelled('Or to a date', dateInput, 'for a date the trip does not show yet'),
+      labelled('Position in that day', position, '1 = first; timed items keep their time order'),
+      h(
+        'div',
+        { class: 'form-actions' },
+        h('button', { type: 'submit', class: 'primary', 'data-testid': 'move-save' }, 'Move'),
+        h('button', { type: 'button', onclick: () => close() }, 'Cancel'),
+      ),
+    ],
+    async () => {
+      const request = {};
+      const target = days.find((d) => String(d.number) === daySelect.value);
+      if (dateInput.value) request.date = dateInput.value;
+      else if (target && (target.date !== from || !position.value)) request.day = target.number;
+      if (position.value) request.position = Number(position.value);
+      if (!Object.keys(request).length) throw fieldError('day', 'Choose a day, a date or a position.');
+      const day = await post(`/v1/itineraries/${seg(trip.id)}/items/${seg(item.id)}/move`, request);
+      close();
+      onMoved(day);
+    },
+  );
   body.appendChild(formEl);
   daySelect.focus();
 }

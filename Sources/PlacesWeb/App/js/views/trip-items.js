@@ -7,10 +7,8 @@
 
 import { get, del, seg } from '../api.js';
 import { h, flash, describe } from '../dom.js';
-import {
-  TYPES, itemEmoji, money, moneyList, whenText, whereText, detailBits, zoneShort, timePart,
-  rerender, confirmDialog, closeDialogs, pill, datePart,
-} from './trip-common.js';
+import { rerender } from '../ui.js';
+import { TYPES, itemEmoji, money, moneyList, whenText, whereText, detailBits, zoneShort, timePart, confirmDialog, closeDialogs, pill, datePart } from './trip-common.js';
 import { openItemEditor, openMoveDialog } from './trip-item-form.js';
 
 /** The tab ids trip.js uses → the API's item types. */
@@ -29,17 +27,28 @@ function nights(item) {
   return Math.round((b - a) / 86400000);
 }
 
-async function renderType(container, trip, ctx, type) {
+async function renderType(container, trip, _ctx, type) {
   const base = `/v1/itineraries/${seg(trip.id)}`;
   const info = TYPES[type];
   const total = h('p', { class: 'muted', 'data-testid': 'trip-items-total' });
   const list = h('ol', { class: 'list trip-items', 'data-testid': 'trip-items', dataset: { type } });
-  const toolbar = h('div', { class: 'toolbar' },
+  const toolbar = h(
+    'div',
+    { class: 'toolbar' },
     h('h3', { class: 'trip-tab-title' }, info.label),
-    trip.canEdit ? h('button', {
-      type: 'button', class: 'primary', 'data-testid': 'trip-items-add',
-      onclick: () => openItemEditor({ trip, type, onSaved: refresh }),
-    }, '+ Add ' + info.one) : null);
+    trip.canEdit
+      ? h(
+          'button',
+          {
+            type: 'button',
+            class: 'primary',
+            'data-testid': 'trip-items-add',
+            onclick: () => openItemEditor({ trip, type, onSaved: refresh }),
+          },
+          '+ Add ' + info.one,
+        )
+      : null,
+  );
   container.append(toolbar, total, list);
   const byId = new Map();
   let seq = 0;
@@ -51,8 +60,11 @@ async function renderType(container, trip, ctx, type) {
     byId.clear();
     const costs = (trip.itinerary.costs || {})[type];
     total.textContent = `${items.count} ${items.count === 1 ? info.one : info.many}` + (costs && costs.length ? ` · total ${moneyList(costs)}` : '');
-    rerender(list, () => items.items.length ? items.items.map(row)
-      : h('li', { class: 'empty', 'data-testid': 'trip-items-empty' }, `No ${info.many} yet.` + (trip.canEdit ? ' Add the first one above.' : '')));
+    rerender(list, () =>
+      items.items.length
+        ? items.items.map(row)
+        : h('li', { class: 'empty', 'data-testid': 'trip-items-empty' }, `No ${info.many} yet.` + (trip.canEdit ? ' Add the first one above.' : '')),
+    );
   }
 
   function row(item) {
@@ -63,26 +75,42 @@ async function renderType(container, trip, ctx, type) {
     const n = type === 'lodging' ? nights(item) : null;
     const zones = [item.timeZone, item.endTimeZone].filter(Boolean).filter((z, i, all) => all.indexOf(z) === i);
     const editable = trip.canEdit && !item.legacy;
-    return h('li', { class: 'trip-item trip-item-card type-' + item.type, 'data-testid': 'trip-item', dataset: { id: item.id, type: item.type } },
+    return h(
+      'li',
+      { class: 'trip-item trip-item-card type-' + item.type, 'data-testid': 'trip-item', dataset: { id: item.id, type: item.type } },
       h('span', { class: 'trip-item-emoji', 'aria-hidden': 'true' }, itemEmoji(item)),
-      h('div', { class: 'grow' },
+      h(
+        'div',
+        { class: 'grow' },
         h('div', { class: 'trip-item-title' }, item.title, item.legacy ? pill('trip detail') : null),
-        h('div', { class: 'trip-item-when' },
+        h(
+          'div',
+          { class: 'trip-item-when' },
           item.start ? whenText(item, null) : 'No date yet',
           n ? ` · ${n} night${n === 1 ? '' : 's'}` : '',
-          zones.length && (timePart(item.start) || timePart(item.end)) ? h('span', { class: 'muted', title: zones.join(' → ') }, ' (' + zones.map(zoneShort).join(' → ') + ')') : null),
+          zones.length && (timePart(item.start) || timePart(item.end))
+            ? h('span', { class: 'muted', title: zones.join(' → ') }, ' (' + zones.map(zoneShort).join(' → ') + ')')
+            : null,
+        ),
         where ? h('div', {}, '📍 ', where) : null,
         address && address !== where ? h('div', { class: 'muted' }, address) : null,
         details.length ? h('div', { class: 'muted' }, details.join(' · ')) : null,
         item.linkedItem ? h('div', { class: 'muted' }, 'belongs to ', linkedTitle(item.linkedItem)) : null,
         item.url ? h('div', {}, h('a', { href: item.url, rel: 'noopener noreferrer', target: '_blank' }, 'Web page')) : null,
         item.notes ? h('div', { class: 'trip-item-notes' }, item.notes) : null,
-        item.legacy ? h('div', { class: 'muted' }, 'Part of the trip’s own details: change it with “Edit details” above.') : null),
+        item.legacy ? h('div', { class: 'muted' }, 'Part of the trip’s own details: change it with “Edit details” above.') : null,
+      ),
       item.price ? h('span', { class: 'trip-item-price' }, money(item.price)) : null,
-      editable ? h('div', { class: 'trip-item-actions' },
-        h('button', { type: 'button', dataset: { action: 'edit' }, 'aria-label': `Edit ${item.title}` }, 'Edit'),
-        h('button', { type: 'button', dataset: { action: 'move' }, 'aria-label': `Move ${item.title} to another day` }, 'Move'),
-        h('button', { type: 'button', class: 'danger', dataset: { action: 'delete' }, 'aria-label': `Delete ${item.title}` }, 'Delete')) : null);
+      editable
+        ? h(
+            'div',
+            { class: 'trip-item-actions' },
+            h('button', { type: 'button', dataset: { action: 'edit' }, 'aria-label': `Edit ${item.title}` }, 'Edit'),
+            h('button', { type: 'button', dataset: { action: 'move' }, 'aria-label': `Move ${item.title} to another day` }, 'Move'),
+            h('button', { type: 'button', class: 'danger', dataset: { action: 'delete' }, 'aria-label': `Delete ${item.title}` }, 'Delete'),
+          )
+        : null,
+    );
   }
 
   function linkedTitle(id) {
@@ -115,8 +143,16 @@ async function renderType(container, trip, ctx, type) {
   });
 
   async function refresh() {
-    try { await load(); } catch (error) { flash(describe(error)); }
+    try {
+      await load();
+    } catch (error) {
+      flash(describe(error));
+    }
   }
-  try { await load(); } catch (error) { list.replaceChildren(h('li', { class: 'field-error', role: 'alert' }, describe(error))); }
+  try {
+    await load();
+  } catch (error) {
+    list.replaceChildren(h('li', { class: 'field-error', role: 'alert' }, describe(error)));
+  }
   return { refresh, cleanup: closeDialogs };
 }

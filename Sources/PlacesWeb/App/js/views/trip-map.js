@@ -9,7 +9,8 @@
 
 import { get, seg } from '../api.js';
 import { h, flash, describe } from '../dom.js';
-import { TYPES, itemEmoji, whenText, shortDay, rerender } from './trip-common.js';
+import { rerender } from '../ui.js';
+import { TYPES, itemEmoji, whenText, shortDay } from './trip-common.js';
 
 const located = (loc) => loc && Number.isFinite(loc.latitude) && Number.isFinite(loc.longitude);
 
@@ -22,8 +23,16 @@ export function mapPoints(dayList) {
     if (seen.has(key)) return;
     seen.add(key);
     points.push({
-      id: key, itemId: item.id, item, name: label || item.title, latitude: loc.latitude, longitude: loc.longitude,
-      category: item.type, emoji: itemEmoji(item), day: date || '', address: loc.address || loc.name || '',
+      id: key,
+      itemId: item.id,
+      item,
+      name: label || item.title,
+      latitude: loc.latitude,
+      longitude: loc.longitude,
+      category: item.type,
+      emoji: itemEmoji(item),
+      day: date || '',
+      address: loc.address || loc.name || '',
       note: whenText(item, date || null),
     });
   };
@@ -47,18 +56,29 @@ export async function renderTab(container, trip, ctx) {
   const query = ctx.query || new URLSearchParams();
   const state = { points: [], days: [], day: query.get('day') || '', category: query.get('category') || '', first: true };
   const daySelect = h('select', { 'data-testid': 'trip-map-day', id: 'trip-map-day' });
-  const categorySelect = h('select', { 'data-testid': 'trip-map-category', id: 'trip-map-category' },
+  const categorySelect = h(
+    'select',
+    { 'data-testid': 'trip-map-category', id: 'trip-map-category' },
     h('option', { value: '' }, 'Everything'),
-    ['lodging', 'transport', 'food', 'activity', 'place'].map((type) => h('option', { value: type, selected: type === state.category }, TYPES[type].emoji + ' ' + TYPES[type].label)));
+    ['lodging', 'transport', 'food', 'activity', 'place'].map((type) =>
+      h('option', { value: type, selected: type === state.category }, TYPES[type].emoji + ' ' + TYPES[type].label),
+    ),
+  );
   const count = h('p', { class: 'muted', 'data-testid': 'trip-map-count', 'aria-live': 'polite' });
   const list = h('ul', { class: 'list trip-map-list', 'data-testid': 'trip-map-list', 'aria-label': 'Points on the map' });
   const mapBox = h('div', { class: 'trip-map-box', 'data-testid': 'trip-map' });
   container.append(
-    h('div', { class: 'toolbar' },
+    h(
+      'div',
+      { class: 'toolbar' },
       h('h3', { class: 'trip-tab-title' }, 'Map'),
-      h('label', { for: daySelect.id }, 'Day'), daySelect,
-      h('label', { for: categorySelect.id }, 'Category'), categorySelect),
-    h('div', { class: 'trip-map-layout' }, h('div', { class: 'trip-map-pane' }, mapBox), h('aside', { class: 'trip-map-side' }, count, list)));
+      h('label', { for: daySelect.id }, 'Day'),
+      daySelect,
+      h('label', { for: categorySelect.id }, 'Category'),
+      categorySelect,
+    ),
+    h('div', { class: 'trip-map-layout' }, h('div', { class: 'trip-map-pane' }, mapBox), h('aside', { class: 'trip-map-side' }, count, list)),
+  );
 
   let map = null;
   try {
@@ -71,8 +91,10 @@ export async function renderTab(container, trip, ctx) {
 
   function fillDays() {
     const chosen = state.day;
-    daySelect.replaceChildren(h('option', { value: '' }, 'All days'),
-      ...state.days.map((day) => h('option', { value: day.date, selected: day.date === chosen }, `Day ${day.number}: ${shortDay(day.date)}`)));
+    daySelect.replaceChildren(
+      h('option', { value: '' }, 'All days'),
+      ...state.days.map((day) => h('option', { value: day.date, selected: day.date === chosen }, `Day ${day.number}: ${shortDay(day.date)}`)),
+    );
   }
 
   const matches = (p) => (!state.day || p.day === state.day) && (!state.category || p.category === state.category);
@@ -88,18 +110,26 @@ export async function renderTab(container, trip, ctx) {
       once.add(key);
       listed.push(p);
     }
-    count.textContent = `${listed.length} point${listed.length === 1 ? '' : 's'} on the map` +
-      (state.points.length ? '' : ' — give items and places coordinates to see them here');
-    rerender(list, () => listed.length ? listed.map((p) => h('li', { 'data-testid': 'trip-map-entry', dataset: { id: p.itemId, point: p.id } },
-      h('button', { type: 'button', class: 'trip-map-entry', dataset: { action: 'focus' } },
-        h('span', { 'aria-hidden': 'true' }, p.emoji + ' '), p.name),
-      h('span', { class: 'muted' }, [p.day ? shortDay(p.day) : 'no day', p.note].filter(Boolean).join(' · '))))
-      : h('li', { class: 'empty' }, 'Nothing with coordinates here.'));
+    count.textContent = `${listed.length} point${listed.length === 1 ? '' : 's'} on the map` + (state.points.length ? '' : ' — give items and places coordinates to see them here');
+    rerender(list, () =>
+      listed.length
+        ? listed.map((p) =>
+            h(
+              'li',
+              { 'data-testid': 'trip-map-entry', dataset: { id: p.itemId, point: p.id } },
+              h('button', { type: 'button', class: 'trip-map-entry', dataset: { action: 'focus' } }, h('span', { 'aria-hidden': 'true' }, p.emoji + ' '), p.name),
+              h('span', { class: 'muted' }, [p.day ? shortDay(p.day) : 'no day', p.note].filter(Boolean).join(' · ')),
+            ),
+          )
+        : h('li', { class: 'empty' }, 'Nothing with coordinates here.'),
+    );
     if (!map) return;
     map.setFilter({ category: state.category || null, day: state.day || null });
     if (state.day) {
       // The day's route: its located items and places in day order (not the stays' nights).
-      map.setRoute(shown.filter((p) => p.item.type !== 'lodging' || p.item.start.startsWith(state.day)).map((p) => ({ latitude: p.latitude, longitude: p.longitude, name: p.name })));
+      map.setRoute(
+        shown.filter((p) => p.item.type !== 'lodging' || p.item.start.startsWith(state.day)).map((p) => ({ latitude: p.latitude, longitude: p.longitude, name: p.name })),
+      );
     } else {
       map.setRoute([]);
     }
@@ -126,7 +156,10 @@ export async function renderTab(container, trip, ctx) {
   function select(pointId) {
     for (const li of list.querySelectorAll('.selected')) li.classList.remove('selected');
     const li = list.querySelector(`[data-point="${CSS.escape(pointId)}"]`);
-    if (li) { li.classList.add('selected'); li.scrollIntoView({ block: 'nearest' }); }
+    if (li) {
+      li.classList.add('selected');
+      li.scrollIntoView({ block: 'nearest' });
+    }
   }
 
   list.addEventListener('click', (event) => {
@@ -136,12 +169,32 @@ export async function renderTab(container, trip, ctx) {
     map.focusPlace(li.dataset.point);
     select(li.dataset.point);
   });
-  daySelect.addEventListener('change', () => { state.day = daySelect.value; draw(); if (map) map.fit(); });
-  categorySelect.addEventListener('change', () => { state.category = categorySelect.value; draw(); if (map) map.fit(); });
+  daySelect.addEventListener('change', () => {
+    state.day = daySelect.value;
+    draw();
+    if (map) map.fit();
+  });
+  categorySelect.addEventListener('change', () => {
+    state.category = categorySelect.value;
+    draw();
+    if (map) map.fit();
+  });
 
-  try { await load(); } catch (error) { list.replaceChildren(h('li', { class: 'field-error', role: 'alert' }, describe(error))); }
+  try {
+    await load();
+  } catch (error) {
+    list.replaceChildren(h('li', { class: 'field-error', role: 'alert' }, describe(error)));
+  }
   return {
-    async refresh() { try { await load(); } catch (error) { flash(describe(error)); } },
-    cleanup() { if (map) map.destroy(); },
+    async refresh() {
+      try {
+        await load();
+      } catch (error) {
+        flash(describe(error));
+      }
+    },
+    cleanup() {
+      if (map) map.destroy();
+    },
   };
 }

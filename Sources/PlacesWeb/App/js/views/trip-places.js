@@ -9,8 +9,8 @@
 
 import { get, post, del, seg } from '../api.js';
 import { h, form, action, flash, describe } from '../dom.js';
-import { shortDay, rerender, confirmDialog, closeDialogs, openDialog, fieldError } from './trip-common.js';
-import { labelled } from './trip-item-form.js';
+import { fieldError, labelled, rerender } from '../ui.js';
+import { shortDay, confirmDialog, closeDialogs, openDialog } from './trip-common.js';
 
 export async function renderTab(container, trip, ctx) {
   const base = `/v1/itineraries/${seg(trip.id)}`;
@@ -25,50 +25,79 @@ export async function renderTab(container, trip, ctx) {
     const needle = search.value.trim().toLowerCase();
     const chosen = select.value;
     const matches = library.filter((p) => !needle || p.name.toLowerCase().includes(needle) || (p.address || '').toLowerCase().includes(needle));
-    select.replaceChildren(...(matches.length
-      ? matches.slice(0, 500).map((p) => h('option', { value: p.id, selected: p.id === chosen }, p.name + (p.address ? ' — ' + p.address : '')))
-      : [h('option', { value: '' }, library.length ? 'No place matches' : 'Your library is empty')]));
+    select.replaceChildren(
+      ...(matches.length
+        ? matches.slice(0, 500).map((p) => h('option', { value: p.id, selected: p.id === chosen }, p.name + (p.address ? ' — ' + p.address : '')))
+        : [h('option', { value: '' }, library.length ? 'No place matches' : 'Your library is empty')]),
+    );
   }
   search.addEventListener('input', fillSelect);
 
-  const addForm = trip.canEdit ? form({ class: 'card trip-add-place', 'data-testid': 'place-add-form' }, [
-    h('h3', {}, 'Add from your library'),
-    h('div', { class: 'row' }, labelled('Find', search), labelled('Place', select), labelled('Position', position)),
-    h('div', { class: 'form-actions' },
-      h('button', { type: 'submit', class: 'primary', 'data-testid': 'place-add-submit' }, 'Add place to go'),
-      h('a', { href: '#/discover' }, 'Find new places')),
-  ], async () => {
-    if (!select.value) throw fieldError('placeId', 'Choose a place from your library (add places on the Discover page).');
-    const request = { placeId: select.value };
-    if (position.value) request.position = Number(position.value);
-    apply(await post(`${base}/places`, request));
-    position.value = '';
-    flash('Added to the places to go.', 'ok');
-  }) : null;
+  const addForm = trip.canEdit
+    ? form(
+        { class: 'card trip-add-place', 'data-testid': 'place-add-form' },
+        [
+          h('h3', {}, 'Add from your library'),
+          h('div', { class: 'row' }, labelled('Find', search), labelled('Place', select), labelled('Position', position)),
+          h(
+            'div',
+            { class: 'form-actions' },
+            h('button', { type: 'submit', class: 'primary', 'data-testid': 'place-add-submit' }, 'Add place to go'),
+            h('a', { href: '#/discover' }, 'Find new places'),
+          ),
+        ],
+        async () => {
+          if (!select.value) throw fieldError('placeId', 'Choose a place from your library (add places on the Discover page).');
+          const request = { placeId: select.value };
+          if (position.value) request.position = Number(position.value);
+          apply(await post(`${base}/places`, request));
+          position.value = '';
+          flash('Added to the places to go.', 'ok');
+        },
+      )
+    : null;
 
   container.append(h('div', { class: 'toolbar' }, h('h3', { class: 'trip-tab-title' }, 'Places to go'), count), list, addForm);
 
   function draw() {
     const places = trip.itinerary.places || [];
     count.textContent = `${places.length} place${places.length === 1 ? '' : 's'}`;
-    rerender(list, () => places.length ? places.map((stop, index) => row(stop, index, places.length))
-      : h('li', { class: 'empty' }, 'No places to go yet.' + (trip.canEdit ? ' Add some from your library below.' : '')));
+    rerender(list, () =>
+      places.length
+        ? places.map((stop, index) => row(stop, index, places.length))
+        : h('li', { class: 'empty' }, 'No places to go yet.' + (trip.canEdit ? ' Add some from your library below.' : '')),
+    );
   }
 
   function row(stop, index, total) {
-    return h('li', { class: 'trip-place', 'data-testid': 'place-to-go', dataset: { id: stop.id, position: stop.position } },
+    return h(
+      'li',
+      { class: 'trip-place', 'data-testid': 'place-to-go', dataset: { id: stop.id, position: stop.position } },
       h('span', { class: 'trip-place-number', 'aria-hidden': 'true' }, String(index + 1)),
-      h('div', { class: 'grow' },
+      h(
+        'div',
+        { class: 'grow' },
         h('div', { class: 'trip-item-title' }, stop.name),
         stop.address ? h('div', { class: 'muted' }, stop.address) : null,
-        h('div', { class: 'muted' },
+        h(
+          'div',
+          { class: 'muted' },
           stop.day ? h('a', { href: `#/itineraries/${trip.id}/days?item=${stop.id}` }, '🗓 ' + shortDay(stop.day)) : 'No day planned',
-          ' · ', h('a', { href: `#/itineraries/${trip.id}/map?place=${stop.id}` }, 'on the map'))),
-      trip.canEdit ? h('div', { class: 'trip-item-actions' },
-        h('button', { type: 'button', dataset: { action: 'up' }, disabled: index === 0, 'aria-label': `Move ${stop.name} up` }, '↑'),
-        h('button', { type: 'button', dataset: { action: 'down' }, disabled: index === total - 1, 'aria-label': `Move ${stop.name} down` }, '↓'),
-        h('button', { type: 'button', dataset: { action: 'day' }, 'aria-label': `Plan a day for ${stop.name}` }, stop.day ? 'Change day' : 'Plan a day'),
-        h('button', { type: 'button', class: 'danger', dataset: { action: 'remove' }, 'aria-label': `Remove ${stop.name}` }, 'Remove')) : null);
+          ' · ',
+          h('a', { href: `#/itineraries/${trip.id}/map?place=${stop.id}` }, 'on the map'),
+        ),
+      ),
+      trip.canEdit
+        ? h(
+            'div',
+            { class: 'trip-item-actions' },
+            h('button', { type: 'button', dataset: { action: 'up' }, disabled: index === 0, 'aria-label': `Move ${stop.name} up` }, '↑'),
+            h('button', { type: 'button', dataset: { action: 'down' }, disabled: index === total - 1, 'aria-label': `Move ${stop.name} down` }, '↓'),
+            h('button', { type: 'button', dataset: { action: 'day' }, 'aria-label': `Plan a day for ${stop.name}` }, stop.day ? 'Change day' : 'Plan a day'),
+            h('button', { type: 'button', class: 'danger', dataset: { action: 'remove' }, 'aria-label': `Remove ${stop.name}` }, 'Remove'),
+          )
+        : null,
+    );
   }
 
   function apply(itinerary) {
@@ -78,22 +107,44 @@ export async function renderTab(container, trip, ctx) {
 
   function dayDialog(stop) {
     const { body, close } = openDialog('Plan a day for “' + stop.name + '”', { 'data-testid': 'place-day-dialog' });
-    const date = h('input', { type: 'date', name: 'date', 'data-testid': 'place-day-input', value: stop.day || trip.itinerary.startDate || '', min: trip.itinerary.startDate, max: trip.itinerary.endDate });
-    body.appendChild(form({}, [
-      labelled('Day', date),
-      h('div', { class: 'form-actions' },
-        h('button', { type: 'submit', class: 'primary', 'data-testid': 'place-day-save' }, 'Save'),
-        stop.day ? action('Take it off its day', async () => {
-          apply(await post(`${base}/places/${seg(stop.id)}/move`, { date: null }));
+    const date = h('input', {
+      type: 'date',
+      name: 'date',
+      'data-testid': 'place-day-input',
+      value: stop.day || trip.itinerary.startDate || '',
+      min: trip.itinerary.startDate,
+      max: trip.itinerary.endDate,
+    });
+    body.appendChild(
+      form(
+        {},
+        [
+          labelled('Day', date),
+          h(
+            'div',
+            { class: 'form-actions' },
+            h('button', { type: 'submit', class: 'primary', 'data-testid': 'place-day-save' }, 'Save'),
+            stop.day
+              ? action(
+                  'Take it off its day',
+                  async () => {
+                    apply(await post(`${base}/places/${seg(stop.id)}/move`, { date: null }));
+                    close();
+                  },
+                  { 'data-testid': 'place-day-clear' },
+                )
+              : null,
+            h('button', { type: 'button', onclick: close }, 'Cancel'),
+          ),
+        ],
+        async () => {
+          if (!date.value) throw fieldError('date', 'Choose a day.');
+          await post(`${base}/items/${seg(stop.id)}/move`, { date: date.value });
           close();
-        }, { 'data-testid': 'place-day-clear' }) : null,
-        h('button', { type: 'button', onclick: close }, 'Cancel')),
-    ], async () => {
-      if (!date.value) throw fieldError('date', 'Choose a day.');
-      await post(`${base}/items/${seg(stop.id)}/move`, { date: date.value });
-      close();
-      await refresh();
-    }));
+          await refresh();
+        },
+      ),
+    );
     date.focus();
   }
 
@@ -122,13 +173,22 @@ export async function renderTab(container, trip, ctx) {
 
   async function loadLibrary() {
     if (!addForm) return;
-    try { library = (await get('/v1/places')).places; } catch { library = []; }
+    try {
+      library = (await get('/v1/places')).places;
+    } catch {
+      library = [];
+    }
     fillSelect();
   }
 
   // After a change of our own: the itinerary again (trip.js does the same on events).
   async function refresh() {
-    try { trip.itinerary = await get(base); draw(); } catch (error) { flash(describe(error)); }
+    try {
+      trip.itinerary = await get(base);
+      draw();
+    } catch (error) {
+      flash(describe(error));
+    }
   }
 
   draw();
@@ -138,5 +198,11 @@ export async function renderTab(container, trip, ctx) {
     if ((event.type === 'changed' && event.docKind === 'library') || event.type === 'resync') loadLibrary();
   });
   // trip.js has fetched the itinerary again before it calls refresh(event).
-  return { refresh: () => draw(), cleanup: () => { off(); closeDialogs(); } };
+  return {
+    refresh: () => draw(),
+    cleanup: () => {
+      off();
+      closeDialogs();
+    },
+  };
 }

@@ -11,10 +11,18 @@
 
 import { get, post, seg, query } from '../api.js';
 import { h, mount, download, flash, describe, empty, formatDate, showError, clearErrors } from '../dom.js';
-import { debounce, replaceKeepingFocus, setSubRoute, toggle } from './trip-expenses-util.js';
+import { debounce, rerender, toggle } from '../ui.js';
+import { setSubRoute } from './trip-common.js';
 
-const MODES = [['walking', 'Walk'], ['cycling', 'Cycle'], ['driving', 'Drive']];
-const CRITERIA = [['duration', 'Fastest'], ['distance', 'Shortest']];
+const MODES = [
+  ['walking', 'Walk'],
+  ['cycling', 'Cycle'],
+  ['driving', 'Drive'],
+];
+const CRITERIA = [
+  ['duration', 'Fastest'],
+  ['distance', 'Shortest'],
+];
 
 export function distance(meters) {
   if (meters < 1000) return `${Math.round(meters)} m`;
@@ -28,15 +36,30 @@ export function duration(seconds) {
 }
 
 function fileName(trip, suffix) {
-  const name = ((trip.itinerary && trip.itinerary.name) || 'trip').replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '').slice(0, 60) || 'trip';
+  const name =
+    ((trip.itinerary && trip.itinerary.name) || 'trip')
+      .replace(/[^\p{L}\p{N}]+/gu, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 60) || 'trip';
   return `${name}${suffix}`;
 }
 
-export async function renderTab(container, trip, ctx) {
+export async function renderTab(container, trip, _ctx) {
   const base = `/v1/itineraries/${seg(trip.id)}`;
   const state = {
-    day: trip.sub || '', mode: null, by: null, roundTrip: null, start: '', end: '',
-    days: [], plan: null, gmaps: null, error: null, seq: 0, closed: false, map: null,
+    day: trip.sub || '',
+    mode: null,
+    by: null,
+    roundTrip: null,
+    start: '',
+    end: '',
+    days: [],
+    plan: null,
+    gmaps: null,
+    error: null,
+    seq: 0,
+    closed: false,
+    map: null,
   };
 
   const daySelect = h('select', { id: 'route-day-select', dataset: { testid: 'route-day' } });
@@ -45,26 +68,49 @@ export async function renderTab(container, trip, ctx) {
   const roundTrip = h('input', { type: 'checkbox', id: 'route-round', dataset: { testid: 'route-roundtrip' } });
   const startSelect = h('select', { id: 'route-start-select', name: 'start', dataset: { testid: 'route-start' } });
   const endSelect = h('select', { id: 'route-end-select', name: 'end', dataset: { testid: 'route-end' } });
-  const controls = h('div', { class: 'card route-controls' },
-    h('div', { class: 'row' },
+  const controls = h(
+    'div',
+    { class: 'card route-controls' },
+    h(
+      'div',
+      { class: 'row' },
       h('div', { class: 'field' }, h('label', { for: daySelect.id }, 'Route of'), daySelect),
       h('div', { class: 'field' }, h('span', { class: 'label', id: 'route-mode-l' }, 'By'), modeGroup),
-      h('div', { class: 'field' }, h('span', { class: 'label' }, 'Optimise'), criterionGroup)),
-    h('div', { class: 'row' },
+      h('div', { class: 'field' }, h('span', { class: 'label' }, 'Optimise'), criterionGroup),
+    ),
+    h(
+      'div',
+      { class: 'row' },
       h('div', { class: 'field' }, h('label', { for: startSelect.id }, 'Start at'), startSelect),
       h('div', { class: 'field' }, h('label', { for: endSelect.id }, 'End at'), endSelect),
-      h('label', { for: roundTrip.id, class: 'inline' }, roundTrip, ' Back to the start')));
+      h('label', { for: roundTrip.id, class: 'inline' }, roundTrip, ' Back to the start'),
+    ),
+  );
   const errorSlot = h('div', { dataset: { testid: 'route-error' }, 'aria-live': 'polite' });
   const totals = h('div', { class: 'route-totals', dataset: { testid: 'route-totals' }, 'aria-live': 'polite' });
   const mapEl = h('div', { class: 'route-map', dataset: { testid: 'route-map' } });
   const legs = h('div', { class: 'route-legs-slot' });
   const actions = h('div', { class: 'toolbar route-actions' });
-  container.replaceChildren(h('section', { class: 'route-tab', dataset: { testid: 'route-tab' }, 'aria-label': 'Route' },
-    controls, errorSlot, totals, actions, h('div', { class: 'route-body' }, mapEl, legs)));
+  container.replaceChildren(
+    h(
+      'section',
+      { class: 'route-tab', dataset: { testid: 'route-tab' }, 'aria-label': 'Route' },
+      controls,
+      errorSlot,
+      totals,
+      actions,
+      h('div', { class: 'route-body' }, mapEl, legs),
+    ),
+  );
 
   const params = (extra = {}) => ({
-    day: state.day || undefined, mode: state.mode || undefined, by: state.by || undefined,
-    roundTrip: state.roundTrip === null ? undefined : String(state.roundTrip), start: state.start || undefined, end: state.end || undefined, ...extra,
+    day: state.day || undefined,
+    mode: state.mode || undefined,
+    by: state.by || undefined,
+    roundTrip: state.roundTrip === null ? undefined : String(state.roundTrip),
+    start: state.start || undefined,
+    end: state.end || undefined,
+    ...extra,
   });
 
   function renderDays() {
@@ -80,13 +126,44 @@ export async function renderTab(container, trip, ctx) {
     const plan = state.plan;
     const mode = state.mode || (plan && plan.mode) || (trip.itinerary && trip.itinerary.travelMode) || 'walking';
     const by = state.by || (plan && plan.criterion) || 'duration';
-    replaceKeepingFocus(modeGroup, MODES.map(([value, label]) => toggle(label, value, value === mode, (v) => { state.mode = v; update(); }, { dataset: { testid: 'route-mode-' + value, value } })));
-    replaceKeepingFocus(criterionGroup, CRITERIA.map(([value, label]) => toggle(label, value, value === by, (v) => { state.by = v; update(); }, { dataset: { testid: 'route-criterion-' + value, value } })));
+    rerender(
+      modeGroup,
+      MODES.map(([value, label]) =>
+        toggle(
+          label,
+          value,
+          value === mode,
+          (v) => {
+            state.mode = v;
+            update();
+          },
+          { dataset: { testid: 'route-mode-' + value, value } },
+        ),
+      ),
+    );
+    rerender(
+      criterionGroup,
+      CRITERIA.map(([value, label]) =>
+        toggle(
+          label,
+          value,
+          value === by,
+          (v) => {
+            state.by = v;
+            update();
+          },
+          { dataset: { testid: 'route-criterion-' + value, value } },
+        ),
+      ),
+    );
     roundTrip.checked = plan ? plan.roundTrip : !!state.roundTrip;
     const stops = plan ? [...plan.stops].map((s) => s.place) : [];
     const unique = [...new Map(stops.map((p) => [p.id, p])).values()].sort((a, b) => a.name.localeCompare(b.name));
     const free = state.day ? 'Default (the lodging, if any)' : 'Anywhere (free)';
-    for (const [select, value, label] of [[startSelect, state.start, free], [endSelect, state.end, free]]) {
+    for (const [select, value, label] of [
+      [startSelect, state.start, free],
+      [endSelect, state.end, free],
+    ]) {
       if (select === document.activeElement) continue;
       select.replaceChildren(h('option', { value: '' }, label), ...unique.map((p) => h('option', { value: p.id }, p.name)));
       select.value = unique.some((p) => p.id === value) ? value : '';
@@ -99,23 +176,45 @@ export async function renderTab(container, trip, ctx) {
     errorSlot.replaceChildren();
     if (state.error) {
       const anchor = { start: startSelect, end: endSelect, day: daySelect, mode: modeGroup, by: criterionGroup, roundTrip }[state.error.field];
-      if (anchor) showError(anchor, state.error); else errorSlot.append(h('p', { class: 'field-error', role: 'alert' }, describe(state.error)));
+      if (anchor) showError(anchor, state.error);
+      else errorSlot.append(h('p', { class: 'field-error', role: 'alert' }, describe(state.error)));
     } else {
       for (const el of controls.querySelectorAll('.field-error')) el.remove();
     }
-    if (!plan) { totals.replaceChildren(); replaceKeepingFocus(legs, []); renderActions(); return; }
+    if (!plan) {
+      totals.replaceChildren();
+      rerender(legs, []);
+      renderActions();
+      return;
+    }
     const byId = new Map(plan.stops.map((s) => [s.place.id, s.place]));
     const schedule = new Map((plan.schedule || []).map((s) => [s.id, s]));
     const late = new Set(plan.lateStops || []);
     totals.dataset.optimal = plan.optimal ? 'true' : 'false';
-    mount(totals,
-      plan.stops.length ? h('span', {}, h('strong', {}, distance(plan.totals.distanceMeters)), ' · ', h('strong', {}, duration(plan.totals.durationSeconds)),
-        ` · ${plan.stops.length} stop${plan.stops.length === 1 ? '' : 's'}${plan.roundTrip ? ', round trip' : ''}`,
-        plan.date ? ` · ${formatDate(plan.date)}` : '') : null,
+    mount(
+      totals,
+      plan.stops.length
+        ? h(
+            'span',
+            {},
+            h('strong', {}, distance(plan.totals.distanceMeters)),
+            ' · ',
+            h('strong', {}, duration(plan.totals.durationSeconds)),
+            ` · ${plan.stops.length} stop${plan.stops.length === 1 ? '' : 's'}${plan.roundTrip ? ', round trip' : ''}`,
+            plan.date ? ` · ${formatDate(plan.date)}` : '',
+          )
+        : null,
       plan.stops.length > 1 ? h('span', { class: 'muted' }, plan.optimal ? ' · the best order' : ' · a good order (not proven the best)') : null,
-      late.size ? h('p', { class: 'field-error', dataset: { testid: 'route-late' } }, `This order reaches ${late.size} timed stop${late.size === 1 ? '' : 's'} late: ${[...late].map((id) => (byId.get(id) || {}).name || id).join(', ')}.`) : null);
+      late.size
+        ? h(
+            'p',
+            { class: 'field-error', dataset: { testid: 'route-late' } },
+            `This order reaches ${late.size} timed stop${late.size === 1 ? '' : 's'} late: ${[...late].map((id) => (byId.get(id) || {}).name || id).join(', ')}.`,
+          )
+        : null,
+    );
     if (!plan.stops.length) {
-      replaceKeepingFocus(legs, empty(state.day ? 'No stop of this day has a location yet.' : 'No places to go with a location yet: add some to plan a route.'));
+      rerender(legs, empty(state.day ? 'No stop of this day has a location yet.' : 'No places to go with a location yet: add some to plan a route.'));
       renderActions();
       setMap([]);
       return;
@@ -123,24 +222,45 @@ export async function renderTab(container, trip, ctx) {
     const times = (id) => {
       const s = schedule.get(id);
       if (!s) return null;
-      const parts = [s.arrival ? `arrive ${s.arrival}` : null, s.fixed ? `booked ${s.fixed}` : null, s.departure ? `leave ${s.departure}` : null, s.lateMinutes ? `${s.lateMinutes} min late` : null].filter(Boolean);
+      const parts = [
+        s.arrival ? `arrive ${s.arrival}` : null,
+        s.fixed ? `booked ${s.fixed}` : null,
+        s.departure ? `leave ${s.departure}` : null,
+        s.lateMinutes ? `${s.lateMinutes} min late` : null,
+      ].filter(Boolean);
       return parts.length ? h('span', { class: ['muted', s.lateMinutes ? 'late' : ''] }, ' · ' + parts.join(' · ')) : null;
     };
     const first = plan.stops[0].place;
-    replaceKeepingFocus(legs, [
-      h('ol', { class: 'list route-legs', dataset: { testid: 'route-legs' }, 'aria-label': 'Legs in order' },
-        h('li', { class: 'route-start', dataset: { testid: 'route-stop', id: first.id } }, h('span', { class: 'leg-number' }, '1'), h('div', { class: 'grow' }, h('strong', {}, first.name), first.type ? h('span', { class: 'muted' }, ` (${first.type})`) : null, times(first.id))),
+    rerender(legs, [
+      h(
+        'ol',
+        { class: 'list route-legs', dataset: { testid: 'route-legs' }, 'aria-label': 'Legs in order' },
+        h(
+          'li',
+          { class: 'route-start', dataset: { testid: 'route-stop', id: first.id } },
+          h('span', { class: 'leg-number' }, '1'),
+          h('div', { class: 'grow' }, h('strong', {}, first.name), first.type ? h('span', { class: 'muted' }, ` (${first.type})`) : null, times(first.id)),
+        ),
         plan.legs.map((leg, i) => {
           const to = byId.get(leg.to) || { name: leg.to };
           const from = byId.get(leg.from) || { name: leg.from };
           const closing = i >= plan.stops.length - 1;
-          return h('li', { class: ['route-leg', late.has(leg.to) ? 'late' : ''], dataset: { testid: 'route-leg', from: leg.from, to: leg.to, index: i } },
+          return h(
+            'li',
+            { class: ['route-leg', late.has(leg.to) ? 'late' : ''], dataset: { testid: 'route-leg', from: leg.from, to: leg.to, index: i } },
             h('span', { class: 'leg-number' }, closing ? '↩' : String(i + 2)),
-            h('div', { class: 'grow' },
-              h('strong', {}, to.name), to.type ? h('span', { class: 'muted' }, ` (${to.type})`) : null, closing ? h('span', { class: 'muted' }, ' (back to the start)') : times(leg.to),
-              h('div', { class: 'muted' }, `from ${from.name}`)),
-            h('span', { class: 'leg-figures' }, distance(leg.distanceMeters), ' · ', duration(leg.durationSeconds)));
-        })),
+            h(
+              'div',
+              { class: 'grow' },
+              h('strong', {}, to.name),
+              to.type ? h('span', { class: 'muted' }, ` (${to.type})`) : null,
+              closing ? h('span', { class: 'muted' }, ' (back to the start)') : times(leg.to),
+              h('div', { class: 'muted' }, `from ${from.name}`),
+            ),
+            h('span', { class: 'leg-figures' }, distance(leg.distanceMeters), ' · ', duration(leg.durationSeconds)),
+          );
+        }),
+      ),
     ]);
     renderActions();
     setMap(plan.stops.map((s) => ({ latitude: s.place.latitude, longitude: s.place.longitude, name: s.place.name })));
@@ -153,19 +273,49 @@ export async function renderTab(container, trip, ctx) {
       list.push(h('button', { type: 'button', class: 'primary', dataset: { testid: 'route-apply' }, onclick: (e) => apply(e.currentTarget) }, 'Apply this order'));
     }
     const urls = (state.gmaps && state.gmaps.urls) || [];
-    urls.forEach((url, i) => list.push(h('a', { class: 'button', href: url, target: '_blank', rel: 'noopener noreferrer', dataset: { testid: 'route-gmaps', part: i + 1 } },
-      urls.length > 1 ? `Google Maps, part ${i + 1} of ${urls.length}` : 'Open in Google Maps')));
+    urls.forEach((url, i) => {
+      list.push(
+        h(
+          'a',
+          { class: 'button', href: url, target: '_blank', rel: 'noopener noreferrer', dataset: { testid: 'route-gmaps', part: i + 1 } },
+          urls.length > 1 ? `Google Maps, part ${i + 1} of ${urls.length}` : 'Open in Google Maps',
+        ),
+      );
+    });
     if (plan && plan.stops.length) {
-      list.push(h('button', { type: 'button', dataset: { testid: 'route-gpx' }, onclick: (e) => save(e.currentTarget, `${base}/route${query(params({ format: 'gpx' }))}`, fileName(trip, state.day ? `-day-${state.day}.gpx` : '.gpx'), 'application/gpx+xml') }, 'Download GPX'));
+      list.push(
+        h(
+          'button',
+          {
+            type: 'button',
+            dataset: { testid: 'route-gpx' },
+            onclick: (e) =>
+              save(e.currentTarget, `${base}/route${query(params({ format: 'gpx' }))}`, fileName(trip, state.day ? `-day-${state.day}.gpx` : '.gpx'), 'application/gpx+xml'),
+          },
+          'Download GPX',
+        ),
+      );
     }
-    list.push(h('button', { type: 'button', dataset: { testid: 'route-ics' }, onclick: (e) => save(e.currentTarget, `${base}/calendar`, fileName(trip, '.ics'), 'text/calendar') }, 'Add to calendar (.ics)'));
+    list.push(
+      h(
+        'button',
+        { type: 'button', dataset: { testid: 'route-ics' }, onclick: (e) => save(e.currentTarget, `${base}/calendar`, fileName(trip, '.ics'), 'text/calendar') },
+        'Add to calendar (.ics)',
+      ),
+    );
     if (state.gmaps && state.gmaps.note) list.push(h('p', { class: 'muted' }, state.gmaps.note));
-    replaceKeepingFocus(actions, list);
+    rerender(actions, list);
   }
 
   async function save(button, path, name, accept) {
     button.disabled = true;
-    try { await download(path, name, accept); } catch (error) { showError(button, error); } finally { button.disabled = false; }
+    try {
+      await download(path, name, accept);
+    } catch (error) {
+      showError(button, error);
+    } finally {
+      button.disabled = false;
+    }
   }
 
   async function apply(button) {
@@ -178,7 +328,9 @@ export async function renderTab(container, trip, ctx) {
       await update();
     } catch (error) {
       if (button.isConnected) showError(button, error);
-    } finally { button.disabled = false; }
+    } finally {
+      button.disabled = false;
+    }
   }
 
   let mapReady = null;
@@ -186,9 +338,20 @@ export async function renderTab(container, trip, ctx) {
   function setMap(points) {
     pendingPoints = points;
     if (!mapReady) {
-      mapReady = import('../map.js').then(({ createMap }) => createMap(mapEl, { height: 'small', label: 'Map of the route' }))
-        .then((m) => { if (state.closed) { m.destroy(); return null; } state.map = m; return m; })
-        .catch((error) => { mapEl.replaceChildren(h('p', { class: 'muted' }, 'No map: ' + describe(error))); return null; });
+      mapReady = import('../map.js')
+        .then(({ createMap }) => createMap(mapEl, { height: 'small', label: 'Map of the route' }))
+        .then((m) => {
+          if (state.closed) {
+            m.destroy();
+            return null;
+          }
+          state.map = m;
+          return m;
+        })
+        .catch((error) => {
+          mapEl.replaceChildren(h('p', { class: 'muted' }, 'No map: ' + describe(error)));
+          return null;
+        });
     }
     mapReady.then((m) => {
       if (!m || state.closed || pendingPoints !== points) return;
@@ -202,14 +365,24 @@ export async function renderTab(container, trip, ctx) {
     const p = params();
     const [plan, gmaps] = await Promise.allSettled([get(`${base}/route${query(p)}`), get(`${base}/route${query({ ...p, format: 'gmaps' })}`)]);
     if (seq !== state.seq || state.closed) return;
-    if (plan.status === 'fulfilled') { state.plan = plan.value; state.error = null; } else { state.error = plan.reason; if (plan.reason && plan.reason.field === 'day') state.plan = null; }
+    if (plan.status === 'fulfilled') {
+      state.plan = plan.value;
+      state.error = null;
+    } else {
+      state.error = plan.reason;
+      if (plan.reason && plan.reason.field === 'day') state.plan = null;
+    }
     state.gmaps = gmaps.status === 'fulfilled' ? gmaps.value : null;
     renderToggles();
     renderPlan();
   }
 
   async function loadDays() {
-    try { state.days = (await get(`${base}/days`)).days || []; } catch { state.days = []; }
+    try {
+      state.days = (await get(`${base}/days`)).days || [];
+    } catch {
+      state.days = [];
+    }
     renderDays();
   }
 
@@ -221,9 +394,18 @@ export async function renderTab(container, trip, ctx) {
     setSubRoute(trip.id, 'route', state.day || undefined);
     update();
   });
-  roundTrip.addEventListener('change', () => { state.roundTrip = roundTrip.checked; update(); });
-  startSelect.addEventListener('change', () => { state.start = startSelect.value; update(); });
-  endSelect.addEventListener('change', () => { state.end = endSelect.value; update(); });
+  roundTrip.addEventListener('change', () => {
+    state.roundTrip = roundTrip.checked;
+    update();
+  });
+  startSelect.addEventListener('change', () => {
+    state.start = startSelect.value;
+    update();
+  });
+  endSelect.addEventListener('change', () => {
+    state.end = endSelect.value;
+    update();
+  });
 
   await Promise.all([loadDays(), update()]);
 
@@ -232,11 +414,20 @@ export async function renderTab(container, trip, ctx) {
     Promise.all([loadDays(), update()]).catch((error) => flash(describe(error)));
   }, 30);
   return {
-    refresh() { refresh(); },
+    refresh() {
+      refresh();
+    },
     cleanup() {
       state.closed = true;
       refresh.cancel();
-      if (state.map) { try { state.map.destroy(); } catch { /* already gone */ } state.map = null; }
+      if (state.map) {
+        try {
+          state.map.destroy();
+        } catch {
+          /* already gone */
+        }
+        state.map = null;
+      }
     },
   };
 }

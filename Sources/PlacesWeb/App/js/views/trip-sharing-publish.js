@@ -8,8 +8,8 @@
 
 import { get, post, del, seg, query } from '../api.js';
 import { h, field, form, formatDate, formatTime, empty } from '../dom.js';
+import { confirmButton } from '../ui.js';
 import { moneyOf } from './trip-expenses-money.js';
-import { confirmButton } from './trip-expenses-util.js';
 
 const AUDIENCE_WORDS = { friends: 'your friends', group: 'a group of your friends', network: 'everyone on the network' };
 
@@ -34,17 +34,36 @@ function publicationView(pub) {
   const items = trip.items || [];
   const places = trip.places || [];
   const dates = trip.startDate ? `${formatDate(trip.startDate)}${trip.endDate ? ' – ' + formatDate(trip.endDate) : ''}` : 'no dates';
-  return h('div', { class: 'card publish-result', dataset: { testid: 'publish-result', dryRun: pub.dryRun ? 'true' : 'false' } },
+  return h(
+    'div',
+    { class: 'card publish-result', dataset: { testid: 'publish-result', dryRun: pub.dryRun ? 'true' : 'false' } },
     h('h4', {}, pub.dryRun ? 'What would go' : 'Published copy'),
     h('p', {}, h('strong', {}, trip.name), ` · ${dates} · ${(trip.days || []).length} day${(trip.days || []).length === 1 ? '' : 's'}`),
-    h('p', { class: 'muted' }, `To ${AUDIENCE_WORDS[pub.audience] || pub.audience}${pub.groupName ? ' (' + pub.groupName + ')' : ''} · `,
+    h(
+      'p',
+      { class: 'muted' },
+      `To ${AUDIENCE_WORDS[pub.audience] || pub.audience}${pub.groupName ? ' (' + pub.groupName + ')' : ''} · `,
       `${items.length} item${items.length === 1 ? '' : 's'}, ${places.length} place${places.length === 1 ? '' : 's'} to go`,
       trip.cities && trip.cities.length ? ` · ${trip.cities.join(', ')}` : '',
-      trip.countries && trip.countries.length ? ` (${trip.countries.join(', ')})` : ''),
+      trip.countries && trip.countries.length ? ` (${trip.countries.join(', ')})` : '',
+    ),
     trip.totalCost && trip.totalCost.length ? h('p', {}, 'Prices shown: ', trip.totalCost.map(moneyOf).join(' + ')) : null,
-    items.length || places.length ? h('details', {}, h('summary', {}, 'Items and places in the copy'),
-      h('ul', { class: 'plain' }, [...items, ...places].slice(0, 200).map((it) => h('li', {}, `${it.title}`, h('span', { class: 'muted' }, ` · ${it.type}${it.start ? ' · ' + it.start.replace('T', ' ') : ''}`))))) : null,
-    h('p', { class: 'muted' }, 'Never in a published copy: expenses, checklists, booking references, confirmation codes, contacts, notes, links or members.'));
+    items.length || places.length
+      ? h(
+          'details',
+          {},
+          h('summary', {}, 'Items and places in the copy'),
+          h(
+            'ul',
+            { class: 'plain' },
+            [...items, ...places]
+              .slice(0, 200)
+              .map((it) => h('li', {}, `${it.title}`, h('span', { class: 'muted' }, ` · ${it.type}${it.start ? ' · ' + it.start.replace('T', ' ') : ''}`))),
+          ),
+        )
+      : null,
+    h('p', { class: 'muted' }, 'Never in a published copy: expenses, checklists, booking references, confirmation codes, contacts, notes, links or members.'),
+  );
 }
 
 /** The owner's publish section. `ctl`: { trip }. Answers { element, reload() }. */
@@ -60,19 +79,47 @@ export function publishPanel(ctl) {
   let dryRun = false;
   let published = null;
 
-  const el = form({ class: 'row publish-form', dataset: { testid: 'publish-form' }, 'aria-label': 'Publish this trip' }, [
-    audience,
-    h('div', { class: 'form-actions' },
-      h('button', { type: 'submit', dataset: { testid: 'publish-preview' }, onclick: () => { dryRun = true; } }, 'Preview'),
-      h('button', { type: 'submit', class: 'primary', dataset: { testid: 'publish-submit' }, onclick: () => { dryRun = false; } }, 'Publish'),
-      withdrawSlot),
-  ], async (values) => {
-    const asked = dryRun;
-    dryRun = false;
-    const pub = await post(base, { audience: values.audience, dryRun: asked });
-    result.replaceChildren(publicationView(pub));
-    if (!asked) await reload();
-  });
+  const el = form(
+    { class: 'row publish-form', dataset: { testid: 'publish-form' }, 'aria-label': 'Publish this trip' },
+    [
+      audience,
+      h(
+        'div',
+        { class: 'form-actions' },
+        h(
+          'button',
+          {
+            type: 'submit',
+            dataset: { testid: 'publish-preview' },
+            onclick: () => {
+              dryRun = true;
+            },
+          },
+          'Preview',
+        ),
+        h(
+          'button',
+          {
+            type: 'submit',
+            class: 'primary',
+            dataset: { testid: 'publish-submit' },
+            onclick: () => {
+              dryRun = false;
+            },
+          },
+          'Publish',
+        ),
+        withdrawSlot,
+      ),
+    ],
+    async (values) => {
+      const asked = dryRun;
+      dryRun = false;
+      const pub = await post(base, { audience: values.audience, dryRun: asked });
+      result.replaceChildren(publicationView(pub));
+      if (!asked) await reload();
+    },
+  );
 
   function showStatus() {
     status.dataset.state = published ? 'published' : 'none';
@@ -83,17 +130,26 @@ export function publishPanel(ctl) {
       withdrawSlot.replaceChildren();
       return;
     }
-    status.replaceChildren(`Published to ${AUDIENCE_WORDS[published.audience] || published.audience}`,
+    status.replaceChildren(
+      `Published to ${AUDIENCE_WORDS[published.audience] || published.audience}`,
       published.publishedAt ? ` since ${formatTime(published.publishedAt)}` : '',
-      published.updatedAt && published.updatedAt !== published.publishedAt ? `, updated ${formatTime(published.updatedAt)}` : '', '. ',
-      h('a', { href: '#/explore/' + published.id, dataset: { testid: 'publish-open' } }, 'See it in Explore'));
+      published.updatedAt && published.updatedAt !== published.publishedAt ? `, updated ${formatTime(published.updatedAt)}` : '',
+      '. ',
+      h('a', { href: '#/explore/' + published.id, dataset: { testid: 'publish-open' } }, 'See it in Explore'),
+    );
     submit.textContent = 'Publish again';
     if (published.audience === 'network' || published.audience === 'friends') select.value = published.audience;
-    withdrawSlot.replaceChildren(confirmButton('Unpublish', async () => {
-      await del(base);
-      result.replaceChildren();
-      await reload();
-    }, { dataset: { testid: 'publish-withdraw' } }));
+    withdrawSlot.replaceChildren(
+      confirmButton(
+        'Unpublish',
+        async () => {
+          await del(base);
+          result.replaceChildren();
+          await reload();
+        },
+        { dataset: { testid: 'publish-withdraw' } },
+      ),
+    );
   }
 
   async function reload() {
@@ -111,8 +167,14 @@ export function publishPanel(ctl) {
     }
   }
 
-  const element = h('section', { class: 'card publish', dataset: { testid: 'publish' }, 'aria-labelledby': 'publish-h' },
-    h('h3', { id: 'publish-h' }, 'Publish to Explore'), status, el, result);
+  const element = h(
+    'section',
+    { class: 'card publish', dataset: { testid: 'publish' }, 'aria-labelledby': 'publish-h' },
+    h('h3', { id: 'publish-h' }, 'Publish to Explore'),
+    status,
+    el,
+    result,
+  );
   return { element, reload };
 }
 

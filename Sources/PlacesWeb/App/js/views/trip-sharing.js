@@ -10,9 +10,9 @@
 
 import { get, post, del, seg } from '../api.js';
 import { h, field, form, describe, flash, shortID } from '../dom.js';
+import { confirmButton, debounce, rerender, trackDirty } from '../ui.js';
 import { linkCreateForm, linkList } from './trip-sharing-links.js';
 import { publishPanel } from './trip-sharing-publish.js';
-import { confirmButton, debounce, replaceKeepingFocus, trackDirty } from './trip-expenses-util.js';
 
 const ROLE_WORDS = { owner: 'Owner', editor: 'Editor', viewer: 'Viewer' };
 
@@ -29,10 +29,7 @@ export async function renderTab(container, trip, ctx) {
   const publish = isOwner ? publishPanel({ trip }) : null;
 
   async function loadPeople() {
-    const [friends, contacts] = await Promise.all([
-      get('/v1/friends').catch(() => ({ friends: [] })),
-      get('/v1/contacts').catch(() => ({ contacts: [] })),
-    ]);
+    const [friends, contacts] = await Promise.all([get('/v1/friends').catch(() => ({ friends: [] })), get('/v1/contacts').catch(() => ({ contacts: [] }))]);
     const seen = new Map();
     for (const f of friends.friends || []) if (f.state === 'friend') seen.set(f.id, f.name || shortID(f.id));
     for (const c of contacts.contacts || []) if (!seen.has(c.id) && /^[A-Z2-7]{7}(-[A-Z2-7]{7}){7}$/.test(c.id)) seen.set(c.id, c.name || shortID(c.id));
@@ -56,8 +53,11 @@ export async function renderTab(container, trip, ctx) {
     let roleControl = h('span', { class: 'chip role' }, ROLE_WORDS[m.role] || m.role);
     if (changeable) {
       const id = 'role-' + m.id;
-      const select = h('select', { id, dataset: { testid: 'member-role', action: 'role' }, 'aria-label': `Role of ${m.name || shortID(m.id)}` },
-        ['editor', 'viewer'].map((r) => h('option', { value: r, selected: r === m.role }, ROLE_WORDS[r])));
+      const select = h(
+        'select',
+        { id, dataset: { testid: 'member-role', action: 'role' }, 'aria-label': `Role of ${m.name || shortID(m.id)}` },
+        ['editor', 'viewer'].map((r) => h('option', { value: r, selected: r === m.role }, ROLE_WORDS[r])),
+      );
       select.addEventListener('change', async () => {
         select.disabled = true;
         const old = select.nextElementSibling;
@@ -69,29 +69,47 @@ export async function renderTab(container, trip, ctx) {
         } catch (error) {
           select.value = m.role;
           select.after(h('p', { class: 'field-error', role: 'alert' }, describe(error)));
-        } finally { select.disabled = false; }
+        } finally {
+          select.disabled = false;
+        }
       });
       roleControl = select;
     }
     const via = m.via === 'link' ? `joined with link ${String(m.link || '').slice(0, 8)}` : m.via === 'key' ? 'added by id' : null;
-    return h('li', { class: 'member-row', dataset: { testid: 'member-row', id: m.id, role: m.role } },
-      h('div', { class: 'grow' },
-        h('span', { class: 'person', title: m.id }, m.name || shortID(m.id)), you ? h('span', { class: 'muted' }, ' (you)') : null,
+    return h(
+      'li',
+      { class: 'member-row', dataset: { testid: 'member-row', id: m.id, role: m.role } },
+      h(
+        'div',
+        { class: 'grow' },
+        h('span', { class: 'person', title: m.id }, m.name || shortID(m.id)),
+        you ? h('span', { class: 'muted' }, ' (you)') : null,
         h('div', { class: 'muted member-id' }, m.id),
-        via ? h('div', { class: 'muted' }, via) : null),
+        via ? h('div', { class: 'muted' }, via) : null,
+      ),
       roleControl,
-      changeable ? confirmButton('Remove', async () => {
-        state.list = await del(`${base}/members/${seg(m.id)}`);
-        renderMembers(true);
-        renderLinks();
-      }, { dataset: { testid: 'member-remove', action: 'remove' }, 'aria-label': `Remove ${m.name || shortID(m.id)} from the trip` }) : null);
+      changeable
+        ? confirmButton(
+            'Remove',
+            async () => {
+              state.list = await del(`${base}/members/${seg(m.id)}`);
+              renderMembers(true);
+              renderLinks();
+            },
+            { dataset: { testid: 'member-remove', action: 'remove' }, 'aria-label': `Remove ${m.name || shortID(m.id)} from the trip` },
+          )
+        : null,
+    );
   }
 
   function renderMembers(force = false) {
     if (!force && [...membersSlot.querySelectorAll('select')].some((s) => s === document.activeElement)) return;
-    if (state.error) { membersSlot.replaceChildren(h('p', { class: 'field-error', role: 'alert' }, describe(state.error))); return; }
+    if (state.error) {
+      membersSlot.replaceChildren(h('p', { class: 'field-error', role: 'alert' }, describe(state.error)));
+      return;
+    }
     if (!state.list) return;
-    replaceKeepingFocus(membersSlot, [
+    rerender(membersSlot, [
       h('p', { class: 'muted' }, `${state.list.members.length} ${state.list.members.length === 1 ? 'person' : 'people'} on this trip.`),
       h('ul', { class: 'list members', dataset: { testid: 'member-list' } }, state.list.members.map(memberRow)),
     ]);
@@ -99,34 +117,49 @@ export async function renderTab(container, trip, ctx) {
 
   function renderLinks() {
     if (!state.list) return;
-    replaceKeepingFocus(linksSlot, linkList(state.list.links || [], { trip, isOwner, urls: state.urls, names: state.names, onChange: reload }));
+    rerender(linksSlot, linkList(state.list.links || [], { trip, isOwner, urls: state.urls, names: state.names, onChange: reload }));
   }
 
   function shareForm() {
     const pickId = 'pick-' + Math.random().toString(36).slice(2, 8);
-    const pick = h('select', { id: pickId, dataset: { testid: 'share-pick' } },
+    const pick = h(
+      'select',
+      { id: pickId, dataset: { testid: 'share-pick' } },
       h('option', { value: '' }, state.people.length ? '— choose a friend or contact —' : '— no friends or contacts yet —'),
-      state.people.map((p) => h('option', { value: p.id }, p.name)));
+      state.people.map((p) => h('option', { value: p.id }, p.name)),
+    );
     const roleField = field('Role', { name: 'role', dataset: { testid: 'share-role' } }, 'select');
     roleField.querySelector('select').append(h('option', { value: 'viewer' }, 'Viewer (can read)'), h('option', { value: 'editor' }, 'Editor (can change)'));
-    const el = form({ class: 'card share-form', dataset: { testid: 'share-form' }, 'aria-label': 'Share with a person' }, [
-      h('h3', {}, 'Share with a person'),
-      h('div', { class: 'form-grid' },
-        h('div', { class: 'field' }, h('label', { for: pickId }, 'Friend or contact'), pick),
-        field('Their id', { name: 'member', autocomplete: 'off', spellcheck: 'false', dataset: { testid: 'share-member' }, placeholder: 'AOQQPP7-TZYIL44-…' }),
-        roleField),
-      h('div', { class: 'form-actions' }, h('button', { type: 'submit', class: 'primary', dataset: { testid: 'share-submit' } }, 'Share')),
-    ], async (values, formEl) => {
-      const member = values.member.trim();
-      if (!member) throw Object.assign(new Error('Choose a friend or paste the id of the person (it looks like AOQQPP7-TZYIL44-…).'), { field: 'member' });
-      state.list = await post(`${base}/share`, { member, role: values.role });
-      formEl.reset();
-      delete formEl.dataset.dirty;
-      flash(`Shared as ${values.role}. They receive it the next time their daemon meets one of yours.`, 'ok');
-      renderMembers(true);
-      renderLinks();
+    const el = form(
+      { class: 'card share-form', dataset: { testid: 'share-form' }, 'aria-label': 'Share with a person' },
+      [
+        h('h3', {}, 'Share with a person'),
+        h(
+          'div',
+          { class: 'form-grid' },
+          h('div', { class: 'field' }, h('label', { for: pickId }, 'Friend or contact'), pick),
+          field('Their id', { name: 'member', autocomplete: 'off', spellcheck: 'false', dataset: { testid: 'share-member' }, placeholder: 'AOQQPP7-TZYIL44-…' }),
+          roleField,
+        ),
+        h('div', { class: 'form-actions' }, h('button', { type: 'submit', class: 'primary', dataset: { testid: 'share-submit' } }, 'Share')),
+      ],
+      async (values, formEl) => {
+        const member = values.member.trim();
+        if (!member) throw Object.assign(new Error('Choose a friend or paste the id of the person (it looks like AOQQPP7-TZYIL44-…).'), { field: 'member' });
+        state.list = await post(`${base}/share`, { member, role: values.role });
+        formEl.reset();
+        delete formEl.dataset.dirty;
+        flash(`Shared as ${values.role}. They receive it the next time their daemon meets one of yours.`, 'ok');
+        renderMembers(true);
+        renderLinks();
+      },
+    );
+    pick.addEventListener('change', () => {
+      if (pick.value) {
+        el.elements.member.value = pick.value;
+        el.dataset.dirty = 'true';
+      }
     });
-    pick.addEventListener('change', () => { if (pick.value) { el.elements.member.value = pick.value; el.dataset.dirty = 'true'; } });
     return trackDirty(el);
   }
 
@@ -137,32 +170,57 @@ export async function renderTab(container, trip, ctx) {
     renderLinks();
   }
 
-  const leave = !isOwner ? h('section', { class: 'card leave' },
-    h('h3', {}, 'Leave this trip'),
-    h('p', { class: 'muted' }, `You are ${role === 'editor' ? 'an editor' : 'a viewer'} of this trip. Leaving removes it from this device; the others keep it.`),
-    confirmButton('Leave trip', async () => {
-      await del(base);
-      flash('You left the trip.', 'ok');
-      ctx.navigate('#/itineraries');
-    }, { dataset: { testid: 'sharing-leave' } })) : null;
+  const leave = !isOwner
+    ? h(
+        'section',
+        { class: 'card leave' },
+        h('h3', {}, 'Leave this trip'),
+        h('p', { class: 'muted' }, `You are ${role === 'editor' ? 'an editor' : 'a viewer'} of this trip. Leaving removes it from this device; the others keep it.`),
+        confirmButton(
+          'Leave trip',
+          async () => {
+            await del(base);
+            flash('You left the trip.', 'ok');
+            ctx.navigate('#/itineraries');
+          },
+          { dataset: { testid: 'sharing-leave' } },
+        ),
+      )
+    : null;
 
   const canLink = role === 'owner' || role === 'editor' || isOwner;
-  container.replaceChildren(h('section', { class: 'sharing-tab', dataset: { testid: 'sharing-tab' }, 'aria-label': 'Sharing' },
-    h('h3', {}, 'People'), membersSlot,
-    isOwner ? shareSlot : null,
-    h('section', { class: 'links-section', dataset: { testid: 'links' }, 'aria-labelledby': 'links-h' },
-      h('h3', { id: 'links-h' }, 'Share links'),
-      canLink ? linkCreateForm({
-        trip, isOwner, onMade: async (link) => {
-          state.urls.set(link.id, link.url);
-          await reload();
-          const copy = linksSlot.querySelector(`[data-id="${link.id}"] [data-testid=link-copy]`);
-          if (copy) { copy.focus(); copy.scrollIntoView({ block: 'nearest' }); }
-        },
-      }) : h('p', { class: 'muted' }, 'Viewers cannot make links.'),
-      linksSlot),
-    publish ? publish.element : null,
-    leave));
+  container.replaceChildren(
+    h(
+      'section',
+      { class: 'sharing-tab', dataset: { testid: 'sharing-tab' }, 'aria-label': 'Sharing' },
+      h('h3', {}, 'People'),
+      membersSlot,
+      isOwner ? shareSlot : null,
+      h(
+        'section',
+        { class: 'links-section', dataset: { testid: 'links' }, 'aria-labelledby': 'links-h' },
+        h('h3', { id: 'links-h' }, 'Share links'),
+        canLink
+          ? linkCreateForm({
+              trip,
+              isOwner,
+              onMade: async (link) => {
+                state.urls.set(link.id, link.url);
+                await reload();
+                const copy = linksSlot.querySelector(`[data-id="${link.id}"] [data-testid=link-copy]`);
+                if (copy) {
+                  copy.focus();
+                  copy.scrollIntoView({ block: 'nearest' });
+                }
+              },
+            })
+          : h('p', { class: 'muted' }, 'Viewers cannot make links.'),
+        linksSlot,
+      ),
+      publish ? publish.element : null,
+      leave,
+    ),
+  );
 
   await Promise.all([load(), isOwner ? loadPeople() : null]);
   if (isOwner) shareSlot.replaceChildren(shareForm());
@@ -170,12 +228,17 @@ export async function renderTab(container, trip, ctx) {
   renderLinks();
   if (publish) publish.reload();
 
-  const refresh = debounce(() => { if (!state.closed) reload().catch((error) => flash(describe(error))); }, 30);
+  const refresh = debounce(() => {
+    if (!state.closed) reload().catch((error) => flash(describe(error)));
+  }, 30);
   return {
     refresh(event) {
       refresh();
       if (publish && event && event.docKind === 'published') publish.reload();
     },
-    cleanup() { state.closed = true; refresh.cancel(); },
+    cleanup() {
+      state.closed = true;
+      refresh.cancel();
+    },
   };
 }

@@ -4,7 +4,7 @@
 
 import { get, seg } from '../api.js';
 import { h, flash, describe } from '../dom.js';
-import { rerender } from './trip-common.js';
+import { rerender } from '../ui.js';
 
 const LABELS = {
   'lodging-overlap': 'Two stays overlap',
@@ -25,20 +25,46 @@ export async function renderTab(container, trip) {
   container.append(h('h3', { class: 'trip-tab-title' }, 'Warnings'), list);
 
   async function load() {
-    const [warnings, items] = await Promise.all([
-      get(`/v1/itineraries/${seg(trip.id)}/warnings`),
-      get(`/v1/itineraries/${seg(trip.id)}/items`).catch(() => ({ items: [] })),
-    ]);
+    const [warnings, items] = await Promise.all([get(`/v1/itineraries/${seg(trip.id)}/warnings`), get(`/v1/itineraries/${seg(trip.id)}/items`).catch(() => ({ items: [] }))]);
     const titles = new Map(items.items.map((i) => [i.id, i.title]));
     for (const stop of trip.itinerary.places || []) titles.set(stop.id, stop.name);
-    rerender(list, () => warnings.warnings.length ? warnings.warnings.map((w, index) => h('li', { class: 'trip-warning-row', 'data-testid': 'trip-warning', dataset: { code: w.code, id: w.code + ':' + index } },
-      h('span', { 'aria-hidden': 'true' }, '⚠️'),
-      h('div', { class: 'grow' },
-        h('strong', {}, LABELS[w.code] || w.code),
-        h('p', { class: 'trip-warning-message' }, w.message),
-        w.items.length ? h('div', { class: 'row' }, w.items.map((id) => h('a', { href: `#/itineraries/${trip.id}/days?item=${id}` }, 'Show ' + (titles.get(id) || id.slice(0, 8))))) : null)))
-      : h('li', { class: 'empty', 'data-testid': 'trip-warnings-none' }, '✓ No warnings: the trip looks fine.'));
+    rerender(list, () =>
+      warnings.warnings.length
+        ? warnings.warnings.map((w, index) =>
+            h(
+              'li',
+              { class: 'trip-warning-row', 'data-testid': 'trip-warning', dataset: { code: w.code, id: w.code + ':' + index } },
+              h('span', { 'aria-hidden': 'true' }, '⚠️'),
+              h(
+                'div',
+                { class: 'grow' },
+                h('strong', {}, LABELS[w.code] || w.code),
+                h('p', { class: 'trip-warning-message' }, w.message),
+                w.items.length
+                  ? h(
+                      'div',
+                      { class: 'row' },
+                      w.items.map((id) => h('a', { href: `#/itineraries/${trip.id}/days?item=${id}` }, 'Show ' + (titles.get(id) || id.slice(0, 8)))),
+                    )
+                  : null,
+              ),
+            ),
+          )
+        : h('li', { class: 'empty', 'data-testid': 'trip-warnings-none' }, '✓ No warnings: the trip looks fine.'),
+    );
   }
-  try { await load(); } catch (error) { list.replaceChildren(h('li', { class: 'field-error', role: 'alert' }, describe(error))); }
-  return { async refresh() { try { await load(); } catch (error) { flash(describe(error)); } } };
+  try {
+    await load();
+  } catch (error) {
+    list.replaceChildren(h('li', { class: 'field-error', role: 'alert' }, describe(error)));
+  }
+  return {
+    async refresh() {
+      try {
+        await load();
+      } catch (error) {
+        flash(describe(error));
+      }
+    },
+  };
 }

@@ -13,19 +13,38 @@
 
 import { get, seg } from '../api.js';
 import { h, mount, tabs, describe } from '../dom.js';
-import { concernsTrip, debounce, closeDialogs } from './trip-common.js';
+import { debounce } from '../ui.js';
+import { concernsTrip, closeDialogs } from './trip-common.js';
 import { tripHeader } from './trip-header.js';
 
 const TABS = [
-  ['days', 'Days'], ['lodging', 'Lodging'], ['food', 'Food'], ['transport', 'Transportation'],
-  ['activities', 'Activities'], ['places', 'Places'], ['checklist', 'Checklist'], ['warnings', 'Warnings'],
-  ['expenses', 'Expenses'], ['sharing', 'Sharing'], ['activity', 'Activity'], ['route', 'Route'], ['plan', 'Plan'], ['map', 'Map'],
+  ['days', 'Days'],
+  ['lodging', 'Lodging'],
+  ['food', 'Food'],
+  ['transport', 'Transportation'],
+  ['activities', 'Activities'],
+  ['places', 'Places'],
+  ['checklist', 'Checklist'],
+  ['warnings', 'Warnings'],
+  ['expenses', 'Expenses'],
+  ['sharing', 'Sharing'],
+  ['activity', 'Activity'],
+  ['route', 'Route'],
+  ['plan', 'Plan'],
+  ['map', 'Map'],
 ];
 const ITEM_TABS = { lodging: 'lodging', food: 'food', transport: 'transport', activities: 'activity' };
 const MODULES = {
-  days: './trip-days.js', places: './trip-places.js', checklist: './trip-checklist.js', warnings: './trip-warnings.js',
-  activity: './trip-activity.js', map: './trip-map.js',
-  expenses: './trip-expenses.js', sharing: './trip-sharing.js', route: './trip-route.js', plan: './trip-plan.js',
+  days: './trip-days.js',
+  places: './trip-places.js',
+  checklist: './trip-checklist.js',
+  warnings: './trip-warnings.js',
+  activity: './trip-activity.js',
+  map: './trip-map.js',
+  expenses: './trip-expenses.js',
+  sharing: './trip-sharing.js',
+  route: './trip-route.js',
+  plan: './trip-plan.js',
 };
 
 let focusTabs = false; // set when the user switched tabs from the strip: the new strip gets the focus
@@ -44,14 +63,18 @@ export async function render(main, params, ctx) {
   let itinerary;
   let members = null;
   try {
-    [itinerary, members] = await Promise.all([
-      get(`/v1/itineraries/${seg(params.id)}`),
-      get(`/v1/itineraries/${seg(params.id)}/members`).catch(() => null),
-    ]);
+    [itinerary, members] = await Promise.all([get(`/v1/itineraries/${seg(params.id)}`), get(`/v1/itineraries/${seg(params.id)}/members`).catch(() => null)]);
   } catch (error) {
-    mount(main, h('h2', {}, 'Trip'), h('p', { class: 'field-error', role: 'alert', 'data-testid': 'trip-gone' },
-      error.code === 'not-found' ? 'This trip does not exist here (it was deleted, or you left it).' : describe(error)),
-    h('a', { href: '#/itineraries' }, '← Your itineraries'));
+    mount(
+      main,
+      h('h2', {}, 'Trip'),
+      h(
+        'p',
+        { class: 'field-error', role: 'alert', 'data-testid': 'trip-gone' },
+        error.code === 'not-found' ? 'This trip does not exist here (it was deleted, or you left it).' : describe(error),
+      ),
+      h('a', { href: '#/itineraries' }, '← Your itineraries'),
+    );
     return undefined;
   }
   const trip = {
@@ -65,21 +88,34 @@ export async function render(main, params, ctx) {
   document.title = `${itinerary.name} · Places`;
 
   const header = tripHeader(trip, ctx);
-  const strip = tabs(TABS.map(([id, label]) => ({ id, label })), tab, (id) => {
-    focusTabs = true;
-    ctx.navigate(`#/itineraries/${trip.id}/${id}`);
-  }, 'Trip sections');
+  const strip = tabs(
+    TABS.map(([id, label]) => ({ id, label })),
+    tab,
+    (id) => {
+      focusTabs = true;
+      ctx.navigate(`#/itineraries/${trip.id}/${id}`);
+    },
+    'Trip sections',
+  );
   strip.dataset.testid = 'trip-tabs';
   for (const button of strip.querySelectorAll('[role=tab]')) {
     button.dataset.testid = 'trip-tab-' + button.dataset.tab;
     button.setAttribute('aria-controls', 'trip-panel');
   }
   const panel = h('section', { class: 'trip-panel', id: 'trip-panel', role: 'tabpanel', 'aria-labelledby': 'tab-' + tab, 'data-testid': 'trip-panel', dataset: { tab } });
-  const view = h('div', { class: 'trip-view', 'data-testid': 'trip-view', dataset: { id: trip.id, tab } },
+  const view = h(
+    'div',
+    { class: 'trip-view', 'data-testid': 'trip-view', dataset: { id: trip.id, tab } },
     h('nav', { class: 'trip-back', 'aria-label': 'Breadcrumb' }, h('a', { href: '#/itineraries' }, '← Itineraries')),
-    header.root, strip, panel);
+    header.root,
+    strip,
+    panel,
+  );
   mount(main, view);
-  if (focusTabs) { focusTabs = false; strip.querySelector('[aria-selected=true]').focus(); }
+  if (focusTabs) {
+    focusTabs = false;
+    strip.querySelector('[aria-selected=true]').focus();
+  }
 
   let handle = null;
   let closed = false;
@@ -103,13 +139,13 @@ export async function render(main, params, ctx) {
   let running = false;
   let again = null;
   async function refresh(event) {
-    if (running) { again = event; return; }
+    if (running) {
+      again = event;
+      return;
+    }
     running = true;
     try {
-      const [fresh, list] = await Promise.all([
-        get(`/v1/itineraries/${seg(trip.id)}`),
-        get(`/v1/itineraries/${seg(trip.id)}/members`).catch(() => null),
-      ]);
+      const [fresh, list] = await Promise.all([get(`/v1/itineraries/${seg(trip.id)}`), get(`/v1/itineraries/${seg(trip.id)}/members`).catch(() => null)]);
       if (closed) return;
       trip.itinerary = fresh;
       trip.canEdit = fresh.role !== 'viewer';
@@ -121,16 +157,27 @@ export async function render(main, params, ctx) {
       if (closed) return;
       if (error.code === 'not-found') {
         closeDialogs();
-        mount(panel, h('p', { class: 'field-error', role: 'alert', 'data-testid': 'trip-gone' }, 'This trip was deleted, or you are no longer a member.'),
-          h('a', { href: '#/itineraries' }, '← Your itineraries'));
+        mount(
+          panel,
+          h('p', { class: 'field-error', role: 'alert', 'data-testid': 'trip-gone' }, 'This trip was deleted, or you are no longer a member.'),
+          h('a', { href: '#/itineraries' }, '← Your itineraries'),
+        );
       }
     } finally {
       running = false;
-      if (again && !closed) { const next = again; again = null; refresh(next); }
+      if (again && !closed) {
+        const next = again;
+        again = null;
+        refresh(next);
+      }
     }
   }
   let pending = null;
-  const scheduled = debounce(() => { const event = pending; pending = null; refresh(event); }, 100);
+  const scheduled = debounce(() => {
+    const event = pending;
+    pending = null;
+    refresh(event);
+  }, 100);
   ctx.onEvent((event) => {
     if (!concernsTrip(event, trip.id)) return;
     // A resync outranks the events it replaces; otherwise the latest event is passed on.
@@ -142,7 +189,13 @@ export async function render(main, params, ctx) {
     closed = true;
     scheduled.cancel();
     closeDialogs();
-    if (handle && typeof handle.cleanup === 'function') { try { handle.cleanup(); } catch { /* leaving anyway */ } }
+    if (handle && typeof handle.cleanup === 'function') {
+      try {
+        handle.cleanup();
+      } catch {
+        /* leaving anyway */
+      }
+    }
     document.title = 'Places';
   };
 }
