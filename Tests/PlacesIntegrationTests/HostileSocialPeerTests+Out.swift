@@ -52,10 +52,12 @@ extension HostileSocialPeerTests {
         // Well-formed lies: stored (a reader cannot check two registers against each other at
         // ingest), never shown.
         try m.push(Self.outNote(since: Self.iso(3_600), until: Self.iso(7_200), note: "from tomorrow"))
-        try await Task.sleep(for: .seconds(1))
+        // Waited for until stored (the refused ops before it on the session were handled
+        // first), rather than for a fixed second that a slow run may not have used up.
+        try await eventually("the note from tomorrow is stored", timeout: .seconds(10)) { v.node.opCount == ops + 1 }
         #expect(try outNotes(v).isEmpty, "a note that has not begun is not shown")
         try m.push(Self.outNote(since: Self.iso(-60), until: Self.iso(7 * 86_400), note: "all week"))
-        try await Task.sleep(for: .seconds(1))
+        try await eventually("the week-long note is stored", timeout: .seconds(10)) { v.node.opCount == ops + 2 }
         #expect(try outNotes(v).isEmpty, "a note longer than 24 hours is not shown")
         try m.push(Self.outNote(until: Self.iso(4), note: "honest"))
         try await eventually("the honest note shows", timeout: .seconds(10)) { try outNotes(v) == ["honest"] }

@@ -116,10 +116,28 @@ struct BadInputTests {
             status: 400, code: "invalid-route", mentions: "latitude"),
     ]
 
+    /// One fixture for every case of `refused` (made on first use, for the whole test run):
+    /// each case sends one request that must change nothing and compares the state before
+    /// and after it, so one daemon serves them all instead of a daemon, an identity (an
+    /// Argon2id derivation) and the fixture's writes per case. A request that did change
+    /// something still fails its own case. (Its data dir under /tmp stays when the run ends.)
+    static let shared = Task { try await Fixture() }
+
+    /// A daemon with one place, which every bad request is tried on.
+    struct Fixture {
+        let t: LoggedInDaemon
+        let place: Place
+
+        init() async throws {
+            t = try await LoggedInDaemon.start()
+            place = try await t.addPlace("Keep me", 10, 10)
+        }
+    }
+
     @Test("a bad request is refused precisely and changes nothing", arguments: cases)
     func refused(_ c: Case) async throws {
-        let t = try await LoggedInDaemon.start()
-        let place = try await t.addPlace("Keep me", 10, 10)
+        let f = try await Self.shared.value
+        let t = f.t, place = f.place
         let before = try await ["/v1/places", "/v1/favorites", "/v1/itineraries"].asyncMap {
             try await t.d.send("GET", $0).text
         }

@@ -415,6 +415,13 @@ struct ExpenseBadInputTests {
 
     static let cases = expenseCases + editCases + travellerCases + rateCases
 
+    /// One fixture for every case of `refused` (made on first use, for the whole test run):
+    /// each case sends one request that must change nothing and compares the state before
+    /// and after it, so one daemon serves them all instead of a daemon, an identity (an
+    /// Argon2id derivation) and the fixture's writes per case. A request that did change
+    /// something still fails its own case. (Its data dir under /tmp stays when the run ends.)
+    static let shared = Task { try await Fixture() }
+
     /// A trip with the owner and two named travellers, Bruno and Carla; a dinner of 84.50 EUR
     /// paid by the owner and split equally, a taxi of 30.00 EUR split exactly (10 + 20), a
     /// payment of 10.00 EUR from Carla to Bruno, and the rate table {USD: 0.92}. Another
@@ -493,7 +500,7 @@ struct ExpenseBadInputTests {
 
     @Test("a bad expense, traveller or rate request is refused precisely and changes nothing", arguments: cases)
     func refused(_ c: Case) async throws {
-        let f = try await Fixture()
+        let f = try await Self.shared.value
         let before = try await f.state()
         let r = try await f.t.d.send(c.method, f.fill(c.path), json: c.body.map(f.fill))
         #expect(r.status == c.status, "\(r.text)")
@@ -508,7 +515,7 @@ struct ExpenseBadInputTests {
 
     @Test("balances of the fixture sum to zero and match the expenses (the bad requests start from a sound trip)")
     func fixtureIsSound() async throws {
-        let f = try await Fixture()
+        let f = try await Self.shared.value
         let balances = try await f.t.d.call(JSONValue.self, "GET", "/v1/itineraries/\(f.trip)/balances")
         var byName = [String: Int64]()
         for b in balances.objectValue?["balances"]?.arrayValue ?? [] {

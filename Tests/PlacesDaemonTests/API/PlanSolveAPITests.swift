@@ -90,9 +90,14 @@ struct PlanSolveAPITests {
             field: "nodes"),
     ]
 
+    /// One daemon for every case of `refused` (made on first use, for the whole test run):
+    /// the solver keeps nothing, so a daemon per case only added a start and an identity (an
+    /// Argon2id derivation) to each. (Its data dir under /tmp stays when the run ends.)
+    static let shared = Task { try await LoggedInDaemon.start() }
+
     @Test("bad input is refused with a 400 naming the field", arguments: cases)
     func refused(_ c: Case) async throws {
-        let t = try await LoggedInDaemon.start()
+        let t = try await Self.shared.value
         let r = try await t.d.send("POST", "/v1/plans/solve", json: c.body)
         #expect(r.status == 400, "\(r.text)")
         let problem = try JSONDecoder().decode(Problem.self, from: Data(r.body))

@@ -188,6 +188,13 @@ struct TripFolderBadInputTests {
             mentions: "no checklist item"),
     ]
 
+    /// One fixture for every case of `refused` (made on first use, for the whole test run):
+    /// each case sends one request that must change nothing and compares the state before
+    /// and after it, so one daemon serves them all instead of a daemon, an identity (an
+    /// Argon2id derivation) and the fixture's writes per case. A request that did change
+    /// something still fails its own case. (Its data dir under /tmp stays when the run ends.)
+    static let shared = Task { try await Fixture() }
+
     /// A 5-day trip in Lisbon with a legacy lodging and transportation, a food place, a timed
     /// activity and a checklist line; another itinerary with an item of its own.
     struct Fixture {
@@ -244,7 +251,7 @@ struct TripFolderBadInputTests {
 
     @Test("a bad item or checklist request is refused, naming the field, and changes nothing", arguments: cases)
     func refused(_ c: Case) async throws {
-        let f = try await Fixture()
+        let f = try await Self.shared.value
         let before = try await f.state()
         let r = try await f.t.d.send(c.method, f.fill(c.path), json: c.body.map(f.fill))
         #expect(r.status == c.status, "\(r.text)")
