@@ -20,8 +20,8 @@ enum DestinationRoutes {
             try await engine.removeDestination(segment)
             return .json(status: 204, body: [])
         case ("PUT", 1, "here"): return .encoding(try await engine.setHere(try Router.object(r)))
-        case ("GET", 1, "dashboard"): return .json(status: 200, body: try await engine.dashboardBody())
-        case ("GET", 2, "dashboard"): return .encoding(try await engine.dashboardCard(segment))
+        case ("GET", 1, "dashboard"): return .written(try await engine.dashboard())
+        case ("GET", 2, "dashboard"): return .written(try await engine.dashboardCard(segment))
         case ("GET", 1, "visited"): return .encoding(try await engine.visitedList())
         case ("POST", 1, "visited"):
             let body = try Router.object(r)

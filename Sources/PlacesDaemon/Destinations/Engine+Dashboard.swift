@@ -14,15 +14,6 @@ extension Engine {
     static let cardPlaces = 20
     static let cardTrips = 3
 
-    /// `GET /v1/dashboard`'s body, written by `JSONValue.write` (compact, keys sorted, as the
-    /// control API's encoder writes it): Foundation's encoder cost as much as the cards.
-    func dashboardBody() throws -> [UInt8] {
-        var out = [UInt8]()
-        out.reserveCapacity(64 << 10)
-        try dashboard().write(to: &out)
-        return out
-    }
-
     /// `GET /v1/dashboard`.
     func dashboard() throws -> JSONValue {
         try requireLogin()

@@ -256,28 +256,28 @@ extension Engine {
             return .string(Self.isBefore(text, sentAt) == true ? sentAt : text)
         }
         return Self.messageObject(
-            record, from: from?.humanID ?? "", mine: mine, sentAt: sentAt,
+            record, fields: f, from: from?.humanID ?? "", mine: mine, sentAt: sentAt,
             deliveredAt: mark(ReceiptFields.deliveredAt.name), readAt: mark(ReceiptFields.readAt.name))
     }
 
     /// A message as the control API shows it (`Message`), direct or in a trip: its text and
-    /// photos (none once deleted), with who wrote it, when, and the marks given.
+    /// photos (none once deleted), with who wrote it, when, and the marks given. `fields` are
+    /// the record's (`Views.fields`), read once by the caller.
     static func messageObject(
-        _ record: Store.EntityRecord, from: String, mine: Bool, sentAt: String, deliveredAt: JSONValue = .null,
-        readAt: JSONValue = .null
+        _ record: Store.EntityRecord, fields: [String: JSONValue], from: String, mine: Bool, sentAt: String,
+        deliveredAt: JSONValue = .null, readAt: JSONValue = .null
     ) -> JSONValue {
         .object([
             "id": .string(MessageRef(doc: record.doc, id: record.id).routeID), "from": .string(from),
-            "mine": .bool(mine),
-            "text": record.deleted ? .null : .string(Views.fields(record)[MessageFields.text] ?? ""),
-            "photos": messagePhotosJSON(record), "sentAt": .string(sentAt), "deliveredAt": deliveredAt,
-            "readAt": readAt, "deleted": .bool(record.deleted),
+            "mine": .bool(mine), "text": record.deleted ? .null : .string(fields[MessageFields.text] ?? ""),
+            "photos": messagePhotosJSON(record, fields: fields), "sentAt": .string(sentAt),
+            "deliveredAt": deliveredAt, "readAt": readAt, "deleted": .bool(record.deleted),
         ])
     }
 
     /// A message's photos as the control API shows them (`Message.photos`): none once deleted.
-    static func messagePhotosJSON(_ record: Store.EntityRecord) -> JSONValue {
-        let photos = record.deleted ? [] : Self.photos(from: Views.fields(record)[MessageFields.photos.name])
+    static func messagePhotosJSON(_ record: Store.EntityRecord, fields: [String: JSONValue]) -> JSONValue {
+        let photos = record.deleted ? [] : Self.photos(from: fields[MessageFields.photos.name])
         return .array(
             photos.map {
                 .object([

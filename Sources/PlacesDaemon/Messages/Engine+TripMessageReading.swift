@@ -100,7 +100,7 @@ extension Engine {
         let f = Views.fields(record)
         let author = f[MessageFields.author] ?? ""
         return Self.messageObject(
-            record, from: Engine.publicKey(hex: author)?.humanID ?? "", mine: author == me?.hex,
+            record, fields: f, from: Engine.publicKey(hex: author)?.humanID ?? "", mine: author == me?.hex,
             sentAt: f[MessageFields.sentAt] ?? RFC3339.string(ms: record.createdMs ?? 0))
     }
 }

@@ -14,7 +14,7 @@ enum MessageRoutes {
         if path.count == 3, path[0] == "conversations", path[1].hasPrefix(Conversation.tripPrefix) {
             switch (r.method, path[2]) {
             case ("GET", "messages"):
-                return .encoding(try await engine.tripConversationMessages(path[1], query: r.query))
+                return .written(try await engine.tripConversationMessages(path[1], query: r.query))
             case ("POST", "read"): return .encoding(try await engine.markTripConversationRead(path[1]))
             default: break
             }
@@ -25,9 +25,9 @@ enum MessageRoutes {
         case ("DELETE", 2, "messages"):
             try await engine.deleteMessage(path[1], query: r.query)
             return .json(status: 204, body: [])
-        case ("GET", 1, "conversations"): return .encoding(try await engine.conversations())
+        case ("GET", 1, "conversations"): return .written(try await engine.conversations())
         case ("GET", 3, "conversations") where path[2] == "messages":
-            return .encoding(try await engine.conversationMessages(path[1], query: r.query))
+            return .written(try await engine.conversationMessages(path[1], query: r.query))
         case ("POST", 3, "conversations") where path[2] == "read":
             return .encoding(try await engine.markConversationRead(path[1]))
         case ("PUT", 3, "conversations") where path[2] == "mute":
