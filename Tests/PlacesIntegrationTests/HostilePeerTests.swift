@@ -61,7 +61,11 @@ struct SharedWithAdversary {
     let session: PeerSession
     var mirror: DocumentMirror
 
-    init(role: String, owner name: String = "Ana", mallory: AdversarialPeer? = nil) throws {
+    /// `hello`: Mallory's own (the default takes part in no optional feature).
+    init(
+        role: String, owner name: String = "Ana", mallory: AdversarialPeer? = nil,
+        hello: Places_Sync_V1_Hello? = nil
+    ) throws {
         owner = try SyncNode(name)
         let place = try owner.d.call(
             Place.self, "POST", "/v1/places", json: #"{"name":"Belém Tower","latitude":38.6916,"longitude":-9.216}"#)
@@ -71,7 +75,9 @@ struct SharedWithAdversary {
         self.doc = doc
         self.mallory = try mallory ?? AdversarialPeer()
         try owner.share(itinerary.id, with: self.mallory.humanID, role: role)
-        session = try self.mallory.connect(to: owner.address)
+        let adversary = self.mallory, address = owner.address
+        session =
+            try hello.map { try adversary.connect(to: address, hello: $0) } ?? adversary.connect(to: address)
         mirror = try session.fetch(doc)
     }
 
