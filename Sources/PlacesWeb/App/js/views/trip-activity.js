@@ -5,8 +5,9 @@
 // activity-filter (select).
 
 import { get, seg } from '../api.js';
-import { h, flash, describe, formatTime, shortID } from '../dom.js';
+import { h, formatTime, shortID } from '../dom.js';
 import { rerender } from '../ui.js';
+import { loadedPanel } from './trip-common.js';
 
 const ICONS = { created: '➕', edited: '✏️', deleted: '🗑️', restored: '↩️', moved: '↕️', joined: '👋', shared: '🔗', unshared: '🚫', left: '🚪', viewed: '👀', equivocated: '⚠️' };
 const FILTERS = [
@@ -62,18 +63,5 @@ export async function renderTab(container, trip) {
     entries = (await get(`/v1/itineraries/${seg(trip.id)}/activity`)).activity;
     draw();
   }
-  try {
-    await load();
-  } catch (error) {
-    list.replaceChildren(h('li', { class: 'field-error', role: 'alert' }, describe(error)));
-  }
-  return {
-    async refresh() {
-      try {
-        await load();
-      } catch (error) {
-        flash(describe(error));
-      }
-    },
-  };
+  return loadedPanel(list, load);
 }

@@ -5,7 +5,7 @@
 // What every view shares (re-rendering that keeps focus, debounce…) is in ../ui.js.
 // testids: confirm-dialog, confirm-yes, confirm-no (the confirm step of every delete/leave).
 
-import { h } from '../dom.js';
+import { h, flash, describe } from '../dom.js';
 import { fieldError } from '../ui.js';
 
 export const TYPES = {
@@ -277,4 +277,26 @@ export function zoneList() {
 export function setSubRoute(tripId, tab, sub) {
   const hash = `#/itineraries/${encodeURIComponent(tripId)}/${tab}${sub ? '/' + encodeURIComponent(sub) : ''}`;
   if (location.hash !== hash) history.replaceState(history.state, '', hash);
+}
+
+/**
+ * A trip panel's first load and its `refresh`: the first load's error is shown in `list` as an
+ * alert (the panel has nothing else to show), a later refresh's is flashed (the panel keeps
+ * what it showed). The activity, warnings and map panels.
+ */
+export async function loadedPanel(list, load) {
+  try {
+    await load();
+  } catch (error) {
+    list.replaceChildren(h('li', { class: 'field-error', role: 'alert' }, describe(error)));
+  }
+  return {
+    async refresh() {
+      try {
+        await load();
+      } catch (error) {
+        flash(describe(error));
+      }
+    },
+  };
 }

@@ -8,9 +8,9 @@
 // trip-map-count.
 
 import { get, seg } from '../api.js';
-import { h, flash, describe } from '../dom.js';
+import { h, describe } from '../dom.js';
 import { rerender } from '../ui.js';
-import { TYPES, itemEmoji, whenText, shortDay } from './trip-common.js';
+import { TYPES, itemEmoji, whenText, shortDay, loadedPanel } from './trip-common.js';
 
 const located = (loc) => loc && Number.isFinite(loc.latitude) && Number.isFinite(loc.longitude);
 
@@ -180,19 +180,9 @@ export async function renderTab(container, trip, ctx) {
     if (map) map.fit();
   });
 
-  try {
-    await load();
-  } catch (error) {
-    list.replaceChildren(h('li', { class: 'field-error', role: 'alert' }, describe(error)));
-  }
+  const panel = await loadedPanel(list, load);
   return {
-    async refresh() {
-      try {
-        await load();
-      } catch (error) {
-        flash(describe(error));
-      }
-    },
+    ...panel,
     cleanup() {
       if (map) map.destroy();
     },

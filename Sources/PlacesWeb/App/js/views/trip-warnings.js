@@ -3,8 +3,9 @@
 // testids: trip-warnings (the list), trip-warning (each, data-code), trip-warnings-none.
 
 import { get, seg } from '../api.js';
-import { h, flash, describe } from '../dom.js';
+import { h } from '../dom.js';
 import { rerender } from '../ui.js';
+import { loadedPanel } from './trip-common.js';
 
 const LABELS = {
   'lodging-overlap': 'Two stays overlap',
@@ -53,18 +54,5 @@ export async function renderTab(container, trip) {
         : h('li', { class: 'empty', 'data-testid': 'trip-warnings-none' }, '✓ No warnings: the trip looks fine.'),
     );
   }
-  try {
-    await load();
-  } catch (error) {
-    list.replaceChildren(h('li', { class: 'field-error', role: 'alert' }, describe(error)));
-  }
-  return {
-    async refresh() {
-      try {
-        await load();
-      } catch (error) {
-        flash(describe(error));
-      }
-    },
-  };
+  return loadedPanel(list, load);
 }
