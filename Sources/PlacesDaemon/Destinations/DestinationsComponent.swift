@@ -53,6 +53,12 @@ struct DestinationsComponent: EngineComponent {
         var lastError: String?
         /// A fetch is under way.
         var inFlight = false
+
+        /// Whether a fetch may start now: none under way, and no attempt in the last hour.
+        func isDue(at now: Date) -> Bool {
+            !inFlight
+                && (lastAttempt.map { now.timeIntervalSince($0) >= DestinationsComponent.fetchIntervalSeconds } ?? true)
+        }
     }
 
     /// What the dashboard reads of the store, with the city of each point.

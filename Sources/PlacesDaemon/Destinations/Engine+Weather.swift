@@ -48,11 +48,7 @@ extension Engine {
         guard let source else { return (.null, "off", nil, false) }
         let key = DestinationsComponent.weatherKey(source, latitude: d.latitude, longitude: d.longitude)
         let entry = weatherEntry(d.id, key: key)
-        let interval = DestinationsComponent.fetchIntervalSeconds
-        let due =
-            entry.map { entry in
-                !entry.inFlight && (entry.lastAttempt.map { now.timeIntervalSince($0) >= interval } ?? true)
-            } ?? true
+        let due = entry?.isDue(at: now) ?? true
         guard let entry, let report = entry.report, let fetchedAt = entry.fetchedAt else {
             return (.null, "unavailable", entry?.lastError ?? "not fetched yet", due)
         }
@@ -144,10 +140,7 @@ extension Engine {
             guard watched || soon else { continue }
             let key = DestinationsComponent.weatherKey(source, latitude: d.latitude, longitude: d.longitude)
             var entry = weatherEntry(d.id, key: key) ?? .init(key: key)
-            guard !entry.inFlight,
-                entry.lastAttempt.map({ now.timeIntervalSince($0) >= DestinationsComponent.fetchIntervalSeconds })
-                    ?? true
-            else { continue }
+            guard entry.isDue(at: now) else { continue }
             entry.inFlight = true
             entry.lastAttempt = now
             destinationsComponent.weather[d.id] = entry
