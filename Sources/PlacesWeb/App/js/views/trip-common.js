@@ -300,3 +300,26 @@ export async function loadedPanel(list, load) {
     },
   };
 }
+
+/**
+ * A trip panel's small map in `mapEl`, map.js imported on first use: resolves to the map (kept
+ * in `state.map`), or null when it cannot be shown (the reason replaces `mapEl`'s content) or
+ * the panel closed meanwhile (`state.closed`: the map is destroyed). The plan's and the
+ * route's maps.
+ */
+export function loadSmallMap(mapEl, label, state) {
+  return import('../map.js')
+    .then(({ createMap }) => createMap(mapEl, { height: 'small', label }))
+    .then((m) => {
+      if (state.closed) {
+        m.destroy();
+        return null;
+      }
+      state.map = m;
+      return m;
+    })
+    .catch((error) => {
+      mapEl.replaceChildren(h('p', { class: 'muted' }, 'No map: ' + describe(error)));
+      return null;
+    });
+}

@@ -10,7 +10,7 @@
 
 import { post } from '../api.js';
 import { h, form, flash, describe } from '../dom.js';
-import { parseMoney, money } from './trip-common.js';
+import { parseMoney, money, loadSmallMap } from './trip-common.js';
 
 const list = (text) =>
   String(text || '')
@@ -194,20 +194,7 @@ export async function renderTab(container, trip) {
       { ...stay, name: 'Stay' },
     ];
     if (!state.mapReady) {
-      state.mapReady = import('../map.js')
-        .then(({ createMap }) => createMap(mapEl, { height: 'small', label: 'Map of the suggested day' }))
-        .then((m) => {
-          if (state.closed) {
-            m.destroy();
-            return null;
-          }
-          state.map = m;
-          return m;
-        })
-        .catch((error) => {
-          mapEl.replaceChildren(h('p', { class: 'muted' }, 'No map: ' + describe(error)));
-          return null;
-        });
+      state.mapReady = loadSmallMap(mapEl, 'Map of the suggested day', state);
     }
     state.mapReady.then((m) => {
       if (!m || state.closed) return;

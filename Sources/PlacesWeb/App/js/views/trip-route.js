@@ -12,7 +12,7 @@
 import { get, post, seg, query } from '../api.js';
 import { h, mount, download, flash, describe, empty, formatDate, showError, clearErrors } from '../dom.js';
 import { debounce, rerender, toggle } from '../ui.js';
-import { setSubRoute } from './trip-common.js';
+import { setSubRoute, loadSmallMap } from './trip-common.js';
 
 const MODES = [
   ['walking', 'Walk'],
@@ -338,20 +338,7 @@ export async function renderTab(container, trip, _ctx) {
   function setMap(points) {
     pendingPoints = points;
     if (!mapReady) {
-      mapReady = import('../map.js')
-        .then(({ createMap }) => createMap(mapEl, { height: 'small', label: 'Map of the route' }))
-        .then((m) => {
-          if (state.closed) {
-            m.destroy();
-            return null;
-          }
-          state.map = m;
-          return m;
-        })
-        .catch((error) => {
-          mapEl.replaceChildren(h('p', { class: 'muted' }, 'No map: ' + describe(error)));
-          return null;
-        });
+      mapReady = loadSmallMap(mapEl, 'Map of the route', state);
     }
     mapReady.then((m) => {
       if (!m || state.closed || pendingPoints !== points) return;
