@@ -12,7 +12,8 @@ import Testing
 /// online together get each other's photos. Only Ana added the relay; Bruno, an editor, reads
 /// it from the trip (§5.1). A member removed before a message gets neither the message nor
 /// its photo from the relay, and a member announcing names of photos it did not write there
-/// takes no one's photo and makes no one see other bytes.
+/// takes no one's photo and makes no one see other bytes, even when it names one first and
+/// sends bytes of its own.
 @Suite("Relay: trip message photos through the trip's relays (Protocol/relay.md §8)", .serialized)
 struct RelayTripPhotoTests {
     /// Ana's trip shared with Bruno (editor) and with each of `others` (`(id, role)`), kept
@@ -201,5 +202,68 @@ struct RelayTripPhotoTests {
         #expect(!conversation.text.contains(bridgeText), "the message after her removal never reached her")
         #expect(try PhotoSyncTests.photoBytes(carla, bridge.id) == nil)
         #expect(PhotoSyncTests.blobFiles(carla, bridge.id).isEmpty, "no partial download either")
+    }
+
+    @Test(
+        "a member that names another's photo at the relay first and sends bytes of its own does not spoil the author's copy"
+    )
+    func claimedFirst() async throws {
+        let tag = String(UUID().uuidString.prefix(8))
+        let relay = try RelayNode()
+        let mallory = try AdversarialPeer()
+        let (ana, bruno, trip) = try await Self.tripOnRelay(tag, relay, others: [(mallory.humanID, "editor")])
+        bruno.stop()
+        let session = try mallory.connect(
+            to: relay.address, hello: AdversarialPeer.cardHello(features: Replicator.features))
+        defer { session.close() }
+
+        // Ana added a photo she is about to send; Mallory knows its id and announces its name
+        // under the trip first. The relay wants it from her, and takes her first bytes.
+        let view = try PhotoSyncTests.addPhoto(ana, PhotoSyncTests.jpeg(bytes: 300_000, seed: 65))
+        let viewBytes = try #require(try PhotoSyncTests.photoBytes(ana, view.id))
+        let name = try Self.name(view.id, trip)
+        var announce = WireMessage()
+        announce.relayBlobs.doc = Data(try #require(HexCoding.decode(trip)))
+        announce.relayBlobs.names = [Data(name)]
+        try session.send(announce)
+        func want(at offset: UInt64) throws -> Bool {
+            try session.wait(timeout: 5) { message in
+                guard case .blobWant(let want)? = message.kind else { return false }
+                return [UInt8](want.hash) == name && want.offset == offset
+            } != nil
+        }
+        func chunk(at offset: UInt64) -> WireMessage {
+            var chunk = WireMessage()
+            chunk.blobChunk.hash = Data(name)
+            chunk.blobChunk.offset = offset
+            chunk.blobChunk.data = Data(SecureRandom.bytes(4_096))
+            chunk.blobChunk.last = false
+            chunk.blobChunk.total = UInt64(viewBytes.count)
+            return chunk
+        }
+        #expect(try want(at: 0), "the relay wants the copy from the first to announce it")
+        try session.send(chunk(at: 0))
+        #expect(try want(at: 4_096), "Mallory's bytes were taken as the copy's start")
+
+        // Ana sends her message and announces the copy: what Mallory gave is dropped, and her
+        // next chunk is refused.
+        let announcedBefore = Self.count("photos announced to a relay", in: ana.d.log)
+        _ = try TripPhotoTests.send(ana, trip, "view-\(tag)", photo: view.id)
+        try await eventually("Ana announces her copy to the relay", timeout: .seconds(20)) {
+            Self.count("photos announced to a relay", in: ana.d.log) > announcedBefore
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        try session.send(chunk(at: 4_096))
+        try await eventually("the relay keeps Ana's copy", timeout: .seconds(30)) {
+            Self.count("photo copy kept", in: relay.log) == 1
+        }
+        #expect(relay.log.contains("not a copy wanted from this key"), "Mallory's later chunk is refused")
+        ana.stop()
+
+        // Bruno, with only the relay to reach, gets Ana's bytes.
+        try bruno.start()
+        try await eventually("Bruno gets Ana's photo, not Mallory's bytes, through the relay", timeout: .seconds(30)) {
+            try PhotoSyncTests.photoBytes(bruno, view.id) == viewBytes
+        }
     }
 }
