@@ -159,6 +159,7 @@ extension Engine {
             throw ServiceError.store("Could not save", error.message, cause: error)
         }
         didStore(.ops(ops, membership: []))
+        relayPhotosNamed(by: edits)
         for op in ops { pushLocal([op], doc: op.header.doc) }
     }
 

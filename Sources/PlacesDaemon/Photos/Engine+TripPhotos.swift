@@ -9,9 +9,8 @@ import PlacesStore
 /// message's **author**, which gives them to the trip's current members only. A removed
 /// member is given nothing more (and never learns the ids of photos of messages written
 /// after its removal); a member that names another's photo in its own message makes no one
-/// else give it. Not through relays: a relay's copies are of its owner's outboxes and cards
-/// (`relay.md` §8), so a trip's photos travel while the author and the member are online
-/// together (or from another device of the member's person that holds them).
+/// else give it. The author also keeps an encrypted copy at the trip's relays (`relay.md` §8,
+/// `Engine+RelayPhotos`), so a member who is never online with the author gets it there.
 extension Engine {
     /// Most messages of one author looked at in one trip for photos to fetch, newest first.
     static let maxTripMessagesScannedForPhotos = 500

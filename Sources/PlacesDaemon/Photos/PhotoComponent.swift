@@ -30,9 +30,19 @@ struct PhotoComponent: EngineComponent {
     /// name new ones.
     var relayAnnounced: [PublicKey: [DocumentID: Set<[UInt8]>]] = [:]
 
-    /// Remembers a copy by its relay name.
-    mutating func remember(_ copy: RelayBlob, giver: PublicKey) {
-        if relayCopies[copy.name] != nil { return }
+    /// Trips where a message this daemon just wrote names photos: their copies are announced
+    /// to the relays after the commit (at most `maxRelayCopies`, emptied when full).
+    var tripPhotosNamed: Set<DocumentID> = []
+
+    mutating func noteTripPhotos(_ doc: DocumentID) {
+        if tripPhotosNamed.count >= Self.maxRelayCopies { tripPhotosNamed.removeAll() }
+        tripPhotosNamed.insert(doc)
+    }
+
+    /// Remembers a copy by its relay name; one remembered already keeps its giver unless
+    /// `replacing` (this daemon gives it: its own message names the photo too).
+    mutating func remember(_ copy: RelayBlob, giver: PublicKey, replacing: Bool = false) {
+        if let held = relayCopies[copy.name], !replacing || held.giver == giver { return }
         if relayCopies.count >= Self.maxRelayCopies { relayCopies.removeAll() }
         relayCopies[copy.name] = (copy, giver)
     }

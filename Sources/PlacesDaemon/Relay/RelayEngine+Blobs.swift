@@ -18,8 +18,12 @@ extension RelayEngine {
     /// Where copies are kept: `NAME` when whole, `NAME.part` while arriving.
     var blobDirectory: String { paths.dataDir + "/relay-blobs" }
 
-    /// The kinds whose entities name photos (posts, a card's picture and places).
-    static func namesPhotos(_ kind: ReplicaDocument.Kind) -> Bool { kind == .outbox || kind == .card }
+    /// The kinds whose entities name photos (posts, a card's picture and places, a trip's
+    /// messages). Which member of a trip wrote a message is inside its encrypted body: the
+    /// relay takes names from any key on the trip's list, and its readers check the bytes.
+    static func namesPhotos(_ kind: ReplicaDocument.Kind) -> Bool {
+        kind == .outbox || kind == .card || kind == .itinerary
+    }
 
     /// `RelayBlobs` from `peer`: the copies it gives under `doc`, recorded as wanted from it
     /// when `peer` is on the document's newest list. The replicator then wants them.
@@ -32,6 +36,11 @@ extension RelayEngine {
         }
         var refused = [Store.RelayBlobAnnouncement: Int]()
         for name in names {
+            // A copy still arriving from another key is wanted from this one from its start:
+            // the bytes of two givers are never joined into one copy.
+            if let held = try? store.relayBlob(name), !held.complete, held.doc == doc, held.giver != peer {
+                try? FileManager.default.removeItem(atPath: partPath(name))
+            }
             let outcome = try? store.announceRelayBlob(
                 name, doc: doc, giver: peer, maxPerDocument: Self.maxBlobsPerDocument, timeMs: RFC3339.nowMs())
             if let outcome, outcome == .wanted || outcome == .held { continue }
@@ -85,10 +94,10 @@ extension RelayEngine {
     }
 
     /// A chunk of a copy wanted from `peer` (its numbers checked by the replicator): appended
-    /// while `peer` is on the document's list and the whole copy fits the user's quota
+    /// while `peer` is the copy's giver (its last announcer) and on the document's list and the whole copy fits the user's quota
     /// (refused whole with `relay-full` otherwise); charged once whole.
     public func storeBlobChunk(_ piece: BlobTransfer.Piece, from peer: PublicKey) async -> BlobTransfer.Progress {
-        guard let row = try? store.relayBlob(piece.hash), !row.complete,
+        guard let row = try? store.relayBlob(piece.hash), !row.complete, row.giver == peer,
             access(row.doc)?.access.allows(peer) == true
         else { return .failed(reason: "not a copy wanted from this key") }
         guard let user = try? store.relayedDocUser(row.doc), let quota = try? store.relayQuota(of: user),
