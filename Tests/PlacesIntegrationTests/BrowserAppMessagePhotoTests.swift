@@ -7,7 +7,9 @@ import Testing
 /// own app shows the images. In a trip's conversation Ana starts it from the Messages page
 /// with a photo (it reaches Bruno's daemon); Bruno's answer shows in her list with its unread
 /// count and raises a notification that leads to the conversation; a photo that has not
-/// reached the device shows as "Photo not arrived yet", not as a broken image.
+/// reached the device shows as "Photo not arrived yet", not as a broken image. The other
+/// uploads the app makes (profile picture, a pin's photo, a places import) go through the
+/// same shared upload.
 extension BrowserAppTests {
     @Suite("Message photos") struct MessagePhotos {
         /// The natural sizes of the loaded images matching `css` (an unloaded one is `[0, 0]`).
@@ -20,17 +22,37 @@ extension BrowserAppTests {
             return (value as? [[NSNumber]] ?? []).map { $0.map(\.intValue) }
         }
 
+        /// Ana's app, opened at `hash` after `prepare`; Bruno her friend (when `friend`); a
+        /// 960×640 JPEG on disk (`photo`). The browser, servers and file go at deinit.
+        final class Scene {
+            let app: BrowserApp
+            let bruno: PeerNode?
+            let photo: String
+            var b: WebDriver { app.browser }
+
+            init(_ hash: String, friend: Bool = true, prepare: (BrowserApp, PeerNode?) throws -> Void = { _, _ in })
+                throws
+            {
+                app = try BrowserApp()
+                bruno = friend ? try PeerNode("Bruno") : nil
+                if let bruno { try app.node.befriend(bruno) }
+                photo = app.node.dir.path + "-photo.jpg"
+                try prepare(app, bruno)
+                try app.open(hash)
+                try LisbonDemo.photo(app.browser, to: photo)
+            }
+
+            deinit {
+                app.close()
+                try? FileManager.default.removeItem(atPath: photo)
+            }
+        }
+
         @Test("a photo attached to a message and to a reply shows in the conversation and in the friend's app")
         func directMessagePhoto() throws {
-            let app = try BrowserApp()
-            defer { app.close() }
-            let b = app.browser
-            let bruno = try PeerNode("Bruno")
-            try app.node.befriend(bruno)
-            try app.open("#/messages")
-            let photo = app.node.dir.path + "-santa-luzia.jpg"
-            defer { try? FileManager.default.removeItem(atPath: photo) }
-            try LisbonDemo.photo(b, to: photo)
+            let scene = try Scene("#/messages")
+            let (app, b, photo) = (scene.app, scene.b, scene.photo)
+            let bruno = try #require(scene.bruno)
 
             // A new message to Bruno with text and a photo, uploaded as soon as it is chosen.
             try b.waitFor("[data-testid=message-new-to] option[value='\(bruno.id)']", visible: false)
@@ -88,24 +110,53 @@ extension BrowserAppTests {
             try app.assertNoConsoleErrors()
         }
 
+        @Test("the profile picture, a pin's photo and a places import go through the shared upload and show")
+        func otherUploads() throws {
+            var placeID = ""
+            let scene = try Scene("#/profile", friend: false) { app, _ in
+                placeID = try LisbonDemo.places(app.node, [LisbonDemo.santaLuzia]).first ?? ""
+            }
+            let (app, b, photo) = (scene.app, scene.b, scene.photo)
+            let geojson = app.node.dir.path + "-import.geojson"
+            defer { try? FileManager.default.removeItem(atPath: geojson) }
+
+            try b.upload(try b.waitFor("[data-testid=profile-picture-input]", visible: false), path: photo)
+            try b.wait("the profile picture shows at its size", timeout: 15) {
+                try Self.sizes(b, "img[data-testid=profile-picture]") == [[960, 640]]
+            }
+            #expect(try app.api("GET", "/v1/profile")["picture"] is String)
+
+            try b.go("#/favorites?tab=places")
+            try b.click("[data-testid=place-item][data-id='\(placeID)'] [data-testid=place-photo-add]")
+            try b.upload(try b.waitFor("[data-testid=place-photo-input]", visible: false), path: photo)
+            try b.wait("the pin's photo shows at its size", timeout: 15) {
+                try Self.sizes(b, "img[data-testid=place-photo]") == [[960, 640]]
+            }
+
+            try Data(
+                #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"Time Out Market"},"geometry":{"type":"Point","coordinates":[-9.1459,38.7069]}}]}"#
+                    .utf8
+            ).write(to: URL(fileURLWithPath: geojson))
+            try b.upload(try b.waitFor("[data-testid=places-import-input]", visible: false), path: geojson)
+            try b.waitForText("[data-testid=places-import-result]", containing: "imported 1 place", timeout: 15)
+            try b.waitForText("[data-testid=place-item]", containing: "Time Out Market")
+            try app.assertNoConsoleErrors()
+        }
+
         @Test(
             "a trip's conversation: started with a photo from Messages, the answer counted unread, notified, and opened from the notification"
         )
         func tripConversation() throws {
-            let app = try BrowserApp()
-            defer { app.close() }
-            let b = app.browser
-            let bruno = try PeerNode("Bruno")
-            try app.node.befriend(bruno)
-            let trip = try app.node.createItinerary(jsonText(["name": "Lisbon in May"]))
-            try app.node.share(itinerary: trip, with: bruno)
+            var trip = ""
+            let scene = try Scene("#/messages") { app, bruno in
+                trip = try app.node.createItinerary(jsonText(["name": "Lisbon in May"]))
+                if let bruno { try app.node.share(itinerary: trip, with: bruno) }
+                // The friendship's and the share's notifications are read: the one to come is the message's.
+                try app.api("POST", "/v1/notifications/read", "{}")
+            }
+            let (app, b, photo) = (scene.app, scene.b, scene.photo)
+            let bruno = try #require(scene.bruno)
             let conversation = "trip:\(trip)"
-            // The friendship's and the share's notifications are read: the one to come is the message's.
-            try app.api("POST", "/v1/notifications/read", "{}")
-            try app.open("#/messages")
-            let photo = app.node.dir.path + "-map.jpg"
-            defer { try? FileManager.default.removeItem(atPath: photo) }
-            try LisbonDemo.photo(b, to: photo)
 
             // Ana writes into the trip's conversation from the Messages page, with a photo.
             try b.waitFor("[data-testid=message-new-to] option[value='\(conversation)']", visible: false)
@@ -147,9 +198,9 @@ extension BrowserAppTests {
                 let messages = (unread["notifications"] as? [[String: Any]] ?? []).filter {
                     $0["type"] as? String == "message" && $0["read"] as? Bool == false
                 }
+                let badge = try b.text(try b.find("[data-testid=notifications-badge]"))
                 return messages.count == 1 && messages.first?["subject"] as? String == conversation
-                    && (try b.text(try b.find("[data-testid=notifications-badge]")))
-                        == "\(unread["unread"] as? Int ?? -1)"
+                    && badge == "\(unread["unread"] as? Int ?? -1)"
             }
             try b.go("#/notifications")
             let notice = try b.waitFor("[data-testid=notification-item][data-type=message][data-read=false]")
@@ -164,11 +215,9 @@ extension BrowserAppTests {
                 let messages = (unread["notifications"] as? [[String: Any]] ?? []).filter {
                     $0["type"] as? String == "message" && $0["read"] as? Bool == false
                 }
-                let badge = b.all("[data-testid=notifications-badge]:not([hidden])")
+                let shown = try b.all("[data-testid=notifications-badge]:not([hidden])").map { try b.text($0) }
                 let count = unread["unread"] as? Int ?? -1
-                return messages.isEmpty
-                    && (count == 0
-                        ? badge.isEmpty : try b.text(try b.find("[data-testid=notifications-badge]")) == "\(count)")
+                return messages.isEmpty && shown == (count == 0 ? [] : ["\(count)"])
             }
 
             // A photo this device does not hold yet (GET /v1/photos/{id} answers 404) reads
