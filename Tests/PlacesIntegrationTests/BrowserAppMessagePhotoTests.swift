@@ -7,9 +7,9 @@ import Testing
 /// own app shows the images. In a trip's conversation Ana starts it from the Messages page
 /// with a photo (it reaches Bruno's daemon); Bruno's answer shows in her list with its unread
 /// count and raises a notification that leads to the conversation; a photo that has not
-/// reached the device shows as "Photo not arrived yet", not as a broken image. The other
-/// uploads the app makes (profile picture, a pin's photo, a places import) go through the
-/// same shared upload.
+/// reached the device shows as "Photo not arrived yet", not as a broken image, and the
+/// image once it arrives. The other uploads the app makes (profile picture, a pin's photo, a
+/// places import) go through the same shared upload.
 extension BrowserAppTests {
     @Suite("Message photos") struct MessagePhotos {
         /// The natural sizes of the loaded images matching `css` (an unloaded one is `[0, 0]`).
@@ -220,22 +220,43 @@ extension BrowserAppTests {
                 return messages.isEmpty && shown == (count == 0 ? [] : ["\(count)"])
             }
 
-            // A photo this device does not hold yet (GET /v1/photos/{id} answers 404) reads
-            // "Photo not arrived yet", with no broken image.
-            let missing = String(repeating: "0", count: 64)
+            // A photo this device does not hold yet (GET /v1/photos/{id} answers 404: one only
+            // Bruno's daemon holds) reads "Photo not arrived yet", with no broken image; once it
+            // arrives here (the same bytes have the same id on every device), the image
+            // replaces the box without a reload.
+            let drawn =
+                try b.execute(
+                    """
+                    const c = document.createElement('canvas'); c.width = 320; c.height = 200;
+                    const g = c.getContext('2d'); g.fillStyle = '#3d5a80'; g.fillRect(0, 0, 320, 200);
+                    return c.toDataURL('image/png').split(',')[1];
+                    """) as? String
+            let png = Array(try #require(Data(base64Encoded: drawn ?? "")))
+            let added = try bruno.daemon.client.send(
+                "POST", "/v1/photos", body: png, headers: ["Content-Type": "image/png"])
+            let later = try #require((JSONCanon.parse(added.body) as? [String: Any])?["id"] as? String)
+            #expect(try app.node.send("GET", "/v1/photos/\(later)").status == 404)
             try b.execute(
                 """
                 return import('/app/js/photos.js').then((m) => {
                   document.querySelector('main').append(m.photo(arguments[0], { alt: 'Photo 1 of 1 sent by Bruno', testid: 'probe-photo' }));
                   return true;
                 });
-                """, [missing])
+                """, [later])
             let pending = try b.waitFor("[data-testid=probe-photo-pending]", timeout: 10)
             #expect(try b.text(pending) == "Photo not arrived yet")
             #expect(try b.attribute(pending, "aria-label") == "Photo 1 of 1 sent by Bruno: not arrived yet")
             #expect(
                 !b.isDisplayed(try b.find("img[data-testid=probe-photo]")), "the missing photo shows as a broken image")
-            try app.assertNoConsoleErrors(allowing: ["/v1/photos/\(missing)"])
+            #expect(
+                try app.node.daemon.client.send(
+                    "POST", "/v1/photos", body: png, headers: ["Content-Type": "image/png"]
+                ).status == 201)
+            try b.wait("the photo, arrived, replaces the box", timeout: 20) {
+                try Self.sizes(b, "img[data-testid=probe-photo]") == [[320, 200]]
+                    && b.all("[data-testid=probe-photo-pending]").allSatisfy { !b.isDisplayed($0) }
+            }
+            try app.assertNoConsoleErrors(allowing: ["/v1/photos/\(later)"])
         }
     }
 }
