@@ -4,11 +4,11 @@ import Testing
 
 /// Photos in messages, and a trip's conversation, in the browser (issue 32): Ana attaches a
 /// photo to a message to Bruno and to a reply; both show in her conversation, and Bruno's
-/// own app shows the images. In a trip's conversation Ana starts it from the Messages page
-/// with a photo (it reaches Bruno's daemon); Bruno's answer shows in her list with its unread
-/// count and raises a notification that leads to the conversation; a photo that has not
-/// reached the device shows as "Photo not arrived yet", not as a broken image, and the
-/// image once it arrives. The other uploads the app makes (profile picture, a pin's photo, a
+/// own app shows the images. A trip's page leads to its conversation; Ana starts it from
+/// the Messages page with a photo (it reaches Bruno's daemon); Bruno's answer shows in her
+/// list with its unread count and raises a notification that leads to the conversation; a
+/// photo that has not reached the device shows as "Photo not arrived yet", not as a broken
+/// image, and the image once it arrives. The other uploads the app makes (profile picture, a pin's photo, a
 /// places import) go through the same shared upload.
 extension BrowserAppTests {
     @Suite("Message photos") struct MessagePhotos {
@@ -158,7 +158,14 @@ extension BrowserAppTests {
             let bruno = try #require(scene.bruno)
             let conversation = "trip:\(trip)"
 
+            // The trip's page leads to its conversation, empty and named after the trip.
+            try b.go("#/itineraries/\(trip)")
+            try b.click("[data-testid=trip-conversation]")
+            try b.waitForText("[data-testid=messages-list]", containing: "No messages yet")
+            try b.waitForText("main h2", containing: "Trip: Lisbon in May")
+
             // Ana writes into the trip's conversation from the Messages page, with a photo.
+            try b.go("#/messages")
             try b.waitFor("[data-testid=message-new-to] option[value='\(conversation)']", visible: false)
             try b.setValue("[data-testid=message-new-to]", conversation)
             try b.fill("[data-testid=message-new-text]", "Who brings the map?")

@@ -155,6 +155,10 @@ async function conversation(main, id, ctx) {
     for (const p of listed.with || []) names.set(p.id, p.name || shortID(p.id));
     muted = listed.muted;
     mute.textContent = muted ? 'Unmute' : 'Mute';
+  } else if (trip) {
+    // Listed once it holds a message: before the first, the trip names it.
+    const itinerary = await get('/v1/itineraries/' + seg(id.slice('trip:'.length))).catch(() => null);
+    if (itinerary) title.textContent = who({ trip: itinerary });
   }
 
   function mark(message) {
