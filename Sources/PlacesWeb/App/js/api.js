@@ -88,6 +88,44 @@ export async function api(method, path, body, options = {}) {
   return response.text();
 }
 
+/**
+ * Sends a file as the raw request body with XMLHttpRequest so the upload's progress can
+ * be shown (fetch has no upload progress). Answers the parsed JSON; throws ApiError.
+ */
+export function upload(path, file, { contentType, onProgress } = {}) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', path);
+    xhr.withCredentials = true;
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.setRequestHeader('Content-Type', contentType || file.type || 'application/octet-stream');
+    xhr.setRequestHeader('X-Places-CSRF', csrfToken());
+    if (onProgress) {
+      xhr.upload.addEventListener('progress', (event) => {
+        if (event.lengthComputable) onProgress(event.loaded, event.total);
+      });
+    }
+    xhr.addEventListener('load', () => {
+      let body = null;
+      try {
+        body = xhr.responseText ? JSON.parse(xhr.responseText) : null;
+      } catch {
+        body = null;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) {
+        resolve(body);
+        return;
+      }
+      const problem = body && typeof body === 'object' ? body : { title: xhr.statusText, detail: xhr.responseText };
+      const error = new ApiError(xhr.status, problem);
+      if (xhr.status === 401 && error.code === 'logged-out') window.dispatchEvent(new CustomEvent('places:logged-out'));
+      reject(error);
+    });
+    xhr.addEventListener('error', () => reject(new ApiError(0, { code: 'unreachable', detail: 'The upload failed: the Places app server cannot be reached.' })));
+    xhr.send(file);
+  });
+}
+
 export const get = (path, options) => api('GET', path, undefined, options);
 export const post = (path, body, options) => api('POST', path, body, options);
 export const put = (path, body, options) => api('PUT', path, body, options);

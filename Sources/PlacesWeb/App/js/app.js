@@ -110,7 +110,7 @@ function renderNav() {
             'a',
             { href: '#/' + id, 'aria-current': id === current ? 'page' : false, dataset: { nav: id } },
             label,
-            id === 'notifications' ? h('span', { class: 'badge', id: 'unread', hidden: true }) : null,
+            id === 'notifications' ? h('span', { class: 'badge', id: 'unread', 'data-testid': 'notifications-badge', hidden: true }) : null,
             id === 'messages' ? h('span', { class: 'badge', id: 'unread-messages', 'data-testid': 'messages-unread', hidden: true }) : null,
           ),
         ),

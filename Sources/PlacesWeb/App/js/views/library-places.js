@@ -13,10 +13,10 @@
 //   place-photo-progress, place-photo (img, data-id = photo id), place-photo-remove,
 //   place-notes, place-url.
 
-import { get, post, patch, del, seg } from '../api.js';
+import { get, post, patch, del, seg, upload } from '../api.js';
 import { h, mount, action, empty, flash, download, showError } from '../dom.js';
 import { bytes, confirmButton, coordinates, debounce, plural, rerender } from '../ui.js';
-import { upload } from './library-util.js';
+import { uploadPhoto } from '../photos.js';
 import { placeForm } from './library-place-form.js';
 import { money } from './trip-common.js';
 
@@ -160,10 +160,8 @@ export function placesPanel() {
       progress.value = 0;
     }
     try {
-      const photo = await upload('/v1/photos', file, {
-        onProgress: (done, total) => {
-          if (progress) progress.value = Math.round((done / total) * 100);
-        },
+      const photo = await uploadPhoto(file, (fraction) => {
+        if (progress) progress.value = Math.round(fraction * 100);
       });
       await post(`/v1/places/${seg(place.id)}/photos`, { photo: photo.id });
       await load();

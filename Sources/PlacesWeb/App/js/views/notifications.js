@@ -1,10 +1,12 @@
 // #/notifications: likes, comments, friend requests and acceptances, invitations, views,
-// joins and trip likes, newest first; unread ones marked; mark one or all read; each links
+// joins, trip likes and new messages (a friend's, or a member's in a trip's conversation),
+// newest first; unread ones marked; mark one or all read; each links
 // to what it is about. Live on `notification` events.
 // Testids:
 //   notifications-unread ("2 unread"), notifications-read-all, notifications-list,
 //   notification-item (li, data-id, data-type, data-read="true|false"), notification-text,
-//   notification-link (to the post's feed, the itinerary, the trip, the person),
+//   notification-link (to the post's feed, the itinerary, the trip, the person, the
+//   conversation),
 //   notification-read (the "Mark read" button of an unread one).
 
 import { get, post } from '../api.js';
@@ -21,7 +23,15 @@ const TEXT = {
   viewed: 'viewed your itinerary',
   joined: 'joined your itinerary',
   'trip-liked': 'liked your published trip',
+  message: 'wrote to you',
 };
+
+/** What a notification says after its actor's name. */
+function text(n) {
+  // A trip's conversation is `trip:ITIN` (docs/messages.md).
+  if (n.type === 'message' && String(n.subject).startsWith('trip:')) return "wrote in a trip's conversation";
+  return TEXT[n.type] || n.type;
+}
 
 /** Where a notification leads, and how the link reads. */
 function target(n) {
@@ -41,6 +51,8 @@ function target(n) {
       return ['#/itineraries/' + id, 'Open the itinerary'];
     case 'trip-liked':
       return ['#/explore/' + id, 'Open the trip'];
+    case 'message':
+      return ['#/messages/' + id, 'Open the conversation'];
     default:
       return ['#/notifications', 'Notifications'];
   }
@@ -81,10 +93,10 @@ export async function render(main, _params, ctx) {
       h(
         'div',
         { class: 'grow' },
-        h('p', { class: 'notification-text', 'data-testid': 'notification-text' }, h('span', { class: 'person', title: n.actor }, who), ' ', TEXT[n.type] || n.type),
+        h('p', { class: 'notification-text', 'data-testid': 'notification-text' }, h('span', { class: 'person', title: n.actor }, who), ' ', text(n)),
         h('div', { class: 'muted' }, h('time', { datetime: n.at }, formatTime(n.at)), ' · ', link),
       ),
-      n.read ? null : action('Mark read', () => markRead([n.id]), { 'data-testid': 'notification-read', 'aria-label': `Mark read: ${who} ${TEXT[n.type] || n.type}` }),
+      n.read ? null : action('Mark read', () => markRead([n.id]), { 'data-testid': 'notification-read', 'aria-label': `Mark read: ${who} ${text(n)}` }),
     );
   }
 

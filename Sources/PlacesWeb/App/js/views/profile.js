@@ -13,7 +13,7 @@
 import { get, patch, post } from '../api.js';
 import { h, mount, form, field, action, showError, clearErrors, flash } from '../dom.js';
 import { bytes, debounce, isEditing } from '../ui.js';
-import { upload } from './library-util.js';
+import { uploadPhoto } from '../photos.js';
 import { sharingSection, categoriesSection } from './library-sharing.js';
 
 export async function render(main, _params, ctx) {
@@ -47,10 +47,8 @@ export async function render(main, _params, ctx) {
     progress.hidden = false;
     progress.value = 0;
     try {
-      const photo = await upload('/v1/photos', file, {
-        onProgress: (done, total) => {
-          progress.value = Math.round((done / total) * 100);
-        },
+      const photo = await uploadPhoto(file, (fraction) => {
+        progress.value = Math.round(fraction * 100);
       });
       profile = await patch('/v1/profile', { picture: photo.id });
       showProfile();

@@ -1,6 +1,6 @@
 // Shared pieces of the social views (feed, explore, friends, groups): debounced live
-// refreshes that keep focus and half-typed input, people, photos that arrive late and
-// audiences. What every view shares is in ../ui.js. Everything peer-written goes in as
+// refreshes that keep focus and half-typed input, people and audiences. What every view
+// shares is in ../ui.js; photos (that arrive late) are in ../photos.js. Everything peer-written goes in as
 // text via h().
 
 import { h, shortID, formatTime } from '../dom.js';
@@ -83,39 +83,6 @@ export function avatar(picture, name, size = 'small') {
     );
   }
   return box;
-}
-
-/**
- * A photo served by the daemon. Photos of a friend's post arrive after it (404 until
- * then): a missing one shows a placeholder and is asked for again a few times.
- */
-export function photo(id, { alt = 'Photo', width, height, testid = 'post-photo', className = 'social-photo' } = {}) {
-  const src = '/v1/photos/' + encodeURIComponent(id);
-  const img = h('img', {
-    src,
-    alt,
-    width: width || null,
-    height: height || null,
-    loading: 'lazy',
-    decoding: 'async',
-    class: className,
-    dataset: { testid, id },
-  });
-  let tries = 0;
-  img.addEventListener('error', () => {
-    img.classList.add('photo-missing');
-    img.title = 'This photo has not arrived yet';
-    if (tries >= 6 || !img.isConnected) return;
-    tries += 1;
-    setTimeout(() => {
-      if (img.isConnected) img.src = src + '?try=' + tries;
-    }, 1500 * tries);
-  });
-  img.addEventListener('load', () => {
-    img.classList.remove('photo-missing');
-    img.removeAttribute('title');
-  });
-  return img;
 }
 
 const audienceWords = {

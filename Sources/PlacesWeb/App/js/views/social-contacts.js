@@ -10,7 +10,8 @@
 import { get, post, del, seg } from '../api.js';
 import { h, mount, form, clearErrors } from '../dom.js';
 import { confirmButton, plural } from '../ui.js';
-import { refresher, reconcile, avatar, photo } from './social-common.js';
+import { photo } from '../photos.js';
+import { refresher, reconcile, avatar } from './social-common.js';
 
 export function contactsSection() {
   const rows = new Map();

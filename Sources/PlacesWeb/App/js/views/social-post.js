@@ -10,7 +10,8 @@
 import { get, post as postJSON, put, del, seg } from '../api.js';
 import { h, mount, form, action, empty, clearErrors } from '../dom.js';
 import { confirmButton, plural } from '../ui.js';
-import { personLink, avatar, photo, audienceLabel, timeAgo } from './social-common.js';
+import { photoGrid } from '../photos.js';
+import { personLink, avatar, audienceLabel, timeAgo } from './social-common.js';
 
 /**
  * opts: { me, myName, friends: Map id → Friend, groups: [FriendGroup], onDeleted(id) }.
@@ -169,24 +170,11 @@ export function postCard(initial, opts) {
   function renderBody() {
     const p = card.post;
     const who = p.mine ? 'you' : p.authorName || 'a friend';
-    const n = p.photos.length;
     mount(
       body,
       p.text ? h('p', { class: 'post-text', dataset: { testid: 'post-text' } }, p.text) : null,
       p.place ? placeLine(p.place) : null,
-      n
-        ? h(
-            'div',
-            { class: ['post-photos', n === 1 ? 'single' : 'many'] },
-            p.photos.map((ph, i) =>
-              h(
-                'a',
-                { href: '/v1/photos/' + encodeURIComponent(ph.id), target: '_blank', rel: 'noopener', class: 'photo-link', 'aria-label': `Open photo ${i + 1} of ${n} full size` },
-                photo(ph.id, { alt: `Photo ${i + 1} of ${n} posted by ${who}`, width: ph.width, height: ph.height }),
-              ),
-            ),
-          )
-        : null,
+      photoGrid(p.photos, { label: (i, n) => `Photo ${i + 1} of ${n} posted by ${who}`, testid: 'post-photo' }),
     );
     body.dataset.key = bodyKey(p);
   }

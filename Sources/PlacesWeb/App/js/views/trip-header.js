@@ -1,11 +1,13 @@
 // The trip folder's header: the name (renamed inline by an editor: PATCH), the dates, the
 // zone and travel mode, the members count and your role, what it costs, its notes; the
 // trip's details edited in a dialog (every ItineraryFields field but the expense ones),
-// the calendar download, and delete (owner) or leave (member) with a confirm step.
+// the members' conversation, the calendar download, and delete (owner) or leave (member)
+// with a confirm step.
 // A refresh redraws everything but an open rename form.
 // testids: trip-header, trip-title, trip-rename (button), trip-rename-form,
 // trip-rename-input, trip-rename-save, trip-meta, trip-role, trip-members, trip-cost,
 // trip-edit-details (button), trip-details-dialog, trip-details-form, trip-details-save,
+// trip-conversation (a link to the members' conversation, #/messages/trip:ITIN),
 // trip-calendar, trip-delete (owner) / trip-leave (member).
 
 import { patch, del, seg } from '../api.js';
@@ -116,6 +118,7 @@ export function tripHeader(trip, ctx) {
     const it = trip.itinerary;
     rerender(actions, () => [
       trip.canEdit ? h('button', { type: 'button', 'data-testid': 'trip-edit-details', dataset: { action: 'details' }, onclick: detailsDialog }, 'Edit details') : null,
+      h('a', { class: 'button', href: '#/messages/' + seg('trip:' + trip.id), 'data-testid': 'trip-conversation', dataset: { action: 'conversation' } }, '💬 Conversation'),
       action(
         '📅 Calendar (.ics)',
         () => download(`/v1/itineraries/${seg(trip.id)}/calendar`, (it.name.replace(/[^\p{L}\p{N} _-]+/gu, '').trim() || 'trip') + '.ics', 'text/calendar'),
