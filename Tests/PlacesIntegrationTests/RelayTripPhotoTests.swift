@@ -52,6 +52,30 @@ struct RelayTripPhotoTests {
 
     static func count(_ line: String, in log: String) -> Int { log.components(separatedBy: line).count - 1 }
 
+    /// `author` (online) writes `text` in the trip with a new photo and goes away once the
+    /// relay keeps its copy (the relay's `copies`-th); `reader` (away until then) comes back
+    /// with only the relay to reach and gets the message and then the photo's bytes.
+    static func relayed(
+        from author: SyncNode, to reader: SyncNode, _ text: String, bytes: Int, seed: UInt32, trip: String,
+        relay: RelayNode, copies: Int
+    ) async throws -> (photo: Photo, bytes: [UInt8], text: String) {
+        let photo = try PhotoSyncTests.addPhoto(author, PhotoSyncTests.jpeg(bytes: bytes, seed: seed))
+        let original = try #require(try PhotoSyncTests.photoBytes(author, photo.id))
+        _ = try TripPhotoTests.send(author, trip, text, photo: photo.id)
+        try await eventually("the relay keeps the copy of \(author.name)'s photo", timeout: .seconds(30)) {
+            Self.count("photo copy kept", in: relay.log) == copies
+        }
+        author.stop()
+        try reader.start()
+        try await eventually("\(reader.name) sees the message through the relay", timeout: .seconds(30)) {
+            try TripPhotoTests.photos(reader, trip, of: text) == [photo.id]
+        }
+        try await eventually("the photo's bytes reach \(reader.name) through the relay", timeout: .seconds(30)) {
+            try PhotoSyncTests.photoBytes(reader, photo.id) == original
+        }
+        return (photo, original, text)
+    }
+
     @Test("photos of trip messages reach a member never online with their author, both ways; the relay reads none")
     func neverOnlineTogether() async throws {
         let tag = String(UUID().uuidString.prefix(8))
@@ -59,42 +83,18 @@ struct RelayTripPhotoTests {
         let (ana, bruno, trip) = try await Self.tripOnRelay(tag, relay)
 
         // Bruno is away; Ana writes in the trip with a photo, and goes away once the relay
-        // keeps its copy.
+        // keeps its copy. Bruno comes back with only the relay (which he never added) to reach.
         bruno.stop()
-        let dusk = try PhotoSyncTests.addPhoto(ana, PhotoSyncTests.jpeg(bytes: 600_000, seed: 61))
-        let duskBytes = try #require(try PhotoSyncTests.photoBytes(ana, dusk.id))
-        let duskText = "dusk-\(tag) at Cabo da Roca"
-        _ = try TripPhotoTests.send(ana, trip, duskText, photo: dusk.id)
-        try await eventually("the relay keeps the copy of Ana's photo", timeout: .seconds(30)) {
-            Self.count("photo copy kept", in: relay.log) == 1
-        }
-        ana.stop()
-
-        // Bruno comes back with only the relay (which he never added) to reach.
-        try bruno.start()
-        try await eventually("Bruno sees Ana's message through the relay", timeout: .seconds(30)) {
-            try TripPhotoTests.photos(bruno, trip, of: duskText) == [dusk.id]
-        }
-        try await eventually("the photo's bytes reach Bruno through the relay", timeout: .seconds(30)) {
-            try PhotoSyncTests.photoBytes(bruno, dusk.id) == duskBytes
-        }
+        let (dusk, duskBytes, duskText) = try await Self.relayed(
+            from: ana, to: bruno, "dusk-\(tag) at Cabo da Roca", bytes: 600_000, seed: 61, trip: trip, relay: relay,
+            copies: 1)
         #expect(bruno.d.log.contains("received a photo through a relay"))
         #expect(try bruno.d.call(RelayList.self, "GET", "/v1/relays").relays.isEmpty, "Bruno added no relay")
 
         // Bruno answers with a photo of his own through the relay the trip names, and goes away.
-        let tiles = try PhotoSyncTests.addPhoto(bruno, PhotoSyncTests.jpeg(bytes: 250_000, seed: 62))
-        let tilesBytes = try #require(try PhotoSyncTests.photoBytes(bruno, tiles.id))
-        let tilesText = "tiles-\(tag) in Pena"
-        _ = try TripPhotoTests.send(bruno, trip, tilesText, photo: tiles.id)
-        try await eventually("the relay keeps the copy of Bruno's photo", timeout: .seconds(30)) {
-            Self.count("photo copy kept", in: relay.log) == 2
-        }
-        bruno.stop()
-        try ana.start()
-        try await eventually("Ana gets Bruno's photo through her relay", timeout: .seconds(30)) {
-            try PhotoSyncTests.photoBytes(ana, tiles.id) == tilesBytes
-        }
-        #expect(try TripPhotoTests.photos(ana, trip, of: tilesText) == [tiles.id])
+        let (tiles, tilesBytes, tilesText) = try await Self.relayed(
+            from: bruno, to: ana, "tiles-\(tag) in Pena", bytes: 250_000, seed: 62, trip: trip, relay: relay,
+            copies: 2)
 
         // The relay keeps two copies, and neither a photo's bytes nor its id, nor the texts.
         let copies = FileManager.default.enumerator(atPath: relay.dir.path + "/relay-blobs")?.allObjects ?? []
