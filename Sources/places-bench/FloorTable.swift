@@ -89,8 +89,8 @@ enum FloorTable {
                 floor: String(
                     format: "%@ ÷ 2-core verify (%@/s) = %.2f s", grouped(Double(ops)), grouped(verify2), floor),
                 figure: String(
-                    format: "%.2f s (%d ops; CPU: sender %.1f s, receiver %.1f s)", figures.syncSeconds,
-                    figures.syncedOps, figures.senderCPU, figures.receiverCPU),
+                    format: "%.2f s (%@ ops; CPU: sender %.1f s, receiver %.1f s)", figures.syncSeconds,
+                    grouped(Double(figures.syncedOps)), figures.senderCPU, figures.receiverCPU),
                 target: String(format: "%.2f × (≤ 1.3 ×)", figures.syncSeconds / floor),
                 met: figures.syncSeconds / floor <= 1.3),
             Row(
@@ -216,12 +216,9 @@ enum FloorTable {
             if i % 2 == 0 { search.append(ms) } else { likes.append(ms) }
         }
         let q = percentiles(search), l = percentiles(likes)
-        let scale =
-            count >= 5_000
-            ? "\(grouped(Double(count))) trips"
-            : String(
-                format: "%@ trips, not 5,000: publishing them took %.0f s here (5,000 took 192 s before)",
-                grouped(Double(count)), publishing)
+        let scale = String(
+            format: "%@ trips%@ (publishing them took %.0f s)", grouped(Double(count)),
+            count >= 5_000 ? "" : ", not 5,000", publishing)
         return Row(
             path: "explore's first request after a change (a like given or taken back), \(scale)", floor: "—",
             figure: String(
