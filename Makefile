@@ -15,7 +15,7 @@ RELEASE_BIN = $$($(SWIFT) build $(RELEASE) --show-bin-path)
 DATA_DIR ?=
 RUN_ARGS ?= $(if $(DATA_DIR),--data-dir $(DATA_DIR),)
 
-.PHONY: run test bench route-bench plan-bench hostile-bench relay-bench gui-bench fault-long lint deps build release release-placesd clean
+.PHONY: run test bench bench-table route-bench plan-bench hostile-bench relay-bench gui-bench fault-long lint deps build release release-placesd clean
 
 deps:
 	@bash scripts/bootstrap.sh
@@ -67,11 +67,18 @@ test: deps
 	$(SWIFT) test --skip-build --filter FaultConvergenceTests
 	$(SWIFT) test --skip-build --filter BrowserApp
 
+# Issue 34's floor table first (scripts/bench-table.sh: every hot path beside its floor,
+# measured in one run, as a Markdown table), then each benchmark's own figures.
 bench: release
+	SWIFT="$(SWIFT)" scripts/bench-table.sh "$(RELEASE_BIN)"
 	"$(RELEASE_BIN)/places-bench"
 	"$(RELEASE_BIN)/route-bench"
 	$(MAKE) hostile-bench
 	$(MAKE) relay-bench
+
+# The floor table alone (docs/benchmarks.md, "Issue 34: the floor table").
+bench-table: release
+	SWIFT="$(SWIFT)" scripts/bench-table.sh "$(RELEASE_BIN)"
 
 # Issue 11's hostile-peer figures: a stranger's connection, a flood of 10,000 bogus offers
 # while a good peer edits, offers full of forged grants — against release daemons.

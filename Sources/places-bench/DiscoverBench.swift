@@ -21,16 +21,7 @@ enum DiscoverBench {
         guard let pid = daemon.process?.processIdentifier else { throw BenchError("no daemon") }
         Thread.sleep(forTimeInterval: 2)
         let fresh = PlacesBench.rssMB(pid)
-        for i in 0..<1_000 {
-            let lat = 38.0 + Double(i % 100) / 50, lon = -9.0 + Double(i / 100) / 5
-            let r = try client.send(
-                "POST", "/v1/places",
-                body: Array(#"{"name":"Place \#(i) Porto","latitude":\#(lat),"longitude":\#(lon)}"#.utf8))
-            guard r.status == 201 else { throw BenchError("place \(i) refused (\(r.status))") }
-            if i % 2 == 0, let id = try ExpenseBench.object(r)["id"] as? String {
-                _ = try client.send("POST", "/v1/favorites", body: Array(#"{"placeId":"\#(id)"}"#.utf8))
-            }
-        }
+        try addLibrary(client)
         // Settle, then the idle figure: nothing of the gazetteer is loaded yet.
         Thread.sleep(forTimeInterval: 2)
         let idle = PlacesBench.rssMB(pid)
@@ -48,19 +39,12 @@ enum DiscoverBench {
                 format:
                     "discover: idle RSS of a new daemon %.1f MB (target <= 25 MB), with 1,000 places and 500 favorites %.1f MB, before the first search; first search %.0f ms (target <= 300 ms); RSS after it %.1f MB (+%.1f MB)",
                 fresh, idle, firstMs, after, after - idle))
-        for (label, queries) in [("1-3-letter prefixes", prefixes), ("fuzzy queries", fuzzy)] {
-            let encoded = queries.map { $0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0 }
-            let figures = try TripBench.latencies(
-                2_000,
-                measuring: { i in
-                    let r = try client.send("GET", "/v1/discover?q=\(encoded[i % encoded.count])")
-                    guard r.status == 200 else { throw BenchError("discover answered \(r.status)") }
-                })
+        for (label, queries, figures) in try measureSearches(client) {
             print(
                 String(
                     format:
                         "GET /v1/discover, %@ (%d queries, whole gazetteer + 1,000 places): p50 %.2f ms, p99 %.2f ms (target p99 <= 5 ms)",
-                    label, queries.count, figures.p50, figures.p99))
+                    label, queries, figures.p50, figures.p99))
         }
         let sorted = try TripBench.latencies(
             1_000,
@@ -71,5 +55,38 @@ enum DiscoverBench {
             String(
                 format: "GET /v1/discover, prefixes sorted by popularity, limit 100: p50 %.2f ms, p99 %.2f ms",
                 sorted.p50, sorted.p99))
+    }
+
+    /// 1,000 library places around Porto, half of them favorites: what discover searches
+    /// beside the gazetteer.
+    static func addLibrary(_ client: ControlClient) throws {
+        for i in 0..<1_000 {
+            let lat = 38.0 + Double(i % 100) / 50, lon = -9.0 + Double(i / 100) / 5
+            let r = try client.send(
+                "POST", "/v1/places",
+                body: Array(#"{"name":"Place \#(i) Porto","latitude":\#(lat),"longitude":\#(lon)}"#.utf8))
+            guard r.status == 201 else { throw BenchError("place \(i) refused (\(r.status))") }
+            if i % 2 == 0, let id = try ExpenseBench.object(r)["id"] as? String {
+                _ = try client.send("POST", "/v1/favorites", body: Array(#"{"placeId":"\#(id)"}"#.utf8))
+            }
+        }
+    }
+
+    /// Latency of 2,000 searches each of the 1–3-letter prefixes and the fuzzy queries, in ms.
+    static func measureSearches(_ client: ControlClient) throws -> [(
+        label: String, queries: Int, figures: (p50: Double, p99: Double)
+    )] {
+        var out = [(label: String, queries: Int, figures: (p50: Double, p99: Double))]()
+        for (label, queries) in [("1-3-letter prefixes", prefixes), ("fuzzy queries", fuzzy)] {
+            let encoded = queries.map { $0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0 }
+            let figures = try TripBench.latencies(
+                2_000,
+                measuring: { i in
+                    let r = try client.send("GET", "/v1/discover?q=\(encoded[i % encoded.count])")
+                    guard r.status == 200 else { throw BenchError("discover answered \(r.status)") }
+                })
+            out.append((label, queries.count, figures))
+        }
+        return out
     }
 }

@@ -6,6 +6,54 @@ import PlacesControlClient
 /// exact settle-up, cached (nothing changed since the last read) and right after a change.
 enum ExpenseBench {
     static func run() throws {
+        let trip = try tenThousandExpenses { added, msEach in
+            print(String(format: "  POST …/expenses: %5d added, the last 2,500 took %.2f ms each", added, msEach))
+        }
+        let (client, base, firstID) = (trip.daemon.client, trip.base, trip.firstID)
+        print(
+            String(
+                format: "POST …/expenses (10,000 into one trip): %.1f s, %.2f ms each on average", trip.addingSeconds,
+                trip.addingSeconds / 10))
+        for (route, target) in [("balances", "20 ms"), ("settlement", "200 ms")] {
+            let path = "\(base)/\(route)"
+            let first = try client.send("GET", path)
+            guard first.status == 200 else { throw BenchError("GET \(route) answered \(first.status)") }
+            let answer = try object(first)
+            let cached = try TripBench.latencies(2_000, measuring: { _ in _ = try client.send("GET", path) })
+            // Each read follows an edit of an expense's title, so the expenses are read from
+            // the store again and the ledger (and settle-up) computed afresh.
+            let fresh = try TripBench.latencies(
+                200,
+                before: { i in
+                    _ = try client.send(
+                        "PATCH", "\(base)/expenses/\(firstID)", body: Array(#"{"title":"Lunch \#(i)"}"#.utf8))
+                }, measuring: { _ in _ = try client.send("GET", path) })
+            let detail =
+                route == "settlement"
+                ? ", \((answer["transfers"] as? [Any])?.count ?? -1) transfers, optimal \(answer["optimal"] as? Bool ?? false)"
+                : ", \((answer["balances"] as? [Any])?.count ?? -1) travellers"
+            print(
+                String(
+                    format:
+                        "GET …/%@ (20 travellers, 10,000 expenses%@): p50 %.2f ms, p99 %.2f ms; right after a change: p50 %.2f ms, p99 %.2f ms (target p99 <= %@)",
+                    route, detail, cached.p50, cached.p99, fresh.p50, fresh.p99, target))
+        }
+    }
+
+    /// A trip of 20 travellers and 10,000 expenses (`expense`), in a daemon of its own.
+    struct ExpenseTrip {
+        let daemon: BenchDaemon
+        /// `/v1/itineraries/<id>`.
+        let base: String
+        let travellers: [String]
+        let firstID: String
+        /// The 10,000 adds, one after another.
+        let addingSeconds: Double
+    }
+
+    /// Adds the 10,000 expenses, calling `progress` every 2,500 with the count and the ms
+    /// each of the last 2,500 took.
+    static func tenThousandExpenses(progress: (Int, Double) -> Void) throws -> ExpenseTrip {
         let daemon = try BenchDaemon(name: "Expenses")
         let client = daemon.client
         let itinerary = try object(client.send("POST", "/v1/itineraries", body: Array(#"{"name":"Bench trip"}"#.utf8)))
@@ -32,42 +80,13 @@ enum ExpenseBench {
             if i == 0 { firstID = try object(r)["id"] as? String ?? "" }
             if (i + 1) % 2_500 == 0 {
                 let now = PlacesBench.seconds(clock.now - start)
-                print(
-                    String(
-                        format: "  POST …/expenses: %5d added, the last 2,500 took %.2f ms each", i + 1,
-                        (now - lastMark) / 2.5))
+                progress(i + 1, (now - lastMark) / 2.5)
                 lastMark = now
             }
         }
-        let adding = PlacesBench.seconds(clock.now - start)
-        print(
-            String(
-                format: "POST …/expenses (10,000 into one trip): %.1f s, %.2f ms each on average", adding, adding / 10))
-
-        for (route, target) in [("balances", "20 ms"), ("settlement", "200 ms")] {
-            let path = "\(base)/\(route)"
-            let first = try client.send("GET", path)
-            guard first.status == 200 else { throw BenchError("GET \(route) answered \(first.status)") }
-            let answer = try object(first)
-            let cached = try TripBench.latencies(2_000, measuring: { _ in _ = try client.send("GET", path) })
-            // Each read follows an edit of an expense's title, so the expenses are read from
-            // the store again and the ledger (and settle-up) computed afresh.
-            let fresh = try TripBench.latencies(
-                200,
-                before: { i in
-                    _ = try client.send(
-                        "PATCH", "\(base)/expenses/\(firstID)", body: Array(#"{"title":"Lunch \#(i)"}"#.utf8))
-                }, measuring: { _ in _ = try client.send("GET", path) })
-            let detail =
-                route == "settlement"
-                ? ", \((answer["transfers"] as? [Any])?.count ?? -1) transfers, optimal \(answer["optimal"] as? Bool ?? false)"
-                : ", \((answer["balances"] as? [Any])?.count ?? -1) travellers"
-            print(
-                String(
-                    format:
-                        "GET …/%@ (20 travellers, 10,000 expenses%@): p50 %.2f ms, p99 %.2f ms; right after a change: p50 %.2f ms, p99 %.2f ms (target p99 <= %@)",
-                    route, detail, cached.p50, cached.p99, fresh.p50, fresh.p99, target))
-        }
+        return ExpenseTrip(
+            daemon: daemon, base: base, travellers: people, firstID: firstID,
+            addingSeconds: PlacesBench.seconds(clock.now - start))
     }
 
     static func object(_ r: ControlClient.Response) throws -> [String: Any] {

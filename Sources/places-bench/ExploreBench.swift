@@ -48,8 +48,31 @@ enum ExploreBench {
         // 5,000 trips Ana published (to the network), each of three items in one city, with
         // likes from Ana on every seventh: her own trips, all known to her.
         let start = clock.now
+        _ = try publishTrips(ana, count: 5_000)
+        print(String(format: "publishing 5,000 trips of 3 items: %.1f s", PlacesBench.seconds(clock.now - start)))
+        _ = try ana.client.send("GET", "/v1/explore?limit=1")
+        let queries = [
+            ("search ?q=lisbon", "/v1/explore?q=lisbon&limit=20"),
+            ("?sort=likes", "/v1/explore?sort=likes&limit=20"),
+            ("?sort=newest", "/v1/explore?sort=newest&limit=20"),
+            ("?country=PT&sort=likes", "/v1/explore?country=PT&sort=likes&limit=20"),
+        ]
+        for (name, path) in queries {
+            let figures = try TripBench.latencies(1_000, measuring: { _ in _ = try ana.client.send("GET", path) })
+            print(
+                String(
+                    format: "GET /v1/explore %@ (5,000 trips): p50 %.2f ms, p99 %.2f ms (target p99 <= 10 ms)", name,
+                    figures.p50, figures.p99))
+        }
+
+    }
+
+    /// `count` trips `daemon` publishes to the network, each of three items in one city, with
+    /// its own likes on every seventh; their explore ids.
+    static func publishTrips(_ daemon: BenchDaemon, count: Int) throws -> [String] {
+        let ana = daemon
         var ids = [String]()
-        for i in 0..<5_000 {
+        for i in 0..<count {
             let city = cities[i % cities.count]
             let it = try ana.json(
                 "POST", "/v1/itineraries",
@@ -67,21 +90,6 @@ enum ExploreBench {
             ids.append(trip)
             if i % 7 == 0 { _ = try ana.json("PUT", "/v1/explore/\(trip)/like", nil) }
         }
-        print(String(format: "publishing 5,000 trips of 3 items: %.1f s", PlacesBench.seconds(clock.now - start)))
-        _ = try ana.client.send("GET", "/v1/explore?limit=1")
-        let queries = [
-            ("search ?q=lisbon", "/v1/explore?q=lisbon&limit=20"),
-            ("?sort=likes", "/v1/explore?sort=likes&limit=20"),
-            ("?sort=newest", "/v1/explore?sort=newest&limit=20"),
-            ("?country=PT&sort=likes", "/v1/explore?country=PT&sort=likes&limit=20"),
-        ]
-        for (name, path) in queries {
-            let figures = try TripBench.latencies(1_000, measuring: { _ in _ = try ana.client.send("GET", path) })
-            print(
-                String(
-                    format: "GET /v1/explore %@ (5,000 trips): p50 %.2f ms, p99 %.2f ms (target p99 <= 10 ms)", name,
-                    figures.p50, figures.p99))
-        }
-
+        return ids
     }
 }

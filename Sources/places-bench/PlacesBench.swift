@@ -19,6 +19,7 @@ struct PlacesBench {
     static func main() throws {
         // Profiling aids: `PLACES_BENCH_PROFILE=append` or `=ingest` runs only that loop.
         switch ProcessInfo.processInfo.environment["PLACES_BENCH_PROFILE"] {
+        case "table": return try FloorTable.run()
         case "append": return print(String(format: "append: %.0f ops/s", try measureAppendRate()))
         case "ingest": return print(String(format: "ingest: %.0f ops/s", try SyncBench.measureIngestRate()))
         case "trips": return try TripBench.run()
@@ -151,18 +152,7 @@ struct PlacesBench {
         usleep(1_500_000)
         let idleRSS = rssMB(process.processIdentifier)
 
-        for i in 0..<1_000 {
-            let place = try client.send(
-                "POST", "/v1/places",
-                body: Array(
-                    #"{"name":"Place \#(i)","latitude":\#(Double(i % 180) - 89.5),"longitude":\#(Double(i % 360) - 179.5)}"#
-                        .utf8))
-            let id = try JSONDecoder().decode(Place.self, from: Data(place.body)).id
-            _ = try client.send("POST", "/v1/favorites", body: Array(#"{"placeId":"\#(id)"}"#.utf8))
-        }
-        let check = try JSONDecoder().decode(
-            FavoriteList.self, from: Data(try client.send("GET", "/v1/favorites").body))
-        guard check.count == 1_000 else { throw CocoaError(.fileReadCorruptFile) }
+        let check = try addFavorites(client)
 
         var latencies = [Double]()
         let clock = ContinuousClock()
@@ -203,6 +193,23 @@ struct PlacesBench {
         print(String(format: "placesd idle RSS after start and init: %.1f MB (target <= 25 MB)", idleRSS))
         usleep(1_000_000)
         print(String(format: "placesd RSS after the load above:      %.1f MB", rssMB(process.processIdentifier)))
+    }
+
+    /// 1,000 places, each made a favorite; the favorites as read back.
+    static func addFavorites(_ client: ControlClient) throws -> FavoriteList {
+        for i in 0..<1_000 {
+            let place = try client.send(
+                "POST", "/v1/places",
+                body: Array(
+                    #"{"name":"Place \#(i)","latitude":\#(Double(i % 180) - 89.5),"longitude":\#(Double(i % 360) - 179.5)}"#
+                        .utf8))
+            let id = try JSONDecoder().decode(Place.self, from: Data(place.body)).id
+            _ = try client.send("POST", "/v1/favorites", body: Array(#"{"placeId":"\#(id)"}"#.utf8))
+        }
+        let check = try JSONDecoder().decode(
+            FavoriteList.self, from: Data(try client.send("GET", "/v1/favorites").body))
+        guard check.count == 1_000 else { throw CocoaError(.fileReadCorruptFile) }
+        return check
     }
 
     /// CPU time (user + system) a process has used, in seconds.

@@ -23,21 +23,53 @@ enum SyncBench {
                 format:
                     "bulk ingest (verify+decrypt+store+materialize): %.0f ops/s (%.0f%% of raw verify; target >= 70%%)",
                 ingestRate, 100 * ingestRate / verifyRate))
-        try measureDaemons(verifyRate: verifyRate)
+        let figures = try measureDaemons()
+        print(
+            String(
+                format: "fresh daemon syncs a %d-op itinerary: %.1f s (target <= 2 x ops / verify rate = %.1f s)",
+                figures.syncedOps, figures.syncSeconds, 2 * Double(historyOps) / verifyRate))
+        print(
+            String(
+                format: "  CPU used meanwhile: sender %.1f s, receiver %.1f s", figures.senderCPU, figures.receiverCPU))
+        print(
+            String(
+                format: "RSS of a daemon holding %d ops: %.1f MB (target <= 80 MB)", figures.syncedOps,
+                figures.receiverRSS))
+        print(
+            String(
+                format:
+                    "live propagation A → B (edit request to B's event): p50 %.2f ms, p99 %.2f ms (targets 5 / 20 ms)",
+                figures.live.p50, figures.live.p99))
+        print(
+            String(
+                format: "  the PATCH itself (answered with the %d-stop itinerary): p50 %.2f ms, p99 %.2f ms",
+                historyOps, figures.patch.p50, figures.patch.p99))
     }
 
-    static func measureVerifyRate() throws -> Double {
-        let pair = try SigningKeyPair()
-        let message = [UInt8](repeating: 7, count: 300)
-        let signature = pair.sign(message)
-        var count = 0
+    /// Signature verifications per second on `threads` threads at once (each its own key and
+    /// message), summed: with 2, the machine's two cores.
+    static func measureVerifyRate(threads: Int = 1) throws -> Double {
+        let counts = Counter()
+        let done = DispatchGroup()
         let clock = ContinuousClock()
         let start = clock.now
-        while clock.now - start < .seconds(2) {
-            for _ in 0..<200 { precondition(pair.publicKey.verify(signature, for: message)) }
-            count += 200
+        for _ in 0..<threads {
+            let pair = try SigningKeyPair()
+            done.enter()
+            Thread {
+                let message = [UInt8](repeating: 7, count: 300)
+                let signature = pair.sign(message)
+                var count = 0
+                while clock.now - start < .seconds(2) {
+                    for _ in 0..<200 { precondition(pair.publicKey.verify(signature, for: message)) }
+                    count += 200
+                }
+                counts.add(count)
+                done.leave()
+            }.start()
         }
-        return Double(count) / PlacesBench.seconds(clock.now - start)
+        done.wait()
+        return Double(counts.total) / PlacesBench.seconds(clock.now - start)
     }
 
     /// Ops authored in one store, ingested by a replica (what a syncing daemon does).
@@ -101,7 +133,20 @@ enum SyncBench {
     /// Ops in the synced history: 100,000 (the figure) unless `PLACES_BENCH_SYNC_OPS` says otherwise.
     static let historyOps = ProcessInfo.processInfo.environment["PLACES_BENCH_SYNC_OPS"].flatMap(Int.init) ?? 100_000
 
-    static func measureDaemons(verifyRate: Double) throws {
+    /// What `measureDaemons` measured: the fresh daemon's full sync and the live edits after it.
+    struct DaemonFigures {
+        var syncedOps: Int
+        var syncSeconds: Double
+        var senderCPU: Double
+        var receiverCPU: Double
+        var receiverRSS: Double
+        /// From the edit request at A to B's `changed` event, ms.
+        var live: (p50: Double, p99: Double)
+        /// The PATCH at A alone (answered with the whole itinerary), ms.
+        var patch: (p50: Double, p99: Double)
+    }
+
+    static func measureDaemons() throws -> DaemonFigures {
         let a = try BenchDaemon(name: "A"), b = try BenchDaemon(name: "B")
         defer {
             a.stop()
@@ -128,16 +173,9 @@ enum SyncBench {
             guard clock.now - start < .seconds(600) else { throw CocoaError(.fileReadUnknown) }
         }
         let syncSeconds = PlacesBench.seconds(clock.now - start)
-        print(
-            String(
-                format: "fresh daemon syncs a %d-op itinerary: %.1f s (target <= 2 x ops / verify rate = %.1f s)",
-                opsB, syncSeconds, 2 * Double(historyOps) / verifyRate))
-        print(
-            String(
-                format: "  CPU used meanwhile: sender %.1f s, receiver %.1f s", a.cpuSeconds - cpuBefore.0,
-                b.cpuSeconds - cpuBefore.1))
+        let cpu = (a.cpuSeconds - cpuBefore.0, b.cpuSeconds - cpuBefore.1)
         usleep(1_000_000)
-        print(String(format: "RSS of a daemon holding %d ops: %.1f MB (target <= 80 MB)", opsB, b.rssMB))
+        let rss = b.rssMB
 
         // Live propagation: an edit on A until B's event stream reports it. The event's
         // arrival is timed on the thread that reads the stream, so the time A takes to
@@ -164,16 +202,19 @@ enum SyncBench {
         }
         latencies.sort()
         requests.sort()
-        print(
-            String(
-                format:
-                    "live propagation A → B (edit request to B's event): p50 %.2f ms, p99 %.2f ms (targets 5 / 20 ms)",
-                latencies[latencies.count / 2], latencies[latencies.count * 99 / 100]))
-        print(
-            String(
-                format: "  the PATCH itself (answered with the %d-stop itinerary): p50 %.2f ms, p99 %.2f ms",
-                historyOps, requests[requests.count / 2], requests[requests.count * 99 / 100]))
+        return DaemonFigures(
+            syncedOps: opsB, syncSeconds: syncSeconds, senderCPU: cpu.0, receiverCPU: cpu.1, receiverRSS: rss,
+            live: (latencies[latencies.count / 2], latencies[latencies.count * 99 / 100]),
+            patch: (requests[requests.count / 2], requests[requests.count * 99 / 100]))
     }
+}
+
+/// A sum that threads add to.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var sum = 0
+    func add(_ n: Int) { lock.withLock { sum += n } }
+    var total: Int { lock.withLock { sum } }
 }
 
 /// A release `placesd` on a temp data dir with an unsealed identity, for the benchmarks.

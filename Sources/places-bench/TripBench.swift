@@ -6,6 +6,36 @@ import PlacesControlClient
 /// and right after a change — and the import of a 10,000-place Google Takeout GeoJSON file.
 enum TripBench {
     static func run() throws {
+        let (daemon, itinerary) = try monthTrip()
+        let client = daemon.client
+        for figures in try measureDayViews(client, itinerary: itinerary) {
+            print(
+                String(
+                    format:
+                        "GET …/%@ (30 days, 500 items, %d KB): p50 %.2f ms, p99 %.2f ms; right after a change: p50 %.2f ms, p99 %.2f ms (target p99 <= %@)",
+                    figures.route, figures.kilobytes, figures.cached.p50, figures.cached.p99, figures.fresh.p50,
+                    figures.fresh.p99, figures.route == "days" ? "5 ms" : "10 ms"))
+        }
+        let file = takeoutFile(places: 10_000)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let imported = try client.send(
+            "POST", "/v1/places/import", body: file, headers: ["Content-Type": "application/geo+json"])
+        let elapsed = PlacesBench.seconds(clock.now - start)
+        guard imported.status == 200 else {
+            throw BenchError(
+                "import answered \(imported.status): \(String(decoding: imported.body.prefix(300), as: UTF8.self))")
+        }
+        let answer = (try? JSONSerialization.jsonObject(with: Data(imported.body))) as? [String: Any]
+        print(
+            String(
+                format:
+                    "POST /v1/places/import (Takeout GeoJSON, 10,000 places, %.1f MB): %.2f s, %d imported (target <= 2 s)",
+                Double(file.count) / 1_048_576, elapsed, answer?["imported"] as? Int ?? -1))
+    }
+
+    /// A daemon holding the bench's 30-day trip of 500 items (`tripItems`); its id.
+    static func monthTrip() throws -> (BenchDaemon, String) {
         let daemon = try BenchDaemon(name: "Trips")
         let client = daemon.client
         let created = try client.send(
@@ -24,6 +54,17 @@ enum TripBench {
                 throw BenchError("item refused (\(r.status)): \(String(decoding: r.body, as: UTF8.self))")
             }
         }
+        return (daemon, itinerary)
+    }
+
+    /// Day view and warnings of `itinerary`: cached (nothing changed since the last read) and
+    /// right after a change, in ms.
+    static func measureDayViews(_ client: ControlClient, itinerary: String) throws -> [(
+        route: String, kilobytes: Int, cached: (p50: Double, p99: Double), fresh: (p50: Double, p99: Double)
+    )] {
+        var out = [
+            (route: String, kilobytes: Int, cached: (p50: Double, p99: Double), fresh: (p50: Double, p99: Double))
+        ]()
         for route in ["days", "warnings"] {
             let path = "/v1/itineraries/\(itinerary)/\(route)"
             let first = try client.send("GET", path)
@@ -38,29 +79,9 @@ enum TripBench {
                     _ = try client.send(
                         "PATCH", "/v1/itineraries/\(itinerary)", body: Array(#"{"notes":"n\#(i)"}"#.utf8))
                 }, measuring: { _ in _ = try client.send("GET", path) })
-            print(
-                String(
-                    format:
-                        "GET …/%@ (30 days, 500 items, %d KB): p50 %.2f ms, p99 %.2f ms; right after a change: p50 %.2f ms, p99 %.2f ms (target p99 <= %@)",
-                    route, first.body.count / 1024, cached.p50, cached.p99, fresh.p50, fresh.p99,
-                    route == "days" ? "5 ms" : "10 ms"))
+            out.append((route, first.body.count / 1024, cached, fresh))
         }
-        let file = takeoutFile(places: 10_000)
-        let clock = ContinuousClock()
-        let start = clock.now
-        let imported = try client.send(
-            "POST", "/v1/places/import", body: file, headers: ["Content-Type": "application/geo+json"])
-        let elapsed = PlacesBench.seconds(clock.now - start)
-        guard imported.status == 200 else {
-            throw BenchError(
-                "import answered \(imported.status): \(String(decoding: imported.body.prefix(300), as: UTF8.self))")
-        }
-        let answer = (try? JSONSerialization.jsonObject(with: Data(imported.body))) as? [String: Any]
-        print(
-            String(
-                format:
-                    "POST /v1/places/import (Takeout GeoJSON, 10,000 places, %.1f MB): %.2f s, %d imported (target <= 2 s)",
-                Double(file.count) / 1_048_576, elapsed, answer?["imported"] as? Int ?? -1))
+        return out
     }
 
     /// p50 and p99 in milliseconds of `measuring`, each run after `before`.

@@ -1,7 +1,7 @@
 // route-bench: solver quality and speed on TSPLIB instances and on city-sized itineraries.
 //
 //   swift run -c release route-bench [--tsplib DIR] [--budget-ms MS] [--only NAME]
-//       [--skip-tsplib] [--clustered DIR] [--seeds 1,2,3] [--skip-clustered]
+//       [--skip-tsplib] [--clustered DIR] [--seeds 1,2,3] [--skip-clustered] [--tsplib-only]
 //
 // Sections: TSPLIB gaps, clustered cities vs LKH-3 (bench/clustered), the exact solver,
 // the 60-place city, 30-place itineraries, day routes.
@@ -155,7 +155,9 @@ let directory =
 let budgetMilliseconds = Int(option("--budget-ms") ?? "") ?? 1000
 let only = option("--only")
 let skipTSPLIB = arguments.contains("--skip-tsplib")
-let skipClustered = arguments.contains("--skip-clustered")
+// `--tsplib-only`: the TSPLIB set and nothing after it (`scripts/bench-table.sh`'s row).
+let tsplibOnly = arguments.contains("--tsplib-only")
+let skipClustered = arguments.contains("--skip-clustered") || tsplibOnly
 let clusteredDirectory = option("--clustered") ?? "bench/clustered"
 let clusteredSeeds = (option("--seeds") ?? "1,2,3").split(separator: ",").compactMap { UInt64($0) }
 
@@ -245,7 +247,7 @@ if !skipClustered {
 
 // MARK: - Exact solver
 
-if only != nil { exit(0) }
+if only != nil || tsplibOnly { exit(0) }
 
 do {
     print("\nExact (Held-Karp) round trips, random symmetric matrices")
