@@ -23,6 +23,19 @@ extension Store {
         }
     }
 
+    /// The entities of `doc` (live or deleted) whose ids are among `ids`, read by key.
+    public func entities(in doc: DocumentID, ids: [EntityID]) throws(StoreError) -> [EntityRecord] {
+        guard !ids.isEmpty else { return [] }
+        // The ids as one JSON array: one statement, whatever their number.
+        let list = JSONValue.array(ids.map { .string($0) }).jsonText
+        return try read { db in
+            try Store.fetchEntities(db, "WHERE e.doc = ? AND e.id IN (SELECT value FROM json_each(?))") {
+                $0.bind(doc.bytes)
+                $0.bind(list)
+            }
+        }
+    }
+
     /// Activity of a document, newest first.
     public func activity(of doc: DocumentID, limit: Int = 500) throws(StoreError) -> [ActivityRecord] {
         try read { db in
