@@ -97,30 +97,18 @@ extension Schema {
 /// last page, its unread count and a receipt are each a walk of an index from its newest
 /// end, never a scan of every message.
 extension Store {
-    /// The messages of `doc`, newest first, before `cursor` (time and id) when given.
-    /// Those whose id follows one of `hiddenPrefixes` in a setting's name are left out, on
-    /// the setting's primary key while the index is walked; with `hidingBlockedAuthors`, so
-    /// are those whose `author` (a trip message's) this person blocked (`blocked.` settings).
-    public func messages(
-        in doc: DocumentID, before cursor: (ms: Int64, id: String)?, limit: Int, hiddenPrefixes: [String] = [],
-        hidingBlockedAuthors: Bool = false
-    ) throws(StoreError) -> [EntityRecord] {
+    /// The messages of `doc` (hidden ones too), newest first, before `cursor` (time and id)
+    /// when given: a walk of the message index from its newest end.
+    public func messages(in doc: DocumentID, before cursor: (ms: Int64, id: String)?, limit: Int)
+        throws(StoreError) -> [EntityRecord]
+    {
         guard limit > 0 else { return [] }
         return try read { db in
             var clause = "INDEXED BY entity_message WHERE e.kind = 'message' AND e.doc = ?"
-            for _ in hiddenPrefixes {
-                clause += " AND NOT EXISTS (SELECT 1 FROM preference p WHERE p.key = ? || e.id)"
-            }
-            if hidingBlockedAuthors {
-                clause +=
-                    " AND NOT EXISTS (SELECT 1 FROM preference b"
-                    + " WHERE b.key = 'blocked.' || json_extract(e.data, '$.author'))"
-            }
             if cursor != nil { clause += " AND (e.created_ms < ? OR (e.created_ms = ? AND e.id < ?))" }
             clause += " ORDER BY e.created_ms DESC, e.id DESC LIMIT ?"
             return try Store.fetchEntities(db, clause) {
                 $0.bind(doc.bytes)
-                for prefix in hiddenPrefixes { $0.bind(prefix) }
                 if let cursor {
                     $0.bind(cursor.ms)
                     $0.bind(cursor.ms)
@@ -132,27 +120,89 @@ extension Store {
     }
 
     /// The messages of `doc` no setting hides here (`message_shown`), newest first, before
-    /// `cursor` (time and id) when given: a range of that table's key, so a page costs the
-    /// same however many hidden messages lie before it.
+    /// `cursor` (time and id) when given: `messagePage` of the one document, without marks.
     public func shownMessages(in doc: DocumentID, before cursor: (ms: Int64, id: String)?, limit: Int)
         throws(StoreError) -> [EntityRecord]
     {
-        guard limit > 0 else { return [] }
+        try messagePage(in: [doc], before: cursor, limit: limit).map(\.message)
+    }
+
+    /// A message of a page (`messagePage`) with the live receipts that name it (their `ref`)
+    /// in the document its marks are kept in. The receipts are as held: which of them is the
+    /// message's own (its id fixed by the message) is the reader's to check.
+    public struct PagedMessage: Sendable {
+        public var message: EntityRecord
+        public var receipts: [EntityRecord]
+    }
+
+    /// A page of a conversation in one read: the newest `limit` messages of `docs` that no
+    /// setting hides here (`message_shown`, a range of its key per document, so hidden ones
+    /// cost nothing to read past), newest first, before `cursor` (time and id) when given,
+    /// each with its live receipts held in `receiptsIn[its document]` (none when that has no
+    /// entry). With `hidingBlockedAuthors`, the messages whose `author` (a trip message's)
+    /// this person blocked (`blocked.` settings) are left out too. A direct conversation's
+    /// page (two outboxes, each one's receipts in the other) and a trip's (one itinerary, no
+    /// receipts) are this one query.
+    public func messagePage(
+        in docs: [DocumentID], before cursor: (ms: Int64, id: String)?, limit: Int,
+        receiptsIn: [DocumentID: DocumentID] = [:], hidingBlockedAuthors: Bool = false
+    ) throws(StoreError) -> [PagedMessage] {
+        let docs = docs.reduce(into: [DocumentID]()) { if !$0.contains($1) { $0.append($1) } }
+        guard limit > 0, !docs.isEmpty else { return [] }
+        // Each document's newest `limit` (a range of `message_shown`'s key), merged and cut
+        // to `limit`: SQLite cannot merge two ranges of the key in order, and would sort
+        // every message of both documents for `doc IN (…)`.
+        var range = "SELECT s.doc, s.created_ms, s.id FROM message_shown s"
+        if hidingBlockedAuthors { range += " JOIN entity b ON b.doc = s.doc AND b.id = s.id" }
+        range += " WHERE s.doc = ?"
+        if cursor != nil { range += " AND (s.created_ms < ? OR (s.created_ms = ? AND s.id < ?))" }
+        if hidingBlockedAuthors {
+            range +=
+                " AND NOT EXISTS (SELECT 1 FROM preference p WHERE p.key = 'blocked.' || json_extract(b.data, '$.author'))"
+        }
+        range += " ORDER BY s.created_ms DESC, s.id DESC LIMIT ?"
+        let page = docs.map { _ in "SELECT * FROM (\(range))" }.joined(separator: " UNION ALL ")
+        let marks = docs.map { _ in "(?, ?)" }.joined(separator: ", ")
+        let sql = """
+            WITH page(doc, created_ms, id) AS (\(page) ORDER BY 2 DESC, 3 DESC, 1 LIMIT ?),
+                marks(doc, receipts) AS (VALUES \(marks))
+            SELECT \(Store.entityColumns("e")), \(Store.entityColumns("r"))
+            FROM page p JOIN entity e ON e.doc = p.doc AND e.id = p.id
+            JOIN marks m ON m.doc = p.doc
+            LEFT JOIN entity r INDEXED BY entity_receipt
+                ON r.kind = 'receipt' AND r.doc = m.receipts AND r.ref = p.id AND r.deleted = 0
+            ORDER BY p.created_ms DESC, p.id DESC, p.doc, r.id
+            """
         return try read { db in
-            var page = "SELECT doc, id FROM message_shown WHERE doc = ?"
-            if cursor != nil { page += " AND (created_ms < ? OR (created_ms = ? AND id < ?))" }
-            page += " ORDER BY created_ms DESC, id DESC LIMIT ?"
-            return try Store.fetchEntities(
-                db, "WHERE (e.doc, e.id) IN (\(page)) ORDER BY coalesce(e.created_ms, 0) DESC, e.id DESC"
-            ) {
-                $0.bind(doc.bytes)
+            var statement = try RawStatement(db, sql)
+            for doc in docs {
+                statement.bind(doc.bytes)
                 if let cursor {
-                    $0.bind(cursor.ms)
-                    $0.bind(cursor.ms)
-                    $0.bind(cursor.id)
+                    statement.bind(cursor.ms)
+                    statement.bind(cursor.ms)
+                    statement.bind(cursor.id)
                 }
-                $0.bind(limit)
+                statement.bind(limit)
             }
+            statement.bind(limit)
+            for doc in docs {
+                statement.bind(doc.bytes)
+                // A document without a receipt document joins no receipt (NULL equals nothing).
+                if let receipts = receiptsIn[doc] { statement.bind(receipts.bytes) } else { statement.bindNull() }
+            }
+            var out = [PagedMessage]()
+            try statement.forEachRow(db) { row in
+                guard let message = Store.entityRecord(row, from: 0) else { return }
+                if let last = out.last, last.message.doc == message.doc, last.message.id == message.id {
+                    // The same message again: another receipt naming it.
+                } else {
+                    out.append(PagedMessage(message: message, receipts: []))
+                }
+                if let receipt = Store.entityRecord(row, from: Store.entityColumnCount) {
+                    out[out.count - 1].receipts.append(receipt)
+                }
+            }
+            return out
         }
     }
 
@@ -185,20 +235,6 @@ extension Store {
         }
     }
 
-    /// The receipts in `doc` of the messages `ids`.
-    public func receipts(in doc: DocumentID, for ids: [EntityID]) throws(StoreError) -> [EntityRecord] {
-        guard !ids.isEmpty else { return [] }
-        return try read { db in
-            let marks = Array(repeating: "?", count: ids.count).joined(separator: ",")
-            return try Store.fetchEntities(
-                db, "INDEXED BY entity_receipt WHERE e.kind = 'receipt' AND e.doc = ? AND e.ref IN (\(marks))"
-            ) {
-                $0.bind(doc.bytes)
-                for id in ids { $0.bind(id) }
-            }
-        }
-    }
-
     /// A message of `doc` as the unread walk sees it.
     public struct MessageMark: Sendable, Hashable {
         public var id: EntityID
@@ -207,32 +243,9 @@ extension Store {
         public var read: Bool
     }
 
-    /// The newest `limit` messages of `doc`, newest first, each with whether a receipt in
-    /// `receipts` marks it read: the unread count walks these until the first read one.
-    public func messageMarks(in doc: DocumentID, receipts: DocumentID, limit: Int) throws(StoreError)
-        -> [MessageMark]
-    {
-        guard limit > 0 else { return [] }
-        return try read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT m.id, m.deleted, (
-                        SELECT 1 FROM entity r INDEXED BY entity_receipt
-                        WHERE r.doc = ? AND r.kind = 'receipt' AND r.ref = m.id
-                            AND json_extract(r.data, '$.readAt') IS NOT NULL LIMIT 1)
-                    FROM entity m INDEXED BY entity_message
-                    WHERE m.doc = ? AND m.kind = 'message'
-                    ORDER BY m.created_ms DESC, m.id DESC LIMIT ?
-                    """, arguments: [Data(receipts.bytes), Data(doc.bytes), limit]
-            ).map { row in
-                MessageMark(id: row[0], deleted: (row[1] as Int64) != 0, read: (row[2] as Int64?) != nil)
-            }
-        }
-    }
-
-    /// `messageMarks` of the messages no setting hides (`message_shown`): the unread walk
-    /// without reading the hidden ones' settings.
+    /// The newest `limit` messages of `doc` no setting hides (`message_shown`), newest first,
+    /// each with whether a receipt in `receipts` marks it read: the unread count walks these
+    /// until the first read one, without reading the hidden ones' settings.
     public func shownMessageMarks(in doc: DocumentID, receipts: DocumentID, limit: Int) throws(StoreError)
         -> [MessageMark]
     {

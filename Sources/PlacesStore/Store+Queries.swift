@@ -23,6 +23,19 @@ extension Store {
         }
     }
 
+    /// The entities of `doc` (live or deleted) whose ids are among `ids`, read by key.
+    public func entities(in doc: DocumentID, ids: [EntityID]) throws(StoreError) -> [EntityRecord] {
+        guard !ids.isEmpty else { return [] }
+        // The ids as one JSON array: one statement, whatever their number.
+        let list = JSONValue.array(ids.map { .string($0) }).jsonText
+        return try read { db in
+            try Store.fetchEntities(db, "WHERE e.doc = ? AND e.id IN (SELECT value FROM json_each(?))") {
+                $0.bind(doc.bytes)
+                $0.bind(list)
+            }
+        }
+    }
+
     /// Activity of a document, newest first.
     public func activity(of doc: DocumentID, limit: Int = 500) throws(StoreError) -> [ActivityRecord] {
         try read { db in
@@ -66,26 +79,37 @@ extension Store {
     static func fetchEntities(_ db: Database, _ clause: String, bind: (inout RawStatement) -> Void) throws
         -> [EntityRecord]
     {
-        var statement = try RawStatement(
-            db,
-            """
-            SELECT e.doc, e.id, e.kind, e.data, e.position, e.deleted, e.ref, e.created_author, e.created_ms,
-                e.updated_ms
-            FROM entity e \(clause)
-            """)
+        var statement = try RawStatement(db, entitySelect + clause)
         bind(&statement)
         var records = [EntityRecord]()
         try statement.forEachRow(db) { row in
-            guard let doc = DocumentID(bytes: row.blob(0)), let kind = EntityKind(rawValue: row.string(2)) else {
-                return
-            }
-            records.append(
-                EntityRecord(
-                    doc: doc, id: row.string(1), kind: kind, dataJSON: row.string(3), position: row.optionalString(4),
-                    deleted: row.int64(5) != 0, ref: row.optionalString(6), createdBy: row.optionalString(7),
-                    createdMs: row.optionalInt64(8), updatedMs: row.optionalInt64(9)))
+            if let record = entityRecord(row, from: 0) { records.append(record) }
         }
         return records
+    }
+
+    /// The columns `entityRecord` reads, of the entity row named `table` in the query.
+    static func entityColumns(_ table: String) -> String {
+        ["doc", "id", "kind", "data", "position", "deleted", "ref", "created_author", "created_ms", "updated_ms"]
+            .map { "\(table).\($0)" }.joined(separator: ", ")
+    }
+
+    /// `fetchEntities`' query up to its clause.
+    private static let entitySelect = "SELECT \(entityColumns("e")) FROM entity e "
+
+    /// How many columns `entityColumns` names.
+    static let entityColumnCount: Int32 = 10
+
+    /// The entity record in the row's `entityColumns` starting at column `first`; nil when
+    /// there is none (a left join that found nothing) or it cannot be read.
+    static func entityRecord(_ row: RawStatement.Row, from first: Int32) -> EntityRecord? {
+        guard let doc = DocumentID(bytes: row.blob(first)), let kind = EntityKind(rawValue: row.string(first + 2))
+        else { return nil }
+        return EntityRecord(
+            doc: doc, id: row.string(first + 1), kind: kind, dataJSON: row.string(first + 3),
+            position: row.optionalString(first + 4), deleted: row.int64(first + 5) != 0,
+            ref: row.optionalString(first + 6), createdBy: row.optionalString(first + 7),
+            createdMs: row.optionalInt64(first + 8), updatedMs: row.optionalInt64(first + 9))
     }
 }
 

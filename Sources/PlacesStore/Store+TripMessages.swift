@@ -46,13 +46,12 @@ extension Store {
     }
 
     /// The messages of the trip `doc`, newest first, before `cursor` (time and id) when
-    /// given, without those hidden here (a setting named by one of `hiddenPrefixes` and the
-    /// id) nor those of people this person blocked (`blocked.` settings): `messages` of the
-    /// document, read as a trip's.
-    public func tripMessages(
-        in doc: DocumentID, before cursor: (ms: Int64, id: String)?, limit: Int, hiddenPrefixes: [String]
-    ) throws(StoreError) -> [EntityRecord] {
-        try messages(in: doc, before: cursor, limit: limit, hiddenPrefixes: hiddenPrefixes, hidingBlockedAuthors: true)
+    /// given, without those hidden here (`message_shown`) nor those of people this person
+    /// blocked (`blocked.` settings): `messagePage` of the document, read as a trip's.
+    public func tripMessages(in doc: DocumentID, before cursor: (ms: Int64, id: String)?, limit: Int)
+        throws(StoreError) -> [EntityRecord]
+    {
+        try messagePage(in: [doc], before: cursor, limit: limit, hidingBlockedAuthors: true).map(\.message)
     }
 
     /// How many live messages of the trip `doc` others than `me` (hex) sent after `afterMs`,

@@ -1,4 +1,5 @@
 import Foundation
+import PlacesCrypto
 import Testing
 
 @testable import PlacesModel
@@ -31,10 +32,13 @@ struct MessageShownTests {
         try f.store.setPreference("message.hidden.\(f.doc.hex).\(names[5])", "1")
         let page = try f.store.shownMessages(in: f.doc, before: nil, limit: 5)
         #expect(ids(page) == [9, 8, 7, 6, 4].map { names[$0] })
-        let old = try f.store.messages(
-            in: f.doc, before: nil, limit: 5,
-            hiddenPrefixes: ["message.hidden.\(f.doc.hex).", "local.message.dropped.\(f.doc.hex)."])
-        #expect(ids(old) == ids(page), "the walk past hidden ones gives the same page")
+        // Every message without a hiding setting, read the long way.
+        let unhidden = try f.store.messages(in: f.doc, before: nil, limit: 100).filter { message in
+            try ["message.hidden.", "local.message.dropped."].allSatisfy {
+                try f.store.preference("\($0)\(f.doc.hex).\(message.id)") == nil
+            }
+        }
+        #expect(ids(Array(unhidden.prefix(5))) == ids(page), "the walk past hidden ones gives the same page")
         let next = try f.store.shownMessages(in: f.doc, before: (4_000 + 1_000, names[4]), limit: 10)
         #expect(ids(next) == [3, 2, 1, 0].map { names[$0] }, "before the 5th message's time")
         #expect(try f.store.shownMessageMarks(in: f.doc, receipts: f.doc, limit: 100).count == 9)
@@ -58,5 +62,63 @@ struct MessageShownTests {
         try f.store.setPreference("local.message.dropped.\(f.doc.hex).\(names[12])", nil)
         #expect(ids(try f.store.shownMessages(in: f.doc, before: nil, limit: 2)) == [names[12], names[9]])
         #expect(try f.store.shownMessages(in: f.doc, before: nil, limit: 100).count == 11)
+    }
+
+    @Test("a page of two outboxes is one read: merged by time, each message with the live receipts naming it")
+    func pageOfTwo() throws {
+        let f = try Fixture(kind: .outbox)
+        // The friend's outbox, in the same store (its messages' receipts are in `f.doc`).
+        let theirs = DocumentID(bytes: SecureRandom.bytes(16))!
+        let key = try SecretBox.randomKey()
+        try f.store.createDocument(
+            theirs, kind: .outbox, owner: f.identity.publicKey,
+            sealedKey: try SealedBox.seal(key, to: f.identity.publicKey), timeMs: 0)
+        var keyring = f.keyring
+        keyring.insert(key, doc: theirs, epoch: 0)
+        func write(_ doc: DocumentID, _ changes: [Change], at ms: Int64) throws {
+            try f.store.append(
+                [Store.Edit(doc: doc, changes: changes, timeMs: ms)], identity: f.identity, keyring: keyring)
+        }
+        func message(_ doc: DocumentID, _ id: String, at ms: Int64) throws {
+            try write(
+                doc,
+                [
+                    .create(entity: id, kind: .message),
+                    .set(entity: id, kind: .message, field: "text", value: .string(id), old: nil),
+                ], at: ms)
+        }
+        func receipt(_ doc: DocumentID, _ id: String, of message: String, deleted: Bool = false) throws {
+            var changes: [Change] = [
+                .create(entity: id, kind: .receipt),
+                .set(entity: id, kind: .receipt, field: "message", value: .string(message), old: nil),
+            ]
+            if deleted {
+                changes.append(.set(entity: id, kind: .receipt, field: "deleted", value: .bool(true), old: nil))
+            }
+            try write(doc, changes, at: 50_000)
+        }
+        let a = (0..<6).map { sid("a\($0)") }, b = (0..<4).map { sid("b\($0)") }
+        for (i, id) in a.enumerated() { try message(f.doc, id, at: Int64(1_000 * (2 * i + 1))) }
+        for (i, id) in b.enumerated() { try message(theirs, id, at: Int64(2_000 * (i + 1))) }
+        // Marks of the newest messages: two live receipts and a deleted one name a5.
+        try receipt(theirs, sid("r1"), of: a[5])
+        try receipt(theirs, sid("r2"), of: a[5], deleted: true)
+        try receipt(theirs, sid("r5"), of: a[5])
+        try receipt(theirs, sid("r3"), of: a[4])
+        try receipt(f.doc, sid("r4"), of: b[3])
+        try f.store.setPreference("message.hidden.\(theirs.hex).\(b[2])", "1")
+
+        let marks = [f.doc: theirs, theirs: f.doc]
+        let page = try f.store.messagePage(in: [f.doc, theirs], before: nil, limit: 4, receiptsIn: marks)
+        #expect(page.map(\.message.id) == [a[5], a[4], b[3], a[3]])
+        #expect(page.map { $0.receipts.map(\.id) } == [[sid("r1"), sid("r5")].sorted(), [sid("r3")], [sid("r4")], []])
+        let next = try f.store.messagePage(
+            in: [f.doc, theirs], before: (7_000, a[3]), limit: 10, receiptsIn: marks)
+        #expect(next.map(\.message.id) == [a[2], b[1], a[1], b[0], a[0]], "b2 is hidden here")
+        // Without receipt documents: the same messages, no marks.
+        let bare = try f.store.messagePage(in: [f.doc, theirs], before: nil, limit: 4)
+        #expect(bare.map(\.message.id) == page.map(\.message.id))
+        let unmarked = bare.allSatisfy { $0.receipts.isEmpty }
+        #expect(unmarked)
     }
 }

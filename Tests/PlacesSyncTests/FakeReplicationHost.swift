@@ -101,7 +101,9 @@ actor FakeReplicationHost: ReplicationHost {
     }
     func lack(_ hashes: [[UInt8]]) { missing = hashes }
 
-    func missingBlobs(from peer: PublicKey, in doc: DocumentID?, limit: Int) async -> [[UInt8]] {
+    func missingBlobs(from peer: PublicKey, in doc: DocumentID?, among entities: Set<EntityID>?, limit: Int) async
+        -> [[UInt8]]
+    {
         Array(missing.filter { blobs[$0] == nil }.prefix(limit))
     }
     func blobResumeOffset(_ hash: [UInt8]) async -> UInt64? {

@@ -19,16 +19,15 @@ extension Engine {
         var rows = [(ms: Int64, value: JSONValue)]()
         for friend in currentFriends().sorted(by: { $0.hex < $1.hex }) where !isBlocked(friend) {
             let conversation = Conversation(me: me, friend: friend)
-            guard let last = try lastMessages(conversation, before: nil, limit: 1).first else { continue }
-            let receipts = try receiptsByMessage([last], conversation)
+            guard let last = try shownMessages(conversation, before: nil, limit: 1).first else { continue }
             rows.append(
                 (
-                    last.createdMs ?? 0,
+                    last.record.createdMs ?? 0,
                     .object([
                         "id": .string(conversation.id), "with": .array([personJSON(friend)]),
                         "unread": .int(Int64(try unreadCount(conversation))),
                         "muted": .bool(isMuted(conversation.id)),
-                        "lastMessage": messageJSON(last, conversation, receipts: receipts),
+                        "lastMessage": Self.messageJSON(last, sides(of: conversation)),
                     ])
                 ))
         }
@@ -40,18 +39,25 @@ extension Engine {
     /// `GET /v1/conversations/{id}/messages?limit=&before=&peek=`: the last `limit` messages
     /// before the message `before`, oldest first, with `next` (the cursor of the page before)
     /// when there are more. Shown messages of the friend are marked read unless `peek=true`.
+    /// One read of the store (`shownMessages`), and when the page holds messages of the
+    /// friend not marked read yet, their marks written and the page read again to show them.
     func conversationMessages(_ id: String, query: [String: String]) throws -> JSONValue {
         let conversation = try self.conversation(id)
         let request = try messagePageRequest(query) { conversation.documents.contains($0.doc) }
-        let records = try lastMessages(conversation, before: request.cursor, limit: request.limit + 1)
-        let page = Array(records.prefix(request.limit))
+        var shown = try shownMessages(conversation, before: request.cursor, limit: request.limit + 1)
         if !request.peek {
-            let unread = try unreadIDs(conversation, among: page.filter { $0.doc == conversation.theirs })
-            try writeReceipts(conversation, for: unread, read: true)
+            let unread = shown.prefix(request.limit).filter {
+                $0.record.doc == conversation.theirs && !$0.record.deleted
+                    && $0.marks[ReceiptFields.readAt.name]?.stringValue == nil
+            }
+            if !unread.isEmpty {
+                try writeReceipts(conversation, for: unread.map(\.record.id), read: true)
+                shown = try shownMessages(conversation, before: request.cursor, limit: request.limit + 1)
+            }
         }
-        let receipts = try receiptsByMessage(page, conversation)
-        return Self.messagePage(conversation.id, records, limit: request.limit) {
-            messageJSON($0, conversation, receipts: receipts)
+        let sides = sides(of: conversation)
+        return Self.messagePage(conversation.id, shown, limit: request.limit, record: \.record) {
+            Self.messageJSON($0, sides)
         }
     }
 
@@ -85,18 +91,18 @@ extension Engine {
         return (limit, cursor, peek)
     }
 
-    /// A page of a conversation from `records` (newest first, up to `limit` + 1): the first
-    /// `limit` oldest first, each as `json` shows it, with `next` (the cursor of the page
-    /// before) when there are more.
-    static func messagePage(
-        _ conversation: String, _ records: [Store.EntityRecord], limit: Int,
-        json: (Store.EntityRecord) -> JSONValue
+    /// A page of a conversation from `items` (messages newest first, up to `limit` + 1, each
+    /// with its `record`): the first `limit` oldest first, each as `json` shows it, with
+    /// `next` (the cursor of the page before) when there are more.
+    static func messagePage<Item>(
+        _ conversation: String, _ items: [Item], limit: Int, record: (Item) -> Store.EntityRecord,
+        json: (Item) -> JSONValue
     ) -> JSONValue {
-        let page = records.prefix(limit)
+        let page = items.prefix(limit)
         var out: [String: JSONValue] = [
             "conversation": .string(conversation), "messages": .array(page.reversed().map(json)),
         ]
-        if records.count > limit, let oldest = page.last {
+        if items.count > limit, let oldest = page.last.map(record) {
             out["next"] = .string(MessageRef(doc: oldest.doc, id: oldest.id).routeID)
         }
         return .object(out)
@@ -120,23 +126,33 @@ extension Engine {
 
     // MARK: Pieces
 
+    /// A message as a direct conversation shows it: its record and its marks (the fields of
+    /// its receipt in the other person's outbox; none when no receipt is held).
+    struct ShownMessage {
+        var record: Store.EntityRecord
+        var marks: [String: JSONValue]
+    }
+
     /// The conversation's newest `limit` messages before `cursor`, newest first, without those
-    /// hidden here (deleted for me, dropped by a bound).
-    func lastMessages(_ conversation: Conversation, before cursor: (ms: Int64, id: String)?, limit: Int) throws
-        -> [Store.EntityRecord]
+    /// hidden here (deleted for me, dropped by a bound), each with its marks: both outboxes'
+    /// messages and their receipts in one read (`Store.messagePage`). A receipt counts only
+    /// when its id is the one fixed by the message (`MessageRef.receiptID`).
+    func shownMessages(_ conversation: Conversation, before cursor: (ms: Int64, id: String)?, limit: Int) throws
+        -> [ShownMessage]
     {
-        var all = [Store.EntityRecord]()
-        for doc in conversation.documents {
-            // A range of the shown messages (`Store.shownMessages`): hidden ones cost nothing.
-            all += try storeCall { () throws(StoreError) in
-                try store.shownMessages(in: doc, before: cursor, limit: limit)
+        let page = try storeCall { () throws(StoreError) in
+            try store.messagePage(
+                in: conversation.documents, before: cursor, limit: limit,
+                receiptsIn: [conversation.mine: conversation.theirs, conversation.theirs: conversation.mine])
+        }
+        return page.map { paged in
+            var marks = [String: JSONValue]()
+            if !paged.receipts.isEmpty {
+                let receiptID = MessageRef(doc: paged.message.doc, id: paged.message.id).receiptID
+                if let receipt = paged.receipts.first(where: { $0.id == receiptID }) { marks = Views.fields(receipt) }
             }
+            return ShownMessage(record: paged.message, marks: marks)
         }
-        all.sort { a, b in
-            let x = a.createdMs ?? 0, y = b.createdMs ?? 0
-            return x != y ? x > y : a.id > b.id
-        }
-        return Array(all.prefix(limit))
     }
 
     /// Unread messages of the friend: walked from the newest until one is read.
@@ -156,38 +172,6 @@ extension Engine {
             if limit == Self.maxUnreadCounted { return count }
         }
         return 0
-    }
-
-    /// Of `records` (the friend's messages), those without this person's read mark.
-    func unreadIDs(_ conversation: Conversation, among records: [Store.EntityRecord]) throws -> [EntityID] {
-        let live = records.filter { !$0.deleted }
-        guard !live.isEmpty else { return [] }
-        let receipts = try receiptsByMessage(live, conversation)
-        return live.filter {
-            receipts[MessageRef(doc: $0.doc, id: $0.id).routeID]?[ReceiptFields.readAt.name]??.stringValue == nil
-        }.map(\.id)
-    }
-
-    /// The receipts of `records`' messages, by message (`MessageRef.routeID`): each read from the outbox of the
-    /// person the message was written to, and only when its id is the one fixed by the message.
-    func receiptsByMessage(_ records: [Store.EntityRecord], _ conversation: Conversation) throws
-        -> [String: [String: JSONValue?]]
-    {
-        var out = [String: [String: JSONValue?]]()
-        for doc in conversation.documents {
-            let ids = records.filter { $0.doc == doc }.map(\.id)
-            guard !ids.isEmpty else { continue }
-            let held = try storeCall { () throws(StoreError) in
-                try store.receipts(in: conversation.receiptDocument(for: doc), for: ids)
-            }
-            for receipt in held where !receipt.deleted {
-                guard let message = receipt.ref, receipt.id == MessageRef(doc: doc, id: message).receiptID else {
-                    continue
-                }
-                out[MessageRef(doc: doc, id: message).routeID] = Views.fields(receipt).mapValues { Optional($0) }
-            }
-        }
-        return out
     }
 
     /// Writes this person's delivered (and with `read`, read) marks of the friend's messages
@@ -232,31 +216,47 @@ extension Engine {
     }
 
     /// A message as the control API shows it (`Message` in `Protocol/control-api.yaml`).
-    func messageJSON(
-        _ record: Store.EntityRecord, _ conversation: Conversation, receipts: [String: [String: JSONValue?]]
-    ) -> JSONValue {
+    /// What the messages of a direct conversation show alike, worked out once for a page (a
+    /// person id is a base32 encoding with a checksum, and the clock is read once): who wrote
+    /// a message, by the outbox it is in, and the latest time a mark may show.
+    struct MessageSides {
+        var mine: DocumentID
+        var myID: String
+        var friendID: String
+        /// This clock plus the skew allowed, as RFC 3339 text: no later mark is shown.
+        var latestMark: String
+    }
+
+    func sides(of conversation: Conversation) -> MessageSides {
+        MessageSides(
+            mine: conversation.mine, myID: me?.humanID ?? "", friendID: conversation.friend.humanID,
+            latestMark: RFC3339.string(ms: RFC3339.nowMs() + Self.messageClockSkewMs))
+    }
+
+    static func messageJSON(_ shown: ShownMessage, _ sides: MessageSides) -> JSONValue {
+        let record = shown.record
         let f = Views.fields(record)
-        let mine = record.doc == conversation.mine
-        let from = mine ? me : conversation.friend
-        let marks = receipts[MessageRef(doc: record.doc, id: record.id).routeID] ?? [:]
+        let mine = record.doc == sides.mine
         // Shown as sent at its op's time (what it sorts by) unless its `sentAt` (its author's
         // word, equal to the op's from an honest daemon) is within the clock skew of it.
         let opMs = record.createdMs ?? 0
-        var sentAt = f[MessageFields.sentAt] ?? RFC3339.string(ms: opMs)
-        let earliest = RFC3339.string(ms: max(0, opMs - Self.messageClockSkewMs))
-        let latest = RFC3339.string(ms: opMs + Self.messageClockSkewMs)
-        if Self.isBefore(sentAt, earliest) != false || Self.isBefore(latest, sentAt) != false {
-            sentAt = RFC3339.string(ms: opMs)
+        let opTime = RFC3339.string(ms: opMs)
+        var sentAt = f[MessageFields.sentAt] ?? opTime
+        if sentAt != opTime {
+            let earliest = RFC3339.string(ms: max(0, opMs - Self.messageClockSkewMs))
+            let latest = RFC3339.string(ms: opMs + Self.messageClockSkewMs)
+            if Self.isBefore(sentAt, earliest) != false || Self.isBefore(latest, sentAt) != false { sentAt = opTime }
         }
         // A mark is the other person's word too: one dated ahead of this clock is not shown
         // (as a message dated ahead is not), one before the message was sent is shown at its time.
-        let now = RFC3339.string(ms: RFC3339.nowMs() + Self.messageClockSkewMs)
         func mark(_ name: String) -> JSONValue {
-            guard let text = (marks[name] ?? nil)?.stringValue, Self.isBefore(now, text) == false else { return .null }
+            guard let text = shown.marks[name]?.stringValue, Self.isBefore(sides.latestMark, text) == false else {
+                return .null
+            }
             return .string(Self.isBefore(text, sentAt) == true ? sentAt : text)
         }
         return Self.messageObject(
-            record, fields: f, from: from?.humanID ?? "", mine: mine, sentAt: sentAt,
+            record, fields: f, from: mine ? sides.myID : sides.friendID, mine: mine, sentAt: sentAt,
             deliveredAt: mark(ReceiptFields.deliveredAt.name), readAt: mark(ReceiptFields.readAt.name))
     }
 
@@ -298,19 +298,20 @@ extension Engine {
 
     /// Whether `text` is `YYYY-MM-DDTHH:MM:SS.sssZ`, digits where digits go.
     static func isCanonicalTime(_ text: String) -> Bool {
-        guard text.utf8.count == 24 else { return false }
-        for (i, c) in text.utf8.enumerated() {
-            let expected: UInt8? =
-                switch i {
-                case 4, 7: UInt8(ascii: "-")
-                case 10: UInt8(ascii: "T")
-                case 13, 16: UInt8(ascii: ":")
-                case 19: UInt8(ascii: ".")
-                case 23: UInt8(ascii: "Z")
-                default: nil
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count == canonicalTimePattern.count else { return false }
+            for (c, expected) in zip(bytes, canonicalTimePattern) {
+                if expected == UInt8(ascii: "d") {
+                    guard (48...57).contains(c) else { return false }
+                } else if c != expected {
+                    return false
                 }
-            if let expected { if c != expected { return false } } else if !(48...57).contains(c) { return false }
+            }
+            return true
         }
-        return true
     }
+
+    /// `isCanonicalTime`'s pattern: `d` a digit, any other byte itself.
+    private static let canonicalTimePattern = Array("dddd-dd-ddTdd:dd:dd.dddZ".utf8)
 }

@@ -46,7 +46,10 @@ extension Engine {
         let request = try messagePageRequest(query) { $0.doc == trip.doc.id }
         let records = try lastTripMessages(trip, before: request.cursor, limit: request.limit + 1)
         if !request.peek, let newest = records.first?.createdMs { try moveReadPosition(trip, to: newest) }
-        return Self.messagePage(trip.id, records, limit: request.limit, json: tripMessageJSON)
+        var authors = [String: String]()
+        return Self.messagePage(trip.id, records, limit: request.limit, record: { $0 }) {
+            tripMessageJSON($0, authors: &authors)
+        }
     }
 
     /// `POST /v1/conversations/trip:ITIN/read`: the read position moves to the newest message.
@@ -67,7 +70,7 @@ extension Engine {
         -> [Store.EntityRecord]
     {
         try storeCall { () throws(StoreError) in
-            try store.tripMessages(in: trip.doc.id, before: cursor, limit: limit, hiddenPrefixes: trip.hiddenPrefixes)
+            try store.tripMessages(in: trip.doc.id, before: cursor, limit: limit)
         }
     }
 
@@ -97,10 +100,24 @@ extension Engine {
     /// A trip message as the control API shows it (`Message`): `from` is its author;
     /// `deliveredAt` and `readAt` are null (a trip has no per-member marks).
     func tripMessageJSON(_ record: Store.EntityRecord) -> JSONValue {
+        var authors = [String: String]()
+        return tripMessageJSON(record, authors: &authors)
+    }
+
+    /// `tripMessageJSON`, with `authors` keeping each author's person id (by key, hex) across
+    /// a page: a person id is a base32 encoding with a checksum, worked out once per author.
+    func tripMessageJSON(_ record: Store.EntityRecord, authors: inout [String: String]) -> JSONValue {
         let f = Views.fields(record)
         let author = f[MessageFields.author] ?? ""
+        let from: String
+        if let known = authors[author] {
+            from = known
+        } else {
+            from = Engine.publicKey(hex: author)?.humanID ?? ""
+            authors[author] = from
+        }
         return Self.messageObject(
-            record, fields: f, from: Engine.publicKey(hex: author)?.humanID ?? "", mine: author == me?.hex,
+            record, fields: f, from: from, mine: author == me?.hex,
             sentAt: f[MessageFields.sentAt] ?? RFC3339.string(ms: record.createdMs ?? 0))
     }
 }

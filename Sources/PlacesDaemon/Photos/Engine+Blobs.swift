@@ -16,8 +16,13 @@ extension Engine {
     /// Most posts of one outbox looked at for photos to fetch, newest first: the feed shows
     /// the newest; older ones' photos are fetched when a later scan reaches them.
     static let maxPostsScannedForPhotos = 500
+    /// Most entities of one batch of ops looked at one by one for photos; the photos of a
+    /// batch that changes more are looked for in its whole document (the newest 500 posts).
+    static let maxChangedEntitiesScannedForPhotos = 500
 
-    public func missingBlobs(from peer: PublicKey, in doc: DocumentID?, limit: Int) async -> [[UInt8]] {
+    public func missingBlobs(from peer: PublicKey, in doc: DocumentID?, among entities: Set<EntityID>?, limit: Int)
+        async -> [[UInt8]]
+    {
         // A relay holds copies of friends' photos (`Protocol/relay.md` §8).
         if relays.isRelay(peer) { return relayMissingBlobs(from: peer, in: doc, limit: limit) }
         // `peer` may be this person's first device, whose key is the person's (`me`).
@@ -36,6 +41,10 @@ extension Engine {
                     Outboxes.documentID(author: giver.bytes, reader: me.bytes),
                     CardService.documentID(owner: giver.bytes),
                 ] + sharedTrips(with: giver))
+        // After a batch of ops of `doc`: the entities it changes, read by id — every photo a
+        // stored post or message names, without reading the newest 500 again per batch.
+        let among =
+            doc == nil ? nil : entities.flatMap { $0.count <= Self.maxChangedEntitiesScannedForPhotos ? $0 : nil }
         var out = [[UInt8]]()
         var seen = Set<BlobID>()
         for id in candidates {
@@ -45,14 +54,14 @@ extension Engine {
                 // A trip's messages: the author of each is asked for its photos, while both
                 // are current members (or a device of this person, for every member's).
                 guard sibling || (isTripMember(giver, record) && isTripMember(me, record)) else { continue }
-                named = tripPhotoIDs(in: record, author: sibling ? nil : giver)
+                named = tripPhotoIDs(in: record, author: sibling ? nil : giver, among: among)
             } else {
                 // Only the document's owner (or a device of this person) is asked: it is who
                 // wrote the photo's id there, or holds what this person holds.
                 guard record.kind == .outbox || record.kind == .card,
                     sibling || (record.owner == giver.bytes && participants(of: record).contains(giver))
                 else { continue }
-                named = photoIDs(namedIn: record)
+                named = photoIDs(namedIn: record, among: among)
             }
             for photo in named where !blobs.contains(photo) && seen.insert(photo).inserted {
                 out.append(photo.bytes)
@@ -148,9 +157,13 @@ extension Engine {
         return tripsGive(id, to: peer, me: me)
     }
 
-    /// The photos live entities of an outbox (its posts) or a card (its picture) name; with
-    /// `only`, just whether that one is named (read with a text search, not a scan).
-    func photoIDs(namedIn record: Store.DocumentRecord, only: BlobID? = nil) -> [BlobID] {
+    /// The photos live entities of an outbox (its posts and messages) or a card (its picture)
+    /// name; with `only`, just whether that one is named (read with a text search, not a
+    /// scan); with `among`, of those entities alone (an outbox's or a trip's; a card, small,
+    /// is looked at whole).
+    func photoIDs(namedIn record: Store.DocumentRecord, only: BlobID? = nil, among: Set<EntityID>? = nil)
+        -> [BlobID]
+    {
         switch record.kind {
         case .card:
             // The picture, and the photos of the places the card shares (pins on a friend's map).
@@ -169,6 +182,10 @@ extension Engine {
                 posts = (try? store.liveEntities(of: .post, in: [record.id], containing: only.hex)) ?? []
                 // A message's photos are given as a post's (issue 32).
                 posts += (try? store.liveEntities(of: .message, in: [record.id], containing: only.hex)) ?? []
+            } else if let among {
+                posts = ((try? store.entities(in: record.id, ids: among.sorted())) ?? []).filter {
+                    !$0.deleted && ($0.kind == .post || $0.kind == .message)
+                }
             } else {
                 posts =
                     (try? store.posts(in: [record.id], before: nil, limit: Self.maxPostsScannedForPhotos)) ?? []
@@ -182,7 +199,7 @@ extension Engine {
             .filter { only == nil || $0 == only }
         case .itinerary:
             // A trip's messages, every member's (`Engine+TripPhotos`).
-            return tripPhotoIDs(in: record, author: nil, only: only)
+            return tripPhotoIDs(in: record, author: nil, only: only, among: among)
         default:
             return []
         }

@@ -31,13 +31,21 @@ extension Engine {
 
     /// The photos the live messages of `author` (of every member when nil) in the trip
     /// `record` name, the newest 500 such messages; with `only`, just whether that one is
-    /// named (by a text search, not a scan).
-    func tripPhotoIDs(in record: Store.DocumentRecord, author: PublicKey?, only: BlobID? = nil) -> [BlobID] {
+    /// named (by a text search, not a scan); with `among`, of those entities alone (the
+    /// ones a batch of ops changes).
+    func tripPhotoIDs(
+        in record: Store.DocumentRecord, author: PublicKey?, only: BlobID? = nil, among: Set<EntityID>? = nil
+    ) -> [BlobID] {
         guard record.kind == .itinerary else { return [] }
         var messages: [Store.EntityRecord]
         if let only {
             messages = (try? store.liveEntities(of: .message, in: [record.id], containing: only.hex)) ?? []
             if let author { messages = messages.filter { Views.fields($0)[MessageFields.author] == author.hex } }
+        } else if let among {
+            messages = ((try? store.entities(in: record.id, ids: among.sorted())) ?? []).filter {
+                $0.kind == .message && !$0.deleted
+                    && (author == nil || Views.fields($0)[MessageFields.author] == author?.hex)
+            }
         } else {
             messages =
                 (try? store.tripPhotoMessages(

@@ -55,7 +55,10 @@ extension RelayEngine {
 
     /// The copies `peer` announced and the relay does not hold whole yet, while it is on
     /// their document's list.
-    public func missingBlobs(from peer: PublicKey, in doc: DocumentID?, limit: Int) async -> [[UInt8]] {
+    /// A relay cannot read ops (`entities` is never known here): every copy wanted of `doc`.
+    public func missingBlobs(from peer: PublicKey, in doc: DocumentID?, among entities: Set<EntityID>?, limit: Int)
+        async -> [[UInt8]]
+    {
         guard limit > 0, let rows = try? store.relayBlobsWanted(from: peer, in: doc, limit: limit) else { return [] }
         return rows.filter { access($0.doc)?.access.allows(peer) == true }.map(\.name)
     }

@@ -99,7 +99,8 @@ extension Engine {
         let outcome = IngestOutcome(
             before: before, stored: result.stored, refusal: result.rejected?.reason.refusal,
             participantsBefore: withDevices(participantsBefore).union(relayPeers(of: record)),
-            participantsAfter: withDevices(participants(of: record)).union(relayPeers(of: record)))
+            participantsAfter: withDevices(participants(of: record)).union(relayPeers(of: record)),
+            entities: Set(result.bodies.flatMap { $0.changes.map(\.entity) }))
         guard !result.stored.isEmpty else { return outcome }
         // A member who left (the only way another's op ends a membership here) keeps the key:
         // the owner starts a new epoch, as for a removal, so that its grant of the old one no

@@ -24,15 +24,20 @@ public struct IngestOutcome: Sendable {
     /// Participants (owner and members) before and after the batch.
     public var participantsBefore: Set<PublicKey>
     public var participantsAfter: Set<PublicKey>
+    /// The entities the stored ops change, when the host read their bodies (nil when it did
+    /// not, a relay): the photos wanted after the batch are those these entities name
+    /// (`ReplicationHost.missingBlobs`), not the whole document's again.
+    public var entities: Set<EntityID>?
 
     public init(
         before: VersionVector?, stored: [SignedOp], refusal: Refusal?, participantsBefore: Set<PublicKey>,
-        participantsAfter: Set<PublicKey>
+        participantsAfter: Set<PublicKey>, entities: Set<EntityID>? = nil
     ) {
         self.before = before
         self.stored = stored
         self.refusal = refusal
         self.participantsBefore = participantsBefore
         self.participantsAfter = participantsAfter
+        self.entities = entities
     }
 }

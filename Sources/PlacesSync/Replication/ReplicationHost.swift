@@ -108,8 +108,10 @@ public protocol ReplicationHost: AnyObject, Sendable {
 
     /// Hashes of the blobs that documents owned by `peer` and shared with this daemon (`doc`
     /// alone when given) name and that are not held whole here: what to want from `peer`.
-    /// At most `limit`.
-    func missingBlobs(from peer: PublicKey, in doc: DocumentID?, limit: Int) async -> [[UInt8]]
+    /// With `entities` (and `doc`: the entities ops just stored change, `IngestOutcome`),
+    /// only what those entities name. At most `limit`.
+    func missingBlobs(from peer: PublicKey, in doc: DocumentID?, among entities: Set<EntityID>?, limit: Int) async
+        -> [[UInt8]]
     /// The offset to ask for blob `hash` from (the length of its partial download, 0 when
     /// none); nil when it is held whole (nothing to ask).
     func blobResumeOffset(_ hash: [UInt8]) async -> UInt64?

@@ -11,11 +11,15 @@ extension Replicator {
     // MARK: Asking
 
     /// Finds the blobs that documents `peer` owns (`doc`, or every one it shares with this
-    /// daemon when nil) name and this daemon lacks, wants them from `peer`, and returns the
-    /// wants its window has room for.
-    func blobsFollow(from peer: PublicKey, in doc: DocumentID?) async -> [SyncMessage] {
+    /// daemon when nil; of `doc`, only the `entities` ops just stored change, when given)
+    /// name and this daemon lacks, wants them from `peer`, and returns the wants its window
+    /// has room for.
+    func blobsFollow(from peer: PublicKey, in doc: DocumentID?, among entities: Set<EntityID>? = nil) async
+        -> [SyncMessage]
+    {
         guard let host, takesFeature(BlobTransfer.feature, peer) else { return [] }
-        let missing = await host.missingBlobs(from: peer, in: doc, limit: BlobTransfer.maxWanted)
+        let missing = await host.missingBlobs(
+            from: peer, in: doc, among: doc == nil ? nil : entities, limit: BlobTransfer.maxWanted)
         var dropped = 0
         for hash in missing where hash.count == BlobTransfer.hashBytes {
             if !blobWants.want(hash, from: peer) { dropped += 1 }

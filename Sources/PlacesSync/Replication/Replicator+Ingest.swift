@@ -110,7 +110,8 @@ extension Replicator {
             }
         }
         if let offered = offeredVectors[peer]?[docID] { await host.caughtUp(with: peer, on: docID, offered: offered) }
-        // Photos the new ops name (a post's, a card's picture), fetched lazily from the sender.
-        return out + (await blobsFollow(from: peer, in: docID))
+        // Photos the new ops name (a post's, a card's picture), fetched lazily from the sender:
+        // of the entities these ops change, not the whole document again per batch.
+        return out + (await blobsFollow(from: peer, in: docID, among: result.entities))
     }
 }
