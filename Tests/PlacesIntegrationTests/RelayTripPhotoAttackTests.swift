@@ -1,0 +1,104 @@
+import Foundation
+import PlacesAPI
+import PlacesCrypto
+import PlacesModel
+import Testing
+
+@testable import PlacesSync
+@testable import PlacesTestSupport
+
+/// Attacks on trip message photos at a relay (`Protocol/relay.md` §8) by a hostile trip
+/// member, with real daemons: what the members notice.
+@Suite("Relay: a hostile member's copies under a trip (Protocol/relay.md §8)", .serialized)
+struct RelayTripPhotoAttackTests {
+    /// Room left to a trip at the relay: small, so a member fills it with little.
+    static let documentQuota: Int64 = 600_000
+
+    @Test(
+        "a member that fills the trip's room at the relay with a copy of no photo stops the trip there only until removed"
+    )
+    func fillerRemoved() async throws {
+        let tag = String(UUID().uuidString.prefix(8))
+        let relay = try RelayNode(extraArguments: ["--relay-document-quota-bytes", "\(Self.documentQuota)"])
+        let mallory = try AdversarialPeer()
+        let (ana, bruno, trip) = try await RelayTripPhotoTests.tripOnRelay(
+            tag, relay, others: [(mallory.humanID, "editor")])
+        bruno.stop()
+        let session = try mallory.connect(
+            to: relay.address, hello: AdversarialPeer.cardHello(features: Replicator.features))
+        defer { session.close() }
+
+        // Mallory announces the name of no photo under the trip and gives the relay bytes of
+        // her own that take all the room the trip has left there, but 64 bytes.
+        let room = Self.documentQuota - (try relay.summary.bytes)
+        let total = UInt64(room - 64)
+        #expect(total > 300_000, "the trip's ops take little: \(room)")
+        let bogus = SecureRandom.bytes(32)
+        var announce = WireMessage()
+        announce.relayBlobs.doc = Data(try #require(HexCoding.decode(trip)))
+        announce.relayBlobs.names = [Data(bogus)]
+        try session.send(announce)
+        func want(at offset: UInt64) throws -> Bool {
+            try session.wait(timeout: 5) { message in
+                guard case .blobWant(let want)? = message.kind else { return false }
+                return [UInt8](want.hash) == bogus && want.offset == offset
+            } != nil
+        }
+        func chunk(at offset: UInt64, count: Int, last: Bool) -> WireMessage {
+            var chunk = WireMessage()
+            chunk.blobChunk.hash = Data(bogus)
+            chunk.blobChunk.offset = offset
+            chunk.blobChunk.data = Data(SecureRandom.bytes(count))
+            chunk.blobChunk.last = last
+            chunk.blobChunk.total = total
+            return chunk
+        }
+        #expect(try want(at: 0), "the relay wants the name of no photo from its announcer")
+        var offset: UInt64 = 0
+        while offset < total {
+            let count = Int(min(200_000, total - offset))
+            try session.send(chunk(at: offset, count: count, last: offset + UInt64(count) == total))
+            offset += UInt64(count)
+            if offset < total { #expect(try want(at: offset)) }
+        }
+        try await eventually("the relay keeps Mallory's copy", timeout: .seconds(20)) {
+            RelayTripPhotoTests.count("photo copy kept", in: relay.log) == 1
+        }
+
+        // Ana writes with a photo: the trip has no room left at the relay, for the message or
+        // its copy, and Ana is told the relay is full.
+        let pier = try PhotoSyncTests.addPhoto(ana, PhotoSyncTests.jpeg(bytes: 80_000, seed: 71))
+        let pierBytes = try #require(try PhotoSyncTests.photoBytes(ana, pier.id))
+        let pierText = "pier-\(tag)"
+        _ = try TripPhotoTests.send(ana, trip, pierText, photo: pier.id)
+        try await eventually("Ana is told the relay is full", timeout: .seconds(20)) {
+            try ana.d.call(RelayList.self, "GET", "/v1/relays").relays.contains { $0.state == "full" }
+        }
+        #expect(relay.log.contains("relay-full"))
+
+        // Ana removes Mallory: the list signed after it drops Mallory's copy at the relay, and
+        // the trip has room there again; a copy refused for room is wanted again at the
+        // giver's next session (relay.md §8), as after Ana's laptop sleeps.
+        let removed = try ana.d.send("DELETE", "/v1/itineraries/\(trip)/members/\(mallory.humanID)")
+        #expect(removed.status == 200, "\(removed.text)")
+        try await eventually("Ana is no longer told the relay is full", timeout: .seconds(20)) {
+            try !ana.d.call(RelayList.self, "GET", "/v1/relays").relays.contains { $0.state == "full" }
+        }
+        #expect(relay.log.contains("dropped the photo copies of keys no longer on the trip's list"))
+        let copies = { FileManager.default.enumerator(atPath: relay.dir.path + "/relay-blobs")?.allObjects ?? [] }
+        #expect(copies().isEmpty, "Mallory's bytes are gone from the relay's disk")
+        ana.stop()
+        try ana.start()
+        try await eventually("the relay keeps Ana's copy", timeout: .seconds(30)) {
+            RelayTripPhotoTests.count("photo copy kept", in: relay.log) == 2 && copies().count == 1
+        }
+        ana.stop()
+
+        // Bruno, with only the relay to reach, gets the message and its photo.
+        try bruno.start()
+        try await eventually("Bruno gets Ana's message and photo through the relay", timeout: .seconds(40)) {
+            try TripPhotoTests.photos(bruno, trip, of: pierText) == [pier.id]
+                && PhotoSyncTests.photoBytes(bruno, pier.id) == pierBytes
+        }
+    }
+}
