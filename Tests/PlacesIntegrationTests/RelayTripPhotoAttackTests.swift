@@ -102,6 +102,49 @@ struct RelayTripPhotoAttackTests {
         }
     }
 
+    @Test(
+        "a relay serving wrong bytes for a trip photo's copy: the reader drops them and gets the photo from its author later"
+    )
+    func relayServesWrongBytes() async throws {
+        let tag = String(UUID().uuidString.prefix(8))
+        let relay = try RelayNode()
+        let (ana, bruno, trip) = try await RelayTripPhotoTests.tripOnRelay(tag, relay)
+        bruno.stop()
+        let gate = try PhotoSyncTests.addPhoto(ana, PhotoSyncTests.jpeg(bytes: 150_000, seed: 73))
+        let gateBytes = try #require(try PhotoSyncTests.photoBytes(ana, gate.id))
+        let gateText = "gate-\(tag)"
+        _ = try TripPhotoTests.send(ana, trip, gateText, photo: gate.id)
+        try await eventually("the relay keeps the copy of Ana's photo", timeout: .seconds(30)) {
+            RelayTripPhotoTests.count("photo copy kept", in: relay.log) == 1
+        }
+        ana.stop()
+
+        // The relay's operator flips bytes in the middle of the copy it keeps (same size).
+        let file = relay.dir.path + "/relay-blobs/" + HexCoding.encode(try RelayTripPhotoTests.name(gate.id, trip))
+        var copy = try #require(FileManager.default.contents(atPath: file))
+        #expect(copy.count == gateBytes.count)
+        for i in (copy.count / 2)..<(copy.count / 2 + 64) { copy[i] ^= 0xA5 }
+        try copy.write(to: URL(fileURLWithPath: file))
+
+        // Bruno, with only the relay: the message arrives, the photo does not, and he says why.
+        try bruno.start()
+        try await eventually("Bruno sees Ana's message through the relay", timeout: .seconds(30)) {
+            try TripPhotoTests.photos(bruno, trip, of: gateText) == [gate.id]
+        }
+        try await eventually("Bruno refuses the relay's wrong bytes", timeout: .seconds(30)) {
+            bruno.d.log.contains("a received photo chunk was refused")
+        }
+        #expect(try PhotoSyncTests.photoBytes(bruno, gate.id) == nil, "no wrong photo is shown")
+        #expect(PhotoSyncTests.blobFiles(bruno, gate.id).isEmpty, "nor kept as a partial download")
+        #expect(!bruno.d.log.contains("received a photo through a relay"))
+
+        // Ana comes back (she reaches Bruno directly): Bruno gets her bytes.
+        try ana.start()
+        try await eventually("Bruno gets Ana's photo from Ana", timeout: .seconds(40)) {
+            try PhotoSyncTests.photoBytes(bruno, gate.id) == gateBytes
+        }
+    }
+
     /// The slowest answer to a trip's GET over `window`, asked back to back.
     static func slowest(_ node: SyncNode, _ path: String, for window: Duration) throws -> (Duration, Int) {
         let clock = ContinuousClock()
