@@ -105,6 +105,37 @@ extension Store {
         }
     }
 
+    /// Forgets the copies under `doc` (whole or arriving) whose giver is none of `keys`, and
+    /// takes the bytes of the whole ones off the document's charge (`relay.md` §8: a trip's
+    /// copies given by a key the trip's newest list no longer names). Returns their names.
+    public func dropRelayBlobs(in doc: DocumentID, keeping keys: Set<[UInt8]>) throws(StoreError) -> [[UInt8]] {
+        try write { db in
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT name, giver, bytes, complete FROM relay_blob WHERE doc = ?",
+                arguments: [Data(doc.bytes)])
+            var dropped = [[UInt8]]()
+            var bytes: Int64 = 0
+            for row in rows {
+                let giver: Data = row[1]
+                guard !keys.contains([UInt8](giver)) else { continue }
+                let name: Data = row[0]
+                dropped.append([UInt8](name))
+                if row[3] as Bool {
+                    let size: Int64 = row[2]
+                    let (sum, overflow) = bytes.addingReportingOverflow(max(0, size))
+                    bytes = overflow ? Int64.max : sum
+                }
+                try db.execute(sql: "DELETE FROM relay_blob WHERE name = ?", arguments: [name])
+            }
+            if bytes > 0 {
+                try db.execute(
+                    sql: "UPDATE relayed_doc SET bytes = max(0, bytes - ?) WHERE id = ?",
+                    arguments: [bytes, Data(doc.bytes)])
+            }
+            return dropped
+        }
+    }
+
     private static func relayBlobRecord(name: [UInt8], _ row: Row) -> RelayBlobRecord? {
         let doc: Data = row[0]
         let giver: Data = row[1]

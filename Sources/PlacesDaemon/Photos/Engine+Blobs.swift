@@ -24,7 +24,7 @@ extension Engine {
         async -> [[UInt8]]
     {
         // A relay holds copies of friends' photos (`Protocol/relay.md` §8).
-        if relays.isRelay(peer) { return relayMissingBlobs(from: peer, in: doc, limit: limit) }
+        if relays.isRelay(peer) { return await relayMissingBlobs(from: peer, in: doc, limit: limit) }
         // `peer` may be this person's first device, whose key is the person's (`me`).
         guard let me, peer != identity?.publicKey, limit > 0, let blobs = try? blobStore() else { return [] }
         // Another device of this person holds what this one holds: every card's and outbox's

@@ -148,7 +148,10 @@ extension Engine {
     /// their cards, from a relay this person added, and by other members' messages in the
     /// trips `relay` is a peer of (`doc` alone when given), that are not held whole here,
     /// while their author is not connected (an author reachable directly is asked itself).
-    func relayMissingBlobs(from relay: PublicKey, in doc: DocumentID?, limit: Int) -> [[UInt8]] {
+    /// Between two trips the engine is let go (`Task.yield`): a session with a relay that
+    /// keeps hundreds of trips reads up to 500 messages of each, and the control API and
+    /// other peers are served meanwhile rather than after the whole scan.
+    func relayMissingBlobs(from relay: PublicKey, in doc: DocumentID?, limit: Int) async -> [[UInt8]] {
         guard let me, relays.isRelay(relay), limit > 0, let blobs = try? blobStore() else { return [] }
         let direct = Set(syncComponent.peerNames.keys.map { person(of: $0) })
         var records: [Store.DocumentRecord]
@@ -169,6 +172,7 @@ extension Engine {
         for record in records {
             if record.kind == .itinerary {
                 guard givesCopies(of: record, to: relay) else { continue }
+                if doc == nil { await Task.yield() }
                 for (photo, author) in tripPhotosToRead(in: record, me: me, skipping: direct)
                 where !blobs.contains(photo) {
                     guard let copy = RelayBlob(photo: photo, doc: record.id.bytes) else { continue }

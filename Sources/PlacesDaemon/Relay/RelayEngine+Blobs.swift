@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PlacesAccess
 import PlacesCrypto
 import PlacesModel
 import PlacesStore
@@ -51,6 +52,24 @@ extension RelayEngine {
                 "refused photo names: another document's, or over the document's bound",
                 metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(doc)", "refused": "\(refused)"])
         }
+    }
+
+    /// A newer list of a trip was kept: the copies given under it by keys it no longer names
+    /// (a removed member's, whose photos no current member reads any more, and whose names of
+    /// no photo would otherwise take the trip's room for good) are dropped, whole or
+    /// arriving, and their bytes taken off the document's charge (relay.md §8).
+    func dropCopiesOffList(_ access: RelayAccess) {
+        guard self.access(access.doc)?.kind == .itinerary else { return }
+        let keys = Set(access.keys.map(\.bytes))
+        guard let dropped = try? store.dropRelayBlobs(in: access.doc, keeping: keys), !dropped.isEmpty else { return }
+        for name in dropped {
+            try? FileManager.default.removeItem(atPath: path(name))
+            try? FileManager.default.removeItem(atPath: partPath(name))
+        }
+        logger.info(
+            "dropped the photo copies of keys no longer on the trip's list",
+            metadata: ["doc.id": "\(access.doc)", "copies": "\(dropped.count)"])
+        if let user = try? store.relayedDocUser(access.doc) { sendUsage(to: user) }
     }
 
     /// The copies `peer` announced and the relay does not hold whole yet, while it is on

@@ -44,6 +44,7 @@ extension RelayEngine {
             case .kept:
                 accessCache[access.doc] = nil
                 if !kept { try store.keepRelayed(access.doc, for: peer, timeMs: RFC3339.nowMs()) }
+                if kept { dropCopiesOffList(access) }
                 logger.info(
                     "access list kept",
                     metadata: [
