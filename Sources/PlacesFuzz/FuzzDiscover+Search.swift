@@ -89,7 +89,9 @@ extension FuzzDiscover {
         for i in stride(from: 0, to: min(gazetteer.count, 5_000), by: 97) { popular[gazetteer.id(i)] = i % 7 }
 
         let hits = index.search(query, candidates: candidates, popular: popular)
-        let shortQuery = NameFolding.fold(text).utf8.count <= 3
+        let folded = NameFolding.fold(text)
+        let shortQuery = folded.utf8.count <= 3
+        let foldedCount = folded.count
         precondition(hits.count <= limit, "\(hits.count) hits for limit \(limit)")
         var seen = Set<String>()
         var previous: DiscoverHit?
@@ -111,7 +113,9 @@ extension FuzzDiscover {
             }
             precondition(seen.insert(id).inserted, "\(id) twice in one answer")
             precondition(hit.popularity == (popular[id] ?? 0), "\(id)'s popularity is not the one declared")
-            if text.count <= 4 { precondition(hit.quality != .fuzzy, "a fuzzy match for \(text.count) letters") }
+            // Lengths are the folded query's characters (docs/discover.md): "elþu" folds to
+            // "elthu", five, so it may match with a typo.
+            if foldedCount <= 4 { precondition(hit.quality != .fuzzy, "a fuzzy match for \(foldedCount) letters") }
             if let previous {
                 switch sort {
                 case .off:
@@ -138,7 +142,6 @@ extension FuzzDiscover {
         // The popularity rule's "same place" lookup.
         let meters = Double(limitByte) * 1_000
         let lat = near?.latitude ?? 0, lon = near?.longitude ?? 0
-        let folded = NameFolding.fold(text)
         for e in index.entries(named: text, within: meters, ofLatitude: lat, longitude: lon) {
             precondition((0..<gazetteer.count).contains(e), "entry \(e) out of range")
             let names = [gazetteer.name(e)] + gazetteer.alternateNames(e)
