@@ -33,33 +33,15 @@ struct RelayTripPhotoAttackTests {
         let room = Self.documentQuota - (try relay.summary.bytes)
         let total = UInt64(room - 64)
         #expect(total > 300_000, "the trip's ops take little: \(room)")
-        let bogus = SecureRandom.bytes(32)
-        var announce = WireMessage()
-        announce.relayBlobs.doc = Data(try #require(HexCoding.decode(trip)))
-        announce.relayBlobs.names = [Data(bogus)]
-        try session.send(announce)
-        func want(at offset: UInt64) throws -> Bool {
-            try session.wait(timeout: 5) { message in
-                guard case .blobWant(let want)? = message.kind else { return false }
-                return [UInt8](want.hash) == bogus && want.offset == offset
-            } != nil
-        }
-        func chunk(at offset: UInt64, count: Int, last: Bool) -> WireMessage {
-            var chunk = WireMessage()
-            chunk.blobChunk.hash = Data(bogus)
-            chunk.blobChunk.offset = offset
-            chunk.blobChunk.data = Data(SecureRandom.bytes(count))
-            chunk.blobChunk.last = last
-            chunk.blobChunk.total = total
-            return chunk
-        }
-        #expect(try want(at: 0), "the relay wants the name of no photo from its announcer")
+        let copy = try RelayTripPhotoTests.ScriptedCopy(
+            announcing: SecureRandom.bytes(32), under: trip, total: total, on: session)
+        #expect(try copy.wanted(at: 0), "the relay wants the name of no photo from its announcer")
         var offset: UInt64 = 0
         while offset < total {
             let count = Int(min(200_000, total - offset))
-            try session.send(chunk(at: offset, count: count, last: offset + UInt64(count) == total))
+            try copy.send(at: offset, count: count, last: offset + UInt64(count) == total)
             offset += UInt64(count)
-            if offset < total { #expect(try want(at: offset)) }
+            if offset < total { #expect(try copy.wanted(at: offset)) }
         }
         try await eventually("the relay keeps Mallory's copy", timeout: .seconds(20)) {
             RelayTripPhotoTests.count("photo copy kept", in: relay.log) == 1

@@ -52,6 +52,42 @@ struct RelayTripPhotoTests {
 
     static func count(_ line: String, in log: String) -> Int { log.components(separatedBy: line).count - 1 }
 
+    /// A scripted member's upload of the copy `name` under `trip` to a relay (relay.md §8):
+    /// it announces the name, waits for the relay's wants and sends chunks of its own bytes.
+    struct ScriptedCopy {
+        let session: PeerSession
+        let name: [UInt8]
+        let total: UInt64
+
+        /// Sends `RelayBlobs { doc: trip, names: [name] }`.
+        init(announcing name: [UInt8], under trip: String, total: UInt64, on session: PeerSession) throws {
+            (self.session, self.name, self.total) = (session, name, total)
+            var announce = WireMessage()
+            announce.relayBlobs.doc = Data(try #require(HexCoding.decode(trip)))
+            announce.relayBlobs.names = [Data(name)]
+            try session.send(announce)
+        }
+
+        /// Whether the relay wants the copy from `offset` within 5 s.
+        func wanted(at offset: UInt64) throws -> Bool {
+            try session.wait(timeout: 5) { message in
+                guard case .blobWant(let want)? = message.kind else { return false }
+                return [UInt8](want.hash) == name && want.offset == offset
+            } != nil
+        }
+
+        /// Sends `count` random bytes at `offset`.
+        func send(at offset: UInt64, count: Int, last: Bool) throws {
+            var chunk = WireMessage()
+            chunk.blobChunk.hash = Data(name)
+            chunk.blobChunk.offset = offset
+            chunk.blobChunk.data = Data(SecureRandom.bytes(count))
+            chunk.blobChunk.last = last
+            chunk.blobChunk.total = total
+            try session.send(chunk)
+        }
+    }
+
     /// `author` (online) writes `text` in the trip with a new photo and goes away once the
     /// relay keeps its copy (the relay's `copies`-th); `reader` (away until then) comes back
     /// with only the relay to reach and gets the message and then the photo's bytes.
@@ -221,29 +257,11 @@ struct RelayTripPhotoTests {
         // under the trip first. The relay wants it from her, and takes her first bytes.
         let view = try PhotoSyncTests.addPhoto(ana, PhotoSyncTests.jpeg(bytes: 300_000, seed: 65))
         let viewBytes = try #require(try PhotoSyncTests.photoBytes(ana, view.id))
-        let name = try Self.name(view.id, trip)
-        var announce = WireMessage()
-        announce.relayBlobs.doc = Data(try #require(HexCoding.decode(trip)))
-        announce.relayBlobs.names = [Data(name)]
-        try session.send(announce)
-        func want(at offset: UInt64) throws -> Bool {
-            try session.wait(timeout: 5) { message in
-                guard case .blobWant(let want)? = message.kind else { return false }
-                return [UInt8](want.hash) == name && want.offset == offset
-            } != nil
-        }
-        func chunk(at offset: UInt64) -> WireMessage {
-            var chunk = WireMessage()
-            chunk.blobChunk.hash = Data(name)
-            chunk.blobChunk.offset = offset
-            chunk.blobChunk.data = Data(SecureRandom.bytes(4_096))
-            chunk.blobChunk.last = false
-            chunk.blobChunk.total = UInt64(viewBytes.count)
-            return chunk
-        }
-        #expect(try want(at: 0), "the relay wants the copy from the first to announce it")
-        try session.send(chunk(at: 0))
-        #expect(try want(at: 4_096), "Mallory's bytes were taken as the copy's start")
+        let copy = try ScriptedCopy(
+            announcing: try Self.name(view.id, trip), under: trip, total: UInt64(viewBytes.count), on: session)
+        #expect(try copy.wanted(at: 0), "the relay wants the copy from the first to announce it")
+        try copy.send(at: 0, count: 4_096, last: false)
+        #expect(try copy.wanted(at: 4_096), "Mallory's bytes were taken as the copy's start")
 
         // Ana sends her message and announces the copy: what Mallory gave is dropped, and her
         // next chunk is refused.
@@ -253,7 +271,7 @@ struct RelayTripPhotoTests {
             Self.count("photos announced to a relay", in: ana.d.log) > announcedBefore
         }
         try await Task.sleep(for: .milliseconds(500))
-        try session.send(chunk(at: 4_096))
+        try copy.send(at: 4_096, count: 4_096, last: false)
         try await eventually("the relay keeps Ana's copy", timeout: .seconds(30)) {
             Self.count("photo copy kept", in: relay.log) == 1
         }
