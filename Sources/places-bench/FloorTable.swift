@@ -410,8 +410,8 @@ enum FloorTable {
 
     /// A whole number with thousands separated by commas, as the issue writes them.
     static func grouped(_ value: Double) -> String {
-        guard value.isFinite, abs(value) < 1e15 else { return "\(value)" }
-        let digits = String(Int(value.rounded()).magnitude)
+        guard abs(value) < 1e15, let whole = Int(exactly: value.rounded()) else { return "\(value)" }
+        let digits = String(whole.magnitude)
         var out = ""
         for (i, c) in digits.enumerated() {
             if i > 0, (digits.count - i) % 3 == 0 { out += "," }
