@@ -33,42 +33,11 @@ run: deps
 	$(SWIFT) build
 	$(SWIFT) run --skip-build placesd $(RUN_ARGS)
 
-# The in-process unit and protocol tests first — the two suites of real TCP sessions with
-# second-scale waits (SyncServiceTests, TransportLimitsTests) on their own right after, since
-# beside 750 other tests a re-dial's backoff outlasted its wait in a CI run — then the tests that drive real placesd
-# processes (the hostile-peer tests among them flood daemons and block test threads on
-# sockets, which would starve the in-process tests' timers if both ran at once). Of those,
-# the timing-sensitive attacks and the five-daemon fault run go one suite at a time: beside
-# each other (20,000 items in a day, five daemons frozen and killed), the equivocation and
-# fault tests' convergence timed out in CI runs, while each passes alone in seconds. The CLI
-# suites (each command a process, 27 of them in a row for bad expense input) run apart from
-# the multi-daemon sync tests too: beside them, a three-hop share missed its seconds in a CI run.
-# RelayTripPhotoAttackTests goes on its own too: one of its tests compares the slowest API
-# answer while a daemon reconnects to its relay with the slowest while idle.
-# The browser app's tests (headless Chromium over WebDriver) run last, on their own: a
-# browser beside the daemon floods would make their waits a matter of luck.
-# The in-process suites whose daemon fetches weather from a loopback server in its own
-# background loop: beside 750 other tests on two cores that loop did not get to run within
-# 30 s in a CI run (the cards stayed "not fetched yet"), while each suite passes alone.
-WEATHER_SUITES = WeatherTLSTests|TripDayWeatherTests|DashboardAPITests
-
+# The tests: the build, then scripts/test.sh's steps (which suites run apart, and why, is
+# written there), each running the package's test binary with Swift Testing's filter.
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip 'PlacesIntegrationTests|SyncServiceTests|TransportLimitsTests|$(WEATHER_SUITES)'
-	$(SWIFT) test --skip-build --filter 'SyncServiceTests|TransportLimitsTests'
-	$(SWIFT) test --skip-build --filter '$(WEATHER_SUITES)'
-	$(SWIFT) test --skip-build --filter PlacesIntegrationTests \
-		--skip 'HostilePeerTests|HostileTripPeerTests|HostileExpensePeerTests|HostileCardPeerTests|HostileSocialPeerTests|HostileExplorePeerTests|RelayTripPhotoAttackTests|FaultConvergenceTests|PlacesIntegrationTests.CLI|BrowserApp|BrowserBench'
-	$(SWIFT) test --skip-build --filter 'PlacesIntegrationTests.CLI'
-	$(SWIFT) test --skip-build --filter HostilePeerTests
-	$(SWIFT) test --skip-build --filter HostileTripPeerTests
-	$(SWIFT) test --skip-build --filter HostileExpensePeerTests
-	$(SWIFT) test --skip-build --filter HostileCardPeerTests
-	$(SWIFT) test --skip-build --filter HostileSocialPeerTests
-	$(SWIFT) test --skip-build --filter HostileExplorePeerTests
-	$(SWIFT) test --skip-build --filter RelayTripPhotoAttackTests
-	$(SWIFT) test --skip-build --filter FaultConvergenceTests
-	$(SWIFT) test --skip-build --filter BrowserApp
+	SWIFT="$(SWIFT)" scripts/test.sh
 
 # Issue 34's floor table first (scripts/bench-table.sh: every hot path beside its floor,
 # measured in one run, as a Markdown table), then each benchmark's own figures.

@@ -87,8 +87,10 @@ final class RelayTrip {
 /// Issue 30, "Bad input": a path between a member and the relay that flips, duplicates,
 /// reorders or withholds bytes (a tampering proxy), and a relay path that withholds an edit
 /// until the members meet directly. The link is a Noise session, so tampering closes it with
-/// a logged reason and corrupts nothing; the member heals and both members converge.
-@Suite("Relay: a tampering path between a member and the relay", .serialized)
+/// a logged reason and corrupts nothing; the member heals and both members converge. Each
+/// case has its own relay, daemons and proxies, so the cases run side by side (the withheld
+/// one waits out a 45 s idle timeout while the others run).
+@Suite("Relay: a tampering path between a member and the relay")
 struct RelayTamperTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let fault: TamperProxy.Fault

@@ -127,13 +127,26 @@ struct RelayTripPhotoAttackTests {
         }
     }
 
-    /// The slowest answer to a trip's GET over `window`, asked back to back.
-    static func slowest(_ node: SyncNode, _ path: String, for window: Duration) throws -> (Duration, Int) {
+    /// The slowest answer to a trip's GET over `window`, asked back to back; with `until`,
+    /// the window ends a second after `until` first holds (or at `window`, whichever is first).
+    static func slowest(
+        _ node: SyncNode, _ path: String, for window: Duration, until: (() -> Bool)? = nil
+    ) throws -> (Duration, Int) {
         let clock = ContinuousClock()
-        let end = clock.now + window
+        var end = clock.now + window
         var worst = Duration.zero
         var asked = 0
+        var done = false
+        var checked = clock.now
         while clock.now < end {
+            // `until` reads logs: asked four times a second, not between every two GETs.
+            if !done, let until, clock.now - checked > .milliseconds(250) {
+                checked = clock.now
+                if until() {
+                    done = true
+                    end = min(end, clock.now + .seconds(1))
+                }
+            }
             let start = clock.now
             let r = try node.d.send("GET", path)
             guard r.status == 200 else { throw HarnessError("GET \(path): \(r.status)") }
@@ -175,12 +188,21 @@ struct RelayTripPhotoAttackTests {
         try relay.start()
         let anaLine = "peer.id=\(ana.id.prefix(7))"
         let before = RelayTripPhotoTests.count(anaLine, in: relay.log)
-        let (busy, busyAsked) = try Self.slowest(ana, path, for: .seconds(20))
+        // The scan is over once Ana's daemon has announced every trip's photos to the relay
+        // again (the relay's restart ended what it had announced); the window ends a second later.
+        let announced = "photos announced to a relay"
+        let announcedBefore = RelayTripPhotoTests.count(announced, in: ana.d.log)
+        let (busy, busyAsked) = try Self.slowest(ana, path, for: .seconds(30)) {
+            RelayTripPhotoTests.count(announced, in: ana.d.log) >= announcedBefore + trips
+        }
+        let rescanned = RelayTripPhotoTests.count(announced, in: ana.d.log) - announcedBefore
         let reconnected = RelayTripPhotoTests.count(anaLine, in: relay.log) > before
         print(
             "scanAtConnect: \(trips) trips × \(perTrip) photo messages; slowest GET idle \(idle) (\(idleAsked) asked),"
-                + " while reconnecting \(busy) (\(busyAsked) asked); reconnected \(reconnected)")
+                + " while reconnecting \(busy) (\(busyAsked) asked); reconnected \(reconnected);"
+                + " trips announced again \(rescanned)")
         #expect(reconnected, "Ana's daemon reached the relay again within the window")
+        #expect(rescanned >= trips, "the window ended before the scan did: \(rescanned) of \(trips) trips announced")
         // Measured (debug build, load 1.5-2.8): 0.39 s with the whole scan in one turn of the
         // engine, 0.017 s letting it go between trips; the idle slowest was 0.007 s.
         #expect(
