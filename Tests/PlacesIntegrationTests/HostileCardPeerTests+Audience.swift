@@ -128,7 +128,7 @@ extension HostileCardPeerTests {
             try t.session.send(
                 Wire.offer(doc: card.doc, owner: m.key, kind: "card", vector: card.mirror.vector, grants: grants))
             for op in card.ops { try t.session.send(ops: [op], doc: card.doc) }
-            _ = try t.session.drain(for: 1)
+            _ = try t.session.settle()
         }
         let none = try card("no grant")
         try send(none, grants: [])
@@ -163,7 +163,7 @@ extension HostileCardPeerTests {
         let victimKey = try HumanID.decode(v.id)
         try s.session.send(try hijack.offer(to: [victimKey]))
         for op in hijack.ops { try s.session.send(ops: [op], doc: s.doc) }
-        _ = try s.session.drain(for: 1.5)
+        _ = try s.session.settle()
         guard v.serving("an itinerary offered as a card") else { return }
         #expect(v.opCount == ops, "card ops in an itinerary were stored")
         #expect(try v.itineraryJSON(s.itinerary.id) == before, "the itinerary changed")
@@ -185,8 +185,8 @@ extension HostileCardPeerTests {
         try other.send(try b.offer(to: [t.victimKey]))
         try t.session.send(ops: a.ops, doc: a.doc)
         try other.send(ops: b.ops, doc: b.doc)
-        _ = try t.session.drain(for: 1)
-        _ = try other.drain(for: 0.5)
+        _ = try t.session.settle()
+        _ = try other.settle()
         try await eventually("one of the cards is shown", timeout: .seconds(10)) {
             !v.sharedFavoriteNames(m.humanID).isEmpty
         }

@@ -45,7 +45,7 @@ extension HostileCardPeerTests {
         #expect(v.popularity(of: Self.lisbon, query: "lisbon") == 0)
         // The 10,001st place comes last in the owner's order.
         let card = try Self.bigCard(m, count: 10_001) { $0 == 10_000 ? Self.planted("10001") : "Zyxqor \($0)" }
-        _ = try t.deliver(card, seconds: 2)
+        _ = try t.deliver(card)
         try await eventually("the 10,000 places are shown", timeout: .seconds(90)) {
             (v.contactEntry(m.humanID)?["sharedFavorites"] as? Int ?? 0) >= 10_000
         }
@@ -74,9 +74,9 @@ extension HostileCardPeerTests {
         try v.accept(eve.humanID)
         #expect(v.popularity(of: Self.lisbon, query: "lisbon") == 0)
         // Every place is "Lisbon", made from Lisbon: the same place 20,000 times.
-        _ = try t.deliver(try Self.bigCard(m, count: 10_000) { _ in "Lisbon" }, seconds: 1)
+        _ = try t.deliver(try Self.bigCard(m, count: 10_000) { _ in "Lisbon" })
         let eveSession = try eve.connectForCards(to: v.address, name: "Eve")
-        _ = try t.deliver(try Self.bigCard(eve, count: 10_000) { _ in "Lisbon" }, from: eveSession, seconds: 1)
+        _ = try t.deliver(try Self.bigCard(eve, count: 10_000) { _ in "Lisbon" }, from: eveSession)
         try await eventually("both cards are shown", timeout: .seconds(120)) {
             v.contactEntry(m.humanID)?["sharedFavorites"] as? Int == 10_000
                 && v.contactEntry(eve.humanID)?["sharedFavorites"] as? Int == 10_000
@@ -171,7 +171,7 @@ extension HostileCardPeerTests {
             var attempt = card
             let op = try attempt.append(lie.changes)
             try t.session.send(ops: [op], doc: card.doc)
-            _ = try t.session.drain(for: 0.3)
+            _ = try t.session.settle()
             guard v.serving("a card op with \(lie.what)") else { return }
             #expect(v.opCount == ops, "a card op with \(lie.what) was stored")
             #expect(v.sharedFavoriteNames(m.humanID) == ["Pastelaria Zyxqor"], "\(lie.what) changed the card")

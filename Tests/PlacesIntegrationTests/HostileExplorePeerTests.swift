@@ -109,14 +109,13 @@ struct HostileExplorePeerTests {
         return trips.map { $0["name"] as? String ?? "?" }
     }
 
-    /// Sends a trip's offer, waits briefly for the answer, then its ops.
+    /// Sends a trip's offer, then its ops once the daemon has handled the offer, and returns
+    /// once it has handled them too (`PeerSession.settle`).
     static func deliver(_ trip: PublishedDraft, offer: WireMessage? = nil, from session: PeerSession) throws {
         try session.send(try offer ?? trip.offer())
-        _ = try session.wait(
-            timeout: 1,
-            for: { if case .offer(let o)? = $0.kind { o.doc == Data(trip.doc.bytes) && o.reply } else { false } })
+        _ = try session.settle()
         if !trip.ops.isEmpty { try session.send(ops: trip.ops, doc: trip.doc) }
-        _ = try session.drain(for: 0.5)
+        _ = try session.settle()
     }
 
     static func publishedRows(_ v: SyncNode) throws -> Int {
@@ -275,7 +274,7 @@ struct HostileExplorePeerTests {
         // A like signed for "unlike" sent as a like.
         let flipped = m.identity.sign(PublishedLike.message(doc: trip, liker: m.key, liked: false, at: now))
         try session.send(Replicator.tripLike(PublishedLike(doc: trip, liked: true, at: now, signature: flipped.bytes)))
-        _ = try session.drain(for: 1)
+        _ = try session.settle()
         guard v.serving("forged trip likes") else { return }
         #expect(try likes() == 0, "a forged like counts")
 
@@ -285,7 +284,7 @@ struct HostileExplorePeerTests {
         try session.send(like(trip, liker: m.key, signer: m, at: now))
         try await Task.sleep(for: .milliseconds(50))
         try session.send(like(trip, liker: m.key, signer: m, at: SignedReaction.now()))
-        _ = try session.drain(for: 1)
+        _ = try session.settle()
         #expect(try likes() == 1, "a repeated like counts twice")
         guard v.serving("repeated trip likes") else { return }
     }

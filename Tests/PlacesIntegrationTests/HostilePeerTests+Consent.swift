@@ -75,7 +75,7 @@ extension HostilePeerTests {
             body: Wire.body([Wire.set(shared.doc.hex, kind: "itinerary", field: "name", value: Wire.string("Mine"))]),
             signer: fresh)
         try session.send(ops: [planted])
-        _ = try session.drain(for: 0.5)
+        _ = try session.settle()
         #expect(ursula.opCount == baseline)
 
         // 4. What the owner wrote, relayed by Mallory, is taken; nothing else.

@@ -134,7 +134,7 @@ struct HostilePeerTests {
             ]))
         try session.send(Wire.offer(doc: doc, owner: mallory.key, vector: [(mallory.key, 1)], grants: [grant]))
         try session.send(ops: [create])
-        _ = try session.drain(for: 1.5)
+        _ = try session.settle()
 
         guard victim.serving("a stranger's planted offer") else { return }
         #expect(try victim.itineraryIDs() == before, "the victim lists an itinerary a stranger planted")

@@ -31,8 +31,8 @@ extension HostileSocialPeerTests {
         let x = try AdversarialPeer()
         let xs = try x.connectSocial(to: v.node.address, name: "Xavier")
         try xs.send(ops: [try m.outbox.draft(Wire.post(text: "planted: by a stranger"), signer: x)], doc: m.outbox.doc)
-        _ = try xs.drain(for: 0.5)
-        _ = try m.session.drain(for: 0.5)
+        _ = try xs.settle()
+        _ = try m.session.settle()
         guard v.node.serving("ops by non-authors") else { return }
         #expect(
             v.node.opCount == ops, "the victim stored \(v.node.opCount - ops) ops written or relayed by a non-author")

@@ -56,7 +56,7 @@ extension HostileSocialPeerTests {
             try other.append(other.rootChanges)
             try ms.send(try other.offer(to: v.key))
         }
-        _ = try ms.drain(for: 0.5)
+        _ = try ms.settle()
         #expect(
             v.friendInvitations().filter { $0["from"] as? String == m.humanID }.count == 1,
             "one identity has \(v.friendInvitations().count) friend requests")

@@ -403,6 +403,25 @@ final class PeerSession: @unchecked Sendable {
         return nil
     }
 
+    /// Sends a Ping and returns every message that arrives before its Pong. The daemon reads
+    /// a session's messages in order and answers a Ping only after it has handled, and
+    /// queued the answers to, every message sent before it (`SyncService.readLoop`): the
+    /// Pong says the daemon is done with them, however busy the machine, where a fixed pause
+    /// only guesses. A session the daemon closed meanwhile has nothing more to handle: what
+    /// arrived before the close is returned. Throws when neither comes within `timeout`.
+    func settle(timeout: Double = 30) throws -> [WireMessage] {
+        let nonce = UInt64.random(in: .min ... .max)
+        var ping = WireMessage()
+        ping.ping.nonce = nonce
+        var out = [WireMessage]()
+        do { try send(ping) } catch { if closed { return out } else { throw error } }
+        let pong = try wait(
+            timeout: timeout, for: { if case .pong(let p)? = $0.kind { p.nonce == nonce } else { false } },
+            other: { out.append($0) })
+        guard pong != nil || closed else { throw HarnessError("no Pong within \(timeout) s") }
+        return out
+    }
+
     /// Every message that arrives within `seconds`.
     func drain(for seconds: Double) throws -> [WireMessage] {
         let deadline = Date().addingTimeInterval(seconds)
