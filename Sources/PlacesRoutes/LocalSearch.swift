@@ -6,7 +6,9 @@
 ///   is added exactly and only short segments are tried;
 /// - Or-opt / Or-3opt segment insertion: a segment of 1–3 nodes moved next to a
 ///   neighbour of one of its ends, in either orientation (orientation-preserving block
-///   rotation, so it is exact on asymmetric matrices too).
+///   rotation, so it is exact on asymmetric matrices too);
+/// - above ``clusteredLimit`` nodes on symmetric matrices, sequential 3-opt moves and
+///   Lin–Kernighan chains of up to six flips (LocalSearch+ThreeOpt.swift).
 /// Between descents a segment-local double bridge (swap of two adjacent short blocks) or a
 /// spatial segment exchange (three cuts near each other in space) perturbs the tour; only
 /// the six touched nodes are queued. A kick that ends worse than
@@ -19,24 +21,31 @@ final class LocalSearch {
     let k: Int
     /// Whether kicks may be spatial segment exchanges (see ``clusteredLimit``).
     let useSpatialKicks: Bool
+    /// Whether descents use sequential 3-opt moves (and kicks are 4-change double bridges).
+    let useThreeOpt: Bool
 
-    /// Tours up to this size use α-nearest candidates and spatial kicks, which find the
-    /// links between clusters; larger ones keep 10 nearest neighbours and segment-local
-    /// kicks only: there the time budget, not a deep basin, limits the answer, and cheap
-    /// local kicks over short lists measured better (TSPLIB 318–1,002 nodes).
+    /// Tours up to this size use spatial kicks, which find the links between clusters;
+    /// larger ones use segment-local kicks only (there the time budget, not a deep basin,
+    /// limits the answer) and, when symmetric, 3-opt moves and Lin–Kernighan chains with
+    /// segment-local double bridges (TSPLIB 318–1,002 nodes measured best so).
     static let clusteredLimit = 250
     let w: UnsafeMutablePointer<Int>
     let tour: UnsafeMutablePointer<Int>
     let pos: UnsafeMutablePointer<Int>
     let neighbours: UnsafeMutablePointer<Int>
+    /// `neighbourCost[v * k + i]` = d(v, neighbours[v * k + i]), read without touching the
+    /// (large, cache-unfriendly) matrix.
+    let neighbourCost: UnsafeMutablePointer<Int>
     private let queue: UnsafeMutablePointer<Int>
     private let queued: UnsafeMutablePointer<Bool>
-    private var queueHead = 0
-    private var queueCount = 0
-    var journal: [(Int, Int)] = []
-    var journaling = false
+    // The search runs on one thread; unchecked exclusivity keeps the runtime's access
+    // tracking (a measurable share of the inner loop) off these hot fields.
+    @exclusivity(unchecked) private var queueHead = 0
+    @exclusivity(unchecked) private var queueCount = 0
+    @exclusivity(unchecked) var journal: [(Int, Int)] = []
+    @exclusivity(unchecked) var journaling = false
     /// Current tour cost, kept in step with every applied move.
-    var cost = 0
+    @exclusivity(unchecked) var cost = 0
 
     /// Most positions a spatial kick may move (larger ones fall back to a local kick).
     static let spatialKickLimit = 150
@@ -50,10 +59,12 @@ final class LocalSearch {
         self.symmetric = symmetric
         self.k = min(m <= Self.clusteredLimit ? 12 : 10, m - 1)
         self.useSpatialKicks = m <= Self.clusteredLimit
+        self.useThreeOpt = symmetric && m > Self.clusteredLimit
         w = .allocate(capacity: m * m)
         tour = .allocate(capacity: m)
         pos = .allocate(capacity: m)
         neighbours = .allocate(capacity: m * k)
+        neighbourCost = .allocate(capacity: m * k)
         queue = .allocate(capacity: m)
         queued = .allocate(capacity: m)
         matrix.withUnsafeBufferPointer { source in
@@ -75,6 +86,7 @@ final class LocalSearch {
         tour.deallocate()
         pos.deallocate()
         neighbours.deallocate()
+        neighbourCost.deallocate()
         queue.deallocate()
         queued.deallocate()
     }
@@ -92,16 +104,16 @@ final class LocalSearch {
     // MARK: - Primitives
 
     @inline(__always) func d(_ a: Int, _ b: Int) -> Int { w[a &* m &+ b] }
-    @inline(__always) private func succ(_ a: Int) -> Int {
+    @inline(__always) func succ(_ a: Int) -> Int {
         let p = pos[a] &+ 1
         return tour[p == m ? 0 : p]
     }
-    @inline(__always) private func pred(_ a: Int) -> Int {
+    @inline(__always) func pred(_ a: Int) -> Int {
         let p = pos[a]
         return tour[p == 0 ? m &- 1 : p &- 1]
     }
     /// Forward distance in positions from `a` to `b` (0 when equal).
-    @inline(__always) private func span(_ a: Int, _ b: Int) -> Int {
+    @inline(__always) func span(_ a: Int, _ b: Int) -> Int {
         let s = pos[b] &- pos[a]
         return s < 0 ? s &+ m : s
     }
@@ -109,10 +121,15 @@ final class LocalSearch {
     private func buildNeighbours() {
         // Nearest by cost plus α-nearest (see CandidateSet); asymmetric matrices rank by
         // round-trip cost, a good proxy for "close in either direction".
-        let lists = CandidateSet.build(m: m, k: k, alphaCount: useSpatialKicks ? CandidateSet.alphaCount : 0) {
+        let lists = CandidateSet.build(
+            m: m, k: k, alphaCount: useSpatialKicks || useThreeOpt ? CandidateSet.alphaCount : 0
+        ) {
             a, b in symmetric ? d(a, b) : d(a, b) &+ d(b, a)
         }
-        for (index, node) in lists.enumerated() { neighbours[index] = node }
+        for (index, node) in lists.enumerated() {
+            neighbours[index] = node
+            neighbourCost[index] = d(index / k, node)
+        }
     }
 
     /// Reverses tour positions `i...j` (forward, cyclic) exactly.
@@ -136,7 +153,7 @@ final class LocalSearch {
 
     /// Reverses the path from node `from` forward to node `to`; on symmetric matrices the
     /// complementary path is reversed instead when it is shorter (same cycle).
-    private func reversePath(_ from: Int, _ to: Int) {
+    func reversePath(_ from: Int, _ to: Int) {
         let i = pos[from]
         let j = pos[to]
         let length = (j &- i &+ m) % m &+ 1
@@ -327,7 +344,7 @@ final class LocalSearch {
     /// Runs first-improvement descent until no queued node yields an improving move.
     func descend() {
         while let a = pop() {
-            if try2Opt(a) || tryOrOpt(a) {
+            if try2Opt(a) || tryOrOpt(a) || (useThreeOpt && (try3Opt(a) || tryChain(a))) {
                 push(a)
                 // Debug builds check the incremental cost after every move (O(n) each).
                 assert(cost == tourCost(), "incremental cost drifted from the tour's cost")

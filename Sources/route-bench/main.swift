@@ -2,6 +2,7 @@
 //
 //   swift run -c release route-bench [--tsplib DIR] [--budget-ms MS] [--only NAME]
 //       [--skip-tsplib] [--clustered DIR] [--seeds 1,2,3] [--skip-clustered] [--tsplib-only]
+//       [--seed S]
 //
 // Sections: TSPLIB gaps, clustered cities vs LKH-3 (bench/clustered), the exact solver,
 // the 60-place city, 30-place itineraries, day routes.
@@ -153,6 +154,8 @@ func option(_ name: String) -> String? {
 let directory =
     option("--tsplib") ?? ProcessInfo.processInfo.environment["PLACES_TSPLIB"] ?? "../shared/bench/tsplib"
 let budgetMilliseconds = Int(option("--budget-ms") ?? "") ?? 1000
+// `--seed S`: the TSPLIB runs' seed (default: SolveOptions' default seed).
+let tsplibSeed = UInt64(option("--seed") ?? "") ?? SolveOptions().seed
 let only = option("--only")
 let skipTSPLIB = arguments.contains("--skip-tsplib")
 // `--tsplib-only`: the TSPLIB set and nothing after it (`scripts/bench-table.sh`'s row).
@@ -219,7 +222,8 @@ if !skipTSPLIB {
             do {
                 solution = try RouteSolver.solve(
                     instance.matrix,
-                    options: SolveOptions(timeBudget: .milliseconds(budgetMilliseconds), maxStagnantKicks: Int.max))
+                    options: SolveOptions(
+                        timeBudget: .milliseconds(budgetMilliseconds), seed: tsplibSeed, maxStagnantKicks: Int.max))
             } catch {
                 print("\(name): \(error)")
             }

@@ -61,6 +61,64 @@ struct RouteSolverTests {
         }
     }
 
+    @Test(
+        "above 250 nodes (3-opt moves and Lin–Kernighan chains when symmetric): fixed ends, true cost, beats construction",
+        arguments: [false, true])
+    func largeHeuristicProperties(asymmetric: Bool) throws {
+        var factory = InstanceFactory(seed: asymmetric ? 33 : 34)
+        // 260 nodes: round trips are 260-node cycles, open paths and fixed pairs 261 with the
+        // extra node; both above LocalSearch.clusteredLimit.
+        let n = 260
+        let matrix = asymmetric ? factory.asymmetric(n) : factory.symmetric(n, duplicates: true)
+        for var options in endpointCases(n, rng: &factory.rng) {
+            options.timeBudget = .milliseconds(400)
+            options.maxStagnantKicks = 60
+            let solution = try RouteSolver.solve(matrix, options: options)
+            #expect(isPermutation(solution.order, of: n))
+            if let start = options.start { #expect(solution.order.first == start) }
+            if let end = options.end, !(options.roundTrip && options.start == end) {
+                #expect(solution.order.last == end)
+            }
+            let recomputed = matrix.cost(of: solution.order, roundTrip: options.roundTrip)
+            #expect(abs(solution.cost - recomputed) < 1e-9 * max(1, recomputed))
+            let construction = try RouteSolver.constructionOrder(matrix, options: options)
+            #expect(solution.cost <= matrix.cost(of: construction, roundTrip: options.roundTrip) + 1e-9)
+        }
+    }
+
+    @Test("3-opt and Lin–Kernighan moves keep the incremental cost exact and leave no improving 2-opt move")
+    func threeOptDescent() {
+        var factory = InstanceFactory(seed: 35)
+        let n = 300
+        let matrix = factory.symmetric(n, duplicates: true)
+        let w = ReducedProblem.quantize(matrix)
+        var start = Array(0..<n)
+        for i in stride(from: n - 1, to: 0, by: -1) { start.swapAt(i, factory.rng.below(i + 1)) }
+        let search = LocalSearch(matrix: w, count: n, symmetric: true, initialTour: start)
+        #expect(search.useThreeOpt)
+        search.queueAll()
+        search.descend()
+        #expect(search.cost == search.tourCost())
+        var rng = SplitMix64(seed: 36)
+        search.iterate(until: ContinuousClock().now.advanced(by: .seconds(5)), maxStagnantKicks: 200, rng: &rng)
+        #expect(search.cost == search.tourCost())
+        let tour = search.currentTour
+        #expect(isPermutation(tour, of: n))
+        // A 3-opt local optimum is in particular 2-opt optimal for every pair of edges.
+        var improving = 0
+        for i in 0..<(n - 2) {
+            for j in (i + 2)..<n where !(i == 0 && j == n - 1) {
+                let a = tour[i]
+                let b = tour[i + 1]
+                let c = tour[j]
+                let e = tour[(j + 1) % n]
+                if search.d(a, c) + search.d(b, e) < search.d(a, b) + search.d(c, e) { improving += 1 }
+            }
+        }
+        // Neighbour lists bound the search, so a rare long-range 2-opt move may remain.
+        #expect(improving <= n / 50, "\(improving) improving 2-opt moves left")
+    }
+
     @Test("the same seed gives the same order")
     func deterministic() throws {
         var factory = InstanceFactory(seed: 41)
