@@ -98,7 +98,7 @@ extension Store {
                 let op = checked.result(i)
                 do {
                     if let (op, body, excluded, equivocating) = try ingestOne(
-                        db, op, doc: doc, keyring: keyring, batch: batch, authorize: authorize)
+                        db, op, bytes: bytes, doc: doc, keyring: keyring, batch: batch, authorize: authorize)
                     {
                         result.stored.append(op)
                         result.bodies.append(body)
@@ -131,32 +131,48 @@ extension Store {
         var body: OpBody?
         /// Why a body that decrypted does not parse (an unknown kind, a bad shape).
         var bodyError: String?
+        /// What materializing the op writes when its author acts for itself (not a device),
+        /// worked out on the core that opened it.
+        var plan: Materializer.Plan?
     }
 
-    /// Decodes every op and computes its id, then verifies and opens those not already
-    /// held, in a pipeline: for batches of 8 or more the other cores work ahead while the
-    /// caller stores the ops already checked.
+    /// Decodes every op, computes its id and looks up whether it is held, then verifies and
+    /// opens those not already held, in a pipeline: each op is handed to the other cores as
+    /// soon as it is looked up, so they verify while this thread looks up the next ones and
+    /// then stores the ops already checked.
     static func precheck(_ db: Database, _ encodedOps: [[UInt8]], keyring: Keyring) throws -> Pipeline<CheckedOp> {
-        var checked = encodedOps.map { bytes -> CheckedOp in
-            do throws(OpFormatError) {
-                let op = try SignedOp(decoding: bytes)
-                return CheckedOp(op: .success(op), id: Blake2b.hash256(op.signedBytes))
-            } catch {
-                return CheckedOp(op: .failure(error))
-            }
-        }
-        // Replays are skipped before their signature is looked at: no need to verify them.
-        for i in checked.indices where !checked[i].id.isEmpty {
-            checked[i].held =
-                try Bool.fetchOne(
-                    db.cachedStatement(sql: "SELECT 1 FROM op WHERE id = ?"), arguments: [Data(checked[i].id)]) == true
-        }
-        let decoded = checked
-        return Pipeline(count: decoded.count, chunk: decoded.count >= 8 ? 16 : decoded.count) { i in
+        let decoded = Slots<CheckedOp>(count: encodedOps.count)
+        let pipeline = Pipeline(
+            count: encodedOps.count, chunk: encodedOps.count >= 8 ? 16 : encodedOps.count, published: 0
+        ) { i in
             var c = decoded[i]
             if !c.held { verifyAndOpen(&c, keyring: keyring) }
             return c
         }
+        // Replays are skipped before their signature is looked at: no need to verify them.
+        do {
+            for (i, bytes) in encodedOps.enumerated() {
+                var c: CheckedOp
+                do throws(OpFormatError) {
+                    let op = try SignedOp(decoding: bytes)
+                    c = CheckedOp(op: .success(op), id: Blake2b.hash256(op.signedBytes))
+                } catch {
+                    c = CheckedOp(op: .failure(error))
+                }
+                if !c.id.isEmpty {
+                    var held = try RawStatement(db, "SELECT 1 FROM op WHERE id = ?")
+                    held.bind(c.id)
+                    try held.forEachRow(db) { _ in c.held = true }
+                }
+                decoded.set(i, c)
+                pipeline.publish(upTo: i + 1)
+            }
+        } catch {
+            // The workers wait for ops that will not come.
+            pipeline.cancel()
+            throw error
+        }
+        return pipeline
     }
 
     /// Verifies the signature of a decoded op and, when it holds, opens and parses the body.
@@ -171,12 +187,18 @@ extension Store {
             let plaintext = try? SecretBox.open(
                 op.ciphertext, key: key, associatedData: OpCrypto.associatedData(header))
         else { return }
-        do { c.body = try decodeBody(plaintext) } catch { c.bodyError = bodyRefusal(error) }
+        do {
+            let body = try decodeBody(plaintext)
+            c.body = body
+            c.plan = Materializer.plan(opID: c.id, header: header, authorKey: header.authorKey, body: body)
+        } catch {
+            c.bodyError = bodyRefusal(error)
+        }
     }
 
     private func ingestOne(
-        _ db: Database, _ checked: CheckedOp, doc batchDoc: DocumentID, keyring: Keyring, batch: OpBatch,
-        authorize: (OpHeader, OpBody) -> String?
+        _ db: Database, _ checked: CheckedOp, bytes: [UInt8], doc batchDoc: DocumentID, keyring: Keyring,
+        batch: OpBatch, authorize: (OpHeader, OpBody) -> String?
     ) throws -> (SignedOp, OpBody, excluded: Bool, equivocating: Bool)? {
         let op: SignedOp
         switch checked.op {
@@ -215,11 +237,11 @@ extension Store {
         {
             throw Rejection.unauthorized(refusal)
         }
-        try insertOp(db, op, id: id, vector: vector, batch: batch)
+        try insertOp(db, op, id: id, encoded: bytes, vector: vector, batch: batch)
         guard try equivocating || batch.hasEquivocated(db, header.doc, author: header.author) else {
             let excluded = try Store.materializeStored(
                 db, id: id, header: header, body: body, person: person, owner: ownerKey, vector: vector,
-                keyring: keyring)
+                keyring: keyring, plan: person == header.authorKey ? checked.plan : nil)
             return (op, body, excluded, false)
         }
         if equivocating { batch.noteEquivocation(header.doc, author: header.author) }
@@ -233,11 +255,12 @@ extension Store {
 extension Store {
     /// Records a just-stored op's role events, then materializes it unless it is concurrent
     /// with its author's removal; an owner's removal excludes the removed member's
-    /// concurrent ops already held and re-materializes the document.
+    /// concurrent ops already held and re-materializes the document. `plan`, when given, is
+    /// `Materializer.plan` of this op as `person` (worked out beforehand on another core).
     @discardableResult
     static func materializeStored(
         _ db: Database, id: [UInt8], header: OpHeader, body: OpBody, person: String, owner: String,
-        vector: VersionVector, keyring: Keyring
+        vector: VersionVector, keyring: Keyring, plan: Materializer.Plan? = nil
     ) throws -> Bool {
         let author = header.authorKey
         try recordMemberEvents(db, header: header, authorKey: author, person: person, body: body)
@@ -245,7 +268,11 @@ extension Store {
             try db.execute(sql: "UPDATE op SET excluded = 1 WHERE id = ?", arguments: [Data(id)])
             return true
         }
-        try Materializer.apply(db, opID: id, header: header, authorKey: author, person: person, body: body)
+        if let plan {
+            try Materializer.apply(db, plan)
+        } else {
+            try Materializer.apply(db, opID: id, header: header, authorKey: author, person: person, body: body)
+        }
         if person == owner || !revokedDevices(body).isEmpty,
             try excludeConcurrent(db, doc: header.doc, body: body, vector: vector, byOwner: person == owner)
         {

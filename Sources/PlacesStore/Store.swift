@@ -335,11 +335,13 @@ public final class Store: Sendable {
     }
 
     /// Appends an op to the log and (at the end of the batch) the heads; returns its causal
-    /// version vector.
+    /// version vector. `encoded` is `op.encoded` when the caller holds it (received bytes,
+    /// which decoded to `op`), spared a copy.
     @discardableResult
-    func insertOp(_ db: Database, _ op: SignedOp, id: [UInt8], vector: VersionVector? = nil, batch: OpBatch) throws
-        -> VersionVector
-    {
+    func insertOp(
+        _ db: Database, _ op: SignedOp, id: [UInt8], encoded: [UInt8]? = nil, vector: VersionVector? = nil,
+        batch: OpBatch
+    ) throws -> VersionVector {
         let vv = try vector ?? causalVector(db, header: op.header, batch: batch)
         var insert = try RawStatement(
             db, "INSERT INTO op(id, doc, author, seq, lamport, epoch, bytes, vv) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
@@ -349,7 +351,7 @@ public final class Store: Sendable {
         insert.bind(Int64(op.header.seq))
         insert.bind(Int64(op.header.lamport))
         insert.bind(Int64(op.header.epoch))
-        insert.bind(op.encoded)
+        insert.bind(encoded ?? op.encoded)
         insert.bind(vv.text)
         try insert.execute(db)
         batch.stored(id, header: op.header, vector: vv)
