@@ -276,7 +276,7 @@ def main():
         md.append("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
         for p in fan:
             md.append(
-                f"| {p['daemons']} | {p['topology']} | {p['connections']} "
+                f"| {p['daemons']} | {p['topology']} | {p['connections'] // 2} "
                 f"| {p['latestArrival']['p50']:.2f} / {p['latestArrival']['p99']:.2f} ms ({p['edits']} edits) "
                 f"| {num(p['bytesPerEdit'])} | {num(p['idleBytesPerEdit'])} | {num(p['maxConnectionBytesPerEdit'])} "
                 f"| {p['extraEvents']} |"
