@@ -161,6 +161,9 @@ def main():
          "(these figures are the checkpoint of a run that had not finished: larger sizes missing).")
     )
     md.append("")
+    for error in r.get("errors", []):
+        md.append(f"Stopped early: `{esc(error)}` (the sizes before it are below).")
+        md.append("")
 
     def img(name, alt):
         md.append(f"![{alt}](scale/{name})")

@@ -39,7 +39,19 @@ enum ScaleBench {
         FloorTable.note("scale: 1-core sign rate")
         report["signRate"] = try PlacesBench.measureSignRate()
         report["verifyRate"] = try SyncBench.measureVerifyRate()
-        if !skipped.contains("history") {
+        // A curve that fails at some size keeps the sizes measured before it, says why it
+        // stopped (`errors`), and the next curve runs.
+        var errors = [String]()
+        func section(_ name: String, _ measure: () throws -> Void) {
+            guard !skipped.contains(name) else { return }
+            do { try measure() } catch {
+                FloorTable.note("scale: \(name) stopped: \(error)")
+                errors.append("\(name): \(error)")
+                report["errors"] = errors
+                checkpoint(report)
+            }
+        }
+        section("history") {
             var points = [[String: Any]]()
             for ops in sizes("PLACES_SCALE_OPS", [10_000, 100_000, 1_000_000], cap: "PLACES_SCALE_MAX_OPS") {
                 points.append(try history(ops: ops))
@@ -47,7 +59,7 @@ enum ScaleBench {
                 checkpoint(report)
             }
         }
-        if !skipped.contains("fanout") {
+        section("fanout") {
             var points = [[String: Any]]()
             for daemons in sizes("PLACES_SCALE_DAEMONS", [2, 8, 32], cap: "PLACES_SCALE_MAX_DAEMONS") {
                 for mesh in [false, true] where !(mesh && daemons == 2) {
@@ -57,7 +69,7 @@ enum ScaleBench {
                 }
             }
         }
-        if !skipped.contains("breadth") {
+        section("breadth") {
             report["breadth"] = try breadth(
                 sizes("PLACES_SCALE_DOCS", [10, 100, 1_000, 10_000], cap: "PLACES_SCALE_MAX_DOCS")
             ) { partial in
