@@ -15,7 +15,7 @@ RELEASE_BIN = $$($(SWIFT) build $(RELEASE) --show-bin-path)
 DATA_DIR ?=
 RUN_ARGS ?= $(if $(DATA_DIR),--data-dir $(DATA_DIR),)
 
-.PHONY: run test bench bench-table route-bench plan-bench hostile-bench relay-bench gui-bench fault-long lint deps build release release-placesd clean
+.PHONY: run test bench bench-table scale-bench route-bench plan-bench hostile-bench relay-bench gui-bench fault-long lint deps build release release-placesd clean
 
 deps:
 	@bash scripts/bootstrap.sh
@@ -51,6 +51,16 @@ bench: release
 # The floor table alone (docs/benchmarks.md, "Issue 34: the floor table").
 bench-table: release
 	SWIFT="$(SWIFT)" scripts/bench-table.sh "$(RELEASE_BIN)"
+
+# Issue 34's cost curves: history length, shared trips, daemons in a line and a mesh,
+# measured against release daemons over loopback; writes docs/scale.md's figures and
+# docs/scale/*.svg (scripts/scale-report.py). Quick check: PLACES_SCALE_MAX_OPS=10000
+# PLACES_SCALE_MAX_DOCS=100 PLACES_SCALE_MAX_DAEMONS=8 make scale-bench (docs/scale.md: knobs).
+scale-bench: release-placesd
+	$(SWIFT) build $(RELEASE) --product places-bench
+	PLACES_BENCH_PROFILE=scale PLACES_SCALE_PARTIAL=.build/scale-partial.json \
+		"$(RELEASE_BIN)/places-bench" >.build/scale.json
+	python3 scripts/scale-report.py .build/scale.json docs
 
 # Issue 11's hostile-peer figures: a stranger's connection, a flood of 10,000 bogus offers
 # while a good peer edits, offers full of forged grants — against release daemons.

@@ -20,6 +20,7 @@ struct PlacesBench {
         // Profiling aids: `PLACES_BENCH_PROFILE=append` or `=ingest` runs only that loop.
         switch ProcessInfo.processInfo.environment["PLACES_BENCH_PROFILE"] {
         case "table": return try FloorTable.run()
+        case "scale": return try ScaleBench.run()
         case "append": return print(String(format: "append: %.0f ops/s", try measureAppendRate()))
         case "ingest": return print(String(format: "ingest: %.0f ops/s", try SyncBench.measureIngestRate()))
         case "trips": return try TripBench.run()

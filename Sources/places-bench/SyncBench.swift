@@ -245,7 +245,10 @@ final class BenchDaemon {
         id = try json("GET", "/v1/status", nil)["id"] as! String
     }
 
-    func start() throws {
+    /// Starts the daemon; returns the seconds from the process's start until its control
+    /// socket answered (polled every `poll` µs).
+    @discardableResult
+    func start(poll: useconds_t = 20_000) throws -> Double {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
             .appendingPathComponent("placesd")
@@ -259,10 +262,14 @@ final class BenchDaemon {
             _ = FileManager.default.createFile(atPath: logPath, contents: nil)
             p.standardError = FileHandle(forWritingAtPath: logPath)
         }
+        let clock = ContinuousClock()
+        let started = clock.now
         try p.run()
         process = p
-        while (try? client.send("GET", "/v1/status"))?.status != 200 { usleep(20_000) }
+        while (try? client.send("GET", "/v1/status"))?.status != 200 { usleep(poll) }
+        let serving = PlacesBench.seconds(clock.now - started)
         listen = try json("GET", "/v1/status", nil)["listen"] as? String ?? ""
+        return serving
     }
 
     func stop() {
@@ -318,10 +325,15 @@ final class EventFollower: @unchecked Sendable {
     private var arrivals = [ContinuousClock.Instant]()
     private var seen = 0
 
-    init(client: ControlClient) {
+    /// Follows `changed` events (of `doc` only, if given), or events of another `type` whose
+    /// line contains `containing`.
+    init(client: ControlClient, doc: String? = nil, type: String = "changed", containing: String? = nil) {
+        let marks =
+            ["\"type\":\"\(type)\""] + (doc.map { ["\"doc\":\"\($0)\""] } ?? []) + (containing.map { [$0] } ?? [])
         let thread = Thread { [self] in
             _ = try? client.streamLines("/v1/events") { line in
-                if String(decoding: line, as: UTF8.self).contains("\"type\":\"changed\"") {
+                let text = String(decoding: line, as: UTF8.self)
+                if marks.allSatisfy({ text.contains($0) }) {
                     let now = ContinuousClock.now
                     self.condition.lock()
                     self.arrivals.append(now)
@@ -334,6 +346,9 @@ final class EventFollower: @unchecked Sendable {
         thread.start()
         usleep(200_000)
     }
+
+    /// How many matching events have arrived so far.
+    var received: Int { condition.withLock { arrivals.count } }
 
     /// When the next `changed` event arrived (waiting for it up to `timeout` seconds).
     func waitForChange(timeout: Double) -> ContinuousClock.Instant? {
