@@ -125,9 +125,10 @@ struct ExploreComponent: EngineComponent {
     /// A trip by id or unique prefix (4+ characters) among those visible; 404 otherwise.
     mutating func visibleTrip(_ reference: String, _ context: Context) throws -> ExploreIndex.Entry {
         let ref = reference.lowercased()
-        // A whole id is looked up, not searched for among every visible trip (publishing
-        // answers with the trip it published: a search made publishing 5,000 trips quadratic).
-        if ref.utf8.count == 64, let doc = DocumentID(hex: ref), let me = context.me {
+        // A whole id (32 hex characters) is looked up, not searched for among every visible
+        // trip (publishing answers with the trip it published: a search made publishing 5,000
+        // trips quadratic; the check asked for 64 characters, so it never applied).
+        if let doc = DocumentID(hex: ref), let me = context.me {
             guard let entry = entries(context)[doc],
                 Self.isVisible(
                     entry, me: me, friends: Set(context.friends().map(\.bytes)), publications: context.publications())
