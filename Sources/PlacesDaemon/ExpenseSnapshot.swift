@@ -6,13 +6,13 @@ import PlacesStore
 /// Everything the expense views read from one itinerary, loaded in one go: its settlement
 /// currency and rate table, the travellers, the live expenses with their checked `terms`,
 /// and the ledger (balances, debts, settle-up) computed from them. Kept while the store's
-/// commit generation has not moved (`SnapshotCache`); a snapshot made after a change reuses
-/// the parsed expenses that did not change, so 10,000 expenses are not parsed again for
-/// each new one.
+/// commit generation has not moved (`SnapshotCache`); the expenses and the ledger's sums come
+/// from the itinerary's `ExpenseBook`, which a snapshot made after a change brings up to date
+/// by reading again only the expenses that change touched.
 final class ExpenseSnapshot: @unchecked Sendable {
     /// A live expense with its fields and checked terms; a class, so a snapshot made after a
     /// change shares the unchanged ones with the last and sorting moves pointers.
-    final class Parsed {
+    final class Parsed: Sendable {
         let record: Store.EntityRecord
         let fields: [String: JSONValue]
         let terms: ExpenseTerms
@@ -51,11 +51,11 @@ final class ExpenseSnapshot: @unchecked Sendable {
     let rates: [String: ExchangeRate]
     let directory: TravellerDirectory
 
-    /// The live expenses in listing order, with each one's place, once read.
-    typealias Listing = (expenses: [Parsed], index: [String: Int])
+    /// The live expenses in listing order, and by id, once read.
+    typealias Listing = (expenses: [Parsed], byID: [String: Parsed])
     private let store: Store
-    /// The listing of the last snapshot that read one: its unchanged expenses are reused.
-    private var seed: Listing?
+    /// The itinerary's expenses and ledger sums, kept current across snapshots.
+    private let book: ExpenseBook
     private var listing: Listing?
 
     // Computed on first use (a write needs neither); a snapshot is only read inside the
@@ -65,7 +65,7 @@ final class ExpenseSnapshot: @unchecked Sendable {
     private var cachedBodies: [String: [UInt8]] = [:]
 
     init(
-        doc: DocumentID, owner: [UInt8], store: Store, previous: ExpenseSnapshot?,
+        doc: DocumentID, owner: [UInt8], store: Store, book: ExpenseBook,
         displayName: @escaping (PublicKey) -> String
     ) throws(ServiceError) {
         self.doc = doc
@@ -78,7 +78,7 @@ final class ExpenseSnapshot: @unchecked Sendable {
         settlementCurrency = f[ItineraryFields.settlementCurrency]
         rates = Self.rateTable(f[ItineraryFields.rates])
         self.store = store
-        seed = previous?.listing ?? previous?.seed
+        self.book = book
 
         var members = [PublicKey]()
         if let key = try? PublicKey(bytes: owner) { members.append(key) }
@@ -92,36 +92,21 @@ final class ExpenseSnapshot: @unchecked Sendable {
     }
 
     /// Live expenses, newest date first, then newest created, then id: read on first use (a
-    /// write reads only the expense it changes), reusing the last listing's unchanged ones.
+    /// write reads only the expense it changes) from the book, which reads again only what
+    /// changed since its last read.
     func expenses() throws -> [Parsed] { try load().expenses }
 
     private func load() throws -> Listing {
         if let listing { return listing }
-        let (doc, store) = (doc, store)
-        let records = try ServiceError.storing { () throws(StoreError) in try store.entities(in: doc, kind: .expense) }
-        var parsed = [Parsed]()
-        parsed.reserveCapacity(records.count)
-        for record in records {
-            if let old = seed?.expenses[safe: seed?.index[record.id]], old.record == record {
-                parsed.append(old)
-            } else if let new = Parsed(record) {
-                // An entity without money (an editor's op may create one without `terms`, or
-                // declare `expense` for another kind's id: op-format §5) is no expense: not shown.
-                parsed.append(new)
-            }
-        }
-        parsed.sort(by: Parsed.listedBefore)
-        var index = [String: Int](minimumCapacity: parsed.count)
-        for (i, p) in parsed.enumerated() { index[p.record.id] = i }
-        let result = (parsed, index)
+        let (listed, byID) = try book.expenses()
+        let result = (listed, byID)
         listing = result
-        seed = nil
         return result
     }
 
     /// The live expense with id `id` (read alone while the listing is not).
     func expense(_ id: String) throws -> Parsed? {
-        if let listing { return listing.expenses[safe: listing.index[id]] }
+        if let listing { return listing.byID[id] }
         let (doc, store) = (doc, store)
         guard let record = try ServiceError.storing({ () throws(StoreError) in try store.entity(in: doc, id: id) }),
             record.kind == .expense, !record.deleted
@@ -131,17 +116,11 @@ final class ExpenseSnapshot: @unchecked Sendable {
 
     /// The balances, or why they cannot be counted (more money than 64 bits hold: only a
     /// peer's millions of huge expenses could do that; the API says so, as a 409, instead of
-    /// trapping).
+    /// trapping). The book keeps the sums, so a read after a change does not count every
+    /// expense again.
     func ledger() throws -> Ledger {
-        let result: Result<Ledger, LedgerError>
-        if let cachedLedger {
-            result = cachedLedger
-        } else {
-            let entries = try expenses().map(\.entry)
-            let currency = settlementCurrency
-            result = Result { () throws(LedgerError) in try Ledger(currency: currency, entries: entries) }
-            cachedLedger = result
-        }
+        let result = try cachedLedger ?? book.ledger(given: settlementCurrency)
+        cachedLedger = result
         switch result {
         case .success(let ledger): return ledger
         case .failure(let error): throw ExpenseSnapshot.problem(error)

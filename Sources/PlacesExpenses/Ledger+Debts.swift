@@ -11,7 +11,7 @@ extension Ledger {
         var owed = [Int: Int64]()  // from << 32 | to (Interner numbers are < 2^31)
         var split = Apportioned.Buffers()
         var payers = [Int]()
-        for entry in counted {
+        try counted.forEach { entry throws(LedgerError) in
             try split.apportion(entry)
             payers.removeAll(keepingCapacity: true)
             for payer in entry.paidBy { payers.append(travellers.index(payer.traveller)) }

@@ -14,7 +14,29 @@ public struct Ledger: Sendable {
     /// are left out of the balances until they are re-entered with a rate to `currency`.
     public let unconverted: [String]
     /// The expenses counted (for ``debts()``).
-    let counted: [LedgerEntry]
+    let counted: Counted
+
+    /// The expenses a ledger counted: a list, or for a ``LedgerTally``'s ledger, made when
+    /// ``debts()`` asks (a tally keeps no copy of its entries per change).
+    enum Counted: Sendable {
+        case list([LedgerEntry])
+        case deferred(@Sendable () -> [LedgerEntry])
+
+        func forEach(_ body: (LedgerEntry) throws(LedgerError) -> Void) throws(LedgerError) {
+            switch self {
+            case .list(let entries): for entry in entries { try body(entry) }
+            case .deferred(let make): for entry in make() { try body(entry) }
+            }
+        }
+    }
+
+    /// A ledger of sums made elsewhere (``LedgerTally``).
+    init(currency: String?, balances: [TravellerBalance], unconverted: [String], counted: Counted) {
+        self.currency = currency
+        self.balances = balances
+        self.unconverted = unconverted
+        self.counted = counted
+    }
 
     /// Computes the balances.
     /// - Parameters:
@@ -79,7 +101,7 @@ public struct Ledger: Sendable {
                 traveller: names[at], paidMinor: paid[at], shareMinor: share[at], byCategory: byCategory[at])
         }
         self.unconverted = unconverted.sorted()
-        self.counted = counted
+        self.counted = .list(counted)
     }
 
     /// Each traveller's balance by reference, zeros included (the input of ``Settlement/plan(_:exactLimit:)``).

@@ -34,7 +34,11 @@ public enum Settlement {
         var optimal = true
         let limit = min(max(exactLimit, 0), maximumExactLimit)
         if rest.count <= limit {
-            groups += exactGroups(rest)
+            // Most trips' balances have no zero-sum subset but the whole: then they are one
+            // group, found by meeting in the middle (2 × 2^(n/2) sums) without the exact
+            // search over all 2^n subsets (3.7 ms for 20 balances).
+            let whole = rest.count > 3 && properZeroSumSubset(rest) == nil
+            groups += whole ? [rest] : exactGroups(rest)
         } else if rest.count <= provableLimit {
             // Split at any zero-sum subsets, or take small groups first: whichever finds more.
             let split = splitGroups(rest, exactLimit: limit)

@@ -153,4 +153,22 @@ import Testing
             #expect(after.transfers == plan.transfers.filter { $0 != suggestion })
         }
     }
+
+    @Test func balancesWithNoZeroSumSubsetGiveWhatTheExactSearchGives() throws {
+        var random = SplitMix64(seed: 34)
+        for round in 0..<200 {
+            // Large ranges rarely hold a zero-sum subset (one group); small ones often do.
+            let balances = randomBalances(4 + round % 17, range: round % 3 == 0 ? 9 : 5_000_000, &random)
+            let people = balances.filter { $0.value != 0 }.map {
+                Settlement.Balance(traveller: $0.key, minor: $0.value)
+            }
+            .sorted { $0.traveller < $1.traveller }
+            let (pairs, rest) = Settlement.pairOpposites(people)
+            var exact = (pairs + Settlement.exactGroups(rest)).flatMap(Settlement.northWestCorner)
+            exact.sort { $0.from != $1.from ? $0.from < $1.from : $0.to < $1.to }
+            let plan = try Settlement.plan(balances)
+            #expect(plan.transfers == exact, "\(balances)")
+            #expect(plan.optimal)
+        }
+    }
 }

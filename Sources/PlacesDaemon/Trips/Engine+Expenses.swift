@@ -11,7 +11,8 @@ import PlacesStore
 extension Engine {
     /// The expense snapshot of an itinerary the caller can see (any role).
     func expenseSnapshot(_ doc: Store.DocumentRecord) throws -> ExpenseSnapshot {
-        try trips.expenseSnapshot(doc, tripContext)
+        let keyring = account.keyring
+        return try trips.expenseSnapshot(doc, tripContext) { op in try? Store.openBody(op, keyring: keyring) }
     }
 
     /// Names for the keys an itinerary's expenses mention, each store read once

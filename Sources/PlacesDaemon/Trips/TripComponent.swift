@@ -18,6 +18,11 @@ struct TripComponent: EngineComponent {
     private var trips = SnapshotCache<TripSnapshot>()
     /// The expense ledgers last read.
     private var expenses = SnapshotCache<ExpenseSnapshot>(capacity: 4)
+    /// Each itinerary's expenses and ledger sums, kept current by the ops stored since
+    /// (`ExpenseBook`), for the itineraries whose ledgers were read last.
+    /// The most recently used last.
+    private var expenseBooks = [ExpenseBook]()
+    private static let booksKept = 4
 
     /// The trip folder of `doc`, read again when the store has changed.
     mutating func tripSnapshot(_ doc: Store.DocumentRecord, _ context: Context) throws -> TripSnapshot {
@@ -27,24 +32,52 @@ struct TripComponent: EngineComponent {
         }
     }
 
-    /// The expense ledger of `doc`, read again when the store has changed.
-    mutating func expenseSnapshot(_ doc: Store.DocumentRecord, _ context: Context) throws -> ExpenseSnapshot {
+    /// The expense ledger of `doc`, read again when the store has changed; `open` opens the
+    /// bodies of the ops stored since (the expenses they touched are read again, no other).
+    mutating func expenseSnapshot(
+        _ doc: Store.DocumentRecord, _ context: Context, open: @escaping (SignedOp) -> OpBody?
+    ) throws -> ExpenseSnapshot {
         let store = context.store
-        return try expenses.snapshot(of: doc.id, store: store) { previous throws(ServiceError) in
+        let book = expenseBook(doc.id, store)
+        book.open = open
+        return try expenses.snapshot(of: doc.id, store: store) { _ throws(ServiceError) in
             let names = context.expenseNames(doc)
-            return try ExpenseSnapshot(doc: doc.id, owner: doc.owner, store: store, previous: previous) { key in
+            return try ExpenseSnapshot(doc: doc.id, owner: doc.owner, store: store, book: book) { key in
                 names.name(key)
             }
         }
     }
 
-    /// Documents changed outside ops: the ledgers go, as for a new identity.
+    /// The book of `doc`'s expenses, made on first use (the least recently used one goes).
+    private mutating func expenseBook(_ doc: DocumentID, _ store: Store) -> ExpenseBook {
+        let book = expenseBooks.first { $0.doc == doc } ?? ExpenseBook(doc: doc, store: store)
+        expenseBooks.removeAll { $0.doc == doc }
+        expenseBooks.append(book)
+        if expenseBooks.count > Self.booksKept { expenseBooks.removeFirst() }
+        return book
+    }
+
+    /// Ops stored: each book of their itineraries keeps them for its next read (membership
+    /// changes make it read every expense again). Documents changed outside ops: the ledgers
+    /// go, as for a new identity.
     mutating func didStore(_ change: StoreChange) {
-        if case .documents = change { forgetLedgers() }
+        switch change {
+        case .ops(let ops, let membership):
+            guard !expenseBooks.isEmpty else { return }
+            for book in expenseBooks {
+                if membership.contains(book.doc) { book.readAnew() }
+            }
+            for op in ops { expenseBooks.first { $0.doc == op.header.doc }?.stored(op) }
+        case .documents: forgetLedgers()
+        case .grant, .friendship: break
+        }
     }
 
     /// Expense views name "you" by the identity's profile: the ledgers go.
     mutating func didChangeIdentity() { forgetLedgers() }
 
-    private mutating func forgetLedgers() { expenses = SnapshotCache(capacity: 4) }
+    private mutating func forgetLedgers() {
+        expenses = SnapshotCache(capacity: 4)
+        expenseBooks = []
+    }
 }
