@@ -91,4 +91,12 @@ public enum ControlResponse: Sendable {
 public protocol ControlHandler: Sendable {
     /// Answers one request. Must not throw: every failure is a `Problem`.
     func handle(_ request: ControlRequest) async -> ControlResponse
+    /// An answer kept from an earlier request that is still the one `handle` would give,
+    /// returned at once on the connection's event loop (no task, no hop to the engine); nil
+    /// to go through `handle`. Must be quick and must not block.
+    func keptAnswer(_ request: ControlRequest) -> ControlResponse?
+}
+
+extension ControlHandler {
+    public func keptAnswer(_ request: ControlRequest) -> ControlResponse? { nil }
 }

@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import PlacesAPI
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -59,10 +60,19 @@ public struct ControlServer: Sendable {
 
     /// Binds, then serves until the task is cancelled; removes the socket file on the way out.
     /// `onReady` runs once the socket accepts connections.
+    ///
+    /// Each connection is a NIO pipeline (HTTP/1.1 decoder and encoder, one request at a
+    /// time) ending in a `ControlConnection` handler on its event loop: an answer the handler
+    /// keeps (`ControlHandler.keptAnswer`) is written from there; any other request is
+    /// answered in a task of its own, which writes to the channel.
     public func run(onReady: @Sendable () -> Void = {}) async throws {
+        let connections = ControlConnections()
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 128)
-            .bind(unixDomainSocketPath: socketPath, cleanupExistingSocketFile: true) { [log] channel in
+            // A large answer (1,000 favorites are 200 KB) goes to the socket in one write, not
+            // in rounds of waiting for the client to read (the kernel caps it at wmem_max).
+            .childChannelOption(.socketOption(.so_sndbuf), value: 1 << 20)
+            .childChannelInitializer { [self] channel in
                 // The peer's uid is checked before any byte is read; a stranger's connection
                 // fails here and is closed by NIO.
                 ControlServer.peerCredentials(channel).flatMapThrowing { cred in
@@ -72,100 +82,28 @@ public struct ControlServer: Sendable {
                         throw ChannelError.inputClosed
                     }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
-                        wrappingChannelSynchronously: channel)
+                    try channel.pipeline.syncOperations.addHandler(
+                        ControlConnection(server: self, connections: connections))
+                    connections.add(channel)
                 }
             }
+            .bind(unixDomainSocketPath: socketPath, cleanupExistingSocketFile: true).get()
         chmod(socketPath, 0o600)
         onReady()
         defer { unlink(socketPath) }
-        try await withTaskCancellationHandler {
-            try await withThrowingDiscardingTaskGroup { group in
-                try await server.executeThenClose { inbound in
-                    for try await connection in inbound {
-                        group.addTask { await self.serve(connection) }
-                    }
-                }
-                group.cancelAll()
-            }
-        } onCancel: {
-            server.channel.close(promise: nil)
-        }
-    }
-
-    private func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async {
-        do {
-            try await connection.executeThenClose { inbound, outbound in
-                var head: HTTPRequestHead?
-                var body = [UInt8]()
-                var tooLarge = false
-                var limit = ControlServer.maxBodyBytes
-                for try await part in inbound {
-                    switch part {
-                    case .head(let h):
-                        head = h
-                        body.removeAll(keepingCapacity: true)
-                        tooLarge = false
-                        limit = ControlServer.bodyLimit(h)
-                    case .body(var buffer):
-                        if body.count + buffer.readableBytes > limit {
-                            tooLarge = true
-                        } else if let bytes = buffer.readBytes(length: buffer.readableBytes) {
-                            body += bytes
-                        }
-                    case .end:
-                        guard let h = head else { continue }
-                        let response: ControlResponse
-                        if tooLarge {
-                            response = .problem(
-                                Problem(
-                                    status: 413, code: "body-too-large", title: "Request body too large",
-                                    detail: "the request body is over \(limit) bytes"))
-                        } else {
-                            response = await route(h, body: body)
-                        }
-                        let keepAlive = h.isKeepAlive && !tooLarge
-                        let more = try await write(response, keepAlive: keepAlive, to: outbound)
-                        if !keepAlive || !more {
-                            await ControlServer.finishWriting(connection.channel)
-                            return
-                        }
-                        head = nil
-                    }
-                }
-            }
-        } catch {
-            // A client that went away or sent garbage: only this connection ends.
-            log("control connection ended: \(error)")
-        }
-    }
-
-    /// How long a closing connection may take to hand its last response to a client that
-    /// does not read it, before the connection is dropped anyway.
-    static let lingerTimeout = TimeAmount.seconds(30)
-
-    /// Waits until everything written to `channel` has reached the socket, then shuts down
-    /// its write side (the client reads the end of the response, then EOF).
-    ///
-    /// `executeThenClose` closes the channel as soon as the body returns, and a NIO close
-    /// drops the writes still pending: a response larger than the socket buffer (a long
-    /// itinerary, with a client that had not read it all yet) was cut short, and the client
-    /// saw "the daemon closed the connection mid-response". A half-close waits for the
-    /// pending writes, so it must come first. A client that never reads gets the full close
-    /// after `lingerTimeout`, or at once when the server stops.
-    static func finishWriting(_ channel: any Channel) async {
-        let deadline = channel.eventLoop.scheduleTask(in: lingerTimeout) { channel.close(promise: nil) }
-        defer { deadline.cancel() }
         await withTaskCancellationHandler {
-            try? await channel.close(mode: .output).get()
+            try? await server.closeFuture.get()
         } onCancel: {
-            channel.close(promise: nil)
+            server.close(promise: nil)
         }
+        connections.closeAll()
     }
 
-    private func route(_ head: HTTPRequestHead, body: [UInt8]) async -> ControlResponse {
+    /// What `request` is answered with before routing (a browser's request, a target over
+    /// the limit), or the request to route.
+    func prepare(_ head: HTTPRequestHead, body: [UInt8]) -> Result<ControlRequest, Problem> {
         if head.headers.contains(name: "origin") || head.headers.contains(name: "referer") {
-            return .problem(
+            return .failure(
                 Problem(
                     status: 403, code: "browser-request", title: "Forbidden",
                     detail:
@@ -173,57 +111,96 @@ public struct ControlServer: Sendable {
                 ))
         }
         guard head.uri.utf8.count <= ControlServer.maxURIBytes else {
-            return .problem(
+            return .failure(
                 Problem(
                     status: 414, code: "uri-too-long", title: "URI too long", detail: "the request path is too long"))
         }
         let (path, query) = ControlServer.split(uri: head.uri)
-        let request = ControlRequest(
-            method: head.method.rawValue, path: path, query: query, body: body,
-            contentType: ControlRequest.mediaType(head.headers.first(name: "content-type")))
-        return await handler.handle(request)
+        return .success(
+            ControlRequest(
+                method: head.method.rawValue, path: path, query: query, body: body,
+                contentType: ControlRequest.mediaType(head.headers.first(name: "content-type"))))
     }
 
-    /// Writes a response; returns false when the connection must close afterwards.
-    private func write(
-        _ response: ControlResponse, keepAlive: Bool, to out: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
-    ) async throws -> Bool {
+    /// How long a closing connection may take to hand its last response to a client that
+    /// does not read it, before the connection is dropped anyway.
+    static let lingerTimeout = TimeAmount.seconds(30)
+
+    /// Closes `channel` once everything written to it has reached the socket: its write
+    /// side is shut down first (the client reads the end of the response, then EOF).
+    ///
+    /// A NIO close drops the writes still pending: a response larger than the socket buffer
+    /// (a long itinerary, with a client that had not read it all yet) was cut short, and the
+    /// client saw "the daemon closed the connection mid-response". A half-close waits for
+    /// the pending writes, so it comes first. A client that never reads gets the full close
+    /// after `lingerTimeout`, or at once when the server stops.
+    static func finishWriting(_ channel: any Channel) {
+        let deadline = channel.eventLoop.scheduleTask(in: lingerTimeout) { channel.close(promise: nil) }
+        channel.close(mode: .output).whenComplete { _ in
+            deadline.cancel()
+            channel.close(promise: nil)
+        }
+    }
+
+    /// The head of a response with a body of `length` bytes (nil for a stream).
+    static func head(status: Int, contentType: String?, length: Int?, keepAlive: Bool) -> HTTPResponseHead {
         var headers = HTTPHeaders()
         headers.add(name: "Server", value: "placesd")
-        switch response {
-        case .json(let status, let body), .raw(let status, _, let body):
-            if case .raw(_, let type, _) = response {
-                headers.add(name: "Content-Type", value: type)
-            } else if status != 204 {
-                headers.add(name: "Content-Type", value: "application/json")
-            }
-            headers.add(name: "Content-Length", value: String(body.count))
+        if let contentType { headers.add(name: "Content-Type", value: contentType) }
+        if let length {
+            headers.add(name: "Content-Length", value: String(length))
             if !keepAlive { headers.add(name: "Connection", value: "close") }
-            try await out.write(contentsOf: [
-                .head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: status), headers: headers)),
-                .body(.byteBuffer(ByteBuffer(bytes: body))), .end(nil),
-            ])
-            return true
+        } else {
+            headers.add(name: "Cache-Control", value: "no-store")
+        }
+        return HTTPResponseHead(version: .http1_1, status: .init(statusCode: status), headers: headers)
+    }
+
+    /// A whole response's head and body; nil for a stream.
+    static func parts(_ response: ControlResponse, keepAlive: Bool) -> (HTTPResponseHead, [UInt8])? {
+        switch response {
+        case .json(let status, let body):
+            return (
+                head(
+                    status: status, contentType: status != 204 ? "application/json" : nil, length: body.count,
+                    keepAlive: keepAlive), body
+            )
+        case .raw(let status, let type, let body):
+            return (head(status: status, contentType: type, length: body.count, keepAlive: keepAlive), body)
         case .problem(let problem):
             let body = (try? ControlJSON.encoder.encode(problem)).map(Array.init) ?? []
-            headers.add(name: "Content-Type", value: "application/problem+json")
-            headers.add(name: "Content-Length", value: String(body.count))
-            if !keepAlive { headers.add(name: "Connection", value: "close") }
-            try await out.write(contentsOf: [
-                .head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: problem.status), headers: headers)),
-                .body(.byteBuffer(ByteBuffer(bytes: body))), .end(nil),
-            ])
-            return true
-        case .stream(let stream):
-            headers.add(name: "Content-Type", value: "application/x-ndjson")
-            headers.add(name: "Cache-Control", value: "no-store")
-            try await out.write(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers)))
-            for await chunk in stream {
-                try await out.write(.body(.byteBuffer(ByteBuffer(bytes: chunk))))
-            }
-            try await out.write(.end(nil))
-            return false
+            return (
+                head(
+                    status: problem.status, contentType: "application/problem+json", length: body.count,
+                    keepAlive: keepAlive), body
+            )
+        case .stream:
+            return nil
         }
+    }
+
+    /// Writes `response` to `channel` from a request's task; closes the connection after a
+    /// stream, or when it is not kept alive.
+    static func send(_ response: ControlResponse, keepAlive: Bool, to channel: any Channel) async {
+        if case let (head, body)? = parts(response, keepAlive: keepAlive) {
+            channel.write(HTTPServerResponsePart.head(head), promise: nil)
+            channel.write(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil)
+            channel.writeAndFlush(HTTPServerResponsePart.end(nil), promise: nil)
+            if !keepAlive { finishWriting(channel) }
+            return
+        }
+        guard case .stream(let stream) = response else { return }
+        do {
+            let streamHead = head(status: 200, contentType: "application/x-ndjson", length: nil, keepAlive: false)
+            try await channel.writeAndFlush(HTTPServerResponsePart.head(streamHead)).get()
+            // Ends when the stream does, or at the first write after the client went away.
+            for await chunk in stream {
+                try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: chunk))))
+                    .get()
+            }
+            try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
+        } catch {}
+        finishWriting(channel)
     }
 
     static func split(uri: String) -> (String, [String: String]) {
@@ -252,6 +229,130 @@ public struct ControlServer: Sendable {
             return channel.eventLoop.makeFailedFuture(ChannelError.operationUnsupported)
         }
         return provider.unsafeGetSocketOption(level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+    }
+}
+
+/// One connection's end of the pipeline, on its event loop: gathers a request (head, body
+/// up to its limit), then answers it. `HTTPServerPipelineHandler` before it hands over one
+/// request at a time and holds the next until the answer's end is written.
+final class ControlConnection: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    let server: ControlServer
+    let connections: ControlConnections
+    private var head: HTTPRequestHead?
+    private var body = [UInt8]()
+    private var tooLarge = false
+    private var limit = ControlServer.maxBodyBytes
+
+    init(server: ControlServer, connections: ControlConnections) {
+        self.server = server
+        self.connections = connections
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let h):
+            head = h
+            body.removeAll(keepingCapacity: true)
+            tooLarge = false
+            limit = ControlServer.bodyLimit(h)
+        case .body(let buffer):
+            if body.count + buffer.readableBytes > limit {
+                tooLarge = true
+            } else {
+                body += buffer.readableBytesView
+            }
+        case .end:
+            guard let h = head else { return }
+            head = nil
+            let keepAlive = h.isKeepAlive && !tooLarge
+            if tooLarge {
+                let problem = Problem(
+                    status: 413, code: "body-too-large", title: "Request body too large",
+                    detail: "the request body is over \(limit) bytes")
+                return write(.problem(problem), keepAlive: keepAlive, context: context)
+            }
+            switch server.prepare(h, body: body) {
+            case .failure(let problem):
+                write(.problem(problem), keepAlive: keepAlive, context: context)
+            case .success(let request):
+                // A kept answer is written from here: no task, no hop to the engine.
+                if let kept = server.handler.keptAnswer(request) {
+                    return write(kept, keepAlive: keepAlive, context: context)
+                }
+                let channel = context.channel
+                connections.run { [handler = server.handler] in
+                    await ControlServer.send(await handler.handle(request), keepAlive: keepAlive, to: channel)
+                }
+            }
+        }
+    }
+
+    /// Writes a whole response on the event loop (a stream goes through a task).
+    private func write(_ response: ControlResponse, keepAlive: Bool, context: ChannelHandlerContext) {
+        guard case let (head, body)? = ControlServer.parts(response, keepAlive: keepAlive) else {
+            let channel = context.channel
+            return connections.run { await ControlServer.send(response, keepAlive: keepAlive, to: channel) }
+        }
+        var buffer = context.channel.allocator.buffer(capacity: body.count)
+        buffer.writeBytes(body)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        if !keepAlive { ControlServer.finishWriting(context.channel) }
+    }
+
+    /// A client that went away or sent garbage: only this connection ends.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        server.log("control connection ended: \(error)")
+        context.close(promise: nil)
+    }
+}
+
+/// The server's open connections and the tasks answering them: closed and cancelled when it
+/// stops (a stream would otherwise wait for its next line).
+final class ControlConnections: Sendable {
+    private struct State {
+        var channels: [ObjectIdentifier: any Channel] = [:]
+        var tasks: [Int: Task<Void, Never>] = [:]
+        var next = 0
+        var closed = false
+    }
+    private let state = Mutex(State())
+
+    func add(_ channel: any Channel) {
+        let id = ObjectIdentifier(channel)
+        let open = state.withLock { state in
+            if !state.closed { state.channels[id] = channel }
+            return !state.closed
+        }
+        guard open else { return channel.close(promise: nil) }
+        channel.closeFuture.whenComplete { _ in self.state.withLock { _ = $0.channels.removeValue(forKey: id) } }
+    }
+
+    /// Runs `body` in a task of its own, cancelled if the server stops first.
+    func run(_ body: @escaping @Sendable () async -> Void) {
+        state.withLock { state in
+            guard !state.closed else { return }
+            let id = state.next
+            state.next &+= 1
+            state.tasks[id] = Task {
+                await body()
+                self.state.withLock { _ = $0.tasks.removeValue(forKey: id) }
+            }
+        }
+    }
+
+    func closeAll() {
+        let (channels, tasks) = state.withLock { state in
+            state.closed = true
+            defer { (state.channels, state.tasks) = ([:], [:]) }
+            return (Array(state.channels.values), Array(state.tasks.values))
+        }
+        for task in tasks { task.cancel() }
+        for channel in channels { channel.close(promise: nil) }
     }
 }
 

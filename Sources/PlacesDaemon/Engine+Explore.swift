@@ -11,8 +11,14 @@ extension Engine {
     /// What explore reads of the rest of the daemon.
     var exploreContext: ExploreComponent.Context {
         ExploreComponent.Context(
-            store: store, me: me, friends: { self.currentFriends() }, knownPeople: { self.knownPeople() },
-            publications: { self.publicationsByDoc() }, gazetteer: { try? self.catalog().gazetteer })
+            store: store, me: me, friends: { self.currentFriends() }, coMembers: { self.coMembers() },
+            contacts: { self.contactKeys() }, publications: { self.publicationsByDoc() },
+            gazetteer: { try? self.catalog().gazetteer })
+    }
+
+    /// The keys of this identity's contacts (with friends and co-members, `knownPeople`).
+    func contactKeys() -> Set<PublicKey> {
+        Set(((try? store.contacts()) ?? []).compactMap { try? PublicKey(bytes: $0.key) })
     }
 
     /// `GET /v1/explore?q=&country=&sort=likes|newest&limit=N`.

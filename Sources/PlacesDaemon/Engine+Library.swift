@@ -37,10 +37,12 @@ extension Engine {
         let doc = try library()
         let generation = store.generations.current
         if let cached = responseCache["favorites"], cached.doc == doc, cached.generation == generation {
+            keptFavorites.keep(cached.bytes, generation: generation)
             return cached.bytes
         }
         let bytes = try libraryService().favorites().jsonBytes()
         responseCache["favorites"] = CachedResponse(doc: doc, generation: generation, bytes: bytes)
+        keptFavorites.keep(bytes, generation: generation)
         return bytes
     }
 

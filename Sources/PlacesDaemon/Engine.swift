@@ -6,6 +6,7 @@ import PlacesCrypto
 import PlacesModel
 import PlacesStore
 import PlacesSync
+import Synchronization
 
 /// The daemon's state and the composition of its services (README, "Where things are in
 /// PlacesDaemon"): services check a request and compute its edit from the store; the engine
@@ -24,6 +25,9 @@ public actor Engine {
     /// Encoded responses of hot read routes, by route, each valid while the store's commit
     /// generation has not moved (`Store.generations`: no write path empties it by hand).
     var responseCache: [String: CachedResponse] = [:]
+    /// `GET /v1/favorites`'s answer, for the control server to write without a hop to the
+    /// engine (`Router.keptAnswer`): valid at its generation, dropped when the identity changes.
+    let keptFavorites = KeptAnswer()
     /// Sync: version vectors and participants of documents, names of connected peers
     /// (`SyncComponent`).
     var syncComponent = SyncComponent()
@@ -190,6 +194,7 @@ public actor Engine {
     /// After an identity was created, unlocked or locked: what components kept for the
     /// previous one goes.
     func didChangeIdentity() {
+        keptFavorites.forget()
         syncComponent.didChangeIdentity()
         trips.didChangeIdentity()
         social.didChangeIdentity()
@@ -215,4 +220,19 @@ struct CachedResponse {
     var doc: DocumentID
     var generation: UInt64
     var bytes: [UInt8]
+}
+
+/// An encoded answer readable from any thread, with the store's commit generation it was
+/// read at (before the read): it is the current answer while the generation has not moved.
+final class KeptAnswer: Sendable {
+    private let kept = Mutex<(generation: UInt64, bytes: [UInt8])?>(nil)
+
+    func keep(_ bytes: [UInt8], generation: UInt64) { kept.withLock { $0 = (generation, bytes) } }
+
+    func forget() { kept.withLock { $0 = nil } }
+
+    /// The kept bytes when they were read at `generation`.
+    func bytes(at generation: UInt64) -> [UInt8]? {
+        kept.withLock { kept in kept.flatMap { $0.generation == generation ? $0.bytes : nil } }
+    }
 }

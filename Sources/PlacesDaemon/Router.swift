@@ -22,6 +22,16 @@ struct Router: ControlHandler {
         return response
     }
 
+    /// `GET /v1/favorites` as the engine last answered it, while the store has not changed
+    /// since and the identity is the same (`Engine.keptFavorites`); every other request goes
+    /// through `handle`.
+    func keptAnswer(_ request: ControlRequest) -> ControlResponse? {
+        guard request.method == "GET", request.segments == ["v1", "favorites"],
+            let bytes = engine.keptFavorites.bytes(at: engine.store.generations.current)
+        else { return nil }
+        return .json(status: 200, body: bytes)
+    }
+
     private func route(_ r: ControlRequest) async throws -> ControlResponse {
         let s = r.segments.map(String.init)
         guard s.first == "v1" else { throw ServiceError.notFound("unknown path \(r.path): the API lives under /v1/") }

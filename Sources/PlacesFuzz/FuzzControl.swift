@@ -76,7 +76,7 @@ enum FuzzControl {
         _ = try? channel.finish()
     }
 
-    /// What `ControlServer.route` does with a request, then every body decoder of the router.
+    /// What `ControlServer.prepare` does with a request, then every body decoder of the router.
     static func handle(_ head: HTTPRequestHead, body: [UInt8]) {
         if head.headers.contains(name: "origin") || head.headers.contains(name: "referer") { return }
         guard head.uri.utf8.count <= ControlServer.maxURIBytes else { return }

@@ -14,8 +14,142 @@ private struct LargeBodyHandler: ControlHandler {
     func handle(_ request: ControlRequest) async -> ControlResponse { .json(status: 200, body: body) }
 }
 
+/// Keeps the answer of `/v1/kept`; answers every other path through `handle`, counting calls.
+private final class KeepingHandler: ControlHandler, Sendable {
+    let handled = Mutex(0)
+    let stream: Bool
+    init(stream: Bool) { self.stream = stream }
+    func handle(_ request: ControlRequest) async -> ControlResponse {
+        handled.withLock { $0 += 1 }
+        if stream { return .stream(AsyncStream { _ in }) }
+        return .json(status: 200, body: Array("handled \(request.path)".utf8))
+    }
+    func keptAnswer(_ request: ControlRequest) -> ControlResponse? {
+        request.path == "/v1/kept" ? .json(status: 200, body: Array("kept".utf8)) : nil
+    }
+}
+
 @Suite("Control server")
 struct ControlServerTests {
+    /// Starts `handler`'s server on a new socket; `body` gets the client and the socket path.
+    static func serving(
+        _ handler: any ControlHandler, _ body: (ControlClient, String, Task<Void, any Error>) async throws -> Void
+    ) async throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/control.sock"
+        let server = ControlServer(socketPath: path, handler: handler, log: { _ in })
+        let ready = Mutex(false)
+        let serving = Task { try await server.run(onReady: { ready.withLock { $0 = true } }) }
+        defer { serving.cancel() }
+        while !ready.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        try await body(ControlClient(socketPath: path, readTimeoutSeconds: 10), path, serving)
+    }
+
+    @Test("a kept answer is written without a call to handle; other requests are handled")
+    func keptAnswer() async throws {
+        let handler = KeepingHandler(stream: false)
+        try await Self.serving(handler) { client, _, _ in
+            let kept = try await Self.onThread { try client.send("GET", "/v1/kept") }.get()
+            #expect(kept.status == 200 && kept.text == "kept" && kept.contentType == "application/json")
+            #expect(handler.handled.withLock { $0 } == 0)
+            let other = try await Self.onThread { try client.send("GET", "/v1/other") }.get()
+            #expect(other.status == 200 && other.text == "handled /v1/other")
+            #expect(handler.handled.withLock { $0 } == 1)
+            // The checks before routing hold for kept answers too.
+            let browser = try await Self.onThread {
+                try client.send("GET", "/v1/kept", headers: ["Origin": "http://evil.example"])
+            }.get()
+            #expect(browser.status == 403)
+            let long = try await Self.onThread {
+                try client.send("GET", "/v1/kept?" + String(repeating: "a", count: ControlServer.maxURIBytes))
+            }.get()
+            #expect(long.status == 414)
+            let large = try await Self.onThread {
+                try client.send("POST", "/v1/kept", body: Array(repeating: 32, count: ControlServer.maxBodyBytes + 1))
+            }.get()
+            #expect(large.status == 413 && large.text.contains("body-too-large"))
+            #expect(handler.handled.withLock { $0 } == 1)
+        }
+    }
+
+    @Test("requests sent together on a kept-alive connection are answered in order")
+    func pipelined() async throws {
+        try await Self.serving(KeepingHandler(stream: false)) { _, path, _ in
+            let text = try await Self.onThread { () throws -> String in
+                let fd = try Self.connect(path)
+                defer { close(fd) }
+                let requests =
+                    "GET /v1/a HTTP/1.1\r\nHost: places\r\n\r\nGET /v1/kept HTTP/1.1\r\nHost: places\r\n\r\n"
+                    + "GET /v1/b HTTP/1.1\r\nHost: places\r\nConnection: close\r\n\r\n"
+                _ = Array(requests.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                return Self.readAll(fd)
+            }.get()
+            let bodies = ["handled /v1/a", "kept", "handled /v1/b"]
+            var at = text.startIndex
+            for body in bodies {
+                guard let found = text.range(of: body, range: at..<text.endIndex) else {
+                    Issue.record("'\(body)' missing or out of order in \(text)")
+                    return
+                }
+                at = found.upperBound
+            }
+        }
+    }
+
+    @Test("a stream's connection closes when the server stops")
+    func streamEndsAtStop() async throws {
+        try await Self.serving(KeepingHandler(stream: true)) { _, path, serving in
+            let fd = try Self.connect(path)
+            defer { close(fd) }
+            _ = Array("GET /v1/events HTTP/1.1\r\nHost: places\r\n\r\n".utf8).withUnsafeBytes {
+                send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            let head = await Self.onThread { () -> Int in
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                return recv(fd, &buffer, buffer.count, 0)
+            }
+            #expect(((try? head.get()) ?? 0) > 0)
+            let stopped = ContinuousClock.now
+            serving.cancel()
+            // EOF, not the client's 10 s read timeout.
+            _ = await Self.onThread { Self.readAll(fd) }
+            #expect(ContinuousClock.now - stopped < .seconds(5))
+        }
+    }
+
+    static func connect(_ path: String) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (i, b) in path.utf8.enumerated() { raw[i] = b }
+        }
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard rc == 0 else {
+            close(fd)
+            throw CocoaError(.fileReadNoSuchFile)
+        }
+        return fd
+    }
+
+    /// Reads until EOF (or the read timeout).
+    static func readAll(_ fd: Int32) -> String {
+        var out = [UInt8](), buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { break }
+            out += buffer[..<n]
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// A response larger than the socket buffer, on a connection the client asked to close
     /// (`Connection: close`, as `ControlClient` does): the server used to close the channel
     /// as soon as the response was handed to NIO, dropping the bytes still waiting for the

@@ -29,10 +29,13 @@ extension ExploreComponent {
         }
         let q = Array(NameFolding.fold(String((query["q"] ?? "").prefix(200))).utf8)
         let people = people(context)
-        // The visible trips in this order, ranked once per store generation: a request walks
-        // them and stops at `limit` matches.
+        // The visible trips in this order, kept as trips change: a request walks them and
+        // stops at `limit` matches.
         var trips = [JSONValue]()
-        for entry in ranked(by: sort, people, context) {
+        let order = ranked(by: sort, people, context)
+        let entries = index.entries ?? [:]
+        for rank in order {
+            guard let entry = entries[rank.doc] else { continue }
             if let country, !entry.countries.contains(country) { continue }
             if !q.isEmpty, !Self.contains(entry.folded, q) { continue }
             trips.append(summary(entry, people, me: context.me))
@@ -42,27 +45,65 @@ extension ExploreComponent {
     }
 
     /// The trips this identity may see, sorted (`likes`: likes known, then all, then newest;
-    /// `newest`: by first publication), kept while the store does not change.
+    /// `newest`: by first publication). The order is kept: only the trips indexed again
+    /// since, and those whose like by this identity changed, are taken out and put back in
+    /// place (binary search); a change of the people known, of friends or of this identity's
+    /// publications sorts every trip again.
     private mutating func ranked(by sort: String, _ people: ExploreIndex.Context, _ context: Context)
-        -> [ExploreIndex.Entry]
+        -> [ExploreIndex.Rank]
     {
-        if let cached = index.ranked[sort], cached.generation == people.generation { return cached.entries }
-        var hits = [(entry: ExploreIndex.Entry, likes: Int, knownLikes: Int)]()
-        for entry in visibleEntries(context) {
-            let (likes, known) = Self.likeCounts(entry, people, me: context.me)
-            hits.append((entry, likes, known))
+        guard let me = context.me else { return [] }
+        let entries = entries(context)
+        let friends = Set(context.friends().map(\.bytes))
+        let publications = context.publications()
+        func rank(_ doc: DocumentID) -> ExploreIndex.Rank? {
+            guard let entry = entries[doc],
+                Self.isVisible(entry, me: me, friends: friends, publications: publications)
+            else { return nil }
+            let (likes, known) = Self.likeCounts(entry, people, me: me)
+            return ExploreIndex.Rank(
+                doc: doc, knownLikes: known, likes: likes, publishedMs: entry.publishedMs, hex: entry.hex)
         }
-        if sort == "likes" {
-            hits.sort {
-                ($0.knownLikes, $0.likes, $0.entry.publishedMs, $0.entry.hex)
-                    > ($1.knownLikes, $1.likes, $1.entry.publishedMs, $1.entry.hex)
+        guard var ranking = index.rankings.removeValue(forKey: sort), ranking.known == people.known,
+            ranking.friends == friends, ranking.publications == publications.count
+        else {
+            let order = entries.keys.compactMap(rank).sorted { $0.precedes($1, by: sort) }
+            index.rankings[sort] = ExploreIndex.Ranking(
+                known: people.known, friends: friends, publications: publications.count, mine: people.mine,
+                order: order, ranks: Dictionary(order.map { ($0.doc, $0) }, uniquingKeysWith: { a, _ in a }))
+            return order
+        }
+        var stale = ranking.stale
+        for (doc, liked) in people.mine where ranking.mine[doc] != liked { stale.insert(doc) }
+        for doc in ranking.mine.keys where people.mine[doc] == nil { stale.insert(doc) }
+        for doc in stale {
+            if let old = ranking.ranks.removeValue(forKey: doc) {
+                let at = Self.position(of: old, in: ranking.order, by: sort)
+                if at < ranking.order.count, ranking.order[at].doc == doc {
+                    ranking.order.remove(at: at)
+                } else if let found = ranking.order.firstIndex(where: { $0.doc == doc }) {
+                    ranking.order.remove(at: found)
+                }
             }
-        } else {
-            hits.sort { ($0.entry.publishedMs, $0.entry.hex) > ($1.entry.publishedMs, $1.entry.hex) }
+            if let new = rank(doc) {
+                ranking.order.insert(new, at: Self.position(of: new, in: ranking.order, by: sort))
+                ranking.ranks[doc] = new
+            }
         }
-        let entries = hits.map(\.entry)
-        index.ranked[sort] = (people.generation, entries)
-        return entries
+        ranking.stale = []
+        ranking.mine = people.mine
+        index.rankings[sort] = ranking
+        return ranking.order
+    }
+
+    /// The first place in `order` whose trip does not come before `rank`.
+    static func position(of rank: ExploreIndex.Rank, in order: [ExploreIndex.Rank], by sort: String) -> Int {
+        var low = 0, high = order.count
+        while low < high {
+            let mid = low + (high - low) / 2
+            if order[mid].precedes(rank, by: sort) { low = mid + 1 } else { high = mid }
+        }
+        return low
     }
 
     /// What every summary reads besides the trip, once per store generation: a search over
@@ -71,7 +112,8 @@ extension ExploreComponent {
         let store = context.store
         let generation = store.generations.current
         if let people = index.context, people.generation == generation { return people }
-        var known = Set(context.knownPeople().map(\.hex))
+        if index.coMembers == nil { index.coMembers = context.coMembers() }
+        var known = Set(context.friends().union(context.contacts()).union(index.coMembers ?? []).map(\.hex))
         if let me = context.me { known.insert(me.hex) }
         let mine = Dictionary(
             ((try? store.myTripLikes()) ?? []).map { ($0.doc, $0.liked) }, uniquingKeysWith: { a, _ in a })

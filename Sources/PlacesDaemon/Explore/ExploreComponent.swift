@@ -23,8 +23,10 @@ struct ExploreComponent: EngineComponent {
         let me: PublicKey?
         /// Friends now (the friends feature's query).
         let friends: () -> Set<PublicKey>
-        /// Friends, contacts and co-members (publishing's query).
-        let knownPeople: () -> Set<PublicKey>
+        /// Co-members of this identity's itineraries (kept in the index: `coMembers`).
+        let coMembers: () -> Set<PublicKey>
+        /// Contacts (with friends and co-members, the people known: `Engine.knownPeople`).
+        let contacts: () -> Set<PublicKey>
         /// This identity's publications, by published document (publishing's query).
         let publications: () -> [DocumentID: Store.PublicationRecord]
         /// The gazetteer, once it loads (discover's query).
@@ -35,10 +37,28 @@ struct ExploreComponent: EngineComponent {
     var index = ExploreIndex()
 
     /// Ops were stored: the published trips among their documents are read again on the next
-    /// request.
+    /// request. Co-members are read again after what may change a membership (as
+    /// `SyncComponent` drops participants); documents changed outside ops are compared with
+    /// the store's on the next request.
     mutating func didStore(_ change: StoreChange) {
-        guard case .ops(let ops, _) = change, index.entries != nil else { return }
-        for op in ops { index.dirty.insert(op.header.doc) }
+        switch change {
+        case .ops(let ops, let membership):
+            if !membership.isEmpty { index.coMembers = nil }
+            guard index.entries != nil else { return }
+            for op in ops { index.dirty.insert(op.header.doc) }
+        case .grant, .friendship:
+            index.coMembers = nil
+        case .documents:
+            index.coMembers = nil
+            index.recheck = true
+        }
+    }
+
+    /// What was kept for the previous identity goes (the trips themselves stay).
+    mutating func didChangeIdentity() {
+        index.context = nil
+        index.coMembers = nil
+        index.rankings = [:]
     }
 
     /// Takes one like from `peer` in the current minute; false past the bound.
@@ -59,9 +79,18 @@ struct ExploreComponent: EngineComponent {
         if index.entries == nil {
             index.entries = [:]
             index.dirty = Set(((try? context.store.documents(kind: .published)) ?? []).map(\.id))
+            index.recheck = false
+        }
+        if index.recheck {
+            // Documents added or dropped outside ops: those not held, and those gone.
+            index.recheck = false
+            let held = Set(((try? context.store.documents(kind: .published)) ?? []).map(\.id))
+            let kept = Set((index.entries ?? [:]).keys)
+            index.dirty.formUnion(held.symmetricDifference(kept))
         }
         let dirty = index.dirty
         index.dirty = []
+        for sort in index.rankings.keys { index.rankings[sort]?.stale.formUnion(dirty) }
         for doc in dirty {
             // Updated in place: a copy of thousands of entries per change would cost more.
             // Made first: making it reads and writes the index (verified likes, the city grid).
@@ -84,7 +113,7 @@ struct ExploreComponent: EngineComponent {
         }
     }
 
-    private static func isVisible(
+    static func isVisible(
         _ entry: ExploreIndex.Entry, me: PublicKey, friends: Set<[UInt8]>,
         publications: [DocumentID: Store.PublicationRecord]
     ) -> Bool {
