@@ -41,7 +41,7 @@ struct ItemService {
         for (field, value) in after.sorted(by: { $0.key < $1.key }) where !value.isNull {
             changes.append(.set(entity: id, kind: kind, field: field, value: value, old: nil))
         }
-        let key = try Self.keyAtEnd(of: snapshot.itemRecords.compactMap(\.position))
+        let key = try keyAtEndOfItems()
         changes.append(.set(entity: id, kind: kind, field: FieldSpec.position.name, value: .string(key), old: nil))
         return (Edit(doc: snapshot.doc, changes: changes, summary: "\(kind.rawValue) added"), id)
     }
@@ -168,6 +168,16 @@ struct ItemService {
         return try valid(FractionalIndex.between(nil, upper), at: nil)
     }
 
+    /// `keyAtEnd` of the items' positions: after the last one, read without listing the items,
+    /// unless no valid key follows it.
+    private func keyAtEndOfItems() throws -> String {
+        if let last = snapshot.lastItemPosition {
+            let key = FractionalIndex.between(last, nil)
+            if FractionalIndex.isValid(key) { return key }
+        }
+        return try Self.keyAtEnd(of: snapshot.itemRecords.compactMap(\.position))
+    }
+
     /// `key` when a peer would accept it; a refusal naming `position` otherwise.
     static func valid(_ key: String, at position: Int?) throws -> String {
         guard FractionalIndex.isValid(key) else {
@@ -184,7 +194,7 @@ struct ItemService {
     /// A live item (not a place to go) by id or unique prefix.
     func item(_ reference: String) throws -> Store.EntityRecord {
         if reference == TripItemViews.legacyLodgingID || reference == TripItemViews.legacyTransportID {
-            guard snapshot.json[reference] != nil else {
+            guard snapshot.object(reference) != nil else {
                 let field = reference == TripItemViews.legacyLodgingID ? "lodging" : "transportation"
                 throw ServiceError.notFound(
                     "no item of this itinerary with id '\(reference)': the itinerary has no \(field) of its own")
@@ -194,26 +204,45 @@ struct ItemService {
                 "'\(reference)' is the itinerary's own \(reference == TripItemViews.legacyLodgingID ? "lodging" : "transportation") field: change it with PATCH /v1/itineraries/{id}, or add a \(reference == TripItemViews.legacyLodgingID ? "lodging" : "transport") item"
             )
         }
-        return try Self.find(reference, in: snapshot.itemRecords, what: "item of this itinerary")
+        return try find(reference, stops: false)
     }
 
     /// A live item or place to go by id or unique prefix.
     func itemOrStop(_ reference: String) throws -> Store.EntityRecord {
         if reference.hasPrefix("legacy-") { return try item(reference) }
-        return try Self.find(reference, in: snapshot.itemRecords + snapshot.stops, what: "item of this itinerary")
+        return try find(reference, stops: true)
+    }
+
+    /// `find` among the snapshot's items (and places to go), looked up by id prefix.
+    private func find(_ reference: String, stops: Bool) throws -> Store.EntityRecord {
+        let ref = reference.lowercased()
+        try Self.checkReference(reference, ref)
+        return try Self.single(
+            snapshot.records(idPrefix: ref, stops: stops), reference: reference, what: "item of this itinerary")
     }
 
     static func find(_ reference: String, in records: [Store.EntityRecord], what: String) throws
         -> Store.EntityRecord
     {
         let ref = reference.lowercased()
+        try checkReference(reference, ref)
+        return try single(records.filter { $0.id.hasPrefix(ref) }, reference: reference, what: what)
+    }
+
+    /// A reference is 4 to 32 hex digits (`ref`: lowercased).
+    private static func checkReference(_ reference: String, _ ref: String) throws {
         guard ref.utf8.count >= 4, ref.utf8.count <= 32,
             ref.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
         else {
             throw ServiceError.invalid(
                 "id", "'\(reference.prefix(64))' is not an item id: ids are hex, give at least 4 characters")
         }
-        let matches = records.filter { $0.id.hasPrefix(ref) }
+    }
+
+    /// The one record a reference matches.
+    private static func single(_ matches: [Store.EntityRecord], reference: String, what: String) throws
+        -> Store.EntityRecord
+    {
         guard !matches.isEmpty else { throw ServiceError.notFound("no \(what) with id '\(reference)'") }
         guard matches.count == 1 else {
             throw ServiceError.invalid("id", "'\(reference)' matches \(matches.count) items: give more characters")
@@ -279,7 +308,7 @@ struct ItemService {
     /// The zone of a new timed item that names none: the itinerary's (which may be one only
     /// a peer's tz database knows: items of a trip share its zone), else this daemon's, else UTC.
     private var defaultZone: String {
-        if let zone = snapshot.trip.timeZone { return zone }
+        if let zone = snapshot.timeZone { return zone }
         let shaped = (try? FieldRule.timeZone.validate("timeZone", .string(localZone))) != nil
         return shaped && TripTime.isKnownZone(localZone) ? localZone : "UTC"
     }
@@ -311,7 +340,7 @@ struct ItemService {
             let endText = after["end"]?.stringValue,
             let start = LocalDateTime(startText), let end = LocalDateTime(endText)
         {
-            let startZone = after["timeZone"]?.stringValue ?? snapshot.trip.timeZone ?? localZone
+            let startZone = after["timeZone"]?.stringValue ?? snapshot.timeZone ?? localZone
             let endZone = after[TransportFields.endTimeZone.name]?.stringValue ?? startZone
             let before: Bool
             if start.isTimed, end.isTimed, let s = Self.instant(start, in: startZone),
@@ -332,10 +361,7 @@ struct ItemService {
             let linked = after[ActivityFields.linkedItem.name]?.stringValue
         {
             guard linked != id else { throw ServiceError.invalid("linkedItem", "an item cannot link to itself") }
-            guard
-                snapshot.itemRecords.contains(where: { $0.id == linked })
-                    || snapshot.stops.contains(where: { $0.id == linked })
-            else {
+            guard snapshot.record(linked) != nil else {
                 throw ServiceError.invalid(
                     "linkedItem", "'linkedItem' \(linked) is not an item or place to go of this itinerary")
             }

@@ -1,8 +1,9 @@
 import PlacesModel
 import PlacesStore
 
-/// The last few snapshots of one kind (a trip folder's, an expense ledger's), each with the
-/// commit generation it was read at: current while the generation has not moved.
+/// The last few snapshots of one kind (an expense ledger's; trip folders are kept op by op,
+/// `TripSnapshots`), each with the commit generation it was read at: current while the
+/// generation has not moved.
 struct SnapshotCache<Snapshot> {
     /// How many itineraries' snapshots are kept (a 500-item trip's is ~1 MB).
     let capacity: Int

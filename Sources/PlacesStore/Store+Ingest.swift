@@ -287,6 +287,20 @@ extension Store {
         try read { db in try versionVector(db, doc) }
     }
 
+    /// What this daemon holds of a document and whether any author of it equivocated (holds
+    /// two ops at one seq), read together: a cache that follows the document op by op from
+    /// here knows that an op extending its author's chain by one changes only the entities
+    /// it names (an equivocation re-materializes the whole document).
+    public func chainHeads(of doc: DocumentID) throws(StoreError) -> (vector: VersionVector, equivocated: Bool) {
+        try read { db in
+            let equivocated =
+                try Bool.fetchOne(
+                    db.cachedStatement(sql: "SELECT 1 FROM op WHERE doc = ? AND conflict = 1 LIMIT 1"),
+                    arguments: [Data(doc.bytes)]) ?? false
+            return (try versionVector(db, doc), equivocated)
+        }
+    }
+
     /// A run of a document's log for a peer (`ops(of:missingFrom:after:maxBytes:)`).
     public struct OutgoingOps: Sendable {
         /// The encoded ops, in log (causal) order.

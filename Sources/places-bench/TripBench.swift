@@ -71,8 +71,8 @@ enum TripBench {
             guard first.status == 200 else { throw BenchError("GET \(route) answered \(first.status)") }
             let cached = try latencies(2_000, measuring: { _ in _ = try client.send("GET", path) })
             // Each read follows a change of the itinerary (its notes, as a member's edit
-            // arriving from a peer would), so the trip is read from the store, parsed and
-            // planned afresh.
+            // arriving from a peer would): the daemon reads that change and nothing else
+            // (`TripSnapshots`); notes leave the plan as it was.
             let fresh = try latencies(
                 300,
                 before: { i in

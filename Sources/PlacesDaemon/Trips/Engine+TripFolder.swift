@@ -12,13 +12,16 @@ import PlacesTrips
 extension Engine {
     /// What trips' snapshots read of the rest of the daemon (`TripComponent`).
     var tripContext: TripComponent.Context {
-        TripComponent.Context(store: store, expenseNames: { self.expenseNames($0) })
+        TripComponent.Context(store: store, keyring: account.keyring, expenseNames: { self.expenseNames($0) })
     }
 
     /// The snapshot of an itinerary the caller can see (any role).
     func tripSnapshot(_ doc: Store.DocumentRecord) throws -> TripSnapshot {
         try trips.tripSnapshot(doc, tripContext)
     }
+
+    /// How many trip folder reads applied ops one by one, and how many read anew (`TripSnapshots`).
+    var tripReads: (appliedInPlace: Int, readAnew: Int) { trips.tripReads }
 
     private func itemService(_ reference: String, editing: Bool) throws -> (Store.DocumentRecord, ItemService) {
         let itineraries = try itineraryService()
@@ -36,7 +39,11 @@ extension Engine {
             throw ServiceError.invalid(
                 "type", "unknown item type '\(type.prefix(40))': use lodging, transport, food or activity")
         }
-        let snapshot = service.snapshot
+        return Self.itemsJSON(service.snapshot, type: type)
+    }
+
+    /// The answer of `GET …/items` from a snapshot.
+    static func itemsJSON(_ snapshot: TripSnapshot, type: String?) -> JSONValue {
         let byID = Dictionary(snapshot.trip.items.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let list = snapshot.itemList.filter { json in
             guard let type else { return true }
@@ -44,7 +51,7 @@ extension Engine {
         }.sorted { a, b in
             let ia = a.objectValue?["id"]?.stringValue.flatMap { byID[$0] }
             let ib = b.objectValue?["id"]?.stringValue.flatMap { byID[$0] }
-            return Self.itemOrder(ia, ib)
+            return itemOrder(ia, ib)
         }
         return .object(["items": .array(list), "count": .int(Int64(list.count))])
     }
@@ -61,23 +68,33 @@ extension Engine {
 
     func item(_ reference: String, item itemReference: String) throws -> JSONValue {
         let (_, service) = try itemService(reference, editing: false)
-        if let legacy = service.snapshot.json[itemReference], itemReference.hasPrefix("legacy-") { return legacy }
+        if itemReference.hasPrefix("legacy-"), let legacy = service.snapshot.object(itemReference) { return legacy }
         let record = try service.itemOrStop(itemReference)
-        return service.snapshot.json[record.id] ?? .null
+        return service.snapshot.object(record.id) ?? .null
     }
 
     func createItem(_ reference: String, _ body: [String: JSONValue]) throws -> JSONValue {
         let (doc, service) = try itemService(reference, editing: true)
         let (edit, id) = try service.create(body)
         try commit(edit)
-        return try tripSnapshot(doc).json[id] ?? .null
+        return try writtenItem(doc, id)
     }
 
     func updateItem(_ reference: String, item itemReference: String, _ body: [String: JSONValue]) throws -> JSONValue {
         let (doc, service) = try itemService(reference, editing: true)
         let record = try service.item(itemReference)
-        if let edit = try service.update(record.id, body) { try commit(edit) }
-        return try tripSnapshot(doc).json[record.id] ?? .null
+        guard let edit = try service.update(record.id, body) else { return service.snapshot.object(record.id) ?? .null }
+        try commit(edit)
+        return try writtenItem(doc, record.id)
+    }
+
+    /// A written item's API object, read alone (the trip folder's snapshot takes the write
+    /// at its next read): what the snapshot would show for it.
+    private func writtenItem(_ doc: Store.DocumentRecord, _ id: String) throws -> JSONValue {
+        guard let record = try storeCall({ () throws(StoreError) in try store.entity(in: doc.id, id: id) }),
+            !record.deleted, EntityKind.tripItems.contains(record.kind)
+        else { return .null }
+        return TripItemViews.json(record)
     }
 
     func deleteItem(_ reference: String, item itemReference: String) throws {
@@ -127,7 +144,7 @@ extension Engine {
             // can put this one outside): the date and the item alone, without a number.
             let item = try service.itemOrStop(itemReference).id
             return .object([
-                "date": .string(movedTo.description), "items": .array([after.json[item]].compactMap { $0 }),
+                "date": .string(movedTo.description), "items": .array([after.object(item)].compactMap { $0 }),
             ])
         }
         return Self.dayJSON(day, snapshot: after)
@@ -176,25 +193,28 @@ extension Engine {
     static func dayJSON(_ day: PlacesTrips.TripDay, snapshot: TripSnapshot) -> JSONValue {
         var o: [String: JSONValue] = [
             "date": .string(day.date.description), "number": .int(Int64(day.number)),
-            "items": .array(day.items.compactMap { snapshot.json[$0] }),
+            "items": .array(day.items.compactMap { snapshot.object($0) }),
         ]
-        if let lodging = day.lodging, let json = snapshot.json[lodging] { o["lodging"] = json }
+        if let lodging = day.lodging, let json = snapshot.object(lodging) { o["lodging"] = json }
         return .object(o)
     }
 
     /// `GET …/warnings`, encoded once per change of the store.
     func warnings(_ reference: String) throws -> [UInt8] {
-        try tripSnapshot(try itineraryDoc(reference)).body("warnings") { snapshot in
-            .object([
-                "warnings": .array(
-                    snapshot.warnings.map { w in
-                        .object([
-                            "code": .string(w.code), "items": .array(w.items.map(JSONValue.string)),
-                            "message": .string(w.message),
-                        ])
-                    })
-            ])
-        }
+        try tripSnapshot(try itineraryDoc(reference)).body("warnings", Self.warningsJSON)
+    }
+
+    /// The answer of `GET …/warnings` from a snapshot.
+    static func warningsJSON(_ snapshot: TripSnapshot) -> JSONValue {
+        .object([
+            "warnings": .array(
+                snapshot.warnings.map { w in
+                    .object([
+                        "code": .string(w.code), "items": .array(w.items.map(JSONValue.string)),
+                        "message": .string(w.message),
+                    ])
+                })
+        ])
     }
 
     // MARK: Checklist
