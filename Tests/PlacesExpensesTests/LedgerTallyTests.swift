@@ -75,8 +75,11 @@ import Testing
         let huge = LedgerEntry(
             id: "aaaaaaaa", amountMinor: .max, settlement: "EUR", paidBy: [.init(traveller: "ana", weight: .max)],
             among: [.init(traveller: "bruno", weight: 1)])
-        var second = huge
-        second.id = "bbbbbbbb"
+        let second = {
+            var copy = huge
+            copy.id = "bbbbbbbb"
+            return copy
+        }()
         var tally = LedgerTally(currency: "EUR", entries: [huge])
         #expect(tally.isExact && tally.ledger { [huge] } != nil)
         tally.add(second)
