@@ -245,6 +245,8 @@ final class ControlConnection: ChannelInboundHandler {
     private var body = [UInt8]()
     private var tooLarge = false
     private var limit = ControlServer.maxBodyBytes
+    /// A whole request not yet answered: the socket took no more of the answers before it.
+    private var waiting: HTTPRequestHead?
 
     init(server: ControlServer, connections: ControlConnections) {
         self.server = server
@@ -267,25 +269,42 @@ final class ControlConnection: ChannelInboundHandler {
         case .end:
             guard let h = head else { return }
             head = nil
-            let keepAlive = h.isKeepAlive && !tooLarge
-            if tooLarge {
-                let problem = Problem(
-                    status: 413, code: "body-too-large", title: "Request body too large",
-                    detail: "the request body is over \(limit) bytes")
-                return write(.problem(problem), keepAlive: keepAlive, context: context)
+            // A client that sends requests without reading the answers: the next answer waits
+            // until the socket takes more, so what the daemon holds stays one answer deep
+            // (`HTTPServerPipelineHandler` passes no request and reads no more meanwhile).
+            guard context.channel.isWritable else { return waiting = h }
+            answer(h, context: context)
+        }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, let h = waiting {
+            waiting = nil
+            answer(h, context: context)
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    /// Answers the request whose head is `h` and whose body was gathered.
+    private func answer(_ h: HTTPRequestHead, context: ChannelHandlerContext) {
+        let keepAlive = h.isKeepAlive && !tooLarge
+        if tooLarge {
+            let problem = Problem(
+                status: 413, code: "body-too-large", title: "Request body too large",
+                detail: "the request body is over \(limit) bytes")
+            return write(.problem(problem), keepAlive: keepAlive, context: context)
+        }
+        switch server.prepare(h, body: body) {
+        case .failure(let problem):
+            write(.problem(problem), keepAlive: keepAlive, context: context)
+        case .success(let request):
+            // A kept answer is written from here: no task, no hop to the engine.
+            if let kept = server.handler.keptAnswer(request) {
+                return write(kept, keepAlive: keepAlive, context: context)
             }
-            switch server.prepare(h, body: body) {
-            case .failure(let problem):
-                write(.problem(problem), keepAlive: keepAlive, context: context)
-            case .success(let request):
-                // A kept answer is written from here: no task, no hop to the engine.
-                if let kept = server.handler.keptAnswer(request) {
-                    return write(kept, keepAlive: keepAlive, context: context)
-                }
-                let channel = context.channel
-                connections.run { [handler = server.handler] in
-                    await ControlServer.send(await handler.handle(request), keepAlive: keepAlive, to: channel)
-                }
+            let channel = context.channel
+            connections.run { [handler = server.handler] in
+                await ControlServer.send(await handler.handle(request), keepAlive: keepAlive, to: channel)
             }
         }
     }

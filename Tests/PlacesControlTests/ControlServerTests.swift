@@ -29,8 +29,40 @@ private final class KeepingHandler: ControlHandler, Sendable {
     }
 }
 
+/// Keeps a 256 KiB answer for every request, counting the answers asked for.
+private final class BigKeptHandler: ControlHandler, Sendable {
+    let asked = Mutex(0)
+    let body = [UInt8](repeating: 0x61, count: 256 << 10)
+    func handle(_ request: ControlRequest) async -> ControlResponse { .json(status: 200, body: Array("small".utf8)) }
+    func keptAnswer(_ request: ControlRequest) -> ControlResponse? {
+        guard request.path == "/v1/kept" else { return nil }
+        asked.withLock { $0 += 1 }
+        return .json(status: 200, body: body)
+    }
+}
+
 @Suite("Control server")
 struct ControlServerTests {
+    /// A client that sends many requests at once and never reads: main's async channel
+    /// waited for the socket before each answer; the per-connection handler answered them all
+    /// into NIO's write queue (400 × 256 KiB held for one 16 KB write).
+    @Test("a client that never reads its answers gets no more than the socket takes")
+    func pipelinedWithoutReading() async throws {
+        let handler = BigKeptHandler()
+        try await Self.serving(handler) { client, path, _ in
+            let fd = try Self.connect(path)
+            defer { close(fd) }
+            let requests = String(repeating: "GET /v1/kept HTTP/1.1\r\nHost: places\r\n\r\n", count: 400)
+            _ = Array(requests.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            try await Task.sleep(for: .seconds(2))
+            let asked = handler.asked.withLock { $0 }
+            #expect(asked < 20, "\(asked) answers of 256 KiB held for a client that reads none")
+            // The daemon still serves others.
+            let other = try await Self.onThread { try client.send("GET", "/v1/other") }.get()
+            #expect(other.status == 200 && other.text == "small")
+        }
+    }
+
     /// Starts `handler`'s server on a new socket; `body` gets the client and the socket path.
     static func serving(
         _ handler: any ControlHandler, _ body: (ControlClient, String, Task<Void, any Error>) async throws -> Void
