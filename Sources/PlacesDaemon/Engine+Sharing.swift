@@ -67,8 +67,9 @@ extension Engine {
         }
         for (key, var peer) in byKey {
             let vectors = await replicator.peerVectors(of: key)
-            peer.documents = sharedDocuments(with: key).map { doc in
-                let mine = (try? store.versionVector(of: doc.id)) ?? VersionVector()
+            let shared = sharedDocuments(with: key)
+            peer.documents = shared.map { doc in
+                let mine = currentVector(doc.id) ?? VersionVector()
                 let theirs = vectors[doc.id]
                 // A document whose root has not arrived yet (shared, its ops still on the
                 // way) has no entity: no name, and no trap.
@@ -88,7 +89,7 @@ extension Engine {
             }
             // How it is reached (relay.md §5.1): its own session, or a relay of a shared document.
             let throughRelay = {
-                self.sharedDocuments(with: key).contains {
+                shared.contains {
                     !self.relayPeers(of: $0).isDisjoint(with: self.relays.connected)
                 }
             }

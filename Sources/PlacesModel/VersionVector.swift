@@ -19,6 +19,11 @@ public struct VersionVector: Hashable, Sendable {
         for (author, seq) in other.seqs { include(author, seq) }
     }
 
+    /// Whether this vector holds everything `other` holds.
+    public func includes(_ other: VersionVector) -> Bool {
+        other.seqs.allSatisfy { self[$0.key] >= $0.value }
+    }
+
     /// Whether the op `(author, seq)` is covered (held, or in the causal past).
     public func covers(_ author: AuthorKey, _ seq: UInt64) -> Bool { self[author] >= seq }
 

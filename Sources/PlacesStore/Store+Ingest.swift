@@ -319,13 +319,14 @@ extension Store {
     /// here knows that an op extending its author's chain by one changes only the entities
     /// it names (an equivocation re-materializes the whole document).
     public func chainHeads(of doc: DocumentID) throws(StoreError) -> (vector: VersionVector, equivocated: Bool) {
-        try read { db in
-            let equivocated =
-                try Bool.fetchOne(
-                    db.cachedStatement(sql: "SELECT 1 FROM op WHERE doc = ? AND conflict = 1 LIMIT 1"),
-                    arguments: [Data(doc.bytes)]) ?? false
-            return (try versionVector(db, doc), equivocated)
-        }
+        try read { db in (try versionVector(db, doc), try isEquivocated(db, doc)) }
+    }
+
+    /// Whether some author of `doc` holds two ops at one seq (the `op_conflict` index).
+    func isEquivocated(_ db: Database, _ doc: DocumentID) throws -> Bool {
+        try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT 1 FROM op WHERE doc = ? AND conflict = 1 LIMIT 1"),
+            arguments: [Data(doc.bytes)]) ?? false
     }
 
     /// A run of a document's log for a peer (`ops(of:missingFrom:after:maxBytes:)`).
@@ -345,10 +346,22 @@ extension Store {
     /// op once instead of the whole log per round. A round from the start also carries every
     /// op at an equivocated seq (`conflict`), which a vector cannot tell apart: a peer that
     /// holds one branch receives the other.
-    public func ops(of doc: DocumentID, missingFrom peer: VersionVector, after: Int64 = 0, maxBytes: Int = .max)
-        throws(StoreError) -> OutgoingOps
-    {
+    ///
+    /// `held` is what this daemon holds of `doc` when the caller keeps it. A peer that holds
+    /// all of that is read nothing when it lacks nothing (no equivocation to carry): the log
+    /// is walked by rowid across every document, so a reconnect that agrees nothing changed
+    /// would otherwise walk the whole table once per shared document.
+    public func ops(
+        of doc: DocumentID, missingFrom peer: VersionVector, after: Int64 = 0, maxBytes: Int = .max,
+        held: VersionVector? = nil
+    ) throws(StoreError) -> OutgoingOps {
         try read { db in
+            if after == 0 || held != nil {
+                let held = try held ?? versionVector(db, doc)
+                if peer.includes(held), try after != 0 || !isEquivocated(db, doc) {
+                    return OutgoingOps(readThrough: after)
+                }
+            }
             // `+doc`: walk the log by rowid from `after` (an index on `doc` would need the
             // whole document sorted by rowid in a temporary B-tree each round).
             var statement = try RawStatement(

@@ -301,6 +301,28 @@ struct StoreTests {
         #expect(try f.store.ops(of: f.doc, missingFrom: held).ops == (ops[40...] + later).map(\.encoded))
     }
 
+    @Test("a peer that holds everything is read nothing; one that lacks the newest op gets just it")
+    func coveredPeerReadsNothing() throws {
+        let f = try Fixture()
+        let edits = (0..<50).map { i in
+            Store.Edit(doc: f.doc, changes: [.create(entity: "s\(i)", kind: .stop)], timeMs: Int64(i))
+        }
+        let ops = try f.store.append(edits, identity: f.identity, keyring: f.keyring)
+        let mine = try f.store.versionVector(of: f.doc)
+        var peer = mine
+        peer.include(try SigningKeyPair().publicKey.hex, 3)  // an author this daemon never saw
+        for held in [nil, mine] {
+            let none = try f.store.ops(of: f.doc, missingFrom: peer, held: held)
+            #expect(none.ops.isEmpty)
+            #expect(none.readThrough == 0)  // the log was not walked
+            let later = try f.store.ops(of: f.doc, missingFrom: peer, after: 17, held: held)
+            #expect(later.ops.isEmpty)
+        }
+        var lacking = VersionVector()
+        lacking.include(f.identity.publicKey.hex, 49)
+        #expect(try f.store.ops(of: f.doc, missingFrom: lacking, held: mine).ops == [ops[49].encoded])
+    }
+
     @Test("the WAL is copied into the database file in the background once it passes the threshold")
     func backgroundCheckpoint() throws {
         let f = try Fixture(checkpointBytes: 128 * 1024)

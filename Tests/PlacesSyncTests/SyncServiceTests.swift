@@ -223,6 +223,43 @@ struct SyncServiceTests {
         }
     }
 
+    @Test("A peer that offered a document and restarts is re-dialled within about a second, every time")
+    func restartedPeerRedialledAtOnce() async throws {
+        var offer = Places_Sync_V1_SyncMessage()
+        offer.offer.doc = Data(repeating: 7, count: 16)
+        offer.offer.owner = Data(repeating: 9, count: 32)
+        let alice = try RecordingDelegate(name: "Alice", atOpen: [offer])
+        let bob = try RecordingDelegate(name: "Bob")
+        // The daemon's own delays: 1 s doubling to 60 s; sessions shorter than 20 s.
+        var limits = SyncLimits.fastTests
+        limits.reconnectInitialDelay = .seconds(1)
+        limits.reconnectMaxDelay = .seconds(60)
+        let clock = ContinuousClock()
+        var waits = [Duration]()
+        try await withService(bob, limits: limits) { bobService, _ in
+            var alicePort = 0
+            for restart in 0..<5 {
+                let down = clock.now
+                alicePort = try await withService(alice, port: alicePort, limits: limits) { _, port in
+                    if restart == 0 { await bobService.addPeer(host: "127.0.0.1", port: port) }
+                    #expect(
+                        await eventually(within: .seconds(30)) {
+                            await bob.received.filter { if case .offer = $0.message.kind { true } else { false } }
+                                .count == restart + 1
+                        })
+                    return port
+                }
+                if restart > 0 { waits.append(clock.now - down) }
+                #expect(await eventually { await bobService.connectedPeers().isEmpty })
+            }
+        }
+        // Backing off as after a stranger's close would take 1 + 2 + 4 + 8 s × [0.5, 1]
+        // (at least 7.5 s) for the last four; each comes 0.5-1 s after its session ended.
+        let total = waits.reduce(Duration.zero, +)
+        #expect(waits.count == 4)
+        #expect(total < .seconds(6), "re-dials took \(waits)")
+    }
+
     @Test("disconnectAll says Bye and closes every session")
     func disconnectAllClosesSessions() async throws {
         let alice = try RecordingDelegate(name: "Alice")

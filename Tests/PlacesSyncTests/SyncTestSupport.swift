@@ -18,9 +18,11 @@ actor RecordingDelegate: SyncDelegate {
     private(set) var received: [(message: Places_Sync_V1_SyncMessage, peer: PublicKey)] = []
     private(set) var closed: [(peer: PublicKey, reason: String)] = []
     private let reply: @Sendable (Places_Sync_V1_SyncMessage) -> [Places_Sync_V1_SyncMessage]
+    /// Sent when a session opens (a daemon's offers of the documents it shares with the peer).
+    private let atOpen: [Places_Sync_V1_SyncMessage]
 
     init(
-        name: String, loggedIn: Bool = true,
+        name: String, loggedIn: Bool = true, atOpen: [Places_Sync_V1_SyncMessage] = [],
         reply: @escaping @Sendable (Places_Sync_V1_SyncMessage) -> [Places_Sync_V1_SyncMessage] = { _ in [] }
     ) throws {
         let identity = try SigningKeyPair()
@@ -28,6 +30,7 @@ actor RecordingDelegate: SyncDelegate {
         self.identity = loggedIn ? identity : nil
         self.name = name
         self.reply = reply
+        self.atOpen = atOpen
         self.keyPair = identity
     }
 
@@ -63,7 +66,7 @@ actor RecordingDelegate: SyncDelegate {
         async -> [Places_Sync_V1_SyncMessage]
     {
         opened.append((peer, hello, address))
-        return []
+        return atOpen
     }
 
     func received(_ message: Places_Sync_V1_SyncMessage, from peer: PublicKey) async -> [Places_Sync_V1_SyncMessage] {

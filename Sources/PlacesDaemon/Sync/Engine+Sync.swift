@@ -173,7 +173,10 @@ extension Engine: ReplicationHost {
 
     public func ops(of doc: DocumentID, missingFrom: VersionVector, after: Int64, maxBytes: Int) async -> ReplicaRound?
     {
-        guard let round = try? store.ops(of: doc, missingFrom: missingFrom, after: after, maxBytes: maxBytes) else {
+        guard
+            let round = try? store.ops(
+                of: doc, missingFrom: missingFrom, after: after, maxBytes: maxBytes, held: currentVector(doc))
+        else {
             return nil
         }
         return ReplicaRound(ops: round.ops, stamps: round.stamps, readThrough: round.readThrough)

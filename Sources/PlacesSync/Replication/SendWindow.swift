@@ -54,10 +54,3 @@ struct SendWindow: Sendable {
         return count > 0 || inFlight.isEmpty || acknowledged.includes(theirs)
     }
 }
-
-extension VersionVector {
-    /// Whether this vector holds everything `other` holds.
-    func includes(_ other: VersionVector) -> Bool {
-        other.seqs.allSatisfy { self[$0.key] >= $0.value }
-    }
-}

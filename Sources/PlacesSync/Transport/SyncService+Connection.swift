@@ -83,7 +83,8 @@ extension SyncService {
     }
 
     /// Dials `target` while it is a dial target and no session reaches it: about 1 s after
-    /// a session that lasted at least twice the stranger grace ends, and with exponential
+    /// a session ends in which the peer offered a document or that lasted at least twice the
+    /// stranger grace, and with exponential
     /// backoff after failed attempts and shorter sessions (a peer that keeps closing us as
     /// a stranger is not re-dialled every second). Every wait is multiplied by a random
     /// factor in [0.5, 1]. While logged out, or while the dial budget is spent, it only
@@ -99,7 +100,9 @@ extension SyncService {
                 switch await dial(target, identity: identity) {
                 case .noSlot:
                     break
-                case .session(let lasted) where lasted >= limits.strangerGrace * 2:
+                case .session(let outcome) where outcome.peerOffered || outcome.lasted >= limits.strangerGrace * 2:
+                    // A peer that restarts comes back in about a second, however short the
+                    // session was; one that keeps closing us as a stranger never offers.
                     backoff = initial
                 case .failed, .session:
                     wait = backoff
@@ -116,13 +119,21 @@ extension SyncService {
         }
     }
 
+    /// How a session that was established went.
+    struct SessionOutcome {
+        /// From its opening (after `Hello`) to its close.
+        var lasted: Duration
+        /// The peer offered at least one document in it (`SyncSession.peerOffered`).
+        var peerOffered: Bool
+    }
+
     enum DialOutcome {
         /// The dial budget was spent; nothing was tried.
         case noSlot
         /// No session came of it.
         case failed
-        /// A session ran for this long and ended.
-        case session(lasted: Duration)
+        /// A session ran and ended.
+        case session(SessionOutcome)
     }
 
     /// Connects to `target` and runs the session until it ends.
@@ -134,10 +145,10 @@ extension SyncService {
         let lasted = await connectAndRun(target, identity: identity)
         if lasted == nil { await dialFinished() }
         await releaseOutbound()
-        return lasted.map { .session(lasted: $0) } ?? .failed
+        return lasted.map { .session($0) } ?? .failed
     }
 
-    private nonisolated func connectAndRun(_ target: DialTarget, identity: SigningKeyPair) async -> Duration? {
+    private nonisolated func connectAndRun(_ target: DialTarget, identity: SigningKeyPair) async -> SessionOutcome? {
         let limits = limits
         let channel: SyncChannel
         do {

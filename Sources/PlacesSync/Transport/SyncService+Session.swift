@@ -30,11 +30,11 @@ extension SyncService {
     typealias Events = NIOAsyncChannelInboundStream<SyncChannelEvent>.AsyncIterator
 
     /// Runs one connection from the first handshake byte to its close: handshake, `Hello`,
-    /// then the session. Never throws; returns how long the session lasted, or nil when
-    /// none was established. `addressBucket` is set for an accepted connection.
+    /// then the session. Never throws; returns how the session went, or nil when none was
+    /// established. `addressBucket` is set for an accepted connection.
     nonisolated func runConnection(
         _ connection: SyncChannel, identity: SigningKeyPair, dialTarget: DialTarget?, addressBucket: String?
-    ) async -> Duration? {
+    ) async -> SessionOutcome? {
         let channel = connection.channel
         let remoteAddress = channel.remoteAddress?.ipAddress ?? "unknown"
         let inbound = dialTarget == nil
@@ -45,7 +45,7 @@ extension SyncService {
         }
         defer { deadline.cancel() }
         var claimedPeer: PublicKey?
-        let lasted: Duration?
+        let lasted: SessionOutcome?
         do {
             lasted = try await connection.executeThenClose { stream, _ in
                 var events = stream.makeAsyncIterator()
@@ -111,7 +111,7 @@ extension SyncService {
                     "peer session closed",
                     metadata: ["sync.reason": "\(reason.code.rawValue)", "sync.detail": "\(reason.message)"])
                 await delegate.sessionClosed(with: peer, reason: reason.message)
-                return ContinuousClock.now - started
+                return SessionOutcome(lasted: ContinuousClock.now - started, peerOffered: session.peerOffered)
             }
         } catch {
             logger.debug("peer connection failed", metadata: ["error": "\(SyncError.of(error))"])
@@ -352,6 +352,7 @@ extension SyncService {
                                 return SyncError(.protocolViolation, "The peer sent a second PairRequest")
                             }
                         }
+                        if case .offer = message.kind { session.noteOffer() }
                         let replies = await delegate.received(message, from: session.info.key)
                         session.enqueue(serializeForSending(replies))
                     }

@@ -21,6 +21,7 @@ final class SyncSession: Sendable {
     let outbox: SessionOutbox
     let channel: any Channel
     private let closeReason = Mutex<SyncError?>(nil)
+    private let offered = Mutex(false)
 
     init(id: UInt64, info: PeerInfo, dialTarget: DialTarget?, outbox: SessionOutbox, channel: any Channel) {
         self.id = id
@@ -32,6 +33,13 @@ final class SyncSession: Sendable {
 
     /// Why the session ended, once `close` was called.
     var reason: SyncError? { closeReason.withLock { $0 } }
+
+    /// Whether the peer offered a document in this session: it has business with this daemon
+    /// (a peer closing us as a stranger never offers one), so when the session ends the
+    /// dialler re-dials it at once instead of backing off (sync.md §2, "Re-dialling").
+    var peerOffered: Bool { offered.withLock { $0 } }
+
+    func noteOffer() { offered.withLock { $0 = true } }
 
     /// Whether this session covers `target`: it was dialled there, or the peer connected
     /// from that host and listens on that port.
