@@ -43,16 +43,22 @@ struct ItineraryService {
         }
         // The explore routes read a published trip through the itinerary views (they checked
         // it may be seen and pass its whole id).
+        // A whole id (32 hex characters) is looked up, not searched for among every itinerary.
+        let id = DocumentID(hex: ref)
+        var whole: Store.DocumentRecord?
+        if let id { whole = try ServiceError.storing { () throws(StoreError) in try store.document(id) } }
         if TripReading.published {
-            guard
-                let doc = try ServiceError.storing({ () throws(StoreError) in try store.documents(kind: .published) })
-                    .first(where: { $0.id.hex == ref })
-            else { throw ServiceError.notFound("no published trip with id '\(reference)'") }
-            return doc
+            guard let whole, whole.kind == .published else {
+                throw ServiceError.notFound("no published trip with id '\(reference)'")
+            }
+            return whole
         }
-        let docs = try ServiceError.storing { () throws(StoreError) in try store.documents(kind: .itinerary) }.filter {
-            $0.id.hex.hasPrefix(ref)
-        }
+        let docs =
+            id != nil
+            ? [whole].compactMap { $0 }.filter { $0.kind == .itinerary }
+            : try ServiceError.storing { () throws(StoreError) in try store.documents(kind: .itinerary) }.filter {
+                $0.id.hex.hasPrefix(ref)
+            }
         // Live itineraries this identity owns or is a member of (left or removed ones stay
         // on disk, out of sight).
         let live = docs.filter {
