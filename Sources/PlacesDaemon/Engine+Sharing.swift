@@ -68,13 +68,13 @@ extension Engine {
         for (key, var peer) in byKey {
             let vectors = await replicator.peerVectors(of: key)
             let shared = sharedDocuments(with: key)
+            // A document whose root has not arrived yet (shared, its ops still on the way) has
+            // no entity: no name, and no trap.
+            let names = (try? store.rootNames(of: shared.map(\.id))) ?? [:]
             peer.documents = shared.map { doc in
                 let mine = currentVector(doc.id) ?? VersionVector()
                 let theirs = vectors[doc.id]
-                // A document whose root has not arrived yet (shared, its ops still on the
-                // way) has no entity: no name, and no trap.
-                let root = (try? store.entity(in: doc.id, id: doc.id.hex)) ?? nil
-                let name = root.flatMap { Views.fields($0)["name"]?.stringValue } ?? ""
+                let name = names[doc.id] ?? ""
                 guard let theirs else {
                     return PeerDocument(id: doc.id.hex, name: name, state: "unknown", theyLack: nil, weLack: nil)
                 }

@@ -53,6 +53,26 @@ extension Store {
         }
     }
 
+    /// The role of one member (hex key) of `doc` when it is an active one (`activeRoles`), as
+    /// `members(of:)` gives it; `causalPast` is what this daemon holds of the document.
+    public func activeRole(of member: String, in doc: DocumentID, causalPast: VersionVector) throws(StoreError)
+        -> String?
+    {
+        try read { db in
+            let sql =
+                "SELECT json_extract(data, '$.role') FROM entity WHERE doc = ? AND id = ? AND kind = 'member' AND deleted = 0"
+            guard let owner = try Store.owner(db, of: doc),
+                let stored = try DatabaseValue.fetchOne(
+                    db.cachedStatement(sql: sql), arguments: [Data(doc.bytes), member]),
+                case .string(let written) = stored.storage, Store.activeRoles.contains(written),
+                let role = try Store.role(
+                    db, of: member, in: doc, owner: HexCoding.encode(owner), causalPast: causalPast),
+                Store.activeRoles.contains(role)
+            else { return nil }
+            return role
+        }
+    }
+
     /// Roles a member may hold; `removed` and `left` end a membership.
     public static let activeRoles: Set<String> = ["editor", "viewer"]
 

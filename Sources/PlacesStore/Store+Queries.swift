@@ -14,6 +14,22 @@ extension Store {
     }
 
     /// One entity (live or deleted), or nil.
+    /// The `name` of each document's root entity (the entity whose id is the document's), in
+    /// one read: a list of thousands of documents reads no whole entity per document.
+    public func rootNames(of docs: [DocumentID]) throws(StoreError) -> [DocumentID: String] {
+        try read { db in
+            let statement = try db.cachedStatement(
+                sql: "SELECT json_extract(data, '$.name') FROM entity WHERE doc = ? AND id = ?")
+            var names = [DocumentID: String]()
+            for doc in docs {
+                // A name a peer wrote as another JSON type is no name (as in the entity's view).
+                let value = try DatabaseValue.fetchOne(statement, arguments: [Data(doc.bytes), doc.hex])
+                if let value, case .string(let name) = value.storage { names[doc] = name }
+            }
+            return names
+        }
+    }
+
     public func entity(in doc: DocumentID, id: EntityID) throws(StoreError) -> EntityRecord? {
         try read { db in
             try Store.fetchEntities(db, "WHERE doc = ? AND id = ?") {

@@ -242,9 +242,11 @@ enum ScaleBench {
         return (start, PlacesBench.seconds(opened - down), PlacesBench.seconds(done.at - opened) * 1_000, done.pollMs)
     }
 
-    /// Polls both daemons' `GET /v1/peers` (every 5 ms) until each lists the other connected
-    /// with at least `docs` documents, all `in-sync`; returns when the last poll answered and
-    /// how long that poll (both requests) took.
+    /// Polls both daemons' `GET /v1/peers` until each lists the other connected with at least
+    /// `docs` documents, all `in-sync`; returns when the last poll answered and how long that
+    /// poll (both requests) took. The pause between polls is 5 ms, or twice the last poll when
+    /// that is longer: a list of 10,000 trips is not free to build, and polling back to back
+    /// would keep the very engines measured busy answering it.
     static func waitInSync(_ a: BenchDaemon, _ b: BenchDaemon, docs: Int, both: Bool = true, timeout: Duration)
         throws -> (
             at: ContinuousClock.Instant, pollMs: Double
@@ -258,7 +260,7 @@ enum ScaleBench {
             let t1 = clock.now
             if ok { return (t1, PlacesBench.seconds(t1 - t0) * 1_000) }
             guard t1 - start < timeout else { throw BenchError("breadth: \(docs) trips not in sync") }
-            usleep(5_000)
+            usleep(UInt32(max(5_000, min(1_000_000, PlacesBench.seconds(t1 - t0) * 2_000_000))))
         }
     }
 

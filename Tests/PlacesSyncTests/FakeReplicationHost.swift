@@ -23,6 +23,8 @@ actor FakeReplicationHost: ReplicationHost {
     /// Grants the replicator asked the host to verify and keep.
     var kept: [[KeyGrant]] = []
     var connected: [PublicKey] = []
+    /// Further documents shared with every participant (empty logs, offered like `doc`).
+    var moreShared: [DocumentID] = []
 
     init(identity: SigningKeyPair, doc: DocumentID, participants: Set<PublicKey>) {
         self.identity = identity
@@ -34,6 +36,7 @@ actor FakeReplicationHost: ReplicationHost {
     func setGrants(_ grants: [KeyGrant]) { self.grants = grants }
     func addParticipant(_ key: PublicKey) { participants.insert(key) }
     func setNextIngest(_ outcome: IngestOutcome) { nextIngest = outcome }
+    func share(_ docs: [DocumentID]) { moreShared = docs }
 
     var vector: VersionVector {
         var v = VersionVector()
@@ -46,7 +49,9 @@ actor FakeReplicationHost: ReplicationHost {
     func knows(_ peer: PublicKey) async -> Bool { participants.contains(peer) }
     func peerConnected(_ peer: PublicKey, name: String, address: String) async { connected.append(peer) }
     func peerDisconnected(_ peer: PublicKey, lastSession: Bool) async {}
-    func sharedDocumentIDs(with peer: PublicKey) async -> [DocumentID] { participants.contains(peer) ? [doc] : [] }
+    func sharedDocumentIDs(with peer: PublicKey) async -> [DocumentID] {
+        participants.contains(peer) ? [doc] + moreShared : []
+    }
     func document(_ id: DocumentID) async -> ReplicaDocument? {
         id == doc ? ReplicaDocument(id: doc, owner: identity.publicKey.bytes, isShared: true) : nil
     }
@@ -54,7 +59,10 @@ actor FakeReplicationHost: ReplicationHost {
     func isAdmitting(_ peer: PublicKey, to doc: DocumentID) async -> Bool { false }
     func versionVector(of id: DocumentID) async -> VersionVector? { id == doc ? vector : nil }
     func offerContent(of id: DocumentID, to peer: PublicKey, describe: Bool) async -> OfferContent? {
-        guard id == doc else { return nil }
+        if id != doc {
+            return moreShared.contains(id)
+                ? OfferContent(owner: identity.publicKey.bytes, vector: VersionVector(), grants: []) : nil
+        }
         return OfferContent(owner: identity.publicKey.bytes, vector: vector, grants: grants)
     }
     func ops(of id: DocumentID, missingFrom: VersionVector, after: Int64, maxBytes: Int) async -> ReplicaRound? {

@@ -64,6 +64,34 @@ struct ReplicatorTests {
         #expect(opening.first?.offer.doc == Data(doc.bytes))
     }
 
+    @Test("thousands of shared documents open a session in slices of offers, each sent on the Pong to the last")
+    func openingOffersInSlices() async {
+        let more = (0..<1_299).map { i in
+            DocumentID(bytes: [UInt8](repeating: 1, count: 14) + [UInt8(i >> 8), UInt8(i & 255)])!
+        }
+        await host.share(more)
+        func offered(_ messages: [Places_Sync_V1_SyncMessage]) -> [Data] {
+            messages.compactMap { if case .offer(let offer) = $0.kind { offer.doc } else { nil } }
+        }
+        func ping(_ messages: [Places_Sync_V1_SyncMessage]) -> UInt64? {
+            messages.last.flatMap { if case .ping(let ping) = $0.kind { ping.nonce } else { nil } }
+        }
+        var sent = [Data]()
+        var batch = await connect(peer.publicKey)
+        var slices = [offered(batch).count]
+        sent += offered(batch)
+        while let nonce = ping(batch) {
+            // Any other Pong (a keepalive's, a guess) sends nothing.
+            #expect(await replicator.pong(nonce &+ 1, from: peer.publicKey).isEmpty)
+            batch = await replicator.pong(nonce, from: peer.publicKey)
+            slices.append(offered(batch).count)
+            sent += offered(batch)
+        }
+        #expect(slices == [512, 512, 276])
+        #expect(Set(sent) == Set(([doc] + more).map { Data($0.bytes) }))
+        #expect(sent.count == 1_300)
+    }
+
     @Test("an offer is answered with what the peer lacks, no more than maxInFlightBytes unacknowledged")
     func roundsAreBounded() async {
         let author = me.publicKey.hex

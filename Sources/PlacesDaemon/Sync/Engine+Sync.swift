@@ -162,11 +162,7 @@ extension Engine: ReplicationHost {
         if describe {
             content.fromName = currentProfileName() ?? ""
             content.name = entityName(in: doc, doc.hex)
-            if let member = ((try? store.members(of: doc)) ?? []).first(where: { $0.key == peer.hex }),
-                Store.activeRoles.contains(member.role)
-            {
-                content.role = member.role
-            }
+            if let role = try? store.activeRole(of: peer.hex, in: doc, causalPast: vector) { content.role = role }
         }
         return content
     }

@@ -75,6 +75,15 @@ public actor Replicator {
     /// What was sent to each peer of each document in answer to its offers: pipelined
     /// rounds (`Replicator+Rounds`). Reset when a session with the peer opens or closes.
     var sendWindows: [PublicKey: [DocumentID: SendWindow]] = [:]
+    /// Offers of the newest session's opening still to send to a peer, and the nonce of the
+    /// Ping that follows the slice sent before them (`openingOffers`). One per peer: a peer
+    /// with two sessions gets the rest on the newer (its own opening offers are answered on
+    /// either).
+    var pendingOffers: [PublicKey: (ping: UInt64, docs: ArraySlice<DocumentID>)] = [:]
+    /// Opening offers sent before a Ping waits for the peer to have handled them: a session
+    /// opens with thousands of shared documents without passing either side's send queue
+    /// (sync.md §5) with offers and their answers.
+    static let openingSlice = 512
 
     private let outbound: AsyncStream<Outbound>
     private let outbox: AsyncStream<Outbound>.Continuation
@@ -214,16 +223,34 @@ extension Replicator: SyncDelegate {
         peerFeatures[peer] = Set(hello.features.filter { Replicator.features.contains($0) })
         await host.peerDevice(peer, Self.device(of: peer, hello: hello, handshakeHash: handshakeHash))
         await host.peerConnected(peer, name: name, address: reachable)
-        var out = [SyncMessage]()
-        for doc in await host.sharedDocumentIDs(with: peer) {
-            if let offer = await makeOffer(for: doc, to: peer, reply: false) { out.append(offer) }
-        }
+        var out = await openingOffers(to: peer, of: host.sharedDocumentIDs(with: peer)[...])
         out += (await host.joinPresentations(for: peer)).map(Self.joinRequest)
         // This identity's likes of the peer's published trips, until the peer has them.
         if takes(.published, peer) { out += (await host.publishedLikes(for: peer)).map(Self.tripLike) }
         // Photos named by what the peer owns and this daemon lacks (a fetch cut short by a
         // dropped connection resumes here).
         return out + (await blobsFollow(from: peer, in: nil))
+    }
+
+    /// The next slice of a session's opening offers of `docs` to `peer`, followed by a Ping
+    /// when more remain: its Pong (`pong(_:from:)`) sends the next slice.
+    func openingOffers(to peer: PublicKey, of docs: ArraySlice<DocumentID>) async -> [SyncMessage] {
+        var out = [SyncMessage]()
+        for doc in docs.prefix(Self.openingSlice) {
+            if let offer = await makeOffer(for: doc, to: peer, reply: false) { out.append(offer) }
+        }
+        let rest = docs.dropFirst(Self.openingSlice)
+        guard !rest.isEmpty, sessions[peer] != nil else { return out }
+        var ping = SyncMessage()
+        ping.ping.nonce = UInt64.random(in: .min ... .max)
+        pendingOffers[peer] = (ping.ping.nonce, rest)
+        return out + [ping]
+    }
+
+    func pong(_ nonce: UInt64, from peer: PublicKey) async -> [SyncMessage] {
+        guard let pending = pendingOffers[peer], pending.ping == nonce else { return [] }
+        pendingOffers[peer] = nil
+        return await openingOffers(to: peer, of: pending.docs)
     }
 
     func received(_ message: SyncMessage, from peer: PublicKey) async -> [SyncMessage] {
@@ -268,6 +295,7 @@ extension Replicator: SyncDelegate {
             peerFeatures[peer] = nil
             peerVectors[peer] = nil
             offeredVectors[peer] = nil
+            pendingOffers[peer] = nil
             blobWants.peerGone(peer)
         }
         await host?.peerDisconnected(peer, lastSession: left <= 0)

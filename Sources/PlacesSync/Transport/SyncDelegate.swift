@@ -43,6 +43,10 @@ protocol SyncDelegate: Sendable {
 
     /// The session with `peer` ended (closed, failed or timed out).
     func sessionClosed(with peer: PublicKey, reason: String) async
+
+    /// A `Pong` from `peer` (the transport answers Pings itself): the peer has handled every
+    /// message sent before the Ping it answers. Returns the messages to send next.
+    func pong(_ nonce: UInt64, from peer: PublicKey) async -> [Places_Sync_V1_SyncMessage]
 }
 
 extension SyncDelegate {
@@ -54,4 +58,7 @@ extension SyncDelegate {
 
     /// A root device: no certificate, no revocations.
     func deviceCredentials() async -> (certificate: [UInt8], revocations: [[UInt8]]) { ([], []) }
+
+    /// Sends nothing on a Pong.
+    func pong(_ nonce: UInt64, from peer: PublicKey) async -> [Places_Sync_V1_SyncMessage] { [] }
 }

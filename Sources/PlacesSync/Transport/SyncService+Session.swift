@@ -339,8 +339,8 @@ extension SyncService {
                         var pong = SyncMessage()
                         pong.pong.nonce = ping.nonce
                         session.enqueue(serializeForSending([pong]))
-                    case .pong:
-                        continue
+                    case .pong(let pong):
+                        session.enqueue(serializeForSending(await delegate.pong(pong.nonce, from: session.info.key)))
                     case .bye:
                         return SyncError(.closed, "The peer said goodbye")
                     case .hello:
