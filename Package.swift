@@ -96,7 +96,7 @@ let package = Package(
         .target(
             name: "PlacesControl",
             dependencies: [
-                "PlacesAPI",
+                "PlacesAPI", "PlacesModel",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,5 +1,6 @@
 import Foundation
 import PlacesAPI
+import PlacesModel
 
 /// A control-API request as handed to the daemon's router.
 public struct ControlRequest: Sendable {
@@ -37,6 +38,13 @@ public struct ControlRequest: Sendable {
     /// Decodes the JSON body, turning any failure into a 400 that names the problem.
     public func decode<T: Decodable>(_ type: T.Type) throws(Problem) -> T {
         guard !body.isEmpty else { throw Problem.malformed("the request needs a JSON body") }
+        // Most routes take a JSON object as it is: read without `Codable` (anything it does
+        // not read goes to JSONDecoder, whose errors are the ones reported).
+        if T.self == [String: JSONValue].self, case .object(let object)? = JSONValue.parse(utf8: body),
+            let object = object as? T
+        {
+            return object
+        }
         do {
             return try JSONDecoder().decode(T.self, from: Data(body))
         } catch let DecodingError.keyNotFound(key, _) {

@@ -9,6 +9,7 @@ import PlacesTrips
 enum Views {
     static func fields(_ record: Store.EntityRecord) -> [String: JSONValue] {
         if let flat = FlatJSONObject.parse(record.dataJSON) { return flat }
+        if case .object(let object)? = JSONValue.parse(record.dataJSON) { return object }
         guard let data = record.dataJSON.data(using: .utf8),
             let object = try? JSONDecoder().decode([String: JSONValue].self, from: data)
         else { return [:] }

@@ -37,8 +37,12 @@ extension Engine {
 
     /// Today's date where the daemon runs, `YYYY-MM-DD`.
     static func localToday() -> String {
-        let c = Calendar.current.dateComponents([.year, .month, .day], from: Date())
-        return String(format: "%04d-%02d-%02d", c.year ?? 1970, c.month ?? 1, c.day ?? 1)
+        // `localtime_r`, not `Calendar.current`: the same time zone (TZ), without building a
+        // calendar on every expense write.
+        var now = time(nil)
+        var parts = tm()
+        guard localtime_r(&now, &parts) != nil else { return "1970-01-01" }
+        return String(format: "%04d-%02d-%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday))
     }
 
     private func after(_ reference: String) throws -> ExpenseSnapshot {
