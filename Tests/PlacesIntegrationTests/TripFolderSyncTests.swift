@@ -263,6 +263,9 @@ struct TripFolderSyncTests {
         )
         let tasca = try a.addItem(it, #"{"type":"food","title":"Tasca do Chico"}"#)
         _ = try a.d.call(JSONValue.self, "PATCH", "/v1/itineraries/\(it)/items/\(train)", json: #"{"number":"IC 521"}"#)
+        // Bruno deletes the tasca once it has reached him (on a busy machine it may not have
+        // yet when Ana's answer comes back: the delete would find no such item).
+        try await eventually("Bruno holds the tasca") { b.item(it, tasca) != nil }
         #expect(try b.d.send("DELETE", "/v1/itineraries/\(it)/items/\(tasca)").status == 204)
         _ = try a.addLine(it, #"{"text":"Sunscreen"}"#)
         try await eventually("both daemons hold the same items") {
