@@ -2,7 +2,9 @@
 /// read on every request (an expense's terms, a trip item's fields), and `JSONDecoder`
 /// spends most of such a read in its generic containers. The result is what decoding
 /// `JSONValue` with `JSONDecoder` gives; nil for anything that is not strict JSON (callers
-/// fall back to `JSONDecoder`, whose errors stay the ones reported).
+/// fall back to `JSONDecoder`, whose errors stay the ones reported). Imported files have
+/// their own reader (`PlacesInterchange.JSONReader`): it keeps line and column for its
+/// errors and reads every number as a Double; this one gives `JSONDecoder`'s values.
 extension JSONValue {
     /// Nesting deeper than this is left to `JSONDecoder` (nil here).
     static let maxParseDepth = 256
