@@ -42,6 +42,7 @@ extension Engine {
         var now = time(nil)
         var parts = tm()
         guard localtime_r(&now, &parts) != nil else { return "1970-01-01" }
+        // `tm`'s fields are Int32: widening them to Int cannot trap (and the clock is no peer's).
         return String(format: "%04d-%02d-%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday))
     }
 
