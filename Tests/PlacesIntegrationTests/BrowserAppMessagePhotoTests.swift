@@ -95,6 +95,11 @@ extension BrowserAppTests {
                 return (page["messages"] as? [Any])?.count == 2
             }
             let brunosApp = try GuiProcess(daemon: bruno.daemon)
+            // Cookies are per host, not per port: Bruno's app server's session cookie replaces
+            // Ana's as soon as its redirect arrives. Ana's page is left first, so that none of its
+            // requests (it refreshes the conversation on events) goes out with Bruno's cookie
+            // and is refused with a 401 (a CI run saw one).
+            try b.navigate("about:blank")
             try b.navigate(brunosApp.url)
             try b.waitFor("main[data-ready=true]", visible: false, timeout: 15)
             try b.go("#/messages")
