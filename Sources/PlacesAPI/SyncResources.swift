@@ -117,9 +117,10 @@ public struct MemberList: Codable, Sendable {
 public struct PeerDocument: Codable, Sendable, Equatable {
     public var id: String
     public var name: String
-    /// `in-sync`, `syncing`, or `unknown` (no offer from the peer yet).
+    /// `in-sync`, `syncing`, or `unknown` (no offer or agreeing summary from the peer yet).
     public var state: String
-    /// Ops this daemon holds that the peer lacks, and the reverse (from the peer's last offer).
+    /// Ops this daemon holds that the peer lacks, and the reverse (from the peer's last offer
+    /// or summary, and the ops sent to it since).
     public var theyLack: Int?
     public var weLack: Int?
 

@@ -125,6 +125,7 @@ extension Places_Sync_V1_SyncMessage.OneOf_Kind {
         case .relayRefused(let refused): "relayRefused(\(refused.code))"
         case .relayUsage(let usage): "relayUsage(\(usage.documents), \(usage.bytes))"
         case .relayBlobs(let blobs): "relayBlobs(\(blobs.names.count))"
+        case .summary(let summary): "summary(\(summary.buckets.count) buckets)"
         }
     }
 }

@@ -16,7 +16,7 @@ enum DeviceAttack {
     /// A daemon's `Hello` with device records.
     static func hello(cert: [UInt8] = [], revocations: [[UInt8]] = []) -> Places_Sync_V1_Hello {
         var hello = AdversarialPeer.hello()
-        hello.features = Replicator.features
+        hello.features = AdversarialPeer.features
         hello.deviceCert = Data(cert)
         hello.deviceRevocations = revocations.map { Data($0) }
         return hello

@@ -161,6 +161,6 @@ extension SocialFriend {
     func reconnectForPhotos(to victim: SyncNode) throws {
         session.close()
         session = try peer.connect(
-            to: victim.address, hello: AdversarialPeer.cardHello(name: name, features: Replicator.features))
+            to: victim.address, hello: AdversarialPeer.cardHello(name: name, features: AdversarialPeer.features))
     }
 }

@@ -36,7 +36,7 @@ struct HostileTripPhotoTests {
     )
     func hostileEditorPhotos() async throws {
         var s = try SharedWithAdversary(
-            role: "editor", hello: AdversarialPeer.cardHello(features: Replicator.features))
+            role: "editor", hello: AdversarialPeer.cardHello(features: AdversarialPeer.features))
         let ana = s.owner, lisbon = s.itinerary.id, mallory = s.mallory
         let anaKey = try HumanID.decode(ana.id)
         let porto = try ana.d.call(Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"Porto"}"#).id

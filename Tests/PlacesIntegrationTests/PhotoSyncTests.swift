@@ -193,7 +193,7 @@ struct PhotoSyncTests {
         // A stranger that knows the photo's id asks Ana for it: no chunk, no answer at all.
         let mallory = try AdversarialPeer()
         let session = try mallory.connect(
-            to: ana.address, hello: AdversarialPeer.cardHello(features: Replicator.features))
+            to: ana.address, hello: AdversarialPeer.cardHello(features: AdversarialPeer.features))
         defer { session.close() }
         try session.send(Replicator.blobWant(HexCoding.decode(secret.id) ?? [], offset: 0))
         for message in try session.drain(for: 1.5) {

@@ -25,7 +25,7 @@ struct RelayTripPhotoAttackTests {
             tag, relay, others: [(mallory.humanID, "editor")])
         bruno.stop()
         let session = try mallory.connect(
-            to: relay.address, hello: AdversarialPeer.cardHello(features: Replicator.features))
+            to: relay.address, hello: AdversarialPeer.cardHello(features: AdversarialPeer.features))
         defer { session.close() }
 
         // Mallory announces the name of no photo under the trip and gives the relay bytes of

@@ -159,7 +159,7 @@ struct RelayTripPhotoTests {
         // Ana's photo.
         bruno.stop()
         let session = try mallory.connect(
-            to: relay.address, hello: AdversarialPeer.cardHello(features: Replicator.features))
+            to: relay.address, hello: AdversarialPeer.cardHello(features: AdversarialPeer.features))
         defer { session.close() }
         let river = try PhotoSyncTests.addPhoto(ana, PhotoSyncTests.jpeg(bytes: 120_000, seed: 63))
         let riverBytes = try #require(try PhotoSyncTests.photoBytes(ana, river.id))
@@ -211,7 +211,7 @@ struct RelayTripPhotoTests {
         }
         // Asked by name on a new session (if the relay lets one open), the copy is not given.
         if let again = try? mallory.connect(
-            to: relay.address, hello: AdversarialPeer.cardHello(features: Replicator.features))
+            to: relay.address, hello: AdversarialPeer.cardHello(features: AdversarialPeer.features))
         {
             defer { again.close() }
             let answers = (try? TripPhotoTests.answers(again, try Self.name(bridge.id, trip))) ?? []
@@ -255,7 +255,7 @@ struct RelayTripPhotoTests {
         let (ana, bruno, trip) = try await Self.tripOnRelay(tag, relay, others: [(mallory.humanID, "editor")])
         bruno.stop()
         let session = try mallory.connect(
-            to: relay.address, hello: AdversarialPeer.cardHello(features: Replicator.features))
+            to: relay.address, hello: AdversarialPeer.cardHello(features: AdversarialPeer.features))
         defer { session.close() }
 
         // Ana added a photo she is about to send; Mallory knows its id and announces its name

@@ -81,7 +81,7 @@ struct TripPhotoTests {
         let mallory = try AdversarialPeer()
         try ana.share(lisbon, with: mallory.humanID, role: "viewer")
         let session = try mallory.connect(
-            to: ana.address, hello: AdversarialPeer.cardHello(features: Replicator.features))
+            to: ana.address, hello: AdversarialPeer.cardHello(features: AdversarialPeer.features))
         defer { session.close() }
         let tram = try PhotoSyncTests.addPhoto(ana, PhotoSyncTests.jpeg(bytes: 50_000, seed: 43))
         _ = try Self.send(ana, lisbon, "the tram", photo: tram.id)

@@ -25,6 +25,8 @@ actor FakeReplicationHost: ReplicationHost {
     var connected: [PublicKey] = []
     /// Further documents shared with every participant (empty logs, offered like `doc`).
     var moreShared: [DocumentID] = []
+    /// The documents the opening summary covers (nil: it summarizes nothing).
+    var summarized: [DocumentID]?
 
     init(identity: SigningKeyPair, doc: DocumentID, participants: Set<PublicKey>) {
         self.identity = identity
@@ -37,6 +39,14 @@ actor FakeReplicationHost: ReplicationHost {
     func addParticipant(_ key: PublicKey) { participants.insert(key) }
     func setNextIngest(_ outcome: IngestOutcome) { nextIngest = outcome }
     func share(_ docs: [DocumentID]) { moreShared = docs }
+    func summarize(_ docs: [DocumentID]?) { summarized = docs }
+
+    func openingSummary(with peer: PublicKey) async -> [OpeningSummary.Entry]? {
+        summarized?.map { id in
+            OpeningSummary.Entry(
+                doc: id, vector: id == doc ? vector : VersionVector(), grantEpoch: 0, grantMembers: [], access: nil)
+        }
+    }
 
     var vector: VersionVector {
         var v = VersionVector()

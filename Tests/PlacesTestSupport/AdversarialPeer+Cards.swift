@@ -9,6 +9,11 @@ import PlacesModel
 /// granted to its audience, and ops building a card (`PlacesModel/Schema/Schema+Discover.swift`:
 /// a root `card` entity with name, username and bio, and `sharedPlace` entities).
 extension AdversarialPeer {
+    /// The features a hand-made peer takes part in: every one this build does but the opening
+    /// summary (`Protocol/sync.md` §7), which it never sends; a daemon offers it every shared
+    /// document as the session opens.
+    static let features = Replicator.features.filter { $0 != OpeningSummary.feature }
+
     /// A `Hello` as a daemon that exchanges contact cards sends it.
     static func cardHello(name: String = "Mallory", features: [String] = ["card/1"]) -> Places_Sync_V1_Hello {
         var hello = hello(name: name)

@@ -76,6 +76,25 @@ extension Engine: ReplicationHost {
         return (sharedDocuments(with: person) + publishedDocuments(with: person)).map(\.id)
     }
 
+    /// The itineraries shared with a person's device, for the session's opening summary
+    /// (sync.md §7): not with relays or this person's own devices, and never one with an
+    /// equivocation held or a join in progress (those are offered).
+    public func openingSummary(with peer: PublicKey) async -> [OpeningSummary.Entry]? {
+        guard !relays.isRelay(peer), !isSibling(peer), let (facts, equivocated) = try? store.summaryFacts() else {
+            return nil
+        }
+        let joining = Set(joins.joiningDocuments)
+        return sharedDocuments(with: person(of: peer)).compactMap { record in
+            guard record.kind == .itinerary, !equivocated.contains(record.id), !joining.contains(record.id),
+                let vector = currentVector(record.id)
+            else { return nil }
+            let fact = facts[record.id]
+            return OpeningSummary.Entry(
+                doc: record.id, vector: vector, grantEpoch: fact?.grantEpoch ?? 0,
+                grantMembers: fact?.grantMembers ?? [], access: fact?.access)
+        }
+    }
+
     public func document(_ doc: DocumentID) async -> ReplicaDocument? {
         guard let record = try? store.document(doc) else { return nil }
         return Engine.replica(record)

@@ -207,6 +207,14 @@ nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
     set {kind = .relayBlobs(newValue)}
   }
 
+  var summary: Places_Sync_V1_SessionSummary {
+    get {
+      if case .summary(let v)? = kind {return v}
+      return Places_Sync_V1_SessionSummary()
+    }
+    set {kind = .summary(newValue)}
+  }
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -231,6 +239,7 @@ nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
     case relayRefused(Places_Sync_V1_RelayRefused)
     case relayUsage(Places_Sync_V1_RelayUsage)
     case relayBlobs(Places_Sync_V1_RelayBlobs)
+    case summary(Places_Sync_V1_SessionSummary)
 
   }
 
@@ -711,13 +720,31 @@ nonisolated struct Places_Sync_V1_RelayBlobs: Sendable {
   init() {}
 }
 
+/// What a daemon holds of the documents it shares with the peer, in 256 buckets (sync.md §7,
+/// "The opening summary"): sent once per session, before the opening offers, when both
+/// Hellos name "summary/1". Buckets whose hashes agree need no offers.
+nonisolated struct Places_Sync_V1_SessionSummary: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// Either empty (nothing summarized: every shared document is offered) or exactly 256
+  /// entries of 16 bytes, entry i the hash of the summarized documents whose id's first byte
+  /// is i. Any other summary is taken as agreeing on nothing.
+  var buckets: [Data] = []
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "places.sync.v1"
 
 nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".SyncMessage"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}offer\0\u{1}ops\0\u{1}ping\0\u{1}pong\0\u{1}bye\0\u{1}join\0\u{3}join_refused\0\u{3}blob_want\0\u{3}blob_chunk\0\u{3}blob_missing\0\u{3}trip_like\0\u{3}pair_request\0\u{3}pair_refused\0\u{3}pair_accepted\0\u{3}pair_waiting\0\u{3}relay_redeem\0\u{3}relay_redeemed\0\u{3}relay_refused\0\u{3}relay_usage\0\u{3}relay_blobs\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}offer\0\u{1}ops\0\u{1}ping\0\u{1}pong\0\u{1}bye\0\u{1}join\0\u{3}join_refused\0\u{3}blob_want\0\u{3}blob_chunk\0\u{3}blob_missing\0\u{3}trip_like\0\u{3}pair_request\0\u{3}pair_refused\0\u{3}pair_accepted\0\u{3}pair_waiting\0\u{3}relay_redeem\0\u{3}relay_redeemed\0\u{3}relay_refused\0\u{3}relay_usage\0\u{3}relay_blobs\0\u{1}summary\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -998,6 +1025,19 @@ nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftPr
           self.kind = .relayBlobs(v)
         }
       }()
+      case 22: try {
+        var v: Places_Sync_V1_SessionSummary?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .summary(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .summary(v)
+        }
+      }()
       default: break
       }
     }
@@ -1092,6 +1132,10 @@ nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftPr
     case .relayBlobs?: try {
       guard case .relayBlobs(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 21)
+    }()
+    case .summary?: try {
+      guard case .summary(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 22)
     }()
     case nil: break
     }
@@ -2014,6 +2058,36 @@ nonisolated extension Places_Sync_V1_RelayBlobs: SwiftProtobuf.Message, SwiftPro
   static func ==(lhs: Places_Sync_V1_RelayBlobs, rhs: Places_Sync_V1_RelayBlobs) -> Bool {
     if lhs.doc != rhs.doc {return false}
     if lhs.names != rhs.names {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Places_Sync_V1_SessionSummary: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".SessionSummary"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}buckets\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedBytesField(value: &self.buckets) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.buckets.isEmpty {
+      try visitor.visitRepeatedBytesField(value: self.buckets, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Places_Sync_V1_SessionSummary, rhs: Places_Sync_V1_SessionSummary) -> Bool {
+    if lhs.buckets != rhs.buckets {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

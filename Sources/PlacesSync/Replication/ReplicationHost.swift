@@ -47,6 +47,11 @@ public protocol ReplicationHost: AnyObject, Sendable {
 
     /// Shared documents both this daemon and `peer` participate in.
     func sharedDocumentIDs(with peer: PublicKey) async -> [DocumentID]
+    /// What the session's opening summary covers (`Protocol/sync.md` §7, "The opening
+    /// summary"): an entry for each of `sharedDocumentIDs(with:)` whose offers may be left
+    /// out when the peer holds the same; the others are offered at once. Nil summarizes
+    /// nothing: every shared document is offered.
+    func openingSummary(with peer: PublicKey) async -> [OpeningSummary.Entry]?
     /// A document held, or nil.
     func document(_ doc: DocumentID) async -> ReplicaDocument?
     /// The owner and current members of a document.
@@ -155,4 +160,7 @@ extension ReplicationHost {
 
     /// Keeps no access list.
     public func receiveRelayAccess(_ record: [UInt8], kind: ReplicaDocument.Kind, from peer: PublicKey) async {}
+
+    /// Summarizes nothing: every shared document is offered when a session opens.
+    public func openingSummary(with peer: PublicKey) async -> [OpeningSummary.Entry]? { nil }
 }

@@ -155,6 +155,9 @@ extension Replicator {
         peerVectors[peer, default: [:]][docID] = theirs
         offeredVectors[peer, default: [:]][docID] = theirs
         var out = await nextRound(to: peer, doc: docID, theirs: theirs, fresh: !offer.reply)
+        // Ops already on their way to the peer count as its own (an offer it made before they
+        // arrived says less; one made after it refused some has just reset the window).
+        if let sent = sendWindows[peer]?[docID]?.frontier { noteSent(sent, to: peer, doc: docID) }
         if !offer.reply, let mine = await makeOffer(for: docID, to: peer, reply: true) { out.insert(mine, at: 0) }
         await host.caughtUp(with: peer, on: docID, offered: theirs)
         // A post's or card's photos this daemon still lacks are asked of every peer that

@@ -66,6 +66,7 @@ extension Replicator {
         current.readThrough = round.readThrough
         current.frontier = frontier
         sendWindows[peer]?[doc] = current
+        noteSent(frontier, to: peer, doc: doc)
         logger.debug(
             "sending a round of ops",
             metadata: [
@@ -122,5 +123,18 @@ extension Replicator {
         if !toOffer.isEmpty { await offerToConnected(doc, newcomers: toOffer) }
         guard !direct.isEmpty else { return }
         enqueue(batches(of: ops.map(\.encoded), doc: doc), doc: doc, to: direct)
+        var sent = VersionVector()
+        for op in ops { sent.include(op.header.authorKey, op.header.seq) }
+        for recipient in direct { noteSent(sent, to: recipient, doc: doc) }
+    }
+
+    /// What `peer` holds, as this daemon knows it (`peerVectors`), grows with the ops sent to
+    /// it: a peer that stores them says nothing more, and one that refuses some offers again,
+    /// which replaces this with what it holds. Without it, a trip would stay listed `syncing`
+    /// after every edit sent until the next reconnect (`GET /v1/peers`).
+    func noteSent(_ sent: VersionVector, to peer: PublicKey, doc: DocumentID) {
+        guard var known = peerVectors[peer]?[doc] else { return }
+        known.merge(sent)
+        peerVectors[peer]?[doc] = known
     }
 }

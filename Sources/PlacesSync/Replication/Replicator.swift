@@ -69,7 +69,9 @@ public actor Replicator {
     /// connected.
     var peerFeatures: [PublicKey: Set<String>] = [:]
     /// The features this build sends in `Hello` and understands (`Protocol/sync.md` §7).
-    public static let features = ["card/1", "outbox/1", BlobTransfer.feature, PublishedLike.feature, "device/1"]
+    public static let features = [
+        "card/1", "outbox/1", BlobTransfer.feature, PublishedLike.feature, "device/1", OpeningSummary.feature,
+    ]
     /// The photos wanted and being fetched (`Replicator+Blobs`, sync.md §7.4).
     var blobWants = BlobWants()
     /// What was sent to each peer of each document in answer to its offers: pipelined
@@ -80,6 +82,9 @@ public actor Replicator {
     /// with two sessions gets the rest on the newer (its own opening offers are answered on
     /// either).
     var pendingOffers: [PublicKey: (ping: UInt64, docs: ArraySlice<DocumentID>)] = [:]
+    /// This daemon's opening summary for each peer whose own summary has not arrived yet
+    /// (`Replicator+Summary`). One per peer: the newer session's replaces the older's.
+    var pendingSummaries: [PublicKey: OpeningSummary] = [:]
     /// Opening offers sent before a Ping waits for the peer to have handled them: a session
     /// opens with thousands of shared documents without passing either side's send queue
     /// (sync.md §5) with offers and their answers.
@@ -223,7 +228,7 @@ extension Replicator: SyncDelegate {
         peerFeatures[peer] = Set(hello.features.filter { Replicator.features.contains($0) })
         await host.peerDevice(peer, Self.device(of: peer, hello: hello, handshakeHash: handshakeHash))
         await host.peerConnected(peer, name: name, address: reachable)
-        var out = await openingOffers(to: peer, of: host.sharedDocumentIDs(with: peer)[...])
+        var out = await openingSummaryAndOffers(to: peer)
         out += (await host.joinPresentations(for: peer)).map(Self.joinRequest)
         // This identity's likes of the peer's published trips, until the peer has them.
         if takes(.published, peer) { out += (await host.publishedLikes(for: peer)).map(Self.tripLike) }
@@ -265,6 +270,7 @@ extension Replicator: SyncDelegate {
         case .blobChunk(let chunk): return await handleBlobChunk(chunk, from: peer)
         case .blobMissing(let missing): return await handleBlobMissing(missing, from: peer)
         case .tripLike(let like): return await handleTripLike(like, from: peer)
+        case .summary(let summary): return await handleSummary(summary, from: peer)
         case .pairRequest, .pairWaiting, .pairRefused, .pairAccepted:
             guard let pairing = PairingMessage(message) else {
                 logger.warning("ignored a pairing message out of bounds", metadata: ["peer.id": "\(peer.logID)"])
@@ -296,6 +302,7 @@ extension Replicator: SyncDelegate {
             peerVectors[peer] = nil
             offeredVectors[peer] = nil
             pendingOffers[peer] = nil
+            pendingSummaries[peer] = nil
             blobWants.peerGone(peer)
         }
         await host?.peerDisconnected(peer, lastSession: left <= 0)

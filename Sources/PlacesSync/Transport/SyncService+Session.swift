@@ -352,7 +352,12 @@ extension SyncService {
                                 return SyncError(.protocolViolation, "The peer sent a second PairRequest")
                             }
                         }
-                        if case .offer = message.kind { session.noteOffer() }
+                        // A summary that covers documents says as much as their offers.
+                        switch message.kind {
+                        case .offer: session.noteOffer()
+                        case .summary(let summary) where !summary.buckets.isEmpty: session.noteOffer()
+                        default: break
+                        }
                         let replies = await delegate.received(message, from: session.info.key)
                         session.enqueue(serializeForSending(replies))
                     }
