@@ -310,12 +310,16 @@ extension Engine {
         for doc in docs where doc.owner == peer.bytes {
             try? store.notePublishedOrigin(doc.id, address: peerHost(peer), timeMs: now)
         }
+        let expired = ((try? store.publishedOrigins()) ?? []).filter {
+            $0.seenMs < now - PublishedBounds.unknownExpiryMs
+        }
+        // Who this person knows is read only when some trip is old enough to drop (it reads
+        // every trip's members: a session opening with thousands of trips must not).
+        guard !expired.isEmpty else { return }
         let saved = Set(((try? store.savedTrips()) ?? []).map(\.doc))
         let knownKeys = Set(knownPeople().map(\.bytes))
-        let origins = (try? store.publishedOrigins()) ?? []
         let byDoc = Dictionary(docs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        for origin in origins where origin.seenMs < now - PublishedBounds.unknownExpiryMs && !saved.contains(origin.doc)
-        {
+        for origin in expired where !saved.contains(origin.doc) {
             guard let doc = byDoc[origin.doc], !knownKeys.contains(doc.owner) else { continue }
             try? store.dropPublished(origin.doc)
             didStore(.documents)

@@ -97,6 +97,20 @@ extension Store {
     /// `author` (hex) alone when given: the photos a member's daemon wants from that author
     /// (`Protocol/sync.md` §7.4). By the message index, so another member's many messages
     /// cannot push the author's out of the walk.
+    /// The documents holding a live message with photos, by `author` (hex) when given: one
+    /// statement, so that a session's opening asks only those trips for their photos instead
+    /// of reading every shared trip's messages.
+    public func documentsWithPhotoMessages(author: String?) throws(StoreError) -> Set<DocumentID> {
+        try read { db in
+            var sql =
+                "SELECT DISTINCT doc FROM entity INDEXED BY entity_message WHERE kind = 'message' AND deleted = 0"
+                + " AND json_extract(data, '$.photos') IS NOT NULL"
+            if author != nil { sql += " AND json_extract(data, '$.author') = ?" }
+            let rows = try Data.fetchAll(db, sql: sql, arguments: StatementArguments(author.map { [$0] } ?? []))
+            return Set(rows.compactMap { DocumentID(bytes: [UInt8]($0)) })
+        }
+    }
+
     public func tripPhotoMessages(in doc: DocumentID, author: String?, limit: Int) throws(StoreError)
         -> [EntityRecord]
     {

@@ -192,8 +192,7 @@ enum ScaleBench {
                 trips += 1
             }
             var point: [String: Any] = ["docs": size]
-            // B holds every trip once its view of A is in-sync (A's view of B is as of B's last
-            // offer, made before the trip's ops arrived: it says `syncing` until a reconnect).
+            // B holds every trip once its view of A is in-sync (A's view counts the ops it sent).
             let agreed = try waitInSync(a, b, docs: size, both: false, timeout: .seconds(max(600, size / 5)))
             point["setupSeconds"] = PlacesBench.seconds(clock.now - making)
             point["fileBytes"] = b.fileBytes

@@ -40,7 +40,7 @@ extension Engine {
                 : [
                     Outboxes.documentID(author: giver.bytes, reader: me.bytes),
                     CardService.documentID(owner: giver.bytes),
-                ] + sharedTrips(with: giver))
+                ] + tripsWithPhotos(sharedTrips(with: giver), by: giver))
         // After a batch of ops of `doc`: the entities it changes, read by id — every photo a
         // stored post or message names, without reading the newest 500 again per batch.
         let among =
@@ -69,6 +69,13 @@ extension Engine {
             }
         }
         return out
+    }
+
+    /// Of `trips`, those in which `author` wrote a live message with photos (all of them when
+    /// that cannot be read): a session's opening asks a peer for its photos in those alone.
+    func tripsWithPhotos(_ trips: [DocumentID], by author: PublicKey) -> [DocumentID] {
+        guard let withPhotos = try? store.documentsWithPhotoMessages(author: author.hex) else { return trips }
+        return trips.filter { withPhotos.contains($0) }
     }
 
     public func blobResumeOffset(_ hash: [UInt8]) async -> UInt64? {
