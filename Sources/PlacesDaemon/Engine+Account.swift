@@ -161,6 +161,7 @@ extension Engine {
         settleRotations()
         mirrorPersonState()
         learnAllRelays()
+        Task(priority: .background) { await self.readSyncStateAhead(for: pair.publicKey) }
     }
 
     func currentProfileName() -> String? { currentProfile()?.name }

@@ -325,6 +325,24 @@ extension Engine: ReplicationHost {
         return syncComponent.members(of: doc, store)
     }
 
+    /// Every itinerary's participants and version vector, read into `SyncComponent` after an
+    /// unlock, 64 trips at a time at background priority: the first session with a peer
+    /// sharing thousands of trips (its opening summary, sync.md §7) then finds them kept
+    /// instead of reading each on the spot (about 0.1 ms a trip, 1 s at 10,000). Stops if the
+    /// identity changes meanwhile.
+    func readSyncStateAhead(for key: PublicKey) async {
+        guard let docs = try? store.documents(kind: .itinerary) else { return }
+        var index = 0
+        while index < docs.count, identity?.publicKey == key {
+            for record in docs[index..<min(index + 64, docs.count)] {
+                _ = participants(of: record)
+                _ = currentVector(record.id)
+            }
+            index += 64
+            await Task.yield()
+        }
+    }
+
     /// The version vector of a document, kept between writes (`SyncComponent`).
     func currentVector(_ doc: DocumentID) -> VersionVector? { syncComponent.vector(of: doc, store) }
 
