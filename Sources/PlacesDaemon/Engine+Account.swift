@@ -161,7 +161,8 @@ extension Engine {
         settleRotations()
         mirrorPersonState()
         learnAllRelays()
-        Task(priority: .background) { await self.readSyncStateAhead(for: pair.publicKey) }
+        syncReadAhead?.cancel()
+        syncReadAhead = Task(priority: .background) { await self.readSyncStateAhead(for: pair.publicKey) }
     }
 
     func currentProfileName() -> String? { currentProfile()?.name }

@@ -31,6 +31,9 @@ public actor Engine {
     /// Sync: version vectors and participants of documents, names of connected peers
     /// (`SyncComponent`).
     var syncComponent = SyncComponent()
+    /// The read-ahead of every itinerary's participants and vector after an unlock
+    /// (`readSyncStateAhead`), ended by `finishBackgroundReads` before the store closes.
+    var syncReadAhead: Task<Void, Never>?
     /// Replication (PlacesSync): offers, rounds and everything sent to peers; this engine is
     /// its host (`Engine+Sync`).
     nonisolated let replicator: Replicator

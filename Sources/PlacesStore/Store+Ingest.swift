@@ -300,8 +300,22 @@ extension Store {
 
     func versionVector(_ db: Database, _ doc: DocumentID) throws -> VersionVector {
         var vector = VersionVector()
+        // Author by author through `op_author_seq` (doc, author, seq): a seek for each next
+        // author and one for its highest seq, so the cost grows with the authors, not the ops
+        // (`GROUP BY author` read every op of the trip: 0.4 s at a million).
         for row in try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT author, max(seq) FROM op WHERE doc = ? GROUP BY author"),
+            db.cachedStatement(
+                sql: """
+                    WITH RECURSIVE authors(author) AS (
+                        SELECT (SELECT author FROM op WHERE doc = ?1 ORDER BY author LIMIT 1)
+                        UNION ALL
+                        SELECT (SELECT o.author FROM op o WHERE o.doc = ?1 AND o.author > a.author
+                                ORDER BY o.author LIMIT 1)
+                        FROM authors a WHERE a.author IS NOT NULL
+                    )
+                    SELECT author, (SELECT max(seq) FROM op WHERE doc = ?1 AND author = authors.author)
+                    FROM authors WHERE author IS NOT NULL
+                    """),
             arguments: [Data(doc.bytes)])
         {
             vector.include(HexCoding.encode([UInt8](row[0] as Data)), UInt64(row[1] as Int64))
