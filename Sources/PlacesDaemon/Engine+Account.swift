@@ -161,8 +161,7 @@ extension Engine {
         settleRotations()
         mirrorPersonState()
         learnAllRelays()
-        syncReadAhead?.cancel()
-        syncReadAhead = Task(priority: .background) { await self.readSyncStateAhead(for: pair.publicKey) }
+        readSyncStateAhead(for: pair.publicKey)
     }
 
     func currentProfileName() -> String? { currentProfile()?.name }

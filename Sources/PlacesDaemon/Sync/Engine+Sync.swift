@@ -329,18 +329,24 @@ extension Engine: ReplicationHost {
     /// unlock, 64 trips at a time at background priority: the first session with a peer
     /// sharing thousands of trips (its opening summary, sync.md §7) then finds them kept
     /// instead of reading each on the spot (about 0.1 ms a trip, 1 s at 10,000). Only from
-    /// `readAheadTrips` on: below, the first session reads them in under 50 ms. Stops when
-    /// cancelled (`finishBackgroundReads`) or when the identity changes.
-    func readSyncStateAhead(for key: PublicKey) async {
+    /// `readAheadTrips` on (below, the first session reads them in under 50 ms), decided here
+    /// while the store is surely open: a task that read after the store closed could crash in
+    /// SQLite, so none is started for fewer trips, and `placesd` ends it
+    /// (`finishBackgroundReads`) before closing. Stops when the identity changes.
+    func readSyncStateAhead(for key: PublicKey) {
+        syncReadAhead?.cancel()
+        syncReadAhead = nil
         guard let docs = try? store.documents(kind: .itinerary), docs.count >= Self.readAheadTrips else { return }
-        var index = 0
-        while index < docs.count, identity?.publicKey == key, !Task.isCancelled {
-            for record in docs[index..<min(index + 64, docs.count)] {
-                _ = participants(of: record)
-                _ = currentVector(record.id)
+        syncReadAhead = Task(priority: .background) {
+            var index = 0
+            while index < docs.count, self.identity?.publicKey == key, !Task.isCancelled {
+                for record in docs[index..<min(index + 64, docs.count)] {
+                    _ = self.participants(of: record)
+                    _ = self.currentVector(record.id)
+                }
+                index += 64
+                await Task.yield()
             }
-            index += 64
-            await Task.yield()
         }
     }
 
