@@ -41,6 +41,9 @@ public struct OpeningSummary: Sendable {
 
     /// The summary of `entries` (one per document: a repeated document counts once).
     public init(_ entries: [Entry]) {
+        // Every conversion below widens and cannot trap: a byte (UInt8) to an index below 256,
+        // array counts (never negative) and UInt32 fields to UInt64. Entries come from this
+        // daemon's own store, never from a peer (a peer's summary is only compared, `compare`).
         var byBucket = [[Entry]](repeating: [], count: Self.bucketCount)
         var seen = Set<DocumentID>()
         for entry in entries where seen.insert(entry.doc).inserted {
