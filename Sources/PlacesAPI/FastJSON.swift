@@ -197,3 +197,57 @@ extension Itinerary {
         return w.bytes
     }
 }
+
+extension PeerList {
+    /// The response body of `GET /v1/peers`: byte-identical to `ControlJSON.encoder`'s. A
+    /// daemon sharing 10,000 trips with a peer lists each one; `JSONEncoder` took about a
+    /// third of the answer's time.
+    public func jsonBytes() -> [UInt8] {
+        var w = FastJSONWriter(capacity: 128 + peers.reduce(0) { $0 + 160 + $1.documents.count * 96 })
+        w.raw(#"{"count":"#)
+        w.int(count)
+        w.raw(#","peers":["#)
+        for (i, peer) in peers.enumerated() {
+            if i > 0 { w.raw(",") }
+            w.raw(#"{"addresses":["#)
+            for (j, address) in peer.addresses.enumerated() {
+                if j > 0 { w.raw(",") }
+                w.string(address)
+            }
+            w.raw(peer.connected ? #"],"connected":true,"documents":["# : #"],"connected":false,"documents":["#)
+            for (j, doc) in peer.documents.enumerated() {
+                if j > 0 { w.raw(",") }
+                w.raw(#"{"id":"#)
+                w.string(doc.id)
+                w.raw(#","name":"#)
+                w.string(doc.name)
+                w.raw(#","state":"#)
+                w.string(doc.state)
+                if let theyLack = doc.theyLack {
+                    w.raw(#","theyLack":"#)
+                    w.int(theyLack)
+                }
+                if let weLack = doc.weLack {
+                    w.raw(#","weLack":"#)
+                    w.int(weLack)
+                }
+                w.raw("}")
+            }
+            w.raw(#"],"id":"#)
+            w.string(peer.id)
+            w.optional(#","lastSeen":"#, peer.lastSeen)
+            w.raw(#","name":"#)
+            w.string(peer.name)
+            if let relay = peer.relay { w.raw(relay ? #","relay":true"# : #","relay":false"#) }
+            w.optional(#","via":"#, peer.via)
+            w.raw("}")
+        }
+        w.raw(#"],"staticPeers":["#)
+        for (i, address) in staticPeers.enumerated() {
+            if i > 0 { w.raw(",") }
+            w.string(address)
+        }
+        w.raw("]}")
+        return w.bytes
+    }
+}

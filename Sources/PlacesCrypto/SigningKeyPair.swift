@@ -118,6 +118,29 @@ public struct PublicKey: Hashable, Sendable, Comparable, CustomStringConvertible
     public static func < (lhs: PublicKey, rhs: PublicKey) -> Bool {
         lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
     }
+
+    /// Hashes the key's bytes in one call: the synthesized hash feeds `[UInt8]` to the hasher
+    /// byte by byte, and sets of participants are consulted for every shared document of a
+    /// peer list or a session's opening (10,000 at a time).
+    public func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+
+    /// Equal bytes, compared a word at a time for keys of 32 bytes.
+    public static func == (lhs: PublicKey, rhs: PublicKey) -> Bool {
+        lhs.bytes.withUnsafeBytes { a in
+            rhs.bytes.withUnsafeBytes { b in
+                guard a.count == 32, b.count == 32 else { return a.elementsEqual(b) }
+                return a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
+                    && a.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                        == b.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                    && a.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+                        == b.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+                    && a.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+                        == b.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+            }
+        }
+    }
 }
 
 /// A 64-byte Ed25519 detached signature.

@@ -103,7 +103,6 @@ public struct Daemon {
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         try await group.run()
-        await engine.finishBackgroundReads()
         do { try store.close() } catch {
             logger.error("closing the database failed", metadata: ["error": "\(error)"])
         }

@@ -161,7 +161,7 @@ extension Engine {
         settleRotations()
         mirrorPersonState()
         learnAllRelays()
-        readSyncStateAhead(for: pair.publicKey)
+        readSyncState()
     }
 
     func currentProfileName() -> String? { currentProfile()?.name }

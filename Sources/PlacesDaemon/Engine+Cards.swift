@@ -214,9 +214,7 @@ extension Engine {
             logger.error("keeping a contact card failed", metadata: ["error": "\(error)"])
             return nil
         }
-        var ring = keyringCopy()
-        ring.insert(key, doc: grant.doc, epoch: grant.epoch)
-        setKeyring(ring)
+        addKey(key, doc: grant.doc, epoch: grant.epoch)
         logger.info("received a contact card", metadata: ["peer.id": "\(peer.humanID.prefix(7))"])
         return try? store.document(grant.doc)
     }

@@ -159,9 +159,7 @@ extension Engine {
             logger.error("joining a shared document failed", metadata: ["doc.id": "\(grant.doc)", "error": "\(error)"])
             return nil
         }
-        var ring = keyringCopy()
-        ring.insert(key, doc: grant.doc, epoch: grant.epoch)
-        setKeyring(ring)
+        addKey(key, doc: grant.doc, epoch: grant.epoch)
         logger.info(
             "joined a shared itinerary",
             metadata: ["doc.id": "\(grant.doc)", "peer.id": "\(peer.map { String($0.humanID.prefix(7)) } ?? "-")"])

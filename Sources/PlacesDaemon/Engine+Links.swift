@@ -102,8 +102,7 @@ extension Engine {
     /// get the key from this one's next offer.
     func rotateKey(_ doc: Store.DocumentRecord) throws {
         guard let identity, let me else { throw ServiceError.loggedOut }
-        var ring = keyringCopy()
-        let epoch = (ring.current(doc.id)?.epoch ?? 0) + 1
+        let epoch = (keyringCopy().current(doc.id)?.epoch ?? 0) + 1
         let remaining = participants(of: doc).subtracting([me])
         var devicesOfMembers = Set<PublicKey>()
         for (device, person) in (try? store.devicePersons(in: doc.id)) ?? [:] {
@@ -119,11 +118,10 @@ extension Engine {
             for member in remaining.union(devicesOfMembers) where !isRelayKey(member) {
                 try store.saveGrant(try issueGrant(key: key, doc: doc.id, epoch: epoch, to: member))
             }
-            ring.insert(key, doc: doc.id, epoch: epoch)
+            addKey(key, doc: doc.id, epoch: epoch)
         } catch {
             throw ServiceError.crypto("Could not rotate the key", "\(error)", cause: error)
         }
-        setKeyring(ring)
         logger.info(
             "document key rotated",
             metadata: ["doc.id": "\(doc.id)", "epoch": "\(epoch)", "members": "\(remaining.count)"])

@@ -266,9 +266,7 @@ extension Engine {
             logger.error("keeping a published trip failed", metadata: ["error": "\(error)"])
             return nil
         }
-        var ring = keyringCopy()
-        ring.insert(key, doc: offer.doc, epoch: 0)
-        setKeyring(ring)
+        addKey(key, doc: offer.doc, epoch: 0)
         logger.info(
             "received a published trip", metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(offer.doc)"])
         return try? store.document(offer.doc)

@@ -79,10 +79,8 @@ extension Engine {
                     return PeerDocument(id: doc.id.hex, name: name, state: "unknown", theyLack: nil, weLack: nil)
                 }
                 var theyLack: UInt64 = 0, weLack: UInt64 = 0
-                for author in Set(mine.seqs.keys).union(theirs.seqs.keys) {
-                    if mine[author] > theirs[author] { theyLack += mine[author] - theirs[author] }
-                    if theirs[author] > mine[author] { weLack += theirs[author] - mine[author] }
-                }
+                for (author, seq) in mine.seqs where seq > theirs[author] { theyLack += seq - theirs[author] }
+                for (author, seq) in theirs.seqs where seq > mine[author] { weLack += seq - mine[author] }
                 return PeerDocument(
                     id: doc.id.hex, name: name, state: theyLack == 0 && weLack == 0 ? "in-sync" : "syncing",
                     theyLack: Int(theyLack), weLack: Int(weLack))

@@ -31,9 +31,6 @@ public actor Engine {
     /// Sync: version vectors and participants of documents, names of connected peers
     /// (`SyncComponent`).
     var syncComponent = SyncComponent()
-    /// The read-ahead of every itinerary's participants and vector after an unlock
-    /// (`readSyncStateAhead`), ended by `finishBackgroundReads` before the store closes.
-    var syncReadAhead: Task<Void, Never>?
     /// Replication (PlacesSync): offers, rounds and everything sent to peers; this engine is
     /// its host (`Engine+Sync`).
     nonisolated let replicator: Replicator
@@ -103,6 +100,9 @@ public actor Engine {
     var me: PublicKey? { account.me }
     func keyringCopy() -> Keyring { account.keyring }
     func setKeyring(_ ring: Keyring) { account.keyring = ring }
+    /// Adds a document key in place (a copy of the ring and a set would copy every key held:
+    /// 10,000 shared trips received made their grants quadratic).
+    func addKey(_ key: [UInt8], doc: DocumentID, epoch: UInt32) { account.keyring.insert(key, doc: doc, epoch: epoch) }
 
     // MARK: Writing
 

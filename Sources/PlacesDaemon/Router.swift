@@ -194,7 +194,7 @@ struct Router: ControlHandler {
         case ("POST", 1, "contacts"):
             return .encoding(try await engine.addContact(try r.decode(AddContactRequest.self)))
         case ("DELETE", 2, "contacts"): return .encoding(try await engine.removeContact(path[1]))
-        case ("GET", 1, "peers"): return .encoding(await engine.peersView())
+        case ("GET", 1, "peers"): return .json(status: 200, body: await engine.peersView().jsonBytes())
         case ("POST", 1, "peers"): return .encoding(try await engine.addPeer(try r.decode(AddPeerRequest.self)))
         case (_, 3...4, "itineraries") where ExpenseRoutes.sections.contains(path[2]):
             return try await ExpenseRoutes.route(engine, r, path)

@@ -25,7 +25,16 @@ public struct DocumentID: Hashable, Sendable, Codable, Comparable, CustomStringC
         }
     }
 
-    public static func == (a: DocumentID, b: DocumentID) -> Bool { a.bytes == b.bytes }
+    /// Compares the 16 bytes as two words (every init checks the length).
+    public static func == (a: DocumentID, b: DocumentID) -> Bool {
+        a.bytes.withUnsafeBytes { x in
+            b.bytes.withUnsafeBytes { y in
+                x.loadUnaligned(as: UInt64.self) == y.loadUnaligned(as: UInt64.self)
+                    && x.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                        == y.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            }
+        }
+    }
 
     /// The id as 32 lowercase hex characters.
     public var hex: String { HexCoding.encode(bytes) }

@@ -13,23 +13,42 @@ extension Store {
         }
     }
 
-    /// One entity (live or deleted), or nil.
     /// The `name` of each document's root entity (the entity whose id is the document's), in
     /// one read: a list of thousands of documents reads no whole entity per document.
     public func rootNames(of docs: [DocumentID]) throws(StoreError) -> [DocumentID: String] {
         try read { db in
-            let statement = try db.cachedStatement(
-                sql: "SELECT json_extract(data, '$.name') FROM entity WHERE doc = ? AND id = ?")
-            var names = [DocumentID: String]()
+            var names = [DocumentID: String](minimumCapacity: docs.count)
+            if docs.count > 64 {
+                // Many: one statement over every document's root (a peer sharing 10,000 trips
+                // is listed with all of them), kept for those asked.
+                let wanted = Set(docs)
+                let all = try RawStatement(
+                    db,
+                    """
+                    SELECT d.id, json_extract(e.data, '$.name') FROM document d
+                    JOIN entity e ON e.doc = d.id AND e.id = lower(hex(d.id))
+                    WHERE json_type(e.data, '$.name') = 'text'
+                    """)
+                try all.forEachRow(db) { row in
+                    if let doc = DocumentID(bytes: row.blob(0)), wanted.contains(doc) { names[doc] = row.string(1) }
+                }
+                return names
+            }
             for doc in docs {
                 // A name a peer wrote as another JSON type is no name (as in the entity's view).
-                let value = try DatabaseValue.fetchOne(statement, arguments: [Data(doc.bytes), doc.hex])
-                if let value, case .string(let name) = value.storage { names[doc] = name }
+                var select = try RawStatement(
+                    db,
+                    "SELECT json_extract(data, '$.name') FROM entity WHERE doc = ? AND id = ? AND json_type(data, '$.name') = 'text'"
+                )
+                select.bind(doc.bytes)
+                select.bind(doc.hex)
+                try select.forEachRow(db) { row in names[doc] = row.string(0) }
             }
             return names
         }
     }
 
+    /// One entity (live or deleted), or nil.
     public func entity(in doc: DocumentID, id: EntityID) throws(StoreError) -> EntityRecord? {
         try read { db in
             try Store.fetchEntities(db, "WHERE doc = ? AND id = ?") {

@@ -242,10 +242,12 @@ enum ScaleBench {
     }
 
     /// Polls both daemons' `GET /v1/peers` until each lists the other connected with at least
-    /// `docs` documents, all `in-sync`; returns when the last poll answered and how long that
-    /// poll (both requests) took. The pause between polls is 5 ms, or twice the last poll when
-    /// that is longer: a list of 10,000 trips is not free to build, and polling back to back
-    /// would keep the very engines measured busy answering it.
+    /// `docs` documents, all `in-sync`; returns when the last poll's answers had arrived and
+    /// how long that poll (both requests) took. The pause between polls is 5 ms, or the last
+    /// poll's time when that is longer: a list of 10,000 trips is not free to build, and
+    /// polling back to back would keep the very engines measured busy answering it. An answer is
+    /// parsed only once it holds `docs` `in-sync` states (a byte count first): parsing two
+    /// lists of 10,000 trips took the bench itself about 80 ms a poll.
     static func waitInSync(_ a: BenchDaemon, _ b: BenchDaemon, docs: Int, both: Bool = true, timeout: Duration)
         throws -> (
             at: ContinuousClock.Instant, pollMs: Double
@@ -255,20 +257,42 @@ enum ScaleBench {
         let start = clock.now
         while true {
             let t0 = clock.now
-            let ok = inSync(b, with: a.id, docs: docs) && (!both || inSync(a, with: b.id, docs: docs))
+            let fromB = try? b.client.send("GET", "/v1/peers")
+            let fromA = both ? try? a.client.send("GET", "/v1/peers") : nil
             let t1 = clock.now
+            let ok =
+                inSync(fromB?.body, with: a.id, docs: docs) && (!both || inSync(fromA?.body, with: b.id, docs: docs))
             if ok { return (t1, PlacesBench.seconds(t1 - t0) * 1_000) }
             guard t1 - start < timeout else { throw BenchError("breadth: \(docs) trips not in sync") }
-            usleep(UInt32(max(5_000, min(1_000_000, PlacesBench.seconds(t1 - t0) * 2_000_000))))
+            usleep(UInt32(max(5_000, min(1_000_000, PlacesBench.seconds(t1 - t0) * 1_000_000))))
         }
     }
 
-    static func inSync(_ daemon: BenchDaemon, with peer: String, docs: Int) -> Bool {
-        guard let list = try? daemon.json("GET", "/v1/peers", nil), let peers = list["peers"] as? [[String: Any]],
+    static let inSyncState = Array(#""state":"in-sync""#.utf8)
+
+    static func inSync(_ body: [UInt8]?, with peer: String, docs: Int) -> Bool {
+        guard let body, occurrences(of: inSyncState, in: body) >= docs,
+            let list = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
+            let peers = list["peers"] as? [[String: Any]],
             let other = peers.first(where: { ($0["id"] as? String) == peer }), other["connected"] as? Bool == true,
             let documents = other["documents"] as? [[String: Any]], documents.count >= docs
         else { return false }
         return documents.allSatisfy { $0["state"] as? String == "in-sync" }
+    }
+
+    static func occurrences(of needle: [UInt8], in haystack: [UInt8]) -> Int {
+        guard let first = needle.first, needle.count <= haystack.count else { return 0 }
+        var count = 0, offset = 0
+        let last = haystack.count - needle.count
+        while offset <= last {
+            if haystack[offset] == first && haystack[offset..<offset + needle.count].elementsEqual(needle) {
+                count += 1
+                offset += needle.count
+            } else {
+                offset += 1
+            }
+        }
+        return count
     }
 
     // MARK: - Fan-out

@@ -281,7 +281,12 @@ final class BenchDaemon {
 
     deinit {
         stop()
-        try? FileManager.default.removeItem(atPath: dataDir)
+        // `PLACES_BENCH_KEEP=1` keeps the data dirs, to profile their daemons afterwards.
+        if ProcessInfo.processInfo.environment["PLACES_BENCH_KEEP"] == "1" {
+            FloorTable.note("kept \(dataDir) (\(id), listening on \(listen))")
+        } else {
+            try? FileManager.default.removeItem(atPath: dataDir)
+        }
     }
 
     func json(_ method: String, _ path: String, _ body: String?) throws -> [String: Any] {

@@ -50,3 +50,30 @@ struct ItineraryJSONTests {
         }
     }
 }
+
+@Suite("Hand-written peer list JSON")
+struct PeerListJSONTests {
+    @Test("the hand-written GET /v1/peers JSON is byte-identical to JSONEncoder's, with and without optional fields")
+    func matchesEncoder() throws {
+        var direct = Peer(
+            id: "PEER1", name: "Ana \"A\"", addresses: ["[::1]:7400", "10.0.0.2:7400"], connected: true, lastSeen: nil,
+            documents: [
+                PeerDocument(id: "d1", name: "Lisbon\t/", state: "in-sync", theyLack: 0, weLack: 0),
+                PeerDocument(id: "d2", name: "", state: "unknown", theyLack: nil, weLack: nil),
+                PeerDocument(id: "d3", name: "emoji 🗺️ \u{01}", state: "syncing", theyLack: 12, weLack: nil),
+            ])
+        direct.via = "direct"
+        var relay = Peer(
+            id: "RELAY", name: "", addresses: [], connected: false, lastSeen: "2026-11-22T13:48:44.745Z", documents: [])
+        relay.relay = true
+        var notRelay = relay
+        notRelay.relay = false
+        for list in [
+            PeerList(peers: [direct, relay], count: 2, staticPeers: ["127.0.0.1:7400"]),
+            PeerList(peers: [], count: 0, staticPeers: []), PeerList(peers: [notRelay], count: 1, staticPeers: []),
+        ] {
+            let expected = String(decoding: try ControlJSON.encoder.encode(list), as: UTF8.self)
+            #expect(String(decoding: list.jsonBytes(), as: UTF8.self) == expected)
+        }
+    }
+}

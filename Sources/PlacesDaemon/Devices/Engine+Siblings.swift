@@ -71,9 +71,7 @@ extension Engine {
                 "taking a sibling's document failed", metadata: ["doc.id": "\(offer.doc)", "error": "\(error)"])
             return nil
         }
-        var ring = keyringCopy()
-        for (epoch, key) in keys { ring.insert(key, doc: offer.doc, epoch: epoch) }
-        setKeyring(ring)
+        for (epoch, key) in keys { addKey(key, doc: offer.doc, epoch: epoch) }
         didStore(.documents)
         guard let record = try? store.document(offer.doc) else { return nil }
         account.adopted(record)

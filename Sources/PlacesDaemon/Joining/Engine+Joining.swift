@@ -252,7 +252,6 @@ extension Engine {
                 metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(doc)"])
             return false
         }
-        var ring = keyringCopy()
         do {
             didStore(.documents)
             try store.registerDocument(doc, kind: .itinerary, owner: offer.owner, timeMs: RFC3339.nowMs())
@@ -266,13 +265,12 @@ extension Engine {
             }
             for (epoch, key) in keys {
                 try store.addDocumentKey(doc, epoch: epoch, sealed: try SealedBox.seal(key, to: identity.publicKey))
-                ring.insert(key, doc: doc, epoch: epoch)
+                addKey(key, doc: doc, epoch: epoch)
             }
         } catch {
             logger.error("registering a joined itinerary failed", metadata: ["doc.id": "\(doc)", "error": "\(error)"])
             return false
         }
-        setKeyring(ring)
         pending.admittedBy = peer
         joins.keep(pending, for: doc)
         return true

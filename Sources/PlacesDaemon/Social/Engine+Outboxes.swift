@@ -120,9 +120,7 @@ extension Engine {
             logger.error("keeping a friend's outbox failed", metadata: ["error": "\(error)"])
             return nil
         }
-        var ring = keyringCopy()
-        ring.insert(key, doc: grant.doc, epoch: grant.epoch)
-        setKeyring(ring)
+        addKey(key, doc: grant.doc, epoch: grant.epoch)
         if let mine = try? ensureOutbox(to: peer, identity: identity) {
             try? reopenOutbox(mine)
             offerToConnected(mine, newcomers: [peer])

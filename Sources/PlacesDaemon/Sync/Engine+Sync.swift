@@ -253,9 +253,7 @@ extension Engine: ReplicationHost {
             logger.error("keeping a document key failed", metadata: ["doc.id": "\(grant.doc)", "error": "\(error)"])
             return
         }
-        var ring = keyringCopy()
-        ring.insert(key, doc: grant.doc, epoch: grant.epoch)
-        setKeyring(ring)
+        addKey(key, doc: grant.doc, epoch: grant.epoch)
         logger.info("received a new document key", metadata: ["doc.id": "\(grant.doc)", "epoch": "\(grant.epoch)"])
     }
 
@@ -325,40 +323,13 @@ extension Engine: ReplicationHost {
         return syncComponent.members(of: doc, store)
     }
 
-    /// Every itinerary's participants and version vector, read into `SyncComponent` after an
-    /// unlock, 64 trips at a time at background priority: the first session with a peer
-    /// sharing thousands of trips (its opening summary, sync.md §7) then finds them kept
-    /// instead of reading each on the spot (about 0.1 ms a trip, 1 s at 10,000). Only from
-    /// `readAheadTrips` on (below, the first session reads them in under 50 ms), decided here
-    /// while the store is surely open: a task that read after the store closed could crash in
-    /// SQLite, so none is started for fewer trips, and `placesd` ends it
-    /// (`finishBackgroundReads`) before closing. Stops when the identity changes.
-    func readSyncStateAhead(for key: PublicKey) {
-        syncReadAhead?.cancel()
-        syncReadAhead = nil
-        guard let docs = try? store.documents(kind: .itinerary), docs.count >= Self.readAheadTrips else { return }
-        syncReadAhead = Task(priority: .background) {
-            var index = 0
-            while index < docs.count, self.identity?.publicKey == key, !Task.isCancelled {
-                for record in docs[index..<min(index + 64, docs.count)] {
-                    _ = self.participants(of: record)
-                    _ = self.currentVector(record.id)
-                }
-                index += 64
-                await Task.yield()
-            }
-        }
-    }
-
-    /// Trips from which `readSyncStateAhead` reads ahead.
-    static let readAheadTrips = 512
-
-    /// Ends the read-ahead and waits for it: called before the store closes, which must not
-    /// happen under a read in progress.
-    public func finishBackgroundReads() async {
-        syncReadAhead?.cancel()
-        await syncReadAhead?.value
-        syncReadAhead = nil
+    /// Every itinerary's participants and every document's version vector, read into
+    /// `SyncComponent` at the unlock in one read (`Store.syncStates`): the first session with
+    /// a peer sharing thousands of trips (its opening summary, sync.md §7) then finds them
+    /// kept instead of reading each on the spot (about 0.1 ms a trip, 1 s at 10,000).
+    func readSyncState() {
+        guard let (vectors, participants) = try? store.syncStates() else { return }
+        syncComponent.prime(vectors: vectors, participants: participants)
     }
 
     /// The version vector of a document, kept between writes (`SyncComponent`).

@@ -44,6 +44,23 @@ struct SyncComponent: EngineComponent {
         return out
     }
 
+    /// Keeps what `Store.syncStates()` read for every document (after an unlock, before any
+    /// write could make it stale).
+    mutating func prime(vectors: [DocumentID: VersionVector], participants: [DocumentID: Store.Participants]) {
+        self.vectors.merge(vectors) { kept, _ in kept }
+        for (doc, read) in participants where self.participants[doc] == nil {
+            var out = Set<PublicKey>()
+            if let owner = try? PublicKey(bytes: read.owner) { out.insert(owner) }
+            for member in read.members {
+                if let key = Engine.publicKey(hex: member) { out.insert(key) }
+            }
+            for member in read.vouched {
+                if let key = try? PublicKey(bytes: member) { out.insert(key) }
+            }
+            self.participants[doc] = out
+        }
+    }
+
     // MARK: Connected peers
 
     /// The names connected peers gave, by peer.
