@@ -231,6 +231,7 @@ let package = Package(
             name: "PlacesDaemonTests",
             dependencies: [
                 "PlacesDaemon", "PlacesModel", "PlacesRoutes", "PlacesAPI", "PlacesControl", "PlacesTestSupport",
+                "PlacesStore", "PlacesCrypto",
             ]
         ),
         .testTarget(

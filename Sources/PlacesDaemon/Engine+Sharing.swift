@@ -70,7 +70,7 @@ extension Engine {
             let shared = sharedDocuments(with: key)
             // A document whose root has not arrived yet (shared, its ops still on the way) has
             // no entity: no name, and no trap.
-            let names = (try? store.rootNames(of: shared.map(\.id))) ?? [:]
+            let names = syncComponent.rootNames(of: shared.map(\.id), store)
             peer.documents = shared.map { doc in
                 let mine = currentVector(doc.id) ?? VersionVector()
                 let theirs = vectors[doc.id]

@@ -21,25 +21,27 @@ extension Store {
     public func summaryFacts() throws(StoreError) -> (facts: [DocumentID: SummaryFacts], equivocated: Set<DocumentID>) {
         try read { db in
             var facts = [DocumentID: SummaryFacts]()
-            let grants = try Row.fetchCursor(
-                db,
-                sql: """
-                    SELECT DISTINCT g.doc, g.epoch, g.member FROM key_grant g
-                    WHERE g.epoch = (SELECT MAX(epoch) FROM key_grant WHERE doc = g.doc)
-                    """)
-            while let row = try grants.next() {
-                guard let doc = DocumentID(bytes: [UInt8](row["doc"] as Data)),
-                    let epoch = UInt32(exactly: row["epoch"] as Int64)
-                else { continue }
-                facts[doc, default: SummaryFacts()].grantEpoch = epoch
-                facts[doc, default: SummaryFacts()].grantMembers.append([UInt8](row["member"] as Data))
+            // Each document's grants newest epoch first, in one pass down the primary key
+            // (doc, epoch, member): the first epoch met for a document is its newest.
+            let grants = try RawStatement(db, "SELECT doc, epoch, member FROM key_grant ORDER BY doc DESC, epoch DESC")
+            var newest: (doc: DocumentID, epoch: UInt32)?
+            try grants.forEachRow(db) { row in
+                guard let doc = DocumentID(bytes: row.blob(0)), let epoch = UInt32(exactly: row.int64(1)) else {
+                    return
+                }
+                if newest?.doc != doc {
+                    newest = (doc, epoch)
+                    facts[doc, default: SummaryFacts()].grantEpoch = epoch
+                }
+                guard newest?.epoch == epoch else { return }
+                facts[doc, default: SummaryFacts()].grantMembers.append(row.blob(2))
             }
-            let lists = try Row.fetchCursor(db, sql: "SELECT doc, epoch, issued_ms FROM relay_access")
-            while let row = try lists.next() {
-                guard let doc = DocumentID(bytes: [UInt8](row["doc"] as Data)),
-                    let epoch = UInt32(exactly: row["epoch"] as Int64)
-                else { continue }
-                facts[doc, default: SummaryFacts()].access = (epoch, row["issued_ms"])
+            let lists = try RawStatement(db, "SELECT doc, epoch, issued_ms FROM relay_access")
+            try lists.forEachRow(db) { row in
+                guard let doc = DocumentID(bytes: row.blob(0)), let epoch = UInt32(exactly: row.int64(1)) else {
+                    return
+                }
+                facts[doc, default: SummaryFacts()].access = (epoch, row.int64(2))
             }
             let equivocated = try Data.fetchAll(db, sql: "SELECT DISTINCT doc FROM op WHERE conflict = 1")
                 .compactMap { DocumentID(bytes: [UInt8]($0)) }

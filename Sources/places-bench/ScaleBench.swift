@@ -20,7 +20,9 @@ import PlacesStore
 /// Knobs (a quick check): `PLACES_SCALE_OPS`, `PLACES_SCALE_DOCS`, `PLACES_SCALE_DAEMONS` (the
 /// sizes, comma-separated), `PLACES_SCALE_MAX_OPS`, `PLACES_SCALE_MAX_DOCS`,
 /// `PLACES_SCALE_MAX_DAEMONS` (caps), `PLACES_SCALE_EDITS` (live edits per size, 200),
-/// `PLACES_SCALE_SKIP=history,breadth,fanout`.
+/// `PLACES_SCALE_SKIP=history,breadth,fanout`, `PLACES_BENCH_TRACE=1` (timestamped lines on
+/// standard error for each breadth poll and the reconnect's `peer` event, to line up with
+/// the daemons' own logs).
 enum ScaleBench {
     static let environment = ProcessInfo.processInfo.environment
 
@@ -237,17 +239,26 @@ enum ScaleBench {
         guard let opened = connected.waitForChange(timeout: 120) else {
             throw BenchError("A did not reconnect to B")
         }
+        if environment["PLACES_BENCH_TRACE"] != nil {
+            FloorTable.note(
+                "TRACE \(Date().timeIntervalSince1970) connected event (\(PlacesBench.seconds(clock.now - opened)) s ago)"
+            )
+        }
         let done = try waitInSync(a, b, docs: docs, timeout: .seconds(max(120, docs / 20)))
         return (start, PlacesBench.seconds(opened - down), PlacesBench.seconds(done.at - opened) * 1_000, done.pollMs)
     }
 
-    /// Polls both daemons' `GET /v1/peers` until each lists the other connected with at least
-    /// `docs` documents, all `in-sync`; returns when the last poll's answers had arrived and
-    /// how long that poll (both requests) took. The pause between polls is 5 ms, or the last
-    /// poll's time when that is longer: a list of 10,000 trips is not free to build, and
-    /// polling back to back would keep the very engines measured busy answering it. An answer is
-    /// parsed only once it holds `docs` `in-sync` states (a byte count first): parsing two
-    /// lists of 10,000 trips took the bench itself about 80 ms a poll.
+    /// Polls `b`'s `GET /v1/peers` until it lists `a` connected with at least `docs`
+    /// documents, all `in-sync`, then (`both`) `a`'s the same way; returns when the last
+    /// poll's answer had arrived and how long one check of both (the last poll of each) took.
+    /// The pause between two polls of a daemon is 5 ms, or that poll's time when longer: a
+    /// list of 10,000 trips is not free to build, and polling back to back would keep the very
+    /// engines measured busy answering it. One daemon is asked at a time, so at most one engine
+    /// is answering at any moment; a daemon that listed everything in sync is not asked again
+    /// (in a reconnect that finds nothing changed, a document's state only goes from `unknown`
+    /// to `in-sync`). An answer counts once it holds `docs` `in-sync` states (a byte count);
+    /// both are then parsed and checked whole (parsing a list of 10,000 trips takes the bench
+    /// about 40 ms), and polling starts again if either is not in sync after all.
     static func waitInSync(_ a: BenchDaemon, _ b: BenchDaemon, docs: Int, both: Bool = true, timeout: Duration)
         throws -> (
             at: ContinuousClock.Instant, pollMs: Double
@@ -255,24 +266,41 @@ enum ScaleBench {
     {
         let clock = ContinuousClock()
         let start = clock.now
-        while true {
-            let t0 = clock.now
-            let fromB = try? b.client.send("GET", "/v1/peers")
-            let fromA = both ? try? a.client.send("GET", "/v1/peers") : nil
-            let t1 = clock.now
-            let ok =
-                inSync(fromB?.body, with: a.id, docs: docs) && (!both || inSync(fromA?.body, with: b.id, docs: docs))
-            if ok { return (t1, PlacesBench.seconds(t1 - t0) * 1_000) }
-            guard t1 - start < timeout else { throw BenchError("breadth: \(docs) trips not in sync") }
-            usleep(UInt32(max(5_000, min(1_000_000, PlacesBench.seconds(t1 - t0) * 1_000_000))))
+        var at = start
+        var checkMs = 0.0
+        var answers = [(body: [UInt8], peer: String)]()
+        for (daemon, peer) in both ? [(b, a), (a, b)] : [(b, a)] {
+            while true {
+                let t0 = clock.now
+                let answer = try? daemon.client.send("GET", "/v1/peers")
+                let t1 = clock.now
+                // Parsed below, once both may be in sync (parsing takes the bench ~40 ms).
+                let ok = answer.map { occurrences(of: inSyncState, in: $0.body) >= docs } ?? false
+                if environment["PLACES_BENCH_TRACE"] != nil {
+                    FloorTable.note("TRACE \(Date().timeIntervalSince1970) poll \(ok) \(PlacesBench.seconds(t1 - t0))")
+                }
+                if ok, let answer {
+                    at = t1
+                    checkMs += PlacesBench.seconds(t1 - t0) * 1_000
+                    answers.append((answer.body, peer.id))
+                    break
+                }
+                guard t1 - start < timeout else { throw BenchError("breadth: \(docs) trips not in sync") }
+                usleep(UInt32(max(5_000, min(1_000_000, PlacesBench.seconds(t1 - t0) * 1_000_000))))
+            }
         }
+        // Every listed document of the right peer in sync, connected: else poll again.
+        guard answers.allSatisfy({ inSync($0.body, with: $0.peer, docs: docs) }) else {
+            guard clock.now - start < timeout else { throw BenchError("breadth: \(docs) trips not in sync") }
+            return try waitInSync(a, b, docs: docs, both: both, timeout: timeout - (clock.now - start))
+        }
+        return (at, checkMs)
     }
 
     static let inSyncState = Array(#""state":"in-sync""#.utf8)
 
-    static func inSync(_ body: [UInt8]?, with peer: String, docs: Int) -> Bool {
-        guard let body, occurrences(of: inSyncState, in: body) >= docs,
-            let list = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
+    static func inSync(_ body: [UInt8], with peer: String, docs: Int) -> Bool {
+        guard let list = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
             let peers = list["peers"] as? [[String: Any]],
             let other = peers.first(where: { ($0["id"] as? String) == peer }), other["connected"] as? Bool == true,
             let documents = other["documents"] as? [[String: Any]], documents.count >= docs

@@ -296,7 +296,7 @@ extension Engine: ReplicationHost {
     /// audience; `peer`'s own).
     func sharedDocuments(with peer: PublicKey) -> [Store.DocumentRecord] {
         guard let me else { return [] }
-        let docs = (try? store.documents(kind: .itinerary)) ?? []
+        let docs = syncComponent.itineraryRecords(store)
         var shared = docs.filter { doc in
             let participants = participants(of: doc)
             return participants.contains(peer) && participants.contains(me)

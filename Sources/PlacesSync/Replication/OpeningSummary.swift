@@ -64,16 +64,21 @@ public struct OpeningSummary: Sendable {
     /// epoch and `issuedMs` (12 zero bytes when none is held).
     static func append(_ entry: Entry, to bytes: inout [UInt8]) {
         bytes += entry.doc.bytes
-        let authors = entry.vector.seqs.filter { $0.value > 0 }.compactMap { author, seq in
-            HexCoding.decode(author).map { (key: $0, seq: seq) }
-        }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
+        var authors = [(key: [UInt8], seq: UInt64)]()
+        authors.reserveCapacity(entry.vector.seqs.count)
+        for (author, seq) in entry.vector.seqs where seq > 0 {
+            if let key = HexCoding.decode(author) { authors.append((key, seq)) }
+        }
+        if authors.count > 1 { authors.sort { $0.key.lexicographicallyPrecedes($1.key) } }
         append(UInt64(authors.count), width: 2, to: &bytes)
         for (key, seq) in authors {
             bytes += key
             append(seq, width: 8, to: &bytes)
         }
         append(UInt64(entry.grantEpoch), width: 4, to: &bytes)
-        let members = entry.grantMembers.sorted { $0.lexicographicallyPrecedes($1) }
+        let members =
+            entry.grantMembers.count > 1
+            ? entry.grantMembers.sorted { $0.lexicographicallyPrecedes($1) } : entry.grantMembers
         append(UInt64(members.count), width: 2, to: &bytes)
         for member in members { bytes += member }
         append(UInt64(entry.access?.epoch ?? 0), width: 4, to: &bytes)
