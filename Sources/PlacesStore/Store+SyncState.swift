@@ -65,24 +65,31 @@ extension Store {
     }
 
     /// The version vector of every document holding ops: the highest seq of each (doc,
-    /// author) pair, found from the end of `op_author_seq` backwards with one seek a pair
-    /// (the row before a pair's first op is the previous pair's highest seq), so the cost
-    /// grows with documents and authors, not with ops.
+    /// author) pair, found from the end of `op_author_seq` backwards with one seek a pair (the
+    /// row before a pair's first op is the previous pair's highest seq), so the cost grows with
+    /// documents and authors, not with ops. The previous pair is looked for within the
+    /// document first, then before it: SQLite seeks `doc = ? AND author < ?` and `doc < ?`,
+    /// but walks `(doc, author) < (?, ?)` through every op of the pair (43 ms at a million).
     static func allVersionVectors(_ db: Database) throws -> [DocumentID: VersionVector] {
         var vectors = [DocumentID: VersionVector]()
         let order = "ORDER BY doc DESC, author DESC, seq DESC LIMIT 1"
-        var statement = try RawStatement(db, "SELECT doc, author, seq FROM op \(order)")
         var pair: (doc: [UInt8], author: [UInt8], seq: Int64)?
-        try statement.forEachRow(db) { row in pair = (row.blob(0), row.blob(1), row.int64(2)) }
+        let last = try RawStatement(db, "SELECT doc, author, seq FROM op \(order)")
+        try last.forEachRow(db) { row in pair = (row.blob(0), row.blob(1), row.int64(2)) }
         while let (doc, author, seq) = pair {
             if let id = DocumentID(bytes: doc), let seq = UInt64(exactly: seq), seq > 0 {
                 vectors[id, default: VersionVector()].include(HexCoding.encode(author), seq)
             }
-            statement = try RawStatement(db, "SELECT doc, author, seq FROM op WHERE (doc, author) < (?, ?) \(order)")
-            statement.bind(doc)
-            statement.bind(author)
             pair = nil
-            try statement.forEachRow(db) { row in pair = (row.blob(0), row.blob(1), row.int64(2)) }
+            var sameDoc = try RawStatement(
+                db, "SELECT author, seq FROM op WHERE doc = ? AND author < ? ORDER BY author DESC, seq DESC LIMIT 1")
+            sameDoc.bind(doc)
+            sameDoc.bind(author)
+            try sameDoc.forEachRow(db) { row in pair = (doc, row.blob(0), row.int64(1)) }
+            guard pair == nil else { continue }
+            var before = try RawStatement(db, "SELECT doc, author, seq FROM op WHERE doc < ? \(order)")
+            before.bind(doc)
+            try before.forEachRow(db) { row in pair = (row.blob(0), row.blob(1), row.int64(2)) }
         }
         return vectors
     }
