@@ -45,6 +45,7 @@ public struct ControlRequest: Sendable {
         {
             return object
         }
+        if T.self == JSONValue.self, let value = JSONValue.parse(utf8: body) as? T { return value }
         do {
             return try JSONDecoder().decode(T.self, from: Data(body))
         } catch let DecodingError.keyNotFound(key, _) {

@@ -24,10 +24,10 @@ enum ExpenseRoutes {
         case ("GET", 3, "expenses"):
             return .json(status: 200, body: try await engine.expenses(id, kind: r.query["kind"]))
         case ("POST", 3, "expenses"):
-            return .encoding(try await engine.createExpense(id, try Router.object(r)), status: 201)
-        case ("GET", 4, "expenses"): return .encoding(try await engine.expense(id, expense: path[3]))
+            return .written(try await engine.createExpense(id, try Router.object(r)), status: 201)
+        case ("GET", 4, "expenses"): return .written(try await engine.expense(id, expense: path[3]))
         case ("PATCH", 4, "expenses"):
-            return .encoding(try await engine.updateExpense(id, expense: path[3], try Router.object(r)))
+            return .written(try await engine.updateExpense(id, expense: path[3], try Router.object(r)))
         case ("DELETE", 4, "expenses"):
             try await engine.deleteExpense(id, expense: path[3])
             return .json(status: 204, body: [])

@@ -24,11 +24,27 @@ extension JSONValue {
         return parser.index == bytes.count ? value : nil
     }
 
+    /// The value that starts at `start` in `bytes`, nesting at most `maxDepth` arrays and
+    /// objects, and the index just after it; nil when no strict JSON value starts there or it
+    /// nests deeper. For readers of a larger text (an op body's change values).
+    static func parsePrefix(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, maxDepth: Int) -> (
+        value: JSONValue, end: Int
+    )? {
+        var parser = Parser(bytes: bytes, maxDepth: min(maxDepth, maxParseDepth))
+        parser.index = start
+        guard let value = parser.value(depth: 0) else { return nil }
+        return (value, parser.index)
+    }
+
     private struct Parser {
         let bytes: UnsafeBufferPointer<UInt8>
+        let maxDepth: Int
         var index = 0
 
-        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+        init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONValue.maxParseDepth) {
+            self.bytes = bytes
+            self.maxDepth = maxDepth
+        }
 
         private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
@@ -48,8 +64,8 @@ extension JSONValue {
             skipSpace()
             guard let b = current else { return nil }
             switch b {
-            case UInt8(ascii: "{"): return depth < JSONValue.maxParseDepth ? object(depth: depth + 1) : nil
-            case UInt8(ascii: "["): return depth < JSONValue.maxParseDepth ? array(depth: depth + 1) : nil
+            case UInt8(ascii: "{"): return depth < maxDepth ? object(depth: depth + 1) : nil
+            case UInt8(ascii: "["): return depth < maxDepth ? array(depth: depth + 1) : nil
             case UInt8(ascii: "\""): return string().map(JSONValue.string)
             case UInt8(ascii: "t"): return literal("true", .bool(true))
             case UInt8(ascii: "f"): return literal("false", .bool(false))

@@ -1,7 +1,8 @@
 extension OpBody {
     /// Reads a body written by `jsonBytes()` (the form placesd writes: compact, keys in that
     /// order), without a general JSON parser. Returns nil for anything else — other key
-    /// orders, whitespace, unknown keys, escapes in strings, objects and arrays as values,
+    /// orders, whitespace, unknown keys, escapes in strings, objects and arrays as values
+    /// (unless `nesting` allows them),
     /// invalid UTF-8, an unknown kind — and the caller then reads the body with a JSON parser
     /// (`Protocol/op-format.md` §4 requires accepting any JSON spelling).
     ///
@@ -10,10 +11,15 @@ extension OpBody {
     /// `true`/`false`/`null` and plain integers (at most 18 digits, no `-0`) as themselves. Any
     /// other number is handed to `number`, which must read it as the JSON parser would
     /// (nil to give up).
-    public init?(canonicalJSON bytes: [UInt8], number: ([UInt8]) -> JSONValue? = { _ in nil }) {
+    ///
+    /// A change's value (or old value) that is an object or an array is read by
+    /// `JSONValue.parsePrefix` when it nests at most `nesting` levels (none by default): the
+    /// values `JSONDecoder` gives (an expense's terms nest, and every read of a trip's
+    /// expenses opened its ops).
+    public init?(canonicalJSON bytes: [UInt8], nesting: Int = 0, number: ([UInt8]) -> JSONValue? = { _ in nil }) {
         let parsed: OpBody? = withoutActuallyEscaping(number) { number in
             bytes.withUnsafeBufferPointer { buffer in
-                var reader = CanonicalReader(bytes: buffer, number: number)
+                var reader = CanonicalReader(bytes: buffer, nesting: nesting, number: number)
                 return reader.body()
             }
         }
@@ -26,6 +32,7 @@ extension OpBody {
 /// first byte that is not the canonical form.
 private struct CanonicalReader {
     let bytes: UnsafeBufferPointer<UInt8>
+    let nesting: Int
     let number: ([UInt8]) -> JSONValue?
     var offset = 0
 
@@ -120,6 +127,12 @@ private struct CanonicalReader {
         case UInt8(ascii: "f"): return literal("false") ? .bool(false) : nil
         case UInt8(ascii: "n"): return literal("null") ? .null : nil
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return integer(otherNumbers: true)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            guard nesting > 0, let (value, end) = JSONValue.parsePrefix(bytes, from: offset, maxDepth: nesting) else {
+                return nil
+            }
+            offset = end
+            return value
         default: return nil
         }
     }

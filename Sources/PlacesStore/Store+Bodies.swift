@@ -9,7 +9,9 @@ extension Store {
     static let maxBodyNesting = 16
 
     static func decodeBody(_ bytes: [UInt8]) throws(StoreError) -> OpBody {
-        if let body = OpBody(canonicalJSON: bytes, number: decodeNumber) { return body }
+        // A change's value may nest what the whole body may, less the body, its changes and
+        // the change (nestingDepth counts those three).
+        if let body = OpBody(canonicalJSON: bytes, nesting: maxBodyNesting - 3, number: decodeNumber) { return body }
         // The JSON parser and `JSONValue` recurse per level: refuse deep nesting before parsing.
         guard nestingDepth(bytes) <= maxBodyNesting else {
             throw StoreError(.invalidOp, "op body nests deeper than \(maxBodyNesting) levels")

@@ -77,3 +77,39 @@ struct PeerListJSONTests {
         }
     }
 }
+
+@Suite("JSONValue written by hand")
+struct JSONValueWrittenTests {
+    /// A value as the views build them: whole numbers `.int` (`JSONValue.number`), others
+    /// `.double` with up to four decimals (percentages, rates), ASCII keys.
+    static func value(_ seed: inout UInt64, depth: Int = 0) -> JSONValue {
+        seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        let pick = Int(seed >> 33)
+        let texts = ["Belém \"Tower\"", "back\\slash", "tab\tnew\nline", "ctrl\u{01}", "emoji 🗺️", "/slash/", ""]
+        switch depth < 3 ? pick % 8 : pick % 5 {
+        case 0: return .null
+        case 1: return .bool(pick % 2 == 0)
+        case 2: return .int(Int64(pick % 2_000_001) - 1_000_000)
+        case 3: return .number(Double(pick % 2_000_001 - 1_000_000) / [1, 4, 100, 10_000][pick % 4])
+        case 4: return .string(texts[pick % texts.count])
+        case 5, 6:
+            return .array((0..<(pick % 4)).map { _ in value(&seed, depth: depth + 1) })
+        default:
+            var object = [String: JSONValue]()
+            for k in 0..<(pick % 5) { object["key\(k)\(pick % 3)"] = value(&seed, depth: depth + 1) }
+            return .object(object)
+        }
+    }
+
+    @Test("JSONValue.write gives JSONEncoder's bytes for the values the views build")
+    func matchesEncoder() throws {
+        var seed: UInt64 = 34
+        for _ in 0..<500 {
+            let value = Self.value(&seed)
+            var written = [UInt8]()
+            value.write(to: &written)
+            let expected = String(decoding: try ControlJSON.encoder.encode(value), as: UTF8.self)
+            #expect(String(decoding: written, as: UTF8.self) == expected)
+        }
+    }
+}

@@ -83,6 +83,46 @@ struct BodyDecodingTests {
         #expect(OpBody(canonicalJSON: OpBody(timeMs: 0, changes: []).jsonBytes()) == OpBody(timeMs: 0, changes: []))
     }
 
+    @Test("with nesting allowed, objects and arrays as values read the same as with JSONDecoder, damaged or not")
+    func nestedValues() throws {
+        var rng = SeededRandom(state: 13)
+        var fastCount = 0, nestedFast = 0
+        for i in 0..<3_000 {
+            let body = Self.randomBody(&rng)
+            var bytes = body.jsonBytes()
+            if i % 2 == 1, !bytes.isEmpty {
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0: bytes[Int.random(in: 0..<bytes.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+                case 1: bytes = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &rng)))
+                default: bytes.remove(at: Int.random(in: 0..<bytes.count, using: &rng))
+                }
+            }
+            guard let fast = OpBody(canonicalJSON: bytes, nesting: 13, number: Self.number) else { continue }
+            #expect(fast == Self.reference(bytes), "\(String(decoding: bytes, as: UTF8.self))")
+            fastCount += 1
+            let nests = fast.changes.contains {
+                if case .set(_, _, _, let value, let old) = $0 {
+                    return [value, old].contains { v in
+                        if case .object = v { true } else if case .array = v { true } else { false }
+                    }
+                }
+                return false
+            }
+            if nests { nestedFast += 1 }
+        }
+        #expect(fastCount > 300 && nestedFast > 50, "\(fastCount) read, \(nestedFast) with nested values")
+        // Nesting past the bound gives up (the store then refuses the body by its depth).
+        func nested(_ levels: Int) -> [UInt8] {
+            Array(
+                (#"{"changes":[{"entity":"e","field":"f","kind":"stop","op":"set","value":"#
+                    + String(repeating: "[", count: levels) + String(repeating: "]", count: levels)
+                    + #"}],"timeMs":1}"#).utf8)
+        }
+        #expect(OpBody(canonicalJSON: nested(13), nesting: 13) != nil)
+        #expect(OpBody(canonicalJSON: nested(14), nesting: 13) == nil)
+        #expect(OpBody(canonicalJSON: nested(1)) == nil)
+    }
+
     @Test("other spellings and damaged bytes: the canonical reader gives up or agrees")
     func otherSpellings() throws {
         var rng = SeededRandom(state: 11)
