@@ -73,6 +73,13 @@ extension FastJSONWriter {
         string(value)
     }
 
+    /// `,"key":123` for a present optional integer.
+    mutating func optional(_ key: StaticString, _ value: Int?) {
+        guard let value else { return }
+        raw(key)
+        int(value)
+    }
+
     mutating func money(_ m: Money) {
         raw(#"{"amountMinor":"#)
         bytes += Array(String(m.amountMinor).utf8)
@@ -107,10 +114,7 @@ extension Itinerary {
         w.optional(#","endDate":"#, endDate)
         w.raw(#","id":"#)
         w.string(id)
-        if let itemCount {
-            w.raw(#","itemCount":"#)
-            w.int(itemCount)
-        }
+        w.optional(#","itemCount":"#, itemCount)
         if let lodging {
             w.raw(#","lodging":{"#)
             var first = true
@@ -223,14 +227,8 @@ extension PeerList {
                 w.string(doc.name)
                 w.raw(#","state":"#)
                 w.string(doc.state)
-                if let theyLack = doc.theyLack {
-                    w.raw(#","theyLack":"#)
-                    w.int(theyLack)
-                }
-                if let weLack = doc.weLack {
-                    w.raw(#","weLack":"#)
-                    w.int(weLack)
-                }
+                w.optional(#","theyLack":"#, doc.theyLack)
+                w.optional(#","weLack":"#, doc.weLack)
                 w.raw("}")
             }
             w.raw(#"],"id":"#)

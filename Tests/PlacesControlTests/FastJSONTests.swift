@@ -44,6 +44,7 @@ struct ItineraryJSONTests {
         var lodgingOnly = bare
         lodgingOnly.lodging = Lodging(address: "Rua 1")
         lodgingOnly.places = [stops[1]]
+        lodgingOnly.itemCount = 7
         for itinerary in [full, bare, lodgingOnly] {
             let expected = String(decoding: try ControlJSON.encoder.encode(itinerary), as: UTF8.self)
             #expect(String(decoding: itinerary.jsonBytes(), as: UTF8.self) == expected)
