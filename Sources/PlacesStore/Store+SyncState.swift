@@ -77,6 +77,8 @@ extension Store {
         let last = try RawStatement(db, "SELECT doc, author, seq FROM op \(order)")
         try last.forEachRow(db) { row in pair = (row.blob(0), row.blob(1), row.int64(2)) }
         while let (doc, author, seq) = pair {
+            // Checked conversions: a row that is no document id or a seq below 1 (none is
+            // stored: ops are checked at ingest) gives no entry instead of a trap.
             if let id = DocumentID(bytes: doc), let seq = UInt64(exactly: seq), seq > 0 {
                 vectors[id, default: VersionVector()].include(HexCoding.encode(author), seq)
             }
