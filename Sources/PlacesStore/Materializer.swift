@@ -91,14 +91,25 @@ enum Materializer {
             var insert = try RawStatement(db, planned.insert.sql)
             for value in planned.insert.values { insert.bind(value) }
             try insert.execute(db)
-            if db.changesCount > 0 { continue }
+            if db.changesCount > 0 {
+                if planned.group.kind == .message {
+                    try MessageShown.show(
+                        db, doc: header.doc, id: planned.id,
+                        createdMs: planned.group.earliestCreate == nil ? 0 : plan.timeMs)
+                }
+                continue
+            }
             let entity = planned.id, group = planned.group
             let created = group.earliestCreate
             var stamps = [String: Stamp]()
             var earlier = created != nil
+            var held: (kind: String, createdMs: Int64) = ("", 0)
             var select = try RawStatement(
-                db, "SELECT stamps, created_lamport, created_author, created_index FROM entity WHERE doc = ? AND id = ?"
-            )
+                db,
+                """
+                SELECT stamps, created_lamport, created_author, created_index, kind, coalesce(created_ms, 0)
+                FROM entity WHERE doc = ? AND id = ?
+                """)
             select.bind(docBytes)
             select.bind(entity)
             try select.forEachRow(db) { row in
@@ -108,13 +119,22 @@ enum Materializer {
                         lamport: UInt64(row.int64(1)), author: row.string(2), index: Int(row.int64(3)))
                     earlier = Stamp(lamport: header.lamport, author: authorKey, index: index) < current
                 }
+                held = (row.string(4), row.int64(5))
             }
             let (winnerOrder, winners, newStampsAll) = self.winners(
                 group.sets, lamport: header.lamport, authorKey: authorKey, stamps: stamps)
+            let newCreated = earlier ? created.map { (lamport, authorKey, Int64($0)) } : nil
             try updateEntity(
-                db, doc: docBytes, entity: entity, kind: group.kind, timeMs: plan.timeMs,
-                created: earlier ? created.map { (lamport, authorKey, Int64($0)) } : nil, order: winnerOrder,
-                winners: winners, stamps: newStampsAll)
+                db, doc: docBytes, entity: entity, kind: group.kind, timeMs: plan.timeMs, created: newCreated,
+                order: winnerOrder, winners: winners, stamps: newStampsAll)
+            // The row's kind (`min(kind, ?)`) and creation time as the update left them.
+            let message = EntityKind.message.rawValue
+            let kind = held.kind <= group.kind.rawValue ? held.kind : group.kind.rawValue
+            if held.kind == message || kind == message {
+                try MessageShown.move(
+                    db, doc: header.doc, id: entity, from: held.kind == message ? held.createdMs : nil,
+                    to: kind == message ? (newCreated == nil ? held.createdMs : plan.timeMs) : nil)
+            }
         }
         for row in plan.activity {
             var insert = try RawStatement(

@@ -298,6 +298,7 @@ enum Schema {
         m.registerMigration("v15-messages") { db in try createMessageIndexes(db) }
         m.registerMigration("v16-local-cache") { db in try Store.createLocalCache(db) }
         m.registerMigration("v17-message-shown") { db in try createMessageShown(db) }
+        m.registerMigration("v18-message-shown-materializer") { db in try dropMessageShownEntityTriggers(db) }
         return m
     }
 

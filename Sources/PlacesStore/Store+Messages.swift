@@ -20,11 +20,16 @@ extension Schema {
 
     /// `message_shown` (migration `v17-message-shown`): the messages no setting hides, by
     /// document and time, so that a page of a conversation is a range of this table however
-    /// many messages a bound dropped before it. Kept by triggers on `entity` and `preference`,
-    /// whichever path writes them (an op, a sync, a rebuild's replay, a setting from another
-    /// device); filled from what is held when created.
+    /// many messages a bound dropped before it. Filled from what is held when created, then
+    /// kept by the materializer as it writes entity rows (`MessageShown`: an op, a sync, a
+    /// rebuild's replay), by a trigger as entity rows are deleted, and by triggers on
+    /// `preference` (a setting from this or another device).
+    ///
+    /// Until `v18-message-shown-materializer` triggers kept it on every insert and update of
+    /// `entity` too. A trigger makes SQLite keep a statement journal for each statement it
+    /// fires on (every page that statement changes, copied to a temporary file), and every
+    /// op writes an entity row: those copies were about a third of the materializer's time.
     static func createMessageShown(_ db: Database) throws {
-        let key = "lower(hex(NEW.doc)) || '.' || NEW.id"
         func notHidden(_ key: String) -> String {
             "NOT EXISTS (SELECT 1 FROM preference WHERE key IN ("
                 + hiddenMessagePrefixes.map { "'\($0)' || \(key)" }.joined(separator: ", ") + "))"
@@ -35,10 +40,6 @@ extension Schema {
         let suffix = { (row: String) in
             "substr(\(row).key, CASE WHEN \(row).key GLOB '\(hiddenMessagePrefixes[0])*' THEN \(hiddenMessagePrefixes[0].count + 1) ELSE \(hiddenMessagePrefixes[1].count + 1) END)"
         }
-        let insertNew = """
-            INSERT OR IGNORE INTO message_shown(doc, created_ms, id, hidden_key)
-                SELECT NEW.doc, coalesce(NEW.created_ms, 0), NEW.id, \(key) WHERE NEW.kind = 'message' AND \(notHidden(key));
-            """
         try db.execute(
             sql: """
                 CREATE TABLE IF NOT EXISTS message_shown (
@@ -53,17 +54,6 @@ extension Schema {
                     SELECT e.doc, coalesce(e.created_ms, 0), e.id, lower(hex(e.doc)) || '.' || e.id
                     FROM entity e INDEXED BY entity_message WHERE e.kind = 'message'
                         AND \(notHidden("lower(hex(e.doc)) || '.' || e.id"));
-                CREATE TRIGGER IF NOT EXISTS message_shown_insert AFTER INSERT ON entity WHEN NEW.kind = 'message'
-                BEGIN
-                    \(insertNew)
-                END;
-                CREATE TRIGGER IF NOT EXISTS message_shown_update AFTER UPDATE OF kind, created_ms ON entity
-                    WHEN OLD.kind = 'message' OR NEW.kind = 'message'
-                BEGIN
-                    DELETE FROM message_shown
-                        WHERE doc = OLD.doc AND created_ms = coalesce(OLD.created_ms, 0) AND id = OLD.id;
-                    \(insertNew)
-                END;
                 CREATE TRIGGER IF NOT EXISTS message_shown_delete AFTER DELETE ON entity WHEN OLD.kind = 'message'
                 BEGIN
                     DELETE FROM message_shown
@@ -84,12 +74,57 @@ extension Schema {
                 """)
     }
 
+    /// `v18-message-shown-materializer`: `message_shown` is no longer kept by triggers on
+    /// every insert and update of `entity` (see `createMessageShown`).
+    static func dropMessageShownEntityTriggers(_ db: Database) throws {
+        try db.execute(
+            sql: "DROP TRIGGER IF EXISTS message_shown_insert; DROP TRIGGER IF EXISTS message_shown_update")
+    }
+
     /// After a rebuild dropped `entity` (and its indexes and triggers with it): the message
     /// indexes and `message_shown` again, empty, for the replay to fill.
     static func recreateMessageTables(_ db: Database) throws {
         try db.execute(sql: "DROP TABLE IF EXISTS message_shown")
         try createMessageIndexes(db)
         try createMessageShown(db)
+    }
+}
+
+/// `message_shown` as the materializer writes message rows of `entity`: what the triggers
+/// `message_shown_insert` and `message_shown_update` did before `v18` (see
+/// `Schema.createMessageShown`), for the one kind they acted on.
+enum MessageShown {
+    /// The key of a message's hiding settings: the document's hex, a dot, the message id.
+    static func hiddenKey(doc: DocumentID, id: EntityID) -> String { "\(doc.hex).\(id)" }
+
+    /// A message row written at `createdMs` (0 without a create): listed unless a setting hides it.
+    static func show(_ db: Database, doc: DocumentID, id: EntityID, createdMs: Int64) throws {
+        let key = hiddenKey(doc: doc, id: id)
+        var insert = try RawStatement(
+            db,
+            """
+            INSERT OR IGNORE INTO message_shown(doc, created_ms, id, hidden_key)
+            SELECT ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM preference WHERE key IN (?, ?))
+            """)
+        insert.bind(doc.bytes)
+        insert.bind(createdMs)
+        insert.bind(id)
+        insert.bind(key)
+        for prefix in Schema.hiddenMessagePrefixes { insert.bind(prefix + key) }
+        try insert.execute(db)
+    }
+
+    /// A row updated: its listing at the old creation time (nil when it was not a message)
+    /// removed, and at the new one (nil when it is no longer a message) added.
+    static func move(_ db: Database, doc: DocumentID, id: EntityID, from: Int64?, to: Int64?) throws {
+        if let from {
+            var delete = try RawStatement(db, "DELETE FROM message_shown WHERE doc = ? AND created_ms = ? AND id = ?")
+            delete.bind(doc.bytes)
+            delete.bind(from)
+            delete.bind(id)
+            try delete.execute(db)
+        }
+        if let to { try show(db, doc: doc, id: id, createdMs: to) }
     }
 }
 

@@ -5,8 +5,8 @@ import Testing
 @testable import PlacesModel
 @testable import PlacesStore
 
-/// `message_shown` (issue 32): the messages no setting hides, kept by triggers, so a page is a
-/// range of it. Hiding, un-hiding, deleting for everyone and a rebuild each leave it equal to
+/// `message_shown` (issue 32): the messages no setting hides, kept by the materializer and by
+/// triggers on `preference` and on deletes, so a page is a range of it. Hiding, un-hiding, deleting for everyone and a rebuild each leave it equal to
 /// "every message without a hiding setting".
 @Suite("Store: shown messages")
 struct MessageShownTests {
@@ -120,5 +120,66 @@ struct MessageShownTests {
         #expect(bare.map(\.message.id) == page.map(\.message.id))
         let unmarked = bare.allSatisfy { $0.receipts.isEmpty }
         #expect(unmarked)
+    }
+
+    /// `message_shown` as it is, and as it should be: every message row of `entity` at its
+    /// creation time (0 without one) that no setting hides (the query that filled the table).
+    func shownRows(_ store: Store) throws -> (held: [String], expected: [String]) {
+        try store.read { db in
+            let held = try String.fetchAll(
+                db, sql: "SELECT hex(doc) || ' ' || created_ms || ' ' || id FROM message_shown ORDER BY 1")
+            let expected = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT hex(e.doc) || ' ' || coalesce(e.created_ms, 0) || ' ' || e.id FROM entity e
+                    WHERE e.kind = 'message' AND NOT EXISTS (SELECT 1 FROM preference WHERE key IN (
+                        'message.hidden.' || lower(hex(e.doc)) || '.' || e.id,
+                        'local.message.dropped.' || lower(hex(e.doc)) || '.' || e.id))
+                    ORDER BY 1
+                    """)
+            return (held, expected)
+        }
+    }
+
+    @Test("rows the materializer updates move in the listing: a set before the create, a kind taken over, hidden")
+    func updatedRows() throws {
+        let f = try Fixture(kind: .outbox)
+        func write(_ changes: [Change], at ms: Int64) throws {
+            try f.store.append(
+                [Store.Edit(doc: f.doc, changes: changes, timeMs: ms)], identity: f.identity, keyring: f.keyring)
+            let rows = try shownRows(f.store)
+            #expect(rows.held == rows.expected)
+        }
+        let early = sid("early"), taken = sid("taken"), hidden = sid("hidden")
+        // A field set before any create: listed at time 0, then at its create's time.
+        try write([.set(entity: early, kind: .message, field: "text", value: .string("hi"), old: nil)], at: 1_000)
+        #expect(try shownRows(f.store).held.contains { $0.hasSuffix(" 0 \(early)") })
+        try write([.create(entity: early, kind: .message)], at: 2_000)
+        #expect(try shownRows(f.store).held.contains { $0.hasSuffix(" 2000 \(early)") })
+        // A message whose id is then created as a kind that sorts first ("member"): no longer listed.
+        try write([.create(entity: taken, kind: .message)], at: 3_000)
+        try write([.create(entity: taken, kind: .member)], at: 4_000)
+        #expect(!(try shownRows(f.store).held.contains { $0.hasSuffix(taken) }))
+        // Hidden here, then edited: still not listed; shown again when the setting goes.
+        try write([.create(entity: hidden, kind: .message)], at: 5_000)
+        try f.store.setPreference("message.hidden.\(f.doc.hex).\(hidden)", "1")
+        try write([.set(entity: hidden, kind: .message, field: "text", value: .string("edit"), old: nil)], at: 6_000)
+        #expect(!(try shownRows(f.store).held.contains { $0.hasSuffix(hidden) }))
+        try f.store.setPreference("message.hidden.\(f.doc.hex).\(hidden)", nil)
+        #expect(try shownRows(f.store).held.contains { $0.hasSuffix(" 5000 \(hidden)") })
+        // The same after a replay of the log, and no trigger runs on an entity insert or update
+        // (each would make every op's statements keep a statement journal).
+        try f.store.rebuildMaterialized(keyring: f.keyring)
+        let rows = try shownRows(f.store)
+        #expect(rows.held == rows.expected && rows.held.count == 2)
+        let triggers = try f.store.read { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'entity'
+                    AND (sql LIKE '%AFTER INSERT%' OR sql LIKE '%AFTER UPDATE%')
+                    """)
+        }
+        #expect(triggers.isEmpty)
     }
 }
