@@ -8,6 +8,9 @@ import Foundation
 /// The inputs may also become ready one by one (`published`, then `publish`): a chunk is
 /// handed out once all its items are published, so signing starts while the caller is
 /// still preparing the ops that follow.
+/// The cores this process may use (see `Pipeline.cores`); a generic type cannot hold it.
+private let coreCount = ProcessInfo.processInfo.activeProcessorCount
+
 final class Pipeline<T: Sendable>: @unchecked Sendable {
     private let count: Int
     private let chunk: Int
@@ -19,6 +22,11 @@ final class Pipeline<T: Sendable>: @unchecked Sendable {
     private var published: Int
     private let condition = NSCondition()
 
+    /// The cores this process may use, read once: `activeProcessorCount` reads the cgroup's
+    /// quota files on each call (open, read, close), which cost a one-op append or ingest
+    /// about a fifth of its time.
+    private static var cores: Int { coreCount }
+
     /// Starts the background work on all cores but the caller's; with one core (or a small
     /// batch), everything is computed by the caller as it asks.
     init(count: Int, chunk: Int = 32, published: Int? = nil, work: @escaping @Sendable (Int) -> T) {
@@ -28,7 +36,7 @@ final class Pipeline<T: Sendable>: @unchecked Sendable {
         self.work = work
         results = Array(repeating: nil, count: count)
         done = Array(repeating: false, count: (count + self.chunk - 1) / self.chunk)
-        let workers = min(ProcessInfo.processInfo.activeProcessorCount - 1, done.count - 1)
+        let workers = done.count > 1 ? min(Pipeline.cores - 1, done.count - 1) : 0
         for _ in 0..<max(0, workers) {
             DispatchQueue.global(qos: .userInitiated).async { [self] in
                 while let c = claim(wait: true) { run(c) }

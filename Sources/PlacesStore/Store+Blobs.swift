@@ -13,7 +13,7 @@ extension Store {
         return try read { db in
             let marks = Array(repeating: "?", count: docs.count).joined(separator: ",")
             return try Store.fetchEntities(
-                db, "WHERE e.kind = ? AND e.deleted = 0 AND e.doc IN (\(marks)) AND instr(e.data, ?) > 0"
+                db, "WHERE \(Store.kindIs("e.kind")) AND e.deleted = 0 AND e.doc IN (\(marks)) AND instr(e.data, ?) > 0"
             ) {
                 $0.bind(kind.rawValue)
                 for doc in docs { $0.bind(doc.bytes) }

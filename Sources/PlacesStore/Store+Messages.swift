@@ -243,10 +243,14 @@ extension Store {
 
     /// How many messages `doc` holds (deleted ones too), counted on the index.
     public func messageCount(in doc: DocumentID) throws(StoreError) -> Int {
+        // A cached statement: every batch of a trip's ops received asks (`tripMessageCap`).
         try read { db in
-            try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM entity INDEXED BY entity_message WHERE kind = 'message' AND doc = ?",
-                arguments: [Data(doc.bytes)]) ?? 0
+            var count = try RawStatement(
+                db, "SELECT count(*) FROM entity INDEXED BY entity_message WHERE kind = 'message' AND doc = ?")
+            count.bind(doc.bytes)
+            var held = 0
+            try count.forEachRow(db) { row in held = Int(row.int64(0)) }
+            return held
         }
     }
 
