@@ -10,6 +10,9 @@ public struct FastJSONWriter {
 
     public init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
 
+    /// Bytes already JSON (a part of a body written earlier).
+    public mutating func raw(json: [UInt8]) { bytes += json }
+
     @inline(__always) public mutating func raw(_ s: StaticString) {
         s.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
@@ -93,8 +96,12 @@ extension Itinerary {
     /// The response body of an itinerary (`GET`/`PATCH /v1/itineraries/{id}` and the routes
     /// that answer with one): byte-identical to `ControlJSON.encoder`'s, at a fraction of the
     /// cost for itineraries with many places to go.
-    public func jsonBytes() -> [UInt8] {
-        var w = FastJSONWriter(capacity: 512 + places.count * 160)
+    public func jsonBytes() -> [UInt8] { jsonBytes(places: nil) }
+
+    /// The same body with `places` written as `placesJSON` (`Itinerary.placesJSON` of the
+    /// places to go, kept from an earlier answer) instead of from `self.places`.
+    public func jsonBytes(places placesJSON: [UInt8]?) -> [UInt8] {
+        var w = FastJSONWriter(capacity: 512 + (placesJSON?.count ?? places.count * 160))
         w.raw(#"{"createdAt":"#)
         w.string(createdAt)
         if let costs {
@@ -141,34 +148,8 @@ extension Itinerary {
         w.optional(#","origin":"#, origin)
         w.raw(#","owner":"#)
         w.string(owner)
-        w.raw(#","places":["#)
-        for (i, stop) in places.enumerated() {
-            if i > 0 { w.raw(",") }
-            w.raw("{")
-            if let address = stop.address {
-                w.raw(#""address":"#)
-                w.string(address)
-                w.raw(",")
-            }
-            if let day = stop.day {
-                w.raw(#""day":"#)
-                w.string(day)
-                w.raw(",")
-            }
-            w.raw(#""id":"#)
-            w.string(stop.id)
-            w.raw(#","latitude":"#)
-            w.double(stop.latitude)
-            w.raw(#","longitude":"#)
-            w.double(stop.longitude)
-            w.raw(#","name":"#)
-            w.string(stop.name)
-            w.optional(#","placeId":"#, stop.placeId)
-            w.raw(#","position":"#)
-            w.int(stop.position)
-            w.raw("}")
-        }
-        w.raw("]")
+        w.raw(#","places":"#)
+        if let placesJSON { w.raw(json: placesJSON) } else { Itinerary.writePlaces(places, to: &w) }
         if let rates {
             w.raw(#","rates":{"#)
             for (i, code) in rates.keys.sorted().enumerated() {
@@ -199,6 +180,46 @@ extension Itinerary {
         w.optional(#","updatedAt":"#, updatedAt)
         w.raw("}")
         return w.bytes
+    }
+}
+
+extension Itinerary {
+    /// The `places` array of an itinerary's body, as `jsonBytes` writes it.
+    public static func placesJSON(_ places: [Stop]) -> [UInt8] {
+        var w = FastJSONWriter(capacity: 2 + places.count * 160)
+        writePlaces(places, to: &w)
+        return w.bytes
+    }
+
+    static func writePlaces(_ places: [Stop], to w: inout FastJSONWriter) {
+        w.raw("[")
+        for (i, stop) in places.enumerated() {
+            if i > 0 { w.raw(",") }
+            w.raw("{")
+            if let address = stop.address {
+                w.raw(#""address":"#)
+                w.string(address)
+                w.raw(",")
+            }
+            if let day = stop.day {
+                w.raw(#""day":"#)
+                w.string(day)
+                w.raw(",")
+            }
+            w.raw(#""id":"#)
+            w.string(stop.id)
+            w.raw(#","latitude":"#)
+            w.double(stop.latitude)
+            w.raw(#","longitude":"#)
+            w.double(stop.longitude)
+            w.raw(#","name":"#)
+            w.string(stop.name)
+            w.optional(#","placeId":"#, stop.placeId)
+            w.raw(#","position":"#)
+            w.int(stop.position)
+            w.raw("}")
+        }
+        w.raw("]")
     }
 }
 

@@ -62,11 +62,21 @@ extension Engine {
         return id
     }
 
-    func updateItinerary(_ reference: String, _ body: [String: JSONValue]) throws -> Itinerary {
+    /// `PATCH /v1/itineraries/{id}`: the answer's body.
+    func updateItinerary(_ reference: String, _ body: [String: JSONValue]) throws -> [UInt8] {
         let itineraries = try itineraryService()
         let doc = try itineraries.document(reference)
         if let edit = try itineraries.update(doc, reference: reference, body) { try commit(edit) }
-        return try itinerary(doc.id.hex)
+        return try itineraryAnswer(doc.id.hex)
+    }
+
+    /// An itinerary's answer, its places to go written from those kept since the last answer
+    /// when no op since changed them (`ItineraryPlaces`): the same bytes as `itinerary`'s.
+    func itineraryAnswer(_ reference: String) throws -> [UInt8] {
+        let itineraries = try itineraryService()
+        let doc = try itineraries.document(reference)
+        let places = try trips.placesJSON(doc.id, tripContext)
+        return try itineraries.itinerary(doc, places: false).jsonBytes(places: places)
     }
 
     /// The owner's delete removes the itinerary for everyone; a member's only leaves it.
@@ -136,12 +146,13 @@ extension Engine {
 
     /// `GET /v1/itineraries/{id}`: the itinerary, recording a signed view when a member other
     /// than the owner opens it (at most one per `ActivityService.viewCoalescingMs`).
-    func viewItinerary(_ reference: String) throws -> Itinerary {
+    /// `GET /v1/itineraries/{id}`: the answer's body.
+    func viewItinerary(_ reference: String) throws -> [UInt8] {
         let doc = try itineraryDoc(reference)
         if let me, doc.owner != me.bytes, Store.activeRoles.contains(role(in: doc)) {
             let now = RFC3339.nowMs()
             if let view = activityComponent.view(of: doc.id, by: me, nowMs: now) { try commit(view) }
         }
-        return try itinerary(doc.id.hex)
+        return try itineraryAnswer(doc.id.hex)
     }
 }

@@ -72,16 +72,21 @@ struct ItineraryService {
         return live[0]
     }
 
-    func itinerary(_ reference: String) throws -> Itinerary {
-        let doc = try document(reference)
+    func itinerary(_ reference: String) throws -> Itinerary { try itinerary(try document(reference)) }
+
+    /// The itinerary `doc`; without its places to go (`places` empty) when `places` is false,
+    /// for an answer that writes them from `ItineraryPlaces`.
+    func itinerary(_ doc: Store.DocumentRecord, places: Bool = true) throws -> Itinerary {
         guard
             let root = try ServiceError.storing({ () throws(StoreError) in
                 try store.entity(in: doc.id, id: doc.id.hex)
             })
         else {
-            throw ServiceError.notFound("no itinerary with id '\(reference)'")
+            throw ServiceError.notFound("no itinerary with id '\(doc.id.hex)'")
         }
-        let stops = try ServiceError.storing { () throws(StoreError) in try store.entities(in: doc.id, kind: .stop) }
+        let stops =
+            places
+            ? try ServiceError.storing { () throws(StoreError) in try store.entities(in: doc.id, kind: .stop) } : []
         var items = [Store.EntityRecord]()
         for kind in EntityKind.tripItems {
             items += try ServiceError.storing { () throws(StoreError) in try store.entities(in: doc.id, kind: kind) }

@@ -13,7 +13,8 @@ import Testing
 /// the itinerary's notes and dates) and of ops from a peer (the same person's other copy of
 /// the data: edits, undeletes, reorders, root changes, and at the end an equivocation), the
 /// `/days`, `/warnings` and `/items` answers and every list of the kept snapshot equal those
-/// of a snapshot read from the store.
+/// of a snapshot read from the store, and the itinerary's answer (its places to go kept by
+/// `ItineraryPlaces`) equals one read whole.
 @Suite("Trip snapshot kept op by op", .serialized)
 struct TripSnapshotIncrementalTests {
     /// Two daemons over copies of one data dir: `a` is read, `b` is the peer.
@@ -89,6 +90,12 @@ struct TripSnapshotIncrementalTests {
             let days = try Self.bytes(await Self.send(a, "GET", "\(base)/days"))
             let warnings = try Self.bytes(await Self.send(a, "GET", "\(base)/warnings"))
             let items = try Self.bytes(await Self.send(a, "GET", "\(base)/items"))
+            // The itinerary's answer (its places kept, `ItineraryPlaces`) against a full read.
+            let itinerary = try Self.bytes(await Self.send(a, "GET", base))
+            let full = try await a.engine.itinerary(doc.hex).jsonBytes()
+            #expect(
+                String(decoding: itinerary, as: UTF8.self) == String(decoding: full, as: UTF8.self),
+                "itinerary after \(step)")
             guard let record = try a.store.document(doc) else { throw HarnessError("no document") }
             let kept = try await a.engine.tripSnapshot(record)
             let fresh = try TripSnapshot(doc: doc, store: a.store)
@@ -196,6 +203,9 @@ struct TripSnapshotIncrementalTests {
         }
         let reads = await a.engine.tripReads
         #expect(reads.appliedInPlace > 100, "writes were applied one by one: \(reads)")
+        let places = await a.engine.placesReads
+        #expect(
+            places.reused > 60 && places.readAnew > 10, "places kept, and written anew after theirs changed: \(places)")
         // The same person's two copies write at one seq: the store re-materializes the whole
         // document, and the kept snapshot is read anew.
         _ = try Pair.bytes(await Pair.send(a, "POST", "\(base)/items", Self.itemBody(&rng, 1_000)))
@@ -217,7 +227,7 @@ struct TripSnapshotIncrementalTests {
         let all = try pair.b.store.entities(in: doc, kind: .activity) + pair.b.store.entities(in: doc, kind: .food)
         let deleted = try pair.b.store.entities(in: doc, ids: seen.sorted()).filter(\.deleted)
         var changes = [Change]()
-        switch rng.next() % 5 {
+        switch rng.next() % 6 {
         case 0 where !all.isEmpty:
             let e = all[Int(rng.next() % UInt64(all.count))]
             changes = [.set(entity: e.id, kind: e.kind, field: "title", value: .string("Peer \(step)"), old: nil)]
@@ -235,6 +245,11 @@ struct TripSnapshotIncrementalTests {
                     entity: doc.hex, kind: .itinerary, field: "startDate",
                     value: .string("2027-05-0\(1 + rng.next() % 2)"), old: nil),
             ]
+        case 4:
+            // A place to go renamed by the peer (when the trip has one).
+            if let stop = try pair.b.store.entities(in: doc, kind: .stop).first {
+                changes = [.set(entity: stop.id, kind: .stop, field: "name", value: .string("Peer \(step)"), old: nil)]
+            }
         default:
             let id = EntityLookup.newID()
             changes = [

@@ -23,6 +23,10 @@ extension Engine {
     /// How many trip folder reads applied ops one by one, and how many read anew (`TripSnapshots`).
     var tripReads: (appliedInPlace: Int, readAnew: Int) { trips.tripReads }
 
+    /// How many itinerary answers reused their kept places, and how many wrote them anew
+    /// (`ItineraryPlaces`).
+    var placesReads: (reused: Int, readAnew: Int) { trips.placesReads }
+
     private func itemService(_ reference: String, editing: Bool) throws -> (Store.DocumentRecord, ItemService) {
         let itineraries = try itineraryService()
         let doc = try itineraries.document(reference)

@@ -27,6 +27,17 @@ struct TripComponent: EngineComponent {
     private var expenseBooks = [ExpenseBook]()
     private static let booksKept = 4
 
+    /// The encoded places to go of the itineraries answered last.
+    private var places = ItineraryPlaces()
+
+    /// The `places` array of `doc`'s answer (`ItineraryPlaces`).
+    mutating func placesJSON(_ doc: DocumentID, _ context: Context) throws -> [UInt8] {
+        try places.json(of: doc, store: context.store, keyring: context.keyring)
+    }
+
+    /// How many itinerary answers reused their places, and how many wrote them anew.
+    var placesReads: (reused: Int, readAnew: Int) { (places.reused, places.readAnew) }
+
     /// The trip folder of `doc`, brought up to date with the ops stored since it was read.
     mutating func tripSnapshot(_ doc: Store.DocumentRecord, _ context: Context) throws -> TripSnapshot {
         try trips.snapshot(of: doc.id, store: context.store, keyring: context.keyring)
@@ -65,6 +76,7 @@ struct TripComponent: EngineComponent {
     /// Documents changed outside ops: the ledgers go, as for a new identity.
     mutating func didStore(_ change: StoreChange) {
         trips.didStore(change)
+        places.didStore(change)
         switch change {
         case .ops(let ops, let membership):
             guard !expenseBooks.isEmpty else { return }
@@ -78,9 +90,10 @@ struct TripComponent: EngineComponent {
     }
 
     /// Expense views name "you" by the identity's profile: the ledgers go. Trip folders are
-    /// read anew (the ops waiting may need the new keyring).
+    /// read anew and the kept places go (the ops waiting may need the new keyring).
     mutating func didChangeIdentity() {
         trips.readAllAnew()
+        places.forget()
         forgetLedgers()
     }
 
