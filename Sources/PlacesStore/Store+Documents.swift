@@ -31,7 +31,7 @@ extension Store {
 
     /// One document, or nil.
     public func document(_ id: DocumentID) throws(StoreError) -> DocumentRecord? {
-        try read { db in try Store.fetchDocuments(db, "WHERE id = ?") { $0.bind(id.bytes) }.first }
+        try readOne { db in try Store.fetchDocuments(db, "WHERE id = ?") { $0.bind(id.bytes) }.first }
     }
 
     /// The owner's public key of a document, or nil when there is no such document.

@@ -244,7 +244,7 @@ extension Store {
     /// How many messages `doc` holds (deleted ones too), counted on the index.
     public func messageCount(in doc: DocumentID) throws(StoreError) -> Int {
         // A cached statement: every batch of a trip's ops received asks (`tripMessageCap`).
-        try read { db in
+        try readOne { db in
             var count = try RawStatement(
                 db, "SELECT count(*) FROM entity INDEXED BY entity_message WHERE kind = 'message' AND doc = ?")
             count.bind(doc.bytes)

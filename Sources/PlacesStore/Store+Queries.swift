@@ -52,7 +52,7 @@ extension Store {
 
     /// One entity (live or deleted), or nil.
     public func entity(in doc: DocumentID, id: EntityID) throws(StoreError) -> EntityRecord? {
-        try read { db in
+        try readOne { db in
             try Store.fetchEntities(db, "WHERE doc = ? AND id = ?") {
                 $0.bind(doc.bytes)
                 $0.bind(id)

@@ -420,6 +420,17 @@ public final class Store: Sendable {
         }
     }
 
+    /// A read of one statement: no transaction around it (SQLite runs a lone statement in
+    /// its own read transaction, so it sees one state of the database). GRDB prepares the
+    /// `BEGIN` and `COMMIT` of each `read` anew, which costs a one-row lookup more than the
+    /// lookup itself; the lookups every request and every received batch make use this.
+    /// `body` must run exactly one statement.
+    func readOne<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do { return try pool.unsafeRead(body) } catch let e as StoreError { throw e } catch {
+            throw StoreError(.database, "reading the database failed", cause: error)
+        }
+    }
+
     func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do { return try pool.write(body) } catch let e as StoreError { throw e } catch let e as CryptoError {
             throw StoreError(.invalidOp, e.message, cause: e)
