@@ -14,18 +14,12 @@ import PlacesStore
 struct TripSnapshots {
     /// How many itineraries' snapshots are kept (a 500-item trip's is ~1 MB).
     let capacity: Int
-    /// Ops waiting in one entry; past this many the itinerary is read anew.
-    static let maxPendingOps = 256
 
     struct Entry {
         var doc: DocumentID
         var snapshot: TripSnapshot
-        /// Ops stored since the snapshot was made, in order; nil when it must be read anew.
-        var pending: [SignedOp]?
-        /// Each author's last seq applied (the store's, when the snapshot was read).
-        var heads: VersionVector
-        /// Someone equivocated in the itinerary: ops are never applied one by one.
-        var equivocated: Bool
+        /// The ops stored since the snapshot was read.
+        var since: OpsSinceRead
     }
 
     private var entries: [Entry] = []
@@ -41,12 +35,11 @@ struct TripSnapshots {
         guard let index = entries.firstIndex(where: { $0.doc == doc }) else {
             return try read(doc, store: store, previous: nil)
         }
-        if entries[index].pending?.isEmpty == true { return entries[index].snapshot }
+        if entries[index].since.isEmpty { return entries[index].snapshot }
         // Taken out while it changes, so that the entry holds the only reference.
         var entry = entries.remove(at: index)
-        if let pending = entry.pending, !entry.equivocated,
-            let touched = Self.touched(by: pending, heads: &entry.heads, keyring: keyring)
-        {
+        if let bodies = entry.since.take(keyring: keyring) {
+            let touched = Self.touched(by: bodies)
             let records = try ServiceError.storing { () throws(StoreError) in
                 try store.entities(in: doc, ids: touched)
             }
@@ -55,7 +48,6 @@ struct TripSnapshots {
             guard entry.snapshot.apply(records) else {
                 throw ServiceError.notFound("no itinerary with id '\(doc.hex)'")
             }
-            entry.pending = []
             appliedInPlace += 1
             entries.append(entry)
             return entry.snapshot
@@ -74,53 +66,27 @@ struct TripSnapshots {
         let snapshot = try TripSnapshot(doc: doc, store: store, previous: previous)
         readAnew += 1
         entries.removeAll { $0.doc == doc }
-        entries.append(Entry(doc: doc, snapshot: snapshot, pending: [], heads: heads, equivocated: equivocated))
+        entries.append(Entry(doc: doc, snapshot: snapshot, since: OpsSinceRead(heads: heads, equivocated: equivocated)))
         if entries.count > capacity { entries.removeFirst() }
         return snapshot
     }
 
-    /// The entities `ops` name, when applying them one by one is enough: each extends its
-    /// author's chain by one, opens with `keyring` and changes no member, link or device.
-    static func touched(by ops: [SignedOp], heads: inout VersionVector, keyring: Keyring) -> [EntityID]? {
+    /// The entities `bodies` name, in the order first named.
+    static func touched(by bodies: [OpBody]) -> [EntityID] {
         var ids = [EntityID](), seen = Set<EntityID>()
-        for op in ops {
-            let author = op.header.authorKey
-            let last = heads[author]
-            guard op.header.seq > last, op.header.seq - last == 1 else { return nil }
-            heads.include(author, op.header.seq)
-            guard let body = try? Store.openBody(op, keyring: keyring) else { return nil }
-            for change in body.changes {
-                switch change.kind {
-                case .member, .link, .device: return nil
-                default: if seen.insert(change.entity).inserted { ids.append(change.entity) }
-                }
-            }
+        for change in bodies.lazy.flatMap(\.changes) where seen.insert(change.entity).inserted {
+            ids.append(change.entity)
         }
         return ids
     }
 
     /// Ops were stored: those of kept itineraries wait for the next read.
     mutating func didStore(_ change: StoreChange) {
-        switch change {
-        case .ops(let ops, let membership):
-            for i in entries.indices {
-                let doc = entries[i].doc
-                if membership.contains(doc) {
-                    entries[i].pending = nil
-                    continue
-                }
-                for op in ops where op.header.doc == doc {
-                    entries[i].pending?.append(op)
-                    if (entries[i].pending?.count ?? 0) > Self.maxPendingOps { entries[i].pending = nil }
-                }
-            }
-        case .grant, .friendship: break
-        case .documents: readAllAnew()
-        }
+        for i in entries.indices { entries[i].since.didStore(change, doc: entries[i].doc) }
     }
 
     /// Every itinerary is read anew at its next read (its views still lent).
     mutating func readAllAnew() {
-        for i in entries.indices { entries[i].pending = nil }
+        for i in entries.indices { entries[i].since.readAnew() }
     }
 }
