@@ -67,16 +67,15 @@ extension Engine {
         let itineraries = try itineraryService()
         let doc = try itineraries.document(reference)
         if let edit = try itineraries.update(doc, reference: reference, body) { try commit(edit) }
-        return try itineraryAnswer(doc.id.hex)
+        return try itineraryAnswer(doc)
     }
 
-    /// An itinerary's answer, its places to go written from those kept since the last answer
-    /// when no op since changed them (`ItineraryPlaces`): the same bytes as `itinerary`'s.
-    func itineraryAnswer(_ reference: String) throws -> [UInt8] {
-        let itineraries = try itineraryService()
-        let doc = try itineraries.document(reference)
+    /// The answer of the itinerary `doc` (resolved and checked by the caller), its places to
+    /// go written from those kept since the last answer when no op since changed them
+    /// (`ItineraryPlaces`): the same bytes as `itinerary`'s.
+    func itineraryAnswer(_ doc: Store.DocumentRecord) throws -> [UInt8] {
         let places = try trips.placesJSON(doc.id, tripContext)
-        return try itineraries.itinerary(doc, places: false).jsonBytes(places: places)
+        return try itineraryService().itinerary(doc, places: false).jsonBytes(places: places)
     }
 
     /// The owner's delete removes the itinerary for everyone; a member's only leaves it.
@@ -144,15 +143,14 @@ extension Engine {
         if let edit = try itineraryService().reorder(doc, order: stopIDs) { try commit(edit) }
     }
 
-    /// `GET /v1/itineraries/{id}`: the itinerary, recording a signed view when a member other
-    /// than the owner opens it (at most one per `ActivityService.viewCoalescingMs`).
-    /// `GET /v1/itineraries/{id}`: the answer's body.
+    /// `GET /v1/itineraries/{id}`: the answer's body, recording a signed view when a member
+    /// other than the owner opens it (at most one per `ActivityService.viewCoalescingMs`).
     func viewItinerary(_ reference: String) throws -> [UInt8] {
         let doc = try itineraryDoc(reference)
         if let me, doc.owner != me.bytes, Store.activeRoles.contains(role(in: doc)) {
             let now = RFC3339.nowMs()
             if let view = activityComponent.view(of: doc.id, by: me, nowMs: now) { try commit(view) }
         }
-        return try itineraryAnswer(doc.id.hex)
+        return try itineraryAnswer(doc)
     }
 }

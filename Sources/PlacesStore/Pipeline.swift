@@ -1,5 +1,8 @@
 import Foundation
 
+/// The cores this process may use (see `Pipeline.cores`); a generic type cannot hold it.
+private let coreCount = ProcessInfo.processInfo.activeProcessorCount
+
 /// Computes `work(0..<count)` ahead of a caller that takes the results in order: the
 /// other cores work through the items in chunks while the caller does its sequential part
 /// (SQLite) with the results already there, and the caller computes a chunk itself when the
@@ -8,9 +11,6 @@ import Foundation
 /// The inputs may also become ready one by one (`published`, then `publish`): a chunk is
 /// handed out once all its items are published, so signing starts while the caller is
 /// still preparing the ops that follow.
-/// The cores this process may use (see `Pipeline.cores`); a generic type cannot hold it.
-private let coreCount = ProcessInfo.processInfo.activeProcessorCount
-
 final class Pipeline<T: Sendable>: @unchecked Sendable {
     private let count: Int
     private let chunk: Int
