@@ -249,7 +249,8 @@ extension Store {
                 db, "SELECT count(*) FROM entity INDEXED BY entity_message WHERE kind = 'message' AND doc = ?")
             count.bind(doc.bytes)
             var held = 0
-            try count.forEachRow(db) { row in held = Int(row.int64(0)) }
+            // count(*) of this store's own rows: an Int64 that fits Int on the 64-bit platforms built for.
+            try count.forEachRow(db) { row in held = Int(truncatingIfNeeded: row.int64(0)) }
             return held
         }
     }
