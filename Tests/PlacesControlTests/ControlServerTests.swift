@@ -223,7 +223,10 @@ struct ControlServerTests {
     }
 
     static func temporaryDirectory() throws -> String {
-        var template = Array("/tmp/places-control-XXXXXX".utf8CString)
+        // Under the run's `$TMPDIR` (scripts/test.sh) when it is short enough for a socket path.
+        let tmp = ProcessInfo.processInfo.environment["TMPDIR"] ?? ""
+        let root = tmp.hasPrefix("/") && tmp.utf8.count <= 40 ? tmp : "/tmp"
+        var template = Array("\(root)/places-control-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw CocoaError(.fileWriteUnknown)
         }

@@ -29,13 +29,21 @@ public enum Binaries {
         ?? "ip"
 }
 
-/// A temporary data dir under /tmp (short, so the socket path stays under the limit),
-/// removed when the test is done with it.
+/// A temporary data dir (short, so the socket path stays under the limit), removed when the
+/// test is done with it. It is made under `$TMPDIR` when that is short: `scripts/test.sh`
+/// points it at one directory per run and removes that at the end, so what a test leaves
+/// (a crashed daemon's dir, a log) does not pile up in /tmp run after run.
 public final class TempDir: @unchecked Sendable {
     public let path: String
 
+    /// `$TMPDIR` if it leaves room for a socket path in a dir made under it, else /tmp.
+    public static var root: String {
+        let tmp = ProcessInfo.processInfo.environment["TMPDIR"] ?? ""
+        return tmp.hasPrefix("/") && tmp.utf8.count <= 40 ? tmp : "/tmp"
+    }
+
     public init() {
-        var template = Array("/tmp/places-test-XXXXXX".utf8CString)
+        var template = Array("\(TempDir.root)/places-test-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         path = made.map { String(cString: $0) } ?? "/tmp/places-test-\(UUID().uuidString.prefix(8))"
     }
