@@ -270,3 +270,31 @@ extension PeerList {
         return w.bytes
     }
 }
+
+extension Event {
+    /// One line of `GET /v1/events`, without its newline: the bytes `ControlJSON.encoder`
+    /// writes (sorted keys, absent optionals left out), written by hand because every
+    /// change of every document publishes one.
+    public func jsonBytes() -> [UInt8] {
+        var w = FastJSONWriter(capacity: 160 + summary.utf8.count)
+        w.raw("{")
+        var first = true
+        func key(_ name: StaticString, _ value: String?, into w: inout FastJSONWriter) {
+            guard let value else { return }
+            if !first { w.raw(",") }
+            first = false
+            w.raw("\"")
+            w.raw(name)
+            w.raw("\":")
+            w.string(value)
+        }
+        key("author", author, into: &w)
+        key("doc", doc, into: &w)
+        key("docKind", docKind, into: &w)
+        key("summary", summary, into: &w)
+        key("time", time, into: &w)
+        key("type", type, into: &w)
+        w.raw("}")
+        return w.bytes
+    }
+}

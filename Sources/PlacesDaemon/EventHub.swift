@@ -33,7 +33,5 @@ final class EventHub: Sendable {
         }) { c.finish() }
     }
 
-    static func line(_ event: Event) -> [UInt8] {
-        ((try? ControlJSON.encoder.encode(event)).map(Array.init) ?? []) + [10]
-    }
+    static func line(_ event: Event) -> [UInt8] { event.jsonBytes() + [10] }
 }

@@ -123,7 +123,8 @@ public enum FieldRule: Sendable, Hashable {
             guard s.utf8.count <= 64 * maxLength else {
                 throw FieldError(field, "'\(field)' is longer than the \(maxLength) characters allowed")
             }
-            let trimmed = s.trimmingCharacters(in: .whitespacesAndNewlines)
+            // Only a required field is trimmed (Foundation's trimming is slow: it runs per op).
+            let trimmed = required ? s.trimmingCharacters(in: .whitespacesAndNewlines) : s
             if required && trimmed.isEmpty { throw FieldError(field, "'\(field)' must not be empty") }
             guard s.count <= maxLength else {
                 throw FieldError(field, "'\(field)' is \(s.count) characters; at most \(maxLength) are allowed")

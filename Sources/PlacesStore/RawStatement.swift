@@ -98,6 +98,16 @@ struct RawStatement {
         }
     }
 
+    /// The first column of the first row, nil when there is no row or it is NULL.
+    func firstInt64(_ db: Database) throws -> Int64? {
+        var value: Int64?
+        try forRows(db) { row in
+            value = row.optionalInt64(0)
+            return false
+        }
+        return value
+    }
+
     /// Column access on the current row.
     struct Row {
         let statement: SQLiteStatement

@@ -18,10 +18,10 @@ extension Store {
         if let last = batch.lastStored(doc: header.doc, author: header.author) {
             previousSeq = last.seq
         } else {
-            previousSeq = UInt64(
-                clamping: try Int64.fetchOne(
-                    db.cachedStatement(sql: "SELECT max(seq) FROM op WHERE doc = ? AND author = ?"),
-                    arguments: [doc, Data(header.author)]) ?? 0)
+            var last = try RawStatement(db, "SELECT max(seq) FROM op WHERE doc = ? AND author = ?")
+            last.bind(header.doc.bytes)
+            last.bind(header.author)
+            previousSeq = UInt64(clamping: try last.firstInt64(db) ?? 0)
         }
         // A second op at a seq already held is an equivocation: kept (up to a cap) so that
         // replicas holding either branch converge, but only one op per seq is materialized.
@@ -48,11 +48,10 @@ extension Store {
                 maxDepLamport = max(maxDepLamport, stored.lamport)
                 continue
             }
-            guard
-                let lamport = try Int64.fetchOne(
-                    db.cachedStatement(sql: "SELECT lamport FROM op WHERE id = ? AND doc = ?"),
-                    arguments: [Data(dep), doc])
-            else { throw Rejection.missingDependency }
+            var lookup = try RawStatement(db, "SELECT lamport FROM op WHERE id = ? AND doc = ?")
+            lookup.bind(dep)
+            lookup.bind(header.doc.bytes)
+            guard let lamport = try lookup.firstInt64(db) else { throw Rejection.missingDependency }
             maxDepLamport = max(maxDepLamport, UInt64(clamping: lamport))
         }
         // The author's previous op, and none of its later ones, is in the causal past: each

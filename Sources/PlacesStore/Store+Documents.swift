@@ -31,7 +31,11 @@ extension Store {
 
     /// One document, or nil.
     public func document(_ id: DocumentID) throws(StoreError) -> DocumentRecord? {
-        try readOne { db in try Store.fetchDocuments(db, "WHERE id = ?") { $0.bind(id.bytes) }.first }
+        let kept = documentRecords.lookup(id)
+        if let record = kept.record { return record }
+        let record = try readOne { db in try Store.fetchDocuments(db, "WHERE id = ?") { $0.bind(id.bytes) }.first }
+        if let record { documentRecords.keep(record, readAt: kept.generation) }
+        return record
     }
 
     /// The owner's public key of a document, or nil when there is no such document.
@@ -66,6 +70,7 @@ extension Store {
                 try db.execute(sql: "DELETE FROM \(table) WHERE \(column) = ?", arguments: [doc])
             }
         }
+        documentRecords.forget(id)
     }
 
     /// Every sealed document key, for unlocking at login.

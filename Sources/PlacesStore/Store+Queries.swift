@@ -65,7 +65,7 @@ extension Store {
         guard !ids.isEmpty else { return [] }
         // The ids as one JSON array: one statement, whatever their number.
         let list = JSONValue.array(ids.map { .string($0) }).jsonText
-        return try read { db in
+        return try readOne { db in
             try Store.fetchEntities(db, "WHERE e.doc = ? AND e.id IN (SELECT value FROM json_each(?))") {
                 $0.bind(doc.bytes)
                 $0.bind(list)

@@ -10,6 +10,8 @@ import Synchronization
 /// one transaction, so a crash never leaves one without the other.
 public final class Store: Sendable {
     let pool: DatabasePool
+    /// A read-only connection for lookups of one statement (`readOne`).
+    private let lookups: DatabaseQueue
     private let checkpointer: Checkpointer
     /// The commit generation, moved by every committed write that changed a row: what
     /// caches of derived values compare against.
@@ -17,6 +19,8 @@ public final class Store: Sendable {
     /// Whether `person_dirty` may hold rows (`Store+PersonState`): true at open, so that
     /// marks left by a crash are taken.
     let personMarked = Mutex<Bool>(true)
+    /// The document rows read so far (`document(_:)`).
+    let documentRecords = DocumentRecords()
 
     /// What kind of document a document is.
     public enum DocumentKind: String, Sendable, Codable {
@@ -98,6 +102,11 @@ public final class Store: Sendable {
             }
             pool = try DatabasePool(path: path, configuration: config)
             try Schema.migrator.migrate(pool)
+            var lookupConfig = Configuration()
+            lookupConfig.readonly = true
+            lookupConfig.busyMode = .timeout(5)
+            lookupConfig.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -2048") }
+            lookups = try DatabaseQueue(path: path, configuration: lookupConfig)
             // Checkpoints in the background instead of inside the commits of the writer.
             try pool.writeWithoutTransaction { db in
                 try checkpointer.install(on: db)
@@ -124,7 +133,12 @@ public final class Store: Sendable {
         } catch {
             throw StoreError(.database, "checkpointing the database at close failed", cause: error)
         }
-        do { try pool.close() } catch { throw StoreError(.database, "closing the database failed", cause: error) }
+        do {
+            try lookups.close()
+            try pool.close()
+        } catch {
+            throw StoreError(.database, "closing the database failed", cause: error)
+        }
     }
 
     // MARK: Appending ops
@@ -422,11 +436,13 @@ public final class Store: Sendable {
 
     /// A read of one statement: no transaction around it (SQLite runs a lone statement in
     /// its own read transaction, so it sees one state of the database). GRDB prepares the
-    /// `BEGIN` and `COMMIT` of each `read` anew, which costs a one-row lookup more than the
-    /// lookup itself; the lookups every request and every received batch make use this.
-    /// `body` must run exactly one statement.
+    /// `BEGIN` and `COMMIT` of each `read` anew, and each read from the pool first runs
+    /// `PRAGMA schema_version` in a read transaction of its own: each costs a one-row lookup
+    /// more than the lookup itself. The lookups every request and every received batch make
+    /// run here, on a read-only connection of their own, with neither (the schema does not
+    /// change once the store is open). `body` must run exactly one statement.
     func readOne<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        do { return try pool.unsafeRead(body) } catch let e as StoreError { throw e } catch {
+        do { return try lookups.unsafeRead(body) } catch let e as StoreError { throw e } catch {
             throw StoreError(.database, "reading the database failed", cause: error)
         }
     }

@@ -114,3 +114,22 @@ struct JSONValueWrittenTests {
         }
     }
 }
+
+@Suite("Hand-written event lines")
+struct EventJSONTests {
+    @Test("an event line is byte-identical to JSONEncoder's, with and without optional fields")
+    func matchesEncoder() throws {
+        let events = [
+            Event(
+                type: "changed", time: "2026-11-30T13:48:44.745Z", doc: String(repeating: "ab", count: 16),
+                docKind: "itinerary", author: "P4ZOJGL-HAIL2XO", summary: "Ana renamed \"Lisbon\"/Porto\ttrip 🗺️"),
+            Event(type: "hello", time: "2026-11-30T13:48:44.745Z", summary: "placesd 1.0"),
+            Event(type: "message", time: "t", doc: "d", author: "a", summary: "line\nbreak \\ ctrl\u{01}"),
+            Event(type: "login", time: "t", docKind: "library", summary: ""),
+        ]
+        for event in events {
+            let expected = String(decoding: try ControlJSON.encoder.encode(event), as: UTF8.self)
+            #expect(String(decoding: event.jsonBytes(), as: UTF8.self) == expected)
+        }
+    }
+}

@@ -15,18 +15,21 @@ extension Engine {
     /// message once the trip holds `maxTripMessages`, counting those of the batch.
     func tripMessageCap(_ record: Store.DocumentRecord) -> (OpHeader, OpBody) -> String? {
         guard record.kind == .itinerary else { return { _, _ in nil } }
-        let held = (try? store.messageCount(in: record.id)) ?? 0
-        let counter = TripMessageCounter(held: held)
+        // Counted at the batch's first new message: most batches hold none, and need no read.
+        let store = store, doc = record.id
+        let counter = TripMessageCounter()
         return { _, body in
             let created = body.changes.reduce(0) { n, change in
                 if case .create(_, .message) = change { return n + 1 }
                 return n
             }
             guard created > 0 else { return nil }
-            guard counter.held + created <= Self.maxTripMessages else {
+            let held = counter.held ?? (try? store.messageCount(in: doc)) ?? 0
+            guard held + created <= Self.maxTripMessages else {
+                counter.held = held
                 return "the trip holds \(Self.maxTripMessages) messages, the most it may"
             }
-            counter.held += created
+            counter.held = held + created
             return nil
         }
     }
@@ -90,7 +93,6 @@ extension Engine {
 
 /// The messages a trip holds while one batch is stored (the cap's count).
 final class TripMessageCounter: @unchecked Sendable {
-    // Used only inside one `store.ingest` call, on its thread.
-    var held: Int
-    init(held: Int) { self.held = held }
+    // Used only inside one `store.ingest` call, on its thread. Nil until first needed.
+    var held: Int?
 }

@@ -100,7 +100,7 @@ extension Engine {
             before: before, stored: result.stored, refusal: result.rejected?.reason.refusal,
             participantsBefore: withDevices(participantsBefore).union(relayPeers(of: record)),
             participantsAfter: withDevices(participants(of: record)).union(relayPeers(of: record)),
-            entities: Set(result.bodies.flatMap { $0.changes.map(\.entity) }))
+            entities: Engine.photoEntities(of: result.bodies, in: record))
         guard !result.stored.isEmpty else { return outcome }
         // A member who left (the only way another's op ends a membership here) keeps the key:
         // the owner starts a new epoch, as for a removal, so that its grant of the old one no
@@ -174,5 +174,20 @@ extension Engine {
             }
         }
         return outcome
+    }
+}
+
+extension Engine {
+    /// The entities a stored batch changed that may name photos to fetch (`missingBlobs`):
+    /// in a trip, its messages alone (a trip names photos nowhere else, and most batches
+    /// change no message: they need no read); elsewhere, every entity changed.
+    static func photoEntities(of bodies: [OpBody], in record: Store.DocumentRecord) -> Set<EntityID> {
+        var entities = Set<EntityID>()
+        for body in bodies {
+            for change in body.changes where record.kind != .itinerary || change.kind == .message {
+                entities.insert(change.entity)
+            }
+        }
+        return entities
     }
 }
