@@ -37,7 +37,9 @@ fi
 export NO_COLOR=1
 # Every test's files (stores, daemons' data dirs and logs) go under one directory for the
 # run, removed at the end: before, a full run left about 1.5 GB in /tmp.
+# It is searchable by everyone, as /tmp is: a test connects to a daemon's socket as another user.
 scratch="$(mktemp -d "${TMPDIR:-/tmp}/places-tests-XXXXXX")"
+chmod 755 "$scratch"
 trap 'rm -rf "$scratch"' EXIT
 export TMPDIR="$scratch"
 

@@ -102,6 +102,23 @@ extension Itinerary {
     /// places to go, kept from an earlier answer) instead of from `self.places`.
     public func jsonBytes(places placesJSON: [UInt8]?) -> [UInt8] {
         var w = FastJSONWriter(capacity: 512 + (placesJSON?.count ?? places.count * 160))
+        writeHead(to: &w)
+        if let placesJSON { w.raw(json: placesJSON) } else { Itinerary.writePlaces(places, to: &w) }
+        writeTail(to: &w)
+        return w.bytes
+    }
+
+    /// The body around its `places` array, for an answer whose places were written before:
+    /// what comes before the array (up to `"places":`) and what comes after it.
+    public func jsonAroundPlaces() -> (head: [UInt8], tail: [UInt8]) {
+        var head = FastJSONWriter(capacity: 512)
+        writeHead(to: &head)
+        var tail = FastJSONWriter(capacity: 256)
+        writeTail(to: &tail)
+        return (head.bytes, tail.bytes)
+    }
+
+    private func writeHead(to w: inout FastJSONWriter) {
         w.raw(#"{"createdAt":"#)
         w.string(createdAt)
         if let costs {
@@ -149,7 +166,9 @@ extension Itinerary {
         w.raw(#","owner":"#)
         w.string(owner)
         w.raw(#","places":"#)
-        if let placesJSON { w.raw(json: placesJSON) } else { Itinerary.writePlaces(places, to: &w) }
+    }
+
+    private func writeTail(to w: inout FastJSONWriter) {
         if let rates {
             w.raw(#","rates":{"#)
             for (i, code) in rates.keys.sorted().enumerated() {
@@ -179,7 +198,6 @@ extension Itinerary {
         }
         w.optional(#","updatedAt":"#, updatedAt)
         w.raw("}")
-        return w.bytes
     }
 }
 

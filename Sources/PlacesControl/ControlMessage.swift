@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import PlacesAPI
 import PlacesModel
 
@@ -70,6 +71,9 @@ public struct ControlRequest: Sendable {
 public enum ControlResponse: Sendable {
     /// A JSON body with a status.
     case json(status: Int, body: [UInt8])
+    /// A JSON body in parts, written one after the other: a large part kept between answers
+    /// (an itinerary's places to go) goes to the socket as it is, not copied into one body.
+    case jsonParts(status: Int, body: [ByteBuffer])
     /// A body of another media type (GPX, SVG, GeoJSON).
     case raw(status: Int, contentType: String, body: [UInt8])
     /// An error.
@@ -77,6 +81,16 @@ public enum ControlResponse: Sendable {
     /// A newline-delimited JSON stream (chunked), ended when the stream finishes or the
     /// client goes away.
     case stream(AsyncStream<[UInt8]>)
+
+    /// The status and whole body of a JSON answer (its parts joined), nil for any other.
+    public var jsonBody: (status: Int, body: [UInt8])? {
+        switch self {
+        case .json(let status, let body): (status, body)
+        case .jsonParts(let status, let parts):
+            (status, parts.flatMap { $0.getBytes(at: $0.readerIndex, length: $0.readableBytes) ?? [] })
+        default: nil
+        }
+    }
 
     /// Encodes `value` as the JSON body of a response.
     /// An itinerary, written by hand (`Itinerary.jsonBytes`): the same bytes, much faster for

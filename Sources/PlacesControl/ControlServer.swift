@@ -174,7 +174,7 @@ public struct ControlServer: Sendable {
                     status: problem.status, contentType: "application/problem+json", length: body.count,
                     keepAlive: keepAlive), body
             )
-        case .stream:
+        case .stream, .jsonParts:
             return nil
         }
     }
@@ -182,6 +182,17 @@ public struct ControlServer: Sendable {
     /// Writes `response` to `channel` from a request's task; closes the connection after a
     /// stream, or when it is not kept alive.
     static func send(_ response: ControlResponse, keepAlive: Bool, to channel: any Channel) async {
+        if case .jsonParts(let status, let body) = response {
+            let length = body.reduce(0) { $0 + $1.readableBytes }
+            channel.write(
+                HTTPServerResponsePart.head(
+                    head(status: status, contentType: "application/json", length: length, keepAlive: keepAlive)),
+                promise: nil)
+            for part in body { channel.write(HTTPServerResponsePart.body(.byteBuffer(part)), promise: nil) }
+            channel.writeAndFlush(HTTPServerResponsePart.end(nil), promise: nil)
+            if !keepAlive { finishWriting(channel) }
+            return
+        }
         if case let (head, body)? = parts(response, keepAlive: keepAlive) {
             channel.write(HTTPServerResponsePart.head(head), promise: nil)
             channel.write(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil)

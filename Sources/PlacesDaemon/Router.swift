@@ -125,9 +125,9 @@ struct Router: ControlHandler {
         case ("GET", 1, "itineraries"): return .encoding(try await engine.itineraries(scope: r.query["scope"]))
         case ("POST", 1, "itineraries"):
             return .encoding(try await engine.createItinerary(try Self.object(r)), status: 201)
-        case ("GET", 2, "itineraries"): return .json(status: 200, body: try await engine.viewItinerary(path[1]))
+        case ("GET", 2, "itineraries"): return .jsonParts(status: 200, body: try await engine.viewItinerary(path[1]))
         case ("PATCH", 2, "itineraries"):
-            return .json(status: 200, body: try await engine.updateItinerary(path[1], try Self.object(r)))
+            return .jsonParts(status: 200, body: try await engine.updateItinerary(path[1], try Self.object(r)))
         case ("DELETE", 2, "itineraries"):
             try await engine.deleteItinerary(path[1])
             return .json(status: 204, body: [])

@@ -150,7 +150,7 @@ struct ExploreKeptOrderTests {
 
         func status(_ response: PlacesControl.ControlResponse) -> Int {
             switch response {
-            case .json(let status, _), .raw(let status, _, _): status
+            case .json(let status, _), .jsonParts(let status, _), .raw(let status, _, _): status
             case .problem(let problem): problem.status
             case .stream: 200
             }

@@ -114,6 +114,8 @@ public final class InProcessClient: Sendable {
         case .json(let status, let body):
             return Response(
                 status: status, contentType: status == 204 ? "" : "application/json", body: body)
+        case .jsonParts(let status, _):
+            return Response(status: status, contentType: "application/json", body: answer.jsonBody?.body ?? [])
         case .raw(let status, let type, let body):
             return Response(status: status, contentType: type, body: body)
         case .problem(let problem):

@@ -1,3 +1,4 @@
+import NIOCore
 import PlacesAPI
 import PlacesModel
 import PlacesStore
@@ -20,7 +21,8 @@ struct ItineraryPlaces {
 
     private struct Entry {
         var doc: DocumentID
-        var json: [UInt8]
+        /// In a buffer the control server writes as it is (`ControlResponse.jsonParts`).
+        var json: ByteBuffer
         /// The ops stored since the places were read.
         var since: OpsSinceRead
     }
@@ -31,7 +33,7 @@ struct ItineraryPlaces {
     private(set) var readAnew = 0
 
     /// The `places` array of `doc`'s answer.
-    mutating func json(of doc: DocumentID, store: Store, keyring: Keyring) throws(ServiceError) -> [UInt8] {
+    mutating func json(of doc: DocumentID, store: Store, keyring: Keyring) throws(ServiceError) -> ByteBuffer {
         if let index = entries.firstIndex(where: { $0.doc == doc }) {
             var entry = entries.remove(at: index)
             if let bodies = entry.since.take(keyring: keyring),
@@ -45,7 +47,7 @@ struct ItineraryPlaces {
         // Read before the stops: an op stored in between would be looked at again, harmlessly.
         let (heads, equivocated) = try ServiceError.storing { () throws(StoreError) in try store.chainHeads(of: doc) }
         let stops = try ServiceError.storing { () throws(StoreError) in try store.entities(in: doc, kind: .stop) }
-        let json = Itinerary.placesJSON(stops.enumerated().map { Views.stop($1, position: $0 + 1) })
+        let json = ByteBuffer(bytes: Itinerary.placesJSON(stops.enumerated().map { Views.stop($1, position: $0 + 1) }))
         readAnew += 1
         entries.removeAll { $0.doc == doc }
         entries.append(Entry(doc: doc, json: json, since: OpsSinceRead(heads: heads, equivocated: equivocated)))

@@ -1,3 +1,4 @@
+import NIOCore
 import PlacesModel
 import PlacesStore
 
@@ -31,7 +32,7 @@ struct TripComponent: EngineComponent {
     private var places = ItineraryPlaces()
 
     /// The `places` array of `doc`'s answer (`ItineraryPlaces`).
-    mutating func placesJSON(_ doc: DocumentID, _ context: Context) throws -> [UInt8] {
+    mutating func placesJSON(_ doc: DocumentID, _ context: Context) throws -> ByteBuffer {
         try places.json(of: doc, store: context.store, keyring: context.keyring)
     }
 
