@@ -1,5 +1,5 @@
-import NIOCore
 import Foundation
+import NIOCore
 import PlacesAPI
 import PlacesCrypto
 import PlacesModel
