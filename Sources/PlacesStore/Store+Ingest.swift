@@ -283,9 +283,11 @@ extension Store {
 
     /// A member's role in the current state (all ops held), nil when not a member.
     public func currentRole(of member: PublicKey, in doc: DocumentID) throws(StoreError) -> String? {
-        try read { db in
-            guard let owner = try Store.owner(db, of: doc) else { return nil }
-            if owner == member.bytes { return "owner" }
+        // The owner, the most common asker (every edit of one's own trip checks it), is known
+        // from the document row, which is kept in memory: no read.
+        guard let owner = try document(doc)?.owner else { return nil }
+        if owner == member.bytes { return "owner" }
+        return try read { db in
             // A device acts with its person's role (Protocol/devices.md §4.2).
             if let person = try Store.heldPerson(db, doc: doc, device: member.hex) {
                 if try !Store.revocations(db, doc: doc, device: member.hex, person: person).isEmpty { return nil }
