@@ -44,17 +44,41 @@ public struct ControlServer: Sendable {
     /// Largest accepted request target (path and query).
     public static let maxURIBytes = 8 << 10
 
+    /// How many connections may be open at once, and how long one may sit idle. A script
+    /// that opens connections and never closes them (or never sends a request) would
+    /// otherwise hold the daemon's file descriptors, which its peers' connections and its
+    /// database need too (`Protocol/control-api.yaml`, "Connections").
+    public struct Limits: Sendable {
+        /// Open connections at most; one more is answered `503` (`too-many-connections`)
+        /// and closed.
+        public var maxConnections: Int
+        /// A connection with no request being answered (no event stream either) and nothing
+        /// received for this long is closed.
+        public var idleTimeout: TimeAmount
+
+        public init(maxConnections: Int = 256, idleTimeout: TimeAmount = .seconds(60)) {
+            self.maxConnections = maxConnections
+            self.idleTimeout = idleTimeout
+        }
+    }
+
     public let socketPath: String
     let handler: any ControlHandler
     let log: @Sendable (String) -> Void
+    let limits: Limits
 
     /// - Parameters:
     ///   - socketPath: where to bind; an existing (stale) socket file is replaced.
     ///   - handler: the router.
+    ///   - limits: open connections and idle time (the defaults unless a test says otherwise).
     ///   - log: receives one line per refused or failed connection.
-    public init(socketPath: String, handler: any ControlHandler, log: @escaping @Sendable (String) -> Void) {
+    public init(
+        socketPath: String, handler: any ControlHandler, limits: Limits = Limits(),
+        log: @escaping @Sendable (String) -> Void
+    ) {
         self.socketPath = socketPath
         self.handler = handler
+        self.limits = limits
         self.log = log
     }
 
@@ -81,10 +105,15 @@ public struct ControlServer: Sendable {
                         channel.close(promise: nil)
                         throw ChannelError.inputClosed
                     }
+                    guard connections.add(channel, max: limits.maxConnections) else {
+                        log("refused a control connection: \(limits.maxConnections) are open")
+                        try channel.pipeline.syncOperations.addHandler(RefusingConnection())
+                        return
+                    }
+                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: limits.idleTimeout))
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(
                         ControlConnection(server: self, connections: connections))
-                    connections.add(channel)
                 }
             }
             .bind(unixDomainSocketPath: socketPath, cleanupExistingSocketFile: true).get()
@@ -258,6 +287,8 @@ final class ControlConnection: ChannelInboundHandler {
     private var limit = ControlServer.maxBodyBytes
     /// A whole request not yet answered: the socket took no more of the answers before it.
     private var waiting: HTTPRequestHead?
+    /// Answers being written from tasks (a stream's until it ends): the connection is not idle.
+    private let answering = Answering()
 
     init(server: ControlServer, connections: ControlConnections) {
         self.server = server
@@ -288,6 +319,16 @@ final class ControlConnection: ChannelInboundHandler {
         }
     }
 
+    /// Nothing received for `Limits.idleTimeout`: closed unless a request is being received
+    /// or answered (an event stream is answered until it ends).
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
+            if head == nil, waiting == nil, !answering.busy { context.close(promise: nil) }
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable, let h = waiting {
             waiting = nil
@@ -314,8 +355,11 @@ final class ControlConnection: ChannelInboundHandler {
                 return write(kept, keepAlive: keepAlive, context: context)
             }
             let channel = context.channel
+            let answering = answering
+            answering.begin()
             connections.run { [handler = server.handler] in
                 await ControlServer.send(await handler.handle(request), keepAlive: keepAlive, to: channel)
+                answering.end()
             }
         }
     }
@@ -324,7 +368,12 @@ final class ControlConnection: ChannelInboundHandler {
     private func write(_ response: ControlResponse, keepAlive: Bool, context: ChannelHandlerContext) {
         guard case let (head, body)? = ControlServer.parts(response, keepAlive: keepAlive) else {
             let channel = context.channel
-            return connections.run { await ControlServer.send(response, keepAlive: keepAlive, to: channel) }
+            let answering = answering
+            answering.begin()
+            return connections.run {
+                await ControlServer.send(response, keepAlive: keepAlive, to: channel)
+                answering.end()
+            }
         }
         var buffer = context.channel.allocator.buffer(capacity: body.count)
         buffer.writeBytes(body)
@@ -352,14 +401,23 @@ final class ControlConnections: Sendable {
     }
     private let state = Mutex(State())
 
-    func add(_ channel: any Channel) {
+    /// Counts `channel` among the open connections, unless `max` are open already (false:
+    /// the caller refuses it). A stopped server closes it.
+    func add(_ channel: any Channel, max: Int) -> Bool {
         let id = ObjectIdentifier(channel)
-        let open = state.withLock { state in
-            if !state.closed { state.channels[id] = channel }
-            return !state.closed
+        let (open, room) = state.withLock { state in
+            guard !state.closed else { return (false, true) }
+            guard state.channels.count < max else { return (true, false) }
+            state.channels[id] = channel
+            return (true, true)
         }
-        guard open else { return channel.close(promise: nil) }
+        guard open else {
+            channel.close(promise: nil)
+            return true
+        }
+        guard room else { return false }
         channel.closeFuture.whenComplete { _ in self.state.withLock { _ = $0.channels.removeValue(forKey: id) } }
+        return true
     }
 
     /// Runs `body` in a task of its own, cancelled if the server stops first.
@@ -383,6 +441,51 @@ final class ControlConnections: Sendable {
         }
         for task in tasks { task.cancel() }
         for channel in channels { channel.close(promise: nil) }
+    }
+}
+
+/// How many answers of one connection are being written from tasks.
+final class Answering: Sendable {
+    private let count = Atomic<Int>(0)
+    func begin() { count.add(1, ordering: .relaxed) }
+    func end() { count.subtract(1, ordering: .relaxed) }
+    var busy: Bool { count.load(ordering: .relaxed) > 0 }
+}
+
+/// A connection over `Limits.maxConnections`: answered `503` at once, then closed.
+final class RefusingConnection: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    static let answer: [UInt8] = {
+        let problem = Problem(
+            status: 503, code: "too-many-connections", title: "Service unavailable",
+            detail: "too many control connections are open: close some and try again")
+        let body = (try? ControlJSON.encoder.encode(problem)).map(Array.init) ?? []
+        let head =
+            "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/problem+json\r\n"
+            + "content-length: \(body.count)\r\nconnection: close\r\n\r\n"
+        return Array(head.utf8) + body
+    }()
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { refuse(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        refuse(context)
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
+
+    private var refused = false
+    private func refuse(_ context: ChannelHandlerContext) {
+        guard !refused else { return }
+        refused = true
+        var buffer = context.channel.allocator.buffer(capacity: 256)
+        buffer.writeBytes(Self.answer)
+        let channel = context.channel
+        context.writeAndFlush(NIOAny(buffer)).whenComplete { _ in channel.close(promise: nil) }
     }
 }
 

@@ -63,14 +63,69 @@ struct ControlServerTests {
         }
     }
 
+    @Test("past the connection limit a client is answered 503 and the others are still served")
+    func connectionLimit() async throws {
+        let limits = ControlServer.Limits(maxConnections: 3, idleTimeout: .seconds(60))
+        try await Self.serving(KeepingHandler(stream: false), limits: limits) { client, path, _ in
+            // Three connections that send nothing: the limit.
+            var held = try (0..<3).map { _ in try Self.connect(path) }
+            defer { held.forEach { close($0) } }
+            try await Task.sleep(for: .milliseconds(200))
+            let refused = try Self.connect(path)
+            defer { close(refused) }
+            let answer = await Self.onThread { Self.readAll(refused) }
+            let text = (try? answer.get()) ?? ""
+            #expect(text.hasPrefix("HTTP/1.1 503"), "\(text)")
+            #expect(text.contains(#""code":"too-many-connections""#), "\(text)")
+            // One closed, there is room again: a request is answered.
+            close(held.removeLast())
+            try await Task.sleep(for: .milliseconds(200))
+            let served = try await Self.onThread { try client.send("GET", "/v1/other") }.get()
+            #expect(served.status == 200 && served.text == "handled /v1/other")
+        }
+    }
+
+    @Test("an idle connection is closed; one being answered (an event stream) is not")
+    func idleConnectionsClosed() async throws {
+        let limits = ControlServer.Limits(maxConnections: 256, idleTimeout: .milliseconds(300))
+        try await Self.serving(KeepingHandler(stream: true), limits: limits) { _, path, _ in
+            let silent = try Self.connect(path)
+            defer { close(silent) }
+            let streaming = try Self.connect(path)
+            defer { close(streaming) }
+            _ = Array("GET /v1/events HTTP/1.1\r\nHost: places\r\n\r\n".utf8).withUnsafeBytes {
+                send(streaming, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            // The silent one ends with EOF (its read timeout is 10 s).
+            let silentEnd = await Self.onThread { () -> Int in
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                return recv(silent, &buffer, buffer.count, 0)
+            }
+            #expect((try? silentEnd.get()) == 0, "an idle connection was not closed: \(silentEnd)")
+            // The stream's head arrives, then the connection stays open well past the idle
+            // time: a read waits for its 2 s timeout (-1, EAGAIN) instead of EOF.
+            var timeout = timeval(tv_sec: 2, tv_usec: 0)
+            setsockopt(streaming, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            let stream = await Self.onThread { () -> [Int] in
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let head = recv(streaming, &buffer, buffer.count, 0)
+                let after = recv(streaming, &buffer, buffer.count, 0)
+                return [head, after]
+            }
+            let reads = (try? stream.get()) ?? []
+            #expect(reads.count == 2 && reads[0] > 0 && reads[1] == -1, "the stream's connection: \(reads)")
+        }
+    }
+
     /// Starts `handler`'s server on a new socket; `body` gets the client and the socket path.
     static func serving(
-        _ handler: any ControlHandler, _ body: (ControlClient, String, Task<Void, any Error>) async throws -> Void
+        _ handler: any ControlHandler, limits: ControlServer.Limits = ControlServer.Limits(),
+        _ body: (ControlClient, String, Task<Void, any Error>) async throws -> Void
     ) async throws {
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/control.sock"
-        let server = ControlServer(socketPath: path, handler: handler, log: { _ in })
+        let server = ControlServer(socketPath: path, handler: handler, limits: limits, log: { _ in })
         let ready = Mutex(false)
         let serving = Task { try await server.run(onReady: { ready.withLock { $0 = true } }) }
         defer { serving.cancel() }
