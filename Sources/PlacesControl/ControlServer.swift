@@ -53,7 +53,7 @@ public struct ControlServer: Sendable {
         /// and closed.
         public var maxConnections: Int
         /// A connection with no request being answered (no event stream either) and nothing
-        /// received for this long is closed.
+        /// received for this long is closed, also in the middle of receiving a request.
         public var idleTimeout: TimeAmount
 
         public init(maxConnections: Int = 256, idleTimeout: TimeAmount = .seconds(60)) {
@@ -319,11 +319,12 @@ final class ControlConnection: ChannelInboundHandler {
         }
     }
 
-    /// Nothing received for `Limits.idleTimeout`: closed unless a request is being received
-    /// or answered (an event stream is answered until it ends).
+    /// Nothing received for `Limits.idleTimeout`: closed unless a request is being answered
+    /// (an event stream is answered until it ends). A client stalled in the middle of its
+    /// request (a body promised and not sent) is closed too.
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
-            if head == nil, waiting == nil, !answering.busy { context.close(promise: nil) }
+            if waiting == nil, !answering.busy { context.close(promise: nil) }
             return
         }
         context.fireUserInboundEventTriggered(event)

@@ -85,12 +85,22 @@ struct ControlServerTests {
         }
     }
 
-    @Test("an idle connection is closed; one being answered (an event stream) is not")
+    @Test("an idle connection is closed, and a stalled request; one being answered (an event stream) is not")
     func idleConnectionsClosed() async throws {
         let limits = ControlServer.Limits(maxConnections: 256, idleTimeout: .milliseconds(300))
         try await Self.serving(KeepingHandler(stream: true), limits: limits) { _, path, _ in
             let silent = try Self.connect(path)
             defer { close(silent) }
+            // A request whose body stops after 3 of its 100 bytes.
+            let stalled = try Self.connect(path)
+            defer { close(stalled) }
+            _ = Array("POST /v1/x HTTP/1.1\r\nHost: places\r\nContent-Length: 100\r\n\r\nabc".utf8)
+                .withUnsafeBytes { send(stalled, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let stalledEnd = await Self.onThread { () -> Int in
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                return recv(stalled, &buffer, buffer.count, 0)
+            }
+            #expect((try? stalledEnd.get()) == 0, "a stalled request's connection was not closed: \(stalledEnd)")
             let streaming = try Self.connect(path)
             defer { close(streaming) }
             _ = Array("GET /v1/events HTTP/1.1\r\nHost: places\r\n\r\n".utf8).withUnsafeBytes {
