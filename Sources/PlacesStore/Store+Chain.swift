@@ -21,6 +21,8 @@ extension Store {
             var last = try RawStatement(db, "SELECT max(seq) FROM op WHERE doc = ? AND author = ?")
             last.bind(header.doc.bytes)
             last.bind(header.author)
+            // This store's own highest seq of the author: stored seqs passed the bound of
+            // op-format §1 at decode, so it is never negative; `clamping` cannot trap anyway.
             previousSeq = UInt64(clamping: try last.firstInt64(db) ?? 0)
         }
         // A second op at a seq already held is an equivocation: kept (up to a cap) so that
