@@ -94,6 +94,35 @@ struct DevicePersonStateTests {
 }
 
 extension DevicePersonStateTests {
+    /// The phone reaches no one but the laptop. Bruno's post comes to the phone through the
+    /// laptop as soon as the laptop stores it, so the phone asks the laptop for the 3 MB photo
+    /// while the laptop is still downloading it from Bruno (twelve chunks): the laptop holds
+    /// the phone's want and answers it when its own download ends (`Protocol/sync.md` §7.4).
+    /// Before, it answered "missing" and the phone did not ask again until its next session.
+    @Test("a friend's photo reaches a phone that only the laptop connects to, while the laptop still fetches it")
+    func friendsPhotoThroughTheLaptop() async throws {
+        let (laptop, bruno) = try await CLISocialTests.friends()
+        let phone = try BlankNode()
+        try await DeviceTests.pair(phone, to: laptop, name: "Ana's phone")
+        try await eventually("the phone lists Bruno as a friend", timeout: .seconds(15)) {
+            try phone.d.call(FriendList.self, "GET", "/v1/friends").friends.contains {
+                $0.id == bruno.id && $0.state == "friend"
+            }
+        }
+        let jpeg = PhotoSyncTests.jpeg(bytes: 3_000_000, seed: 11)
+        let photo = try PhotoSyncTests.addPhoto(bruno, jpeg)
+        let posted = try bruno.d.send(
+            "POST", "/v1/posts", json: #"{"text":"Sintra","audience":"friends","photos":["\#(photo.id)"]}"#)
+        #expect(posted.status == 201, "\(posted.text)")
+        try await eventually("Bruno's post and its photo are on the phone", timeout: .seconds(30)) {
+            try phone.d.call(Feed.self, "GET", "/v1/feed").posts.contains { $0.text == "Sintra" }
+                && phone.d.client.send("GET", "/v1/photos/\(photo.id)").status == 200
+        }
+        #expect(try phone.d.client.send("GET", "/v1/photos/\(photo.id)").body == jpeg)
+        // Through the laptop alone: the phone never had a session with Bruno.
+        #expect(!phone.d.log.contains("peer.id=\(bruno.id.prefix(7))"))
+    }
+
     @Test("a phone without the person key shares a trip and removes a member: the grants it signs count")
     func phoneSharesAndRemoves() async throws {
         let laptop = try SyncNode("Ana"), bruno = try SyncNode("Bruno"), carla = try SyncNode("Carla")

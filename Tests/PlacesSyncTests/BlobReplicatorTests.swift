@@ -207,6 +207,65 @@ struct BlobReplicatorTests {
         #expect(await bobHost.blobs[photo.hash] == photo.bytes)
     }
 
+    /// The ops naming a photo came first through a peer that did not hold it yet (another
+    /// device passing a friend's post on); the same ops from their author stored nothing new.
+    /// When that peer answers BlobMissing, the connected author is asked, in this session.
+    @Test("a photo refused by the peer that passed its ops on is asked of another connected peer")
+    func refusedByRelayingPeerAskedOfAuthor() async throws {
+        let author = try SigningKeyPair()
+        let photo = Self.blob(1_000)
+        for peer in [alice.publicKey, author.publicKey] {
+            _ = await bobReplicator.sessionOpened(with: peer, hello: Self.hello(), address: "127.0.0.1")
+        }
+        // The post arrives through alice: its photo is wanted from her.
+        await bobHost.lack([photo.hash])
+        let wants = await bobReplicator.blobsFollow(from: alice.publicKey, in: doc)
+        #expect(Self.blobMessages(wants).map(\.blobWant.hash) == [Data(photo.hash)])
+        let delivered = Delivered()
+        let pump = Task { await bobReplicator.run { messages, to in delivered.record(messages, to: to) } }
+        defer { pump.cancel() }
+        let answer = await bobReplicator.received(Replicator.blobMissing(photo.hash), from: alice.publicKey)
+        #expect(Self.blobMessages(answer).isEmpty)
+        for _ in 0..<200 where delivered.to(author.publicKey).isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(delivered.to(author.publicKey).map(\.blobWant.hash) == [Data(photo.hash)])
+        #expect(await bobReplicator.blobWants.flight(photo.hash, from: author.publicKey) != nil)
+        // Alice is not asked again for it in this session.
+        #expect(delivered.to(alice.publicKey).isEmpty)
+    }
+
+    /// Ana's phone asks her laptop for the photo of a post the laptop passed on before it had
+    /// the photo itself: the laptop holds the want and answers it once its own download ends.
+    @Test("a device's want of a photo this daemon is still fetching is answered when the fetch ends")
+    func heldWantAnsweredWhenFetched() async throws {
+        let phone = try SigningKeyPair()
+        let photo = Self.blob(300_000)
+        await aliceHost.hold(photo.bytes, as: photo.hash, readableBy: [bob.publicKey])
+        await bobHost.lack([photo.hash])
+        await bobHost.addSibling(phone.publicKey)
+        _ = await aliceReplicator.sessionOpened(with: bob.publicKey, hello: Self.hello(), address: "127.0.0.1")
+        let opening = await bobReplicator.sessionOpened(
+            with: alice.publicKey, hello: Self.hello(), address: "127.0.0.1")
+        _ = await bobReplicator.sessionOpened(with: phone.publicKey, hello: Self.hello(), address: "127.0.0.1")
+        let delivered = Delivered()
+        let run = Task { await bobReplicator.run { messages, to in delivered.record(messages, to: to) } }
+        defer { run.cancel() }
+        // Held: no answer yet, and not BlobMissing.
+        #expect(await bobReplicator.received(Replicator.blobWant(photo.hash, offset: 0), from: phone.publicKey).isEmpty)
+        #expect(delivered.to(phone.publicKey).isEmpty)
+        _ = await pump(opening)
+        #expect(await bobHost.blobs[photo.hash] == photo.bytes)
+        for _ in 0..<200 where delivered.to(phone.publicKey).isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        let answer = delivered.to(phone.publicKey)
+        #expect(answer.count == 1)
+        #expect(answer.first?.blobChunk.hash == Data(photo.hash))
+        #expect(answer.first?.blobChunk.offset == 0)
+        #expect(answer.first?.blobChunk.data.count == BlobTransfer.maxChunkBytes)
+        // A device's want of a photo not being fetched here is answered BlobMissing at once.
+        let other = Self.blob(1_000, seed: 3)
+        let missing = await bobReplicator.received(Replicator.blobWant(other.hash, offset: 0), from: phone.publicKey)
+        #expect(missing.first?.blobMissing.hash == Data(other.hash))
+    }
+
     @Test("BlobMissing for a blob not asked of that peer changes nothing")
     func unaskedMissing() async {
         let photo = Self.blob(1_000)

@@ -117,4 +117,43 @@ struct BlobWantsTests {
         #expect(refill)
         #expect(!again, "the mark is cleared")
     }
+
+    @Test("held wants: at most four per peer, answered when the blob is no longer wanted or after the wait")
+    func heldWants() throws {
+        let phone = try Self.peer(), tablet = try Self.peer()
+        var held = HeldBlobWants()
+        let start = ContinuousClock.now
+        for n in 0..<BlobTransfer.maxInFlightPerPeer {
+            expectHold(&held, true, Self.hash(n), offset: 0, from: phone, now: start)
+        }
+        // A fifth blob is answered at once; a second want of a held blob replaces the first.
+        expectHold(&held, false, Self.hash(99), offset: 0, from: phone, now: start)
+        expectHold(&held, true, Self.hash(0), offset: 512, from: phone, now: start)
+        expectHold(&held, true, Self.hash(0), offset: 0, from: tablet, now: start)
+        // Blob 1 is no longer wanted here: its want is due, not expired.
+        var due = held.takeDue(now: start) { $0 != Self.hash(1) }
+        #expect(due.map(\.hash) == [Self.hash(1)])
+        #expect(due.first?.expired == false)
+        // A freed place takes a new blob.
+        expectHold(&held, true, Self.hash(98), offset: 0, from: phone, now: start)
+        // After the wait every want is due, as expired.
+        due = held.takeDue(now: start + BlobTransfer.maxWantWait) { _ in true }
+        #expect(due.count == 5)
+        #expect(due.allSatisfy { $0.expired })
+        #expect(held.isEmpty)
+        // A peer's last session takes its held wants.
+        expectHold(&held, true, Self.hash(7), offset: 0, from: tablet, now: start)
+        held.peerGone(tablet)
+        #expect(held.isEmpty)
+        due = held.takeDue(now: start + BlobTransfer.maxWantWait) { _ in true }
+        #expect(due.isEmpty)
+    }
+
+    private func expectHold(
+        _ held: inout HeldBlobWants, _ taken: Bool, _ hash: [UInt8], offset: UInt64, from peer: PublicKey,
+        now: ContinuousClock.Instant
+    ) {
+        let result = held.hold(hash, offset: offset, from: peer, now: now)
+        #expect(result == taken)
+    }
 }

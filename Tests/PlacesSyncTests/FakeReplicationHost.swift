@@ -56,7 +56,7 @@ actor FakeReplicationHost: ReplicationHost {
 
     func replicaIdentity() async -> SigningKeyPair? { identity }
     func profileName() async -> String? { "Fake" }
-    func knows(_ peer: PublicKey) async -> Bool { participants.contains(peer) }
+    func knows(_ peer: PublicKey) async -> Bool { participants.contains(peer) || siblings.contains(peer) }
     func peerConnected(_ peer: PublicKey, name: String, address: String) async { connected.append(peer) }
     func peerDisconnected(_ peer: PublicKey, lastSession: Bool) async {}
     func sharedDocumentIDs(with peer: PublicKey) async -> [DocumentID] {
@@ -118,6 +118,9 @@ actor FakeReplicationHost: ReplicationHost {
         blobReaders.formUnion(peers)
     }
     func lack(_ hashes: [[UInt8]]) { missing = hashes }
+    /// Peers that may have every blob once it is held here (another device of the person).
+    var siblings: Set<PublicKey> = []
+    func addSibling(_ peer: PublicKey) { siblings.insert(peer) }
 
     func missingBlobs(from peer: PublicKey, in doc: DocumentID?, among entities: Set<EntityID>?, limit: Int) async
         -> [[UInt8]]
@@ -128,7 +131,10 @@ actor FakeReplicationHost: ReplicationHost {
         blobs[hash] == nil ? UInt64(partials[hash]?.count ?? 0) : nil
     }
     func blobChunk(_ want: BlobTransfer.Request, for peer: PublicKey, maxBytes: Int) async -> BlobTransfer.Answer {
-        guard let bytes = blobs[want.hash], blobReaders.contains(peer) else { return .missing(reason: "no") }
+        if blobs[want.hash] == nil, siblings.contains(peer) { return .notYet(reason: "not held whole here") }
+        guard let bytes = blobs[want.hash], blobReaders.contains(peer) || siblings.contains(peer) else {
+            return .missing(reason: "no")
+        }
         guard want.offset <= UInt64(bytes.count) else { return .missing(reason: "past the end") }
         let start = Int(want.offset)
         let data = Array(bytes[start..<min(bytes.count, start + maxBytes)])

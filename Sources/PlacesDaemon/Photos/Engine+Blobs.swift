@@ -90,7 +90,10 @@ extension Engine {
         if relays.isRelay(peer) { return relayBlobChunk(want, for: peer, maxBytes: maxBytes) }
         guard let id = BlobID(bytes: want.hash) else { return .missing(reason: "not a photo id") }
         guard let blobs = try? blobStore() else { return .missing(reason: "the photo store cannot be opened") }
-        guard let size = blobs.size(id) else { return .missing(reason: "not held whole here") }
+        guard let size = blobs.size(id) else {
+            // Another device of this person may have it as soon as it is held here.
+            return isSibling(peer) ? .notYet(reason: "not held whole here") : .missing(reason: "not held whole here")
+        }
         guard mayGive(id, to: peer) else {
             return .missing(reason: "no live post, card or trip message of this person gives it to the peer")
         }

@@ -25,6 +25,10 @@ public enum BlobTransfer {
     public static let maxWantWait: Duration = .seconds(60)
     /// Most holders remembered per wanted blob.
     public static let maxHoldersPerBlob = 8
+    /// Least time between two searches of one document for holders of photos every holder
+    /// refused (`Replicator.refuseBlob`): a peer that names photos and refuses them cannot
+    /// make this daemon read that document again and again.
+    public static let holderSearchInterval: Duration = .seconds(1)
 
     /// One want: the bytes of blob `hash` from `offset`.
     public struct Request: Sendable, Hashable {
@@ -61,6 +65,10 @@ public enum BlobTransfer {
         /// Not held whole here, or the peer may not have it (the peer is told only
         /// `BlobMissing`, never which); `reason` is for the log.
         case missing(reason: String)
+        /// Not held whole here, and the peer may have it once it is (another device of this
+        /// person): a want of a blob this daemon is fetching itself is held until that fetch
+        /// ends (`HeldBlobWants`); else it is `missing`.
+        case notYet(reason: String)
     }
 
     /// What became of a received chunk.

@@ -1,4 +1,5 @@
 import PlacesCrypto
+import PlacesModel
 
 /// The blobs this daemon wants (`Protocol/sync.md` §7.4), who may hold them, and what is
 /// being fetched from whom: at most `BlobTransfer.maxWanted` blobs, each fetched from one
@@ -18,6 +19,10 @@ struct BlobWants: Sendable {
         var holders: [PublicKey] = []
         /// Order of arrival, so that blobs are fetched oldest want first.
         var order: UInt64
+        /// The document whose ops named it, when it was found after a batch or an offer of
+        /// one: when every holder has refused it, that document's other possible holders
+        /// among the connected peers are looked for (`Replicator.refuseBlob`).
+        var doc: DocumentID?
     }
 
     /// A blob being fetched from a peer: the offset its outstanding want named (the next
@@ -48,7 +53,7 @@ struct BlobWants: Sendable {
     /// Records that `holder` may hold `hash`; false when its share (or the set, with no one
     /// holding more to give way) is full: the want is left out, and found again later.
     @discardableResult
-    mutating func want(_ hash: [UInt8], from holder: PublicKey) -> Bool {
+    mutating func want(_ hash: [UInt8], from holder: PublicKey, doc: DocumentID? = nil) -> Bool {
         // Refused by it in this session, or already wanted from it.
         if refused[holder]?.contains(hash) == true || wanted[hash]?.holders.contains(holder) == true { return true }
         guard share(of: holder) < BlobTransfer.maxWantedPerHolder else {
@@ -59,6 +64,7 @@ struct BlobWants: Sendable {
             // Enough others may hold it.
             guard entry.holders.count < BlobTransfer.maxHoldersPerBlob else { return true }
             entry.holders.append(holder)
+            entry.doc = entry.doc ?? doc
             wanted[hash] = entry
             shares[holder, default: 0] += 1
             return true
@@ -67,7 +73,7 @@ struct BlobWants: Sendable {
             leftOut.insert(holder)
             return false
         }
-        wanted[hash] = Wanted(holders: [holder], order: nextOrder)
+        wanted[hash] = Wanted(holders: [holder], order: nextOrder, doc: doc)
         nextOrder &+= 1
         shares[holder, default: 0] += 1
         return true
@@ -124,24 +130,26 @@ struct BlobWants: Sendable {
 
     /// `peer` does not have the blob, sent a bad chunk of it, or left a want of it
     /// unanswered: it is no longer a holder of it while this session with it lasts, and a
-    /// blob no holder is left for is no longer wanted.
-    mutating func refuse(_ hash: [UInt8], by peer: PublicKey) {
+    /// blob no holder is left for is no longer wanted. Returns the document that named it
+    /// when that refusal left it with no holder and the document is known.
+    @discardableResult
+    mutating func refuse(_ hash: [UInt8], by peer: PublicKey) -> DocumentID? {
         endFlight(hash, from: peer)
         if refused[peer, default: []].count < BlobTransfer.maxWanted { refused[peer, default: []].insert(hash) }
-        removeHolder(peer, of: hash)
+        return removeHolder(peer, of: hash)
     }
 
     /// Wants sent before `now − BlobTransfer.maxWantWait` and still unanswered (none of
-    /// them mid-store): each counts as a refusal by its peer. Returns what was given up.
-    mutating func expire(now: ContinuousClock.Instant) -> [(hash: [UInt8], peer: PublicKey)] {
+    /// them mid-store): each counts as a refusal by its peer. Returns what was given up, with
+    /// the document of each blob that no holder is left for (as `refuse` does).
+    mutating func expire(now: ContinuousClock.Instant) -> [(hash: [UInt8], peer: PublicKey, orphanedIn: DocumentID?)] {
         var late = [(hash: [UInt8], peer: PublicKey)]()
         for (peer, flights) in inFlight {
             for (hash, flight) in flights where !flight.storing && now - flight.askedAt >= BlobTransfer.maxWantWait {
                 late.append((hash, peer))
             }
         }
-        for (hash, peer) in late { refuse(hash, by: peer) }
-        return late
+        return late.map { ($0.hash, $0.peer, refuse($0.hash, by: $0.peer)) }
     }
 
     /// Whether `holder`'s documents are to be looked at again: some of its blobs were left
@@ -169,17 +177,20 @@ struct BlobWants: Sendable {
         if inFlight[peer]?.isEmpty == true { inFlight[peer] = nil }
     }
 
-    private mutating func removeHolder(_ peer: PublicKey, of hash: [UInt8]) {
-        guard var entry = wanted[hash], let index = entry.holders.firstIndex(of: peer) else { return }
+    /// Returns the blob's document when `peer` was its last holder (it is no longer wanted).
+    @discardableResult
+    private mutating func removeHolder(_ peer: PublicKey, of hash: [UInt8]) -> DocumentID? {
+        guard var entry = wanted[hash], let index = entry.holders.firstIndex(of: peer) else { return nil }
         entry.holders.remove(at: index)
         lowerShare(of: peer)
-        if entry.holders.isEmpty {
-            // No holder is left that may serve it.
-            wanted[hash] = nil
-            for other in inFlight.keys where inFlight[other]?[hash] != nil { endFlight(hash, from: other) }
-        } else {
+        guard entry.holders.isEmpty else {
             wanted[hash] = entry
+            return nil
         }
+        // No holder is left that may serve it.
+        wanted[hash] = nil
+        for other in inFlight.keys where inFlight[other]?[hash] != nil { endFlight(hash, from: other) }
+        return entry.doc
     }
 
     /// Not wanted any more, from anyone.

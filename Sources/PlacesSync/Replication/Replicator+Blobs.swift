@@ -22,7 +22,7 @@ extension Replicator {
             from: peer, in: doc, among: doc == nil ? nil : entities, limit: BlobTransfer.maxWanted)
         var dropped = 0
         for hash in missing where hash.count == BlobTransfer.hashBytes {
-            if !blobWants.want(hash, from: peer) { dropped += 1 }
+            if !blobWants.want(hash, from: peer, doc: doc) { dropped += 1 }
         }
         if dropped > 0 {
             logger.notice(
@@ -42,19 +42,43 @@ extension Replicator {
     /// Wants left unanswered too long count as refusals (`BlobTransfer.maxWantWait`): the
     /// blob is asked of another holder, or dropped when none is left.
     func expireBlobWants() async {
-        for (hash, peer) in blobWants.expire(now: ContinuousClock.now) {
+        for (hash, peer, orphanedIn) in blobWants.expire(now: ContinuousClock.now) {
             logger.warning(
                 "a peer left a photo want unanswered; not asking it for the photo again this session",
                 metadata: ["peer.id": "\(peer.humanID.prefix(7))", "photo.id": "\(hex(hash))"])
             await askOtherHolders(of: hash)
+            if let doc = orphanedIn { await searchHolders(in: doc, besides: peer) }
         }
+        await answerHeldBlobWants()
     }
 
     /// `peer` will not serve `hash` this session: it stops being a holder of it, and the
-    /// blob's other holders are asked now rather than at their next message.
+    /// blob's other holders are asked now rather than at their next message. When it was
+    /// the last, the connected peers that may hold what the blob's document names are
+    /// looked for (`searchHolders`).
     func refuseBlob(_ hash: [UInt8], by peer: PublicKey) async {
-        blobWants.refuse(hash, by: peer)
+        let orphanedIn = blobWants.refuse(hash, by: peer)
         await askOtherHolders(of: hash)
+        if let doc = orphanedIn { await searchHolders(in: doc, besides: peer) }
+        await answerHeldBlobWants()
+    }
+
+    /// Every holder refused a photo `doc` names. The peer whose ops named it first may not
+    /// hold it yet: another device of this person passing a friend's post on, or a member
+    /// passing a trip message on, before the photo reached it. The same ops then arriving
+    /// from their author store nothing, so nothing would ask the author until its next
+    /// session. So each other connected peer is asked for what `doc` names that it may hold
+    /// (the host decides who: the document's owner, a message's author, another device), at
+    /// most once per `holderSearchInterval` per document.
+    private func searchHolders(in doc: DocumentID, besides refuser: PublicKey) async {
+        let now = ContinuousClock.now
+        if let last = holderSearches[doc], now - last < BlobTransfer.holderSearchInterval { return }
+        holderSearches = holderSearches.filter { now - $0.value < BlobTransfer.holderSearchInterval }
+        holderSearches[doc] = now
+        for other in sessions.keys where other != refuser {
+            let wants = await blobsFollow(from: other, in: doc)
+            if !wants.isEmpty { enqueue(wants, doc: nil, to: [other]) }
+        }
     }
 
     private func askOtherHolders(of hash: [UInt8]) async {
@@ -124,11 +148,44 @@ extension Replicator {
                 return [Replicator.blobMissing(hash)]
             }
             return [Replicator.blobChunk(piece)]
+        case .notYet(let reason):
+            // Not when this daemon is fetching it from the asker: two devices each waiting for
+            // the other would hold each other's want until it expired.
+            if blobWants.wanted[hash] != nil, blobWants.flight(hash, from: peer) == nil,
+                heldBlobWants.hold(hash, offset: want.offset, from: peer, now: ContinuousClock.now)
+            {
+                logger.debug(
+                    "holding a photo want until this daemon's own download of it ends",
+                    metadata: ["peer.id": "\(peer.humanID.prefix(7))", "photo.id": "\(hex(hash))"])
+                return []
+            }
+            return missing(hash, to: peer, reason)
         case .missing(let reason):
-            logger.debug(
-                "answered a photo want with missing",
-                metadata: ["peer.id": "\(peer.humanID.prefix(7))", "photo.id": "\(hex(hash))", "reason": "\(reason)"])
-            return [Replicator.blobMissing(hash)]
+            return missing(hash, to: peer, reason)
+        }
+    }
+
+    private func missing(_ hash: [UInt8], to peer: PublicKey, _ reason: String) -> [SyncMessage] {
+        logger.debug(
+            "answered a photo want with missing",
+            metadata: ["peer.id": "\(peer.humanID.prefix(7))", "photo.id": "\(hex(hash))", "reason": "\(reason)"])
+        return [Replicator.blobMissing(hash)]
+    }
+
+    /// Answers the held wants (`HeldBlobWants`) whose blob is no longer wanted here — with
+    /// the chunk when it is held whole now, else `BlobMissing` — and those held too long.
+    func answerHeldBlobWants() async {
+        guard !heldBlobWants.isEmpty else { return }
+        let due = heldBlobWants.takeDue(now: ContinuousClock.now) { blobWants.wanted[$0] != nil }
+        for item in due where sessions[item.want.peer] != nil {
+            if item.expired {
+                enqueue([Replicator.blobMissing(item.hash)], doc: nil, to: [item.want.peer])
+                continue
+            }
+            var want = Places_Sync_V1_BlobWant()
+            want.hash = Data(item.hash)
+            want.offset = item.want.offset
+            enqueue(await handleBlobWant(want, from: item.want.peer), doc: nil, to: [item.want.peer])
         }
     }
 
@@ -164,7 +221,10 @@ extension Replicator {
         let progress = await host.storeBlobChunk(piece, from: peer)
         // The session may have closed meanwhile (its window went with it).
         guard blobWants.flight(hash, from: peer) != nil else {
-            if progress == .stored { blobWants.finish(hash) }
+            if progress == .stored {
+                blobWants.finish(hash)
+                await answerHeldBlobWants()
+            }
             return []
         }
         switch progress {
@@ -187,6 +247,7 @@ extension Replicator {
                 metadata: ["peer.id": "\(peer.humanID.prefix(7))", "photo.id": "\(hex(hash))", "reason": "\(reason)"])
             await refuseBlob(hash, by: peer)
         }
+        await answerHeldBlobWants()
         return await continueBlobs(with: peer)
     }
 

@@ -74,6 +74,11 @@ public actor Replicator {
     ]
     /// The photos wanted and being fetched (`Replicator+Blobs`, sync.md §7.4).
     var blobWants = BlobWants()
+    /// When each document was last searched for other holders of photos every holder
+    /// refused (`Replicator.refuseBlob`); entries older than `holderSearchInterval` go.
+    var holderSearches: [DocumentID: ContinuousClock.Instant] = [:]
+    /// Peers' wants of photos this daemon is fetching itself, answered when that ends.
+    var heldBlobWants = HeldBlobWants()
     /// What was sent to each peer of each document in answer to its offers: pipelined
     /// rounds (`Replicator+Rounds`). Reset when a session with the peer opens or closes.
     var sendWindows: [PublicKey: [DocumentID: SendWindow]] = [:]
@@ -304,7 +309,10 @@ extension Replicator: SyncDelegate {
             pendingOffers[peer] = nil
             pendingSummaries[peer] = nil
             blobWants.peerGone(peer)
+            heldBlobWants.peerGone(peer)
         }
+        // Photos wanted only from that peer are given up: wants held for them are answered.
+        if left <= 0 { await answerHeldBlobWants() }
         await host?.peerDisconnected(peer, lastSession: left <= 0)
         logger.info("peer disconnected", metadata: ["peer.id": "\(peer.humanID.prefix(7))", "reason": "\(reason)"])
     }
