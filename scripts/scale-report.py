@@ -275,15 +275,16 @@ def main():
         md.append("")
         md.append(
             "| daemons | topology | TCP connections | edit to the farthest p50 / p99 | bytes sent per edit (all connections) "
-            "| of it, idle traffic | most on one connection per edit | extra `changed` events |"
+            "| of it, idle traffic | most on one connection per edit | ops sent per edit "
+            "| ops sent twice on one connection | extra `changed` events |"
         )
-        md.append("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+        md.append("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
         for p in fan:
             md.append(
                 f"| {p['daemons']} | {p['topology']} | {p['connections'] // 2} "
                 f"| {p['latestArrival']['p50']:.2f} / {p['latestArrival']['p99']:.2f} ms ({p['edits']} edits) "
                 f"| {num(p['bytesPerEdit'])} | {num(p['idleBytesPerEdit'])} | {num(p['maxConnectionBytesPerEdit'])} "
-                f"| {p['extraEvents']} |"
+                f"| {num(p.get('opsSentPerEdit'), 1)} | {p.get('opsSentAgain', '—')} | {p['extraEvents']} |"
             )
         md.append("")
         series_lat, series_bytes = [], []

@@ -275,6 +275,8 @@ extension PeerList {
             w.optional(#","lastSeen":"#, peer.lastSeen)
             w.raw(#","name":"#)
             w.string(peer.name)
+            w.optional(#","opsSent":"#, peer.opsSent)
+            w.optional(#","opsSentAgain":"#, peer.opsSentAgain)
             if let relay = peer.relay { w.raw(relay ? #","relay":true"# : #","relay":false"#) }
             w.optional(#","via":"#, peer.via)
             w.raw("}")

@@ -147,6 +147,10 @@ public struct Peer: Codable, Sendable, Equatable {
     public var via: String?
     /// True for a relay.
     public var relay: Bool?
+    /// While connected: ops sent the peer on its open sessions, and of them those sent before
+    /// on the same session.
+    public var opsSent: Int?
+    public var opsSentAgain: Int?
 
     public init(
         id: String, name: String, addresses: [String], connected: Bool, lastSeen: String?, documents: [PeerDocument]

@@ -63,6 +63,8 @@ extension Engine {
                 : info.address
             peer.addresses.removeAll { $0 == reachable }
             peer.addresses.insert(reachable, at: 0)
+            peer.opsSent = (peer.opsSent ?? 0) + info.opsSent
+            peer.opsSentAgain = (peer.opsSentAgain ?? 0) + info.opsSentAgain
             byKey[info.key] = peer
         }
         for (key, var peer) in byKey {

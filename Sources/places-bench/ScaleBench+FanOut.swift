@@ -67,6 +67,7 @@ extension ScaleBench {
         let idleSeconds = PlacesBench.seconds(clock.now - idleFrom)
 
         let before = TCPCounters(pids: pids)
+        let opsBefore = try opsSent(daemons)
         let editFrom = clock.now
         var farthest = [Double](), last = [Double]()
         for i in 0..<rounds {
@@ -88,6 +89,9 @@ extension ScaleBench {
         // (or the figures above paired with the wrong edit).
         point["extraEvents"] = followers.map { $0.received - rounds }.reduce(0, +)
         let after = TCPCounters(pids: pids)
+        let opsAfter = try opsSent(daemons)
+        point["opsSentPerEdit"] = Double(opsAfter.sent - opsBefore.sent) / Double(rounds)
+        point["opsSentAgain"] = opsAfter.again - opsBefore.again
         let sent = after.sent(since: before)
         let background = idleSeconds > 0 ? Double(idleBytes.values.reduce(0, +)) * editSeconds / idleSeconds : 0
         let total = Double(sent.values.reduce(0, +))
@@ -100,6 +104,19 @@ extension ScaleBench {
         point["maxConnectionBytesPerEdit"] = Double(sent.values.max() ?? 0) / Double(rounds)
         point["connectionsCarryingEdits"] = sent.values.filter { $0 >= rounds * 100 }.count
         return point
+    }
+
+    /// Ops every daemon has sent on its open sessions, and of them those sent before on the
+    /// same session (`GET /v1/peers`: `opsSent`, `opsSentAgain`).
+    static func opsSent(_ daemons: [BenchDaemon]) throws -> (sent: Int, again: Int) {
+        var sent = 0, again = 0
+        for d in daemons {
+            for peer in try d.json("GET", "/v1/peers", nil)["peers"] as? [[String: Any]] ?? [] {
+                sent += peer["opsSent"] as? Int ?? 0
+                again += peer["opsSentAgain"] as? Int ?? 0
+            }
+        }
+        return (sent, again)
     }
 }
 

@@ -64,6 +64,8 @@ struct PeerListJSONTests {
                 PeerDocument(id: "d3", name: "emoji 🗺️ \u{01}", state: "syncing", theyLack: 12, weLack: nil),
             ])
         direct.via = "direct"
+        direct.opsSent = 1_204
+        direct.opsSentAgain = 0
         var relay = Peer(
             id: "RELAY", name: "", addresses: [], connected: false, lastSeen: "2026-11-22T13:48:44.745Z", documents: [])
         relay.relay = true

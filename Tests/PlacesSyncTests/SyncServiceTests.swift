@@ -64,6 +64,47 @@ struct SyncServiceTests {
         #expect(await bob.closed.map { $0.peer } == [alice.key])
     }
 
+    @Test("each session counts the ops it sent, and those it had sent on it before")
+    func sessionsCountOpsSentAgain() async throws {
+        let alice = try RecordingDelegate(name: "Alice")
+        let bob = try RecordingDelegate(name: "Bob")
+        try await withService(alice) { aliceService, alicePort in
+            try await withService(bob) { bobService, _ in
+                await bobService.addPeer(host: "127.0.0.1", port: alicePort)
+                #expect(await eventually { await bobService.connectedPeers().count == 1 })
+                func batch(_ range: Range<Int>) -> Places_Sync_V1_SyncMessage {
+                    var batch = Places_Sync_V1_SyncMessage()
+                    batch.ops.doc = Data(repeating: 7, count: 16)
+                    batch.ops.ops = range.map { Data(repeating: UInt8(truncatingIfNeeded: $0), count: 300) }
+                    return batch
+                }
+                await bobService.send([batch(0..<3)], to: alice.key)
+                await bobService.send([batch(2..<6)], to: alice.key)
+                #expect(await eventually { await alice.received.count == 2 })
+                let sent = try #require(await bobService.connectedPeers().first)
+                #expect(sent.opsSent == 7)
+                #expect(sent.opsSentAgain == 1)
+                // The receiving side sent none.
+                #expect(await aliceService.connectedPeers().first?.opsSent == 0)
+            }
+        }
+    }
+
+    @Test("the ops a session remembers are bounded: an op sent long before counts as new")
+    func sentOpsBounded() {
+        var sent = SentOps()
+        sent.note(Array(0..<UInt64(SentOps.remembered)))
+        sent.note([0, UInt64(SentOps.remembered) - 1])
+        #expect(sent.sent == SentOps.remembered + 2 && sent.sentAgain == 2)
+        // One more new op pushes the oldest remembered (0) out: sent again, it counts as new
+        // (and pushes 1 out); 2 is still remembered.
+        sent.note([UInt64(SentOps.remembered)])
+        sent.note([0])
+        #expect(sent.sentAgain == 2)
+        sent.note([2])
+        #expect(sent.sentAgain == 3)
+    }
+
     enum Misbehaviour: String, CaseIterable, Sendable {
         case garbage
         case oversizedFrame

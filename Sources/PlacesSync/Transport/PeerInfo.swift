@@ -15,6 +15,10 @@ public struct PeerInfo: Sendable, Equatable {
     public var connectedSince: Date
     /// Whether the peer dialled this daemon (true) or this daemon dialled it.
     public var inbound: Bool
+    /// Ops this session sent (`OpsBatch` entries), and how many of them it had sent on it
+    /// before (`SentOps`).
+    public var opsSent = 0
+    public var opsSentAgain = 0
 
     /// Creates a description of a session.
     public init(key: PublicKey, name: String, address: String, listenPort: Int, connectedSince: Date, inbound: Bool) {

@@ -359,7 +359,7 @@ extension SyncService {
                         default: break
                         }
                         let replies = await delegate.received(message, from: session.info.key)
-                        session.enqueue(serializeForSending(replies))
+                        session.enqueue(serializeForSending(replies), ops: Self.opFingerprints(replies))
                     }
                 }
                 if let reason = session.reason { return reason }

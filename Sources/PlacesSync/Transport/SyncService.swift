@@ -208,7 +208,7 @@ public actor SyncService {
     /// Every live session, oldest first. A peer connected both ways (both sides dialled)
     /// appears once per session.
     public func connectedPeers() -> [PeerInfo] {
-        sessions.keys.sorted().compactMap { sessions[$0]?.info }
+        sessions.keys.sorted().compactMap { sessions[$0]?.infoNow }
     }
 
     /// Queues `messages` for every live session with `peer` and returns without waiting for
@@ -218,7 +218,21 @@ public actor SyncService {
     nonisolated func send(_ messages: [Places_Sync_V1_SyncMessage], to peer: PublicKey) async {
         let serialized = serializeForSending(messages)
         guard !serialized.isEmpty else { return }
-        await enqueue(serialized, to: peer)
+        await enqueue(serialized, ops: Self.opFingerprints(messages), to: peer)
+    }
+
+    /// A 64-bit fingerprint of each op the messages carry (`SentOps`).
+    nonisolated static func opFingerprints(_ messages: [Places_Sync_V1_SyncMessage]) -> [UInt64] {
+        var out = [UInt64]()
+        for message in messages {
+            guard case .ops(let batch) = message.kind else { continue }
+            for op in batch.ops {
+                var hasher = Hasher()
+                op.withUnsafeBytes { hasher.combine(bytes: $0) }
+                out.append(UInt64(bitPattern: Int64(hasher.finalize())))
+            }
+        }
+        return out
     }
 
     /// Says `Bye` with `reason` to every peer and closes every session (at logout).
@@ -265,9 +279,9 @@ public actor SyncService {
         }
     }
 
-    private func enqueue(_ serialized: [[UInt8]], to peer: PublicKey) {
+    private func enqueue(_ serialized: [[UInt8]], ops: [UInt64], to peer: PublicKey) {
         for session in sessions.values where session.info.key == peer {
-            if !session.enqueue(serialized) {
+            if !session.enqueue(serialized, ops: ops) {
                 logger.warning(
                     "disconnected a peer whose send queue overflowed", metadata: ["peer.id": "\(peer.logID)"])
             }

@@ -22,6 +22,7 @@ final class SyncSession: Sendable {
     let channel: any Channel
     private let closeReason = Mutex<SyncError?>(nil)
     private let offered = Mutex(false)
+    private let sentOps = Mutex(SentOps())
 
     init(id: UInt64, info: PeerInfo, dialTarget: DialTarget?, outbox: SessionOutbox, channel: any Channel) {
         self.id = id
@@ -48,10 +49,22 @@ final class SyncSession: Sendable {
         return info.address == target.host && info.listenPort == target.port
     }
 
-    /// Queues serialized messages. Returns false, having closed the session, when its queue
-    /// overflowed (the peer does not read fast enough).
+    /// The session's description with what it sent of ops so far (`SentOps`).
+    var infoNow: PeerInfo {
+        var now = info
+        sentOps.withLock {
+            now.opsSent = $0.sent
+            now.opsSentAgain = $0.sentAgain
+        }
+        return now
+    }
+
+    /// Queues serialized messages, holding the ops whose fingerprints are `ops` (`SentOps`).
+    /// Returns false, having closed the session, when its queue overflowed (the peer does not
+    /// read fast enough).
     @discardableResult
-    func enqueue(_ messages: [[UInt8]]) -> Bool {
+    func enqueue(_ messages: [[UInt8]], ops: [UInt64] = []) -> Bool {
+        if !ops.isEmpty { sentOps.withLock { $0.note(ops) } }
         for message in messages {
             switch outbox.enqueue(message) {
             case .enqueued: continue
