@@ -147,8 +147,8 @@ public struct Peer: Codable, Sendable, Equatable {
     public var via: String?
     /// True for a relay.
     public var relay: Bool?
-    /// While connected: ops sent the peer on its open sessions, and of them those sent before
-    /// on the same session.
+    /// While connected: ops sent the peer on its open sessions, and of them those the same
+    /// session had carried before, either way (sent before, or received from the peer).
     public var opsSent: Int?
     public var opsSentAgain: Int?
 

@@ -64,7 +64,7 @@ struct SyncServiceTests {
         #expect(await bob.closed.map { $0.peer } == [alice.key])
     }
 
-    @Test("each session counts the ops it sent, and those it had sent on it before")
+    @Test("each session counts the ops it sent, and those it had carried before, either way")
     func sessionsCountOpsSentAgain() async throws {
         let alice = try RecordingDelegate(name: "Alice")
         let bob = try RecordingDelegate(name: "Bob")
@@ -84,8 +84,12 @@ struct SyncServiceTests {
                 let sent = try #require(await bobService.connectedPeers().first)
                 #expect(sent.opsSent == 7)
                 #expect(sent.opsSentAgain == 1)
-                // The receiving side sent none.
                 #expect(await aliceService.connectedPeers().first?.opsSent == 0)
+                // Alice sends back one op Bob sent her, and one of her own.
+                await aliceService.send([batch(5..<7)], to: bob.key)
+                #expect(await eventually { await bob.received.count == 1 })
+                let back = try #require(await aliceService.connectedPeers().first)
+                #expect(back.opsSent == 2 && back.opsSentAgain == 1)
             }
         }
     }

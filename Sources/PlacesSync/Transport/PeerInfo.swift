@@ -15,8 +15,8 @@ public struct PeerInfo: Sendable, Equatable {
     public var connectedSince: Date
     /// Whether the peer dialled this daemon (true) or this daemon dialled it.
     public var inbound: Bool
-    /// Ops this session sent (`OpsBatch` entries), and how many of them it had sent on it
-    /// before (`SentOps`).
+    /// Ops this session sent (`OpsBatch` entries), and how many of them it had carried before,
+    /// either way (`SentOps`).
     public var opsSent = 0
     public var opsSentAgain = 0
 

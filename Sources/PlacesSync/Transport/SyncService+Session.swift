@@ -358,6 +358,7 @@ extension SyncService {
                         case .summary(let summary) where !summary.buckets.isEmpty: session.noteOffer()
                         default: break
                         }
+                        if case .ops = message.kind { session.noteReceived(ops: Self.opFingerprints([message])) }
                         let replies = await delegate.received(message, from: session.info.key)
                         session.enqueue(serializeForSending(replies), ops: Self.opFingerprints(replies))
                     }

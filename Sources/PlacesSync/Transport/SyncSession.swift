@@ -49,6 +49,11 @@ final class SyncSession: Sendable {
         return info.address == target.host && info.listenPort == target.port
     }
 
+    /// Ops received on the session (`SentOps`: sending one back counts as sending it again).
+    func noteReceived(ops: [UInt64]) {
+        if !ops.isEmpty { sentOps.withLock { $0.noteReceived(ops) } }
+    }
+
     /// The session's description with what it sent of ops so far (`SentOps`).
     var infoNow: PeerInfo {
         var now = info
