@@ -196,8 +196,10 @@ struct ShareLinkTests {
         try a.addPeer(c)
         try b.addPeer(c)
         let it = try a.d.call(Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"Faro"}"#)
-        #expect(try c.join(try #require(try a.link(it.id, #"{"role":"viewer"}"#).url)).status == 200)
-        #expect(try b.join(try #require(try a.link(it.id, #"{"role":"editor"}"#).url)).status == 200)
+        let carlaJoined = try c.join(try #require(try a.link(it.id, #"{"role":"viewer"}"#).url))
+        #expect(carlaJoined.status == 200, "\(carlaJoined.text)")
+        let brunoJoined = try b.join(try #require(try a.link(it.id, #"{"role":"editor"}"#).url))
+        #expect(brunoJoined.status == 200, "\(brunoJoined.text)")
         // The join dialled Ana directly (the link's address); a restart leaves Bruno with
         // his static peer, Carla, only.
         b.stop()

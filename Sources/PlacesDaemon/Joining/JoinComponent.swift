@@ -60,8 +60,12 @@ struct JoinComponent: EngineComponent {
         return pending.values.contains(where: { $0.asked.contains(peer) && $0.outcome == nil })
     }
 
-    /// The peer's last session closed: it is let in nowhere any more.
+    /// The peer's last session closed: it is let in nowhere any more, and a join still
+    /// waiting presents its token to it again at its next session (a request sent on a
+    /// session that closed before the answer came would otherwise leave the join waiting on
+    /// a peer that never saw it).
     mutating func peerDisconnected(_ peer: PublicKey) {
+        for doc in pending.keys where pending[doc]?.state.isOpen == true { pending[doc]?.asked.remove(peer) }
         for doc in provisional.keys {
             provisional[doc]?.remove(peer)
             if provisional[doc]?.isEmpty == true { provisional[doc] = nil }
