@@ -229,7 +229,7 @@ public actor SyncService {
             for op in batch.ops {
                 var hasher = Hasher()
                 op.withUnsafeBytes { hasher.combine(bytes: $0) }
-                out.append(UInt64(bitPattern: Int64(hasher.finalize())))
+                out.append(UInt64(truncatingIfNeeded: hasher.finalize()))
             }
         }
         return out
