@@ -84,6 +84,12 @@ extension Replicator {
             for op in result.stored { theirs.include(op.header.authorKey, op.header.seq) }
             peerVectors[peer]?[docID] = theirs
         }
+        // The sender holds what it sent: the send window to it counts these ops as held, so a
+        // round never sends them back (ops written by members further along a line of daemons).
+        if var window = sendWindows[peer]?[docID] {
+            for op in result.stored { window.frontier.include(op.header.authorKey, op.header.seq) }
+            sendWindows[peer]?[docID] = window
+        }
         // Relay to the other participants (a box in the van keeps everyone in sync).
         let me = await host.replicaIdentity()?.publicKey
         let participantsNow = result.participantsAfter
