@@ -163,7 +163,7 @@ let package = Package(
         .executableTarget(
             name: "places-bench",
             dependencies: [
-                "PlacesDaemon", "PlacesCrypto", "PlacesExpenses", "PlacesStore", "PlacesModel", "PlacesAPI",
+                "CSodium", "PlacesDaemon", "PlacesCrypto", "PlacesExpenses", "PlacesStore", "PlacesModel", "PlacesAPI",
                 "PlacesControlClient", "PlacesGazetteer",
             ]
         ),
@@ -204,7 +204,9 @@ let package = Package(
             ],
             path: "Tests/PlacesTestSupport"
         ),
-        .testTarget(name: "PlacesCryptoTests", dependencies: ["PlacesCrypto"]),
+        // CSodium: the Ed25519 key table's tests sign with torsion keys through libsodium's
+        // point functions; Fixtures: C2SP CCTV's Ed25519 vectors.
+        .testTarget(name: "PlacesCryptoTests", dependencies: ["PlacesCrypto", "CSodium"], exclude: ["Fixtures"]),
         .testTarget(name: "PlacesModelTests", dependencies: ["PlacesModel"]),
         .testTarget(
             name: "PlacesAccessTests", dependencies: ["PlacesAccess", "PlacesCrypto", "PlacesModel", "PlacesRoutes"],

@@ -33,6 +33,7 @@ struct PlacesBench {
         case "nearby": return try NearbyBench.run()
         case "messages": return try MessageBench.run()
         case "dashboard": return try DashboardBench.run()
+        case "ed25519": return try Ed25519Bench.run()
         default: break
         }
         let signRate = try measureSignRate()
