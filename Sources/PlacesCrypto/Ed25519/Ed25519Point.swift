@@ -90,11 +90,16 @@ struct EdwardsPoint: Sendable {
     /// The point whose encoding is the four words, or nil when no point has that y: ref10's
     /// `ge25519_frombytes_negate_vartime` without its final negation (the caller subtracts
     /// instead). The words must be a canonical encoding (y < p), which the caller checks
-    /// first, as libsodium does. y tight; u = y² − 1 and v = d·y² + 1 are valid operands.
+    /// first, as libsodium does. y tight; u = y² − 1 (reduced) and v = d·y² + 1 are valid
+    /// operands, and u a valid subtrahend in v·x² − u.
     static func decoding(_ w0: UInt64, _ w1: UInt64, _ w2: UInt64, _ w3: UInt64) -> EdwardsPoint? {
         let y = FieldElement.fromWords(w0, w1, w2, w3)
         let yy = y.squared()
-        let u = yy - .one
+        // Reduced, because u is subtracted below: `yy - .one` has limbs up to 2^53 + 2^51 − 77,
+        // past the 2^53 − 76 a subtrahend may have, so v·x² − u wrapped limbs below zero and
+        // its zero test lied both ways: keys with y = 9, 10, 15, 16 (points) got no table, and
+        // keys with y = ±0x395d0dccd2aae531… (not points) got one (Ed25519KeyTableAttackTests).
+        let u = (yy - .one).reduced()
         let v = yy * .d + .one
         let v3 = v.squared() * v
         var x = (v3.squared() * v * u).pow22523() * v3 * u  // u v³ (u v⁷)^((p−5)/8)
