@@ -180,7 +180,7 @@ extension Store {
         guard case .success(let op) = c.op else { return }
         let header = op.header
         guard let author = try? PublicKey(bytes: header.author), let signature = try? Signature(bytes: op.signature),
-            author.verify(signature, for: op.signedBytes)
+            SignatureVerifier.shared.verify(signature, by: author, for: op.signedBytes)
         else { return }
         c.signatureValid = true
         guard let key = keyring.key(header.doc, epoch: header.epoch),

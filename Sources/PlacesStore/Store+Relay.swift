@@ -106,7 +106,7 @@ extension Store {
         let held = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM op WHERE id = ?"), arguments: [Data(id)])
         if held == true { return .duplicate }
         guard let author = try? PublicKey(bytes: header.author), let signature = try? Signature(bytes: op.signature),
-            author.verify(signature, for: op.signedBytes)
+            SignatureVerifier.shared.verify(signature, by: author, for: op.signedBytes)
         else { throw Rejection.badSignature }
         let (vector, equivocating) = try checkChain(db, header, batch: batch)
         try insertOp(db, op, id: id, vector: vector, batch: batch)

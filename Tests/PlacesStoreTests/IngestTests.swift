@@ -49,6 +49,25 @@ struct IngestTests {
         #expect(try b.opCount() == 0 && b.materializedDump().isEmpty)
     }
 
+    @Test("once an author's key has a signature table, a tampered op of that author is still refused")
+    func tamperedRefusedWithTable() throws {
+        let f = try Fixture()
+        let ops = try authoredOps(f, count: 6, seed: 3)
+        let b = try replica(of: f)
+        #expect(try b.ingest(ops[..<4].map(\.encoded), doc: f.doc, keyring: f.keyring).stored.count == 4)
+        #expect(SignatureVerifier.shared.hasTable(for: f.identity.publicKey))
+        // A byte of the header clocks, of the ciphertext, of the signature's R and of its S.
+        for position in [62, ops[4].encoded.count - 70, ops[4].encoded.count - 40, ops[4].encoded.count - 1] {
+            var bytes = ops[4].encoded
+            bytes[position] ^= 0x01
+            let result = try b.ingest([bytes], doc: f.doc, keyring: f.keyring)
+            #expect(result.stored.isEmpty)
+            #expect(result.rejected?.reason == .badSignature, "flipping byte \(position)")
+        }
+        #expect(try b.ingest(ops[4...].map(\.encoded), doc: f.doc, keyring: f.keyring).stored.count == 2)
+        #expect(try b.materializedDump() == f.store.materializedDump())
+    }
+
     @Test("gaps, missing dependencies, equivocation and a wrong key are refused")
     func orderingRules() throws {
         let f = try Fixture()
