@@ -163,7 +163,8 @@ let package = Package(
         .executableTarget(
             name: "places-bench",
             dependencies: [
-                "CSodium", "PlacesDaemon", "PlacesCrypto", "PlacesExpenses", "PlacesStore", "PlacesModel", "PlacesAPI",
+                "CSodium", "PlacesCryptoTesting", "PlacesDaemon", "PlacesCrypto", "PlacesExpenses", "PlacesStore",
+                "PlacesModel", "PlacesAPI",
                 "PlacesControlClient", "PlacesGazetteer",
             ]
         ),
@@ -206,7 +207,12 @@ let package = Package(
         ),
         // CSodium: the Ed25519 key table's tests sign with torsion keys through libsodium's
         // point functions; Fixtures: C2SP CCTV's Ed25519 vectors.
-        .testTarget(name: "PlacesCryptoTests", dependencies: ["PlacesCrypto", "CSodium"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "PlacesCryptoTests", dependencies: ["PlacesCrypto", "PlacesCryptoTesting", "CSodium"],
+            exclude: ["Fixtures"]),
+        // Keys with a small-order part and signatures libsodium accepts from them: for the key
+        // table's tests and its differential bench.
+        .target(name: "PlacesCryptoTesting", dependencies: ["CSodium"], path: "Tests/PlacesCryptoTesting"),
         .testTarget(name: "PlacesModelTests", dependencies: ["PlacesModel"]),
         .testTarget(
             name: "PlacesAccessTests", dependencies: ["PlacesAccess", "PlacesCrypto", "PlacesModel", "PlacesRoutes"],

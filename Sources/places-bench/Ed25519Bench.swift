@@ -1,6 +1,7 @@
 import CSodium
 import Foundation
 import PlacesCrypto
+import PlacesCryptoTesting
 
 /// `PLACES_BENCH_PROFILE=ed25519`: `Ed25519KeyTable` against libsodium. First a differential
 /// run (`PLACES_ED25519_CASES`, default 1,000,000 cases: valid signatures, every kind of
@@ -54,96 +55,6 @@ enum Ed25519Bench {
         print(String(format: "ed25519 key table: build %.1f µs, %d bytes", buildMicros, Ed25519KeyTable.tableByteCount))
     }
 
-    /// A point of order 8 (libsodium's blacklist).
-    static let torsion: [UInt8] = [
-        0x26, 0xE8, 0x95, 0x8F, 0xC2, 0xB2, 0x27, 0xB0, 0x45, 0xC3, 0xF4, 0x89, 0xF2, 0xEF, 0x98, 0xF0,
-        0xD5, 0xDF, 0xAC, 0x05, 0xD3, 0xC6, 0x33, 0x39, 0xB1, 0x38, 0x02, 0x88, 0x6D, 0x53, 0xFC, 0x05,
-    ]
-    static let groupOrder: [UInt8] = [
-        0xED, 0xD3, 0xF5, 0x5C, 0x1A, 0x63, 0x12, 0x58, 0xD6, 0x9C, 0xF7, 0xA2, 0xDE, 0xF9, 0xDE, 0x14,
-        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10,
-    ]
-
-    static func add(_ p: [UInt8], _ q: [UInt8]) -> [UInt8] {
-        var r = [UInt8](repeating: 0, count: 32)
-        guard crypto_core_ed25519_add(&r, p, q) == 0 else { fatalError("crypto_core_ed25519_add failed") }
-        return r
-    }
-
-    static func reduce64(_ bytes: [UInt8]) -> [UInt8] {
-        var r = [UInt8](repeating: 0, count: 32)
-        crypto_core_ed25519_scalar_reduce(&r, bytes)
-        return r
-    }
-
-    /// A signer whose key may carry a torsion component, T·j: a·B + j·T. Its signatures
-    /// R = r·B + k·T choose k so that [S]B − [h]A' = R (k ≡ −h·j mod 8), which libsodium
-    /// 1.0.18 accepts (it does not multiply by the cofactor).
-    struct TorsionSigner {
-        let a: [UInt8]
-        let key: [UInt8]
-        let j: Int
-        var torsionMultiples: [[UInt8]]  // 0·T ... 7·T, index 0 unused
-
-        init(torsion j: Int) {
-            var a = [UInt8](repeating: 0, count: 32)
-            crypto_core_ed25519_scalar_random(&a)
-            var aB = [UInt8](repeating: 0, count: 32)
-            _ = crypto_scalarmult_ed25519_base_noclamp(&aB, a)
-            var multiples: [[UInt8]] = [[]]
-            var t = Ed25519Bench.torsion
-            for _ in 1..<8 {
-                multiples.append(t)
-                t = Ed25519Bench.add(t, Ed25519Bench.torsion)
-            }
-            self.a = a
-            self.j = j
-            self.torsionMultiples = multiples
-            self.key = j == 0 ? aB : Ed25519Bench.add(aB, multiples[j])
-        }
-
-        /// Each k fits with chance 1/8 (h changes with R): a fresh r when none of the 8 did.
-        func sign(_ message: [UInt8]) -> [UInt8] {
-            while true {
-                if let sig = trySign(message) { return sig }
-            }
-        }
-
-        func trySign(_ message: [UInt8]) -> [UInt8]? {
-            var r = [UInt8](repeating: 0, count: 32)
-            crypto_core_ed25519_scalar_random(&r)
-            var rB = [UInt8](repeating: 0, count: 32)
-            _ = crypto_scalarmult_ed25519_base_noclamp(&rB, r)
-            for k in 0..<8 {
-                let bigR = k == 0 ? rB : Ed25519Bench.add(rB, torsionMultiples[k])
-                var hash = [UInt8](repeating: 0, count: 64)
-                let input = bigR + key + message
-                crypto_hash_sha512(&hash, input, UInt64(input.count))
-                let h = Ed25519Bench.reduce64(hash)
-                // Needed: −h·j·T = k·T, i.e. k ≡ −h·j (mod 8).
-                guard (Int(h[0]) * j + k) % 8 == 0 else { continue }
-                var ha = [UInt8](repeating: 0, count: 32)
-                crypto_core_ed25519_scalar_mul(&ha, h, a)
-                var s = [UInt8](repeating: 0, count: 32)
-                crypto_core_ed25519_scalar_add(&s, r, ha)
-                return bigR + s
-            }
-            return nil
-        }
-    }
-
-    /// S + L when it fits in 256 bits.
-    static func plusL(_ s: ArraySlice<UInt8>) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: 32)
-        var carry = 0
-        for (i, b) in s.enumerated() {
-            let v = Int(b) + Int(groupOrder[i]) + carry
-            out[i] = UInt8(v & 0xFF)
-            carry = v >> 8
-        }
-        return out
-    }
-
     /// Random and mutated cases against libsodium; returns (cases, accepted, disagreements).
     static func differential(cases: Int, log: Bool = true) throws -> (Int, Int, Int) {
         var rng = SystemRandomNumberGenerator()
@@ -151,7 +62,7 @@ enum Ed25519Bench {
         var accepted = 0
         var disagreements = 0
         let smallOrder: [[UInt8]] = [
-            [UInt8](repeating: 0, count: 32), [1] + [UInt8](repeating: 0, count: 31), torsion,
+            [UInt8](repeating: 0, count: 32), [1] + [UInt8](repeating: 0, count: 31), TorsionSigner.torsion,
             [
                 0xC7, 0x17, 0x6A, 0x70, 0x3D, 0x4D, 0xD8, 0x4F, 0xBA, 0x3C, 0x0B, 0x76, 0x0D, 0x10, 0x67, 0x0F,
                 0x2A, 0x20, 0x53, 0xFA, 0x2C, 0x39, 0xCC, 0xC6, 0x4E, 0xC7, 0xFD, 0x77, 0x92, 0xAC, 0x03, 0x7A,
@@ -229,7 +140,7 @@ enum Ed25519Bench {
                     check(key, table, sig, m, "message bit")
                 }
                 // S + L.
-                check(key, table, Array(sig[0..<32]) + plusL(sig[32..<64]), message, "S + L")
+                check(key, table, Array(sig[0..<32]) + TorsionSigner.plusGroupOrder(sig[32..<64]), message, "S + L")
                 // R of small order, either top bit.
                 let small = smallOrder[Int.random(in: 0..<smallOrder.count, using: &rng)]
                 var smallR = small

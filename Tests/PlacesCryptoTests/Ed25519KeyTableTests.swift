@@ -1,5 +1,6 @@
 import CSodium
 import Foundation
+import PlacesCryptoTesting
 import Testing
 
 @testable import PlacesCrypto
@@ -29,63 +30,8 @@ struct Ed25519KeyTableTests {
         return out
     }
 
-    /// A signer whose key is a·B + j·T (T of order 8), and whose signatures libsodium accepts:
-    /// R = r·B + k·T with k ≡ −h·j (mod 8), S = r + h·a.
-    struct Signer {
-        let a: [UInt8]
-        let key: [UInt8]
-        let j: Int
-        static let torsion = smallOrder[2]
-
-        init(torsion j: Int = 0) {
-            var a = [UInt8](repeating: 0, count: 32)
-            crypto_core_ed25519_scalar_random(&a)
-            var aB = [UInt8](repeating: 0, count: 32)
-            _ = crypto_scalarmult_ed25519_base_noclamp(&aB, a)
-            self.a = a
-            self.j = j
-            self.key = Signer.plusTorsion(aB, j)
-        }
-
-        static func plusTorsion(_ p: [UInt8], _ k: Int) -> [UInt8] {
-            var r = p
-            for _ in 0..<k {
-                var s = [UInt8](repeating: 0, count: 32)
-                _ = crypto_core_ed25519_add(&s, r, torsion)
-                r = s
-            }
-            return r
-        }
-
-        /// Each k fits with chance 1/8 (h changes with R): a fresh r when none of the 8 did.
-        func sign(_ message: [UInt8]) -> [UInt8] {
-            while true {
-                if let sig = trySign(message) { return sig }
-            }
-        }
-
-        func trySign(_ message: [UInt8]) -> [UInt8]? {
-            var r = [UInt8](repeating: 0, count: 32)
-            crypto_core_ed25519_scalar_random(&r)
-            var rB = [UInt8](repeating: 0, count: 32)
-            _ = crypto_scalarmult_ed25519_base_noclamp(&rB, r)
-            for k in 0..<8 {
-                let bigR = Signer.plusTorsion(rB, k)
-                var hash = [UInt8](repeating: 0, count: 64)
-                let input = bigR + key + message
-                crypto_hash_sha512(&hash, input, UInt64(input.count))
-                var h = [UInt8](repeating: 0, count: 32)
-                crypto_core_ed25519_scalar_reduce(&h, hash)
-                guard (Int(h[0]) * j + k) % 8 == 0 else { continue }
-                var ha = [UInt8](repeating: 0, count: 32)
-                crypto_core_ed25519_scalar_mul(&ha, h, a)
-                var s = [UInt8](repeating: 0, count: 32)
-                crypto_core_ed25519_scalar_add(&s, r, ha)
-                return bigR + s
-            }
-            return nil
-        }
-    }
+    /// Keys with a small-order part, and signatures libsodium accepts from them.
+    typealias Signer = TorsionSigner
 
     /// libsodium's answer and the table's (false when there is no table).
     static func answers(_ key: [UInt8], _ table: Ed25519KeyTable?, _ sig: [UInt8], _ message: [UInt8]) throws
@@ -103,17 +49,6 @@ struct Ed25519KeyTableTests {
         var out = [UInt8](repeating: 0, count: 32)
         let base = hex("5866666666666666666666666666666666666666666666666666666666666666")
         return crypto_core_ed25519_add(&out, bytes, base) == 0
-    }
-
-    static func plusOrder(_ s: ArraySlice<UInt8>) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: 32)
-        var carry = 0
-        for (i, b) in s.enumerated() {
-            let v = Int(b) + Int(order[i]) + carry
-            out[i] = UInt8(v & 0xFF)
-            carry = v >> 8
-        }
-        return out
     }
 
     @Test("random keys (some with a torsion component), messages and their mutations")
@@ -137,7 +72,7 @@ struct Ed25519KeyTableTests {
                     m[Int.random(in: 0..<m.count)] ^= 1 << Int.random(in: 0..<8)
                     cases.append((sig, m))
                 }
-                cases.append((Array(sig[0..<32]) + Self.plusOrder(sig[32..<64]), message))
+                cases.append((Array(sig[0..<32]) + TorsionSigner.plusGroupOrder(sig[32..<64]), message))
                 for (s, m) in cases {
                     let (sodium, fast) = try Self.answers(signer.key, table, s, m)
                     #expect(sodium == fast, "key \(signer.key) sig \(s)")
@@ -181,7 +116,10 @@ struct Ed25519KeyTableTests {
         let sig = signer.sign(message)
         let lMinus1 = [Self.order[0] - 1] + Self.order[1...]
         let lPlus1 = [Self.order[0] + 1] + Self.order[1...]
-        for s in [Self.plusOrder(sig[32..<64]), Self.order, lMinus1, lPlus1, [UInt8](repeating: 0xFF, count: 32)] {
+        for s in [
+            TorsionSigner.plusGroupOrder(sig[32..<64]), Self.order, lMinus1, lPlus1,
+            [UInt8](repeating: 0xFF, count: 32),
+        ] {
             let (sodium, fast) = try Self.answers(signer.key, table, Array(sig[0..<32]) + s, message)
             #expect(sodium == fast && !fast)
         }
