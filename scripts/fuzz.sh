@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
 
-all=(frames sync-session ingest tokens beacons control import trips expenses discover relay hours)
+all=(frames sync-session ingest tokens beacons control import trips expenses discover relay hours signatures)
 target="${1:-all}"
 seconds="${2:-60}"
 if [ "$target" = all ]; then

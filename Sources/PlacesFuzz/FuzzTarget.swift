@@ -33,6 +33,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case relay
     /// A place's opening hours: `OpeningHours` over arbitrary and syntax-shaped text (`FuzzHours`).
     case hours
+    /// `Ed25519KeyTable.verify` against libsodium on keys, signatures and messages from the
+    /// input (`FuzzSignatures`).
+    case signatures
 
     /// Runs one input. `sync-session` drives an actor: here it waits for it on a
     /// semaphore, so call this from a thread outside Swift's cooperative pool (libFuzzer's,
@@ -51,6 +54,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .discover: FuzzDiscover.run(input)
         case .relay: FuzzRelay.run(input)
         case .hours: FuzzHours.run(input)
+        case .signatures: FuzzSignatures.run(input)
         }
     }
 
