@@ -233,40 +233,26 @@ struct ReplicatorTests {
             await connect(who)
             _ = await replicator.received(offer([:], reply: false), from: who)
         }
-        func op(by author: SigningKeyPair, _ body: [UInt8]) -> SignedOp {
-            let header = OpHeader(doc: doc, author: author.publicKey.bytes, seq: 1, deps: [], lamport: 1, epoch: 0)
-            return SignedOp(
-                header: header, ciphertext: body, signature: [UInt8](repeating: 0, count: 64),
-                signedBytes: SignedOp.encodeSignedBytes(header: header, ciphertext: body))
-        }
-        func batch(_ op: SignedOp) -> Places_Sync_V1_SyncMessage {
-            var batch = Places_Sync_V1_OpsBatch()
-            batch.doc = Data(doc.bytes)
-            batch.ops = [Data(op.encoded)]
-            var message = Places_Sync_V1_SyncMessage()
-            message.ops = batch
-            return message
-        }
         let participants = await host.participants
         let delivered = Delivered()
         let pump = Task { await replicator.run { messages, to in delivered.record(messages, to: to) } }
         defer { pump.cancel() }
         // `peer` sends an op it wrote; it is stored and relayed to `other`.
-        let theirs = op(by: peer, [4, 5, 6])
+        let theirs = fakeOp(by: peer.publicKey, [4, 5, 6])
         await host.append(theirs.encoded, author: peer.publicKey.hex, seq: 1)
         await host.setNextIngest(
             IngestOutcome(
                 before: VersionVector([me.publicKey.hex: 1]), stored: [theirs], refusal: nil,
                 participantsBefore: participants, participantsAfter: participants))
-        _ = await replicator.received(batch(theirs), from: peer.publicKey)
+        _ = await replicator.received(opsMessage(theirs), from: peer.publicKey)
         // Then `other` sends an op that follows it: it is relayed to `peer`.
-        let next = op(by: other, [7, 8, 9])
+        let next = fakeOp(by: other.publicKey, [7, 8, 9])
         await host.append(next.encoded, author: other.publicKey.hex, seq: 1)
         await host.setNextIngest(
             IngestOutcome(
                 before: VersionVector([me.publicKey.hex: 1, peer.publicKey.hex: 1]), stored: [next], refusal: nil,
                 participantsBefore: participants, participantsAfter: participants))
-        _ = await replicator.received(batch(next), from: other.publicKey)
+        _ = await replicator.received(opsMessage(next), from: other.publicKey)
         for _ in 0..<200 where delivered.to(peer.publicKey).isEmpty { try await Task.sleep(for: .milliseconds(10)) }
         try await Task.sleep(for: .milliseconds(50))
         // Only the new op goes to `peer`: not its own op back in a round.
