@@ -125,7 +125,14 @@ function favoritesPanel() {
   }
 
   async function load() {
-    show(await get('/v1/favorites'));
+    const answer = await get('/v1/favorites');
+    // A drag that started while the list was being read: re-rendering now would take the
+    // dragged item from under the pointer and lose the drop. Read again when it ends.
+    if (dragging) {
+      stale = true;
+      return;
+    }
+    show(answer);
   }
 
   const refresh = debounce(() => {
