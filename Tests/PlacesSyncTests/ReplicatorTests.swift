@@ -267,95 +267,12 @@ struct ReplicatorTests {
             signedBytes: SignedOp.encodeSignedBytes(header: header, ciphertext: body))
     }
 
-    func opsMessage(_ op: SignedOp, pushedTo: [PublicKey] = []) -> Places_Sync_V1_SyncMessage {
+    func opsMessage(_ op: SignedOp) -> Places_Sync_V1_SyncMessage {
         var batch = Places_Sync_V1_OpsBatch()
         batch.doc = Data(doc.bytes)
         batch.ops = [Data(op.encoded)]
-        batch.pushedTo = pushedTo.map { Data($0.bytes.prefix(Replicator.pushedToPrefix)) }
         var message = Places_Sync_V1_SyncMessage()
         message.ops = batch
         return message
-    }
-
-    @Test("a local commit pushed to several participants names them in pushed_to; pushed to one, it names none")
-    func localCommitsNameTheirRecipients() async throws {
-        let other = try SigningKeyPair()
-        await host.addParticipant(other.publicKey)
-        for who in [peer.publicKey, other.publicKey] {
-            await connect(who)
-            _ = await replicator.received(offer([:], reply: false), from: who)
-        }
-        let delivered = Delivered()
-        let pump = Task { await replicator.run { messages, to in delivered.record(messages, to: to) } }
-        defer { pump.cancel() }
-        let first = fakeOp(by: me.publicKey, [1])
-        await host.append(first.encoded, author: me.publicKey.hex, seq: 1)
-        replicator.committed(
-            LocalCommit(
-                ops: [first], doc: doc, recipients: [peer.publicKey, other.publicKey], before: VersionVector([:])))
-        for _ in 0..<200 where delivered.to(other.publicKey).isEmpty { try await Task.sleep(for: .milliseconds(10)) }
-        let named = Set([peer.publicKey, other.publicKey].map { Data($0.bytes.prefix(Replicator.pushedToPrefix)) })
-        for who in [peer.publicKey, other.publicKey] {
-            let batches = delivered.to(who).filter { !$0.ops.ops.isEmpty }
-            #expect(batches.map(\.ops.ops) == [[Data(first.encoded)]])
-            #expect(batches.map { Set($0.ops.pushedTo) } == [named])
-        }
-        // Pushed to one participant, the batch names no one: the receiver relays as before.
-        let second = fakeOp(by: me.publicKey, seq: 2, [2])
-        await host.append(second.encoded, author: me.publicKey.hex, seq: 2)
-        replicator.committed(
-            LocalCommit(
-                ops: [second], doc: doc, recipients: [peer.publicKey],
-                before: VersionVector([me.publicKey.hex: 1])))
-        for _ in 0..<200 where delivered.to(peer.publicKey).filter({ !$0.ops.ops.isEmpty }).count < 2 {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        let last = delivered.to(peer.publicKey).filter { !$0.ops.ops.isEmpty }.last
-        #expect(last?.ops.ops == [Data(second.encoded)])
-        #expect(last?.ops.pushedTo.isEmpty == true)
-    }
-
-    @Test(
-        "ops are not relayed to the participants their author pushed them to; a relay's list, or one out of bounds, is not heeded"
-    )
-    func authorsListStopsRelays() async throws {
-        let other = try SigningKeyPair()
-        let third = try SigningKeyPair()
-        for who in [other.publicKey, third.publicKey] { await host.addParticipant(who) }
-        for who in [peer.publicKey, other.publicKey, third.publicKey] {
-            await connect(who)
-            _ = await replicator.received(offer([:], reply: false), from: who)
-        }
-        let participants = await host.participants
-        let delivered = Delivered()
-        let pump = Task { await replicator.run { messages, to in delivered.record(messages, to: to) } }
-        defer { pump.cancel() }
-        func receive(_ op: SignedOp, from sender: PublicKey, pushedTo: [PublicKey]) async throws -> Set<PublicKey> {
-            await host.append(op.encoded, author: op.header.authorKey, seq: op.header.seq)
-            await host.setNextIngest(
-                IngestOutcome(
-                    before: VersionVector(), stored: [op], refusal: nil, participantsBefore: participants,
-                    participantsAfter: participants))
-            _ = await replicator.received(opsMessage(op, pushedTo: pushedTo), from: sender)
-            try await Task.sleep(for: .milliseconds(100))
-            let got = [peer.publicKey, other.publicKey, third.publicKey].filter { who in
-                delivered.to(who).contains { $0.ops.ops.contains(Data(op.encoded)) }
-            }
-            return Set(got)
-        }
-        // The author (`peer`) pushed its op to `other` and to this daemon: relayed to `third` only.
-        let own = fakeOp(by: peer.publicKey, [1])
-        let named = [other.publicKey, me.publicKey]
-        #expect(try await receive(own, from: peer.publicKey, pushedTo: named) == [third.publicKey])
-        // `other` relays `third`'s op with a list naming `peer`: not heeded, relayed to both.
-        let relayed = fakeOp(by: third.publicKey, [2])
-        #expect(
-            try await receive(relayed, from: other.publicKey, pushedTo: [peer.publicKey, me.publicKey])
-                == [peer.publicKey, third.publicKey])
-        // A list of 65 entries from the author is out of bounds: not heeded either.
-        let tooMany = (0..<65).map { _ in peer.publicKey }
-        let second = fakeOp(by: peer.publicKey, seq: 2, [3])
-        let relayedTo = try await receive(second, from: peer.publicKey, pushedTo: tooMany)
-        #expect(relayedTo == [other.publicKey, third.publicKey])
     }
 }

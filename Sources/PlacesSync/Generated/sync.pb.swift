@@ -393,13 +393,6 @@ nonisolated struct Places_Sync_V1_OpsBatch: Sendable {
 
   var ops: [Data] = []
 
-  /// Set by an author pushing its own new ops live (sync.md §7, "Live propagation and
-  /// relaying"): the first 8 bytes of the key of each participant it pushed this batch to
-  /// directly, at most 64. A receiver does not relay the batch's ops to them. Heeded only in a
-  /// batch whose every op is the sender's own; ignored whole when it has more than 64 entries
-  /// or an entry that is not 8 bytes.
-  var pushedTo: [Data] = []
-
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   init() {}
@@ -1393,7 +1386,7 @@ nonisolated extension Places_Sync_V1_KeyGrant: SwiftProtobuf.Message, SwiftProto
 
 nonisolated extension Places_Sync_V1_OpsBatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".OpsBatch"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{1}ops\0\u{3}pushed_to\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{1}ops\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1403,7 +1396,6 @@ nonisolated extension Places_Sync_V1_OpsBatch: SwiftProtobuf.Message, SwiftProto
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularBytesField(value: &self.doc) }()
       case 2: try { try decoder.decodeRepeatedBytesField(value: &self.ops) }()
-      case 3: try { try decoder.decodeRepeatedBytesField(value: &self.pushedTo) }()
       default: break
       }
     }
@@ -1416,16 +1408,12 @@ nonisolated extension Places_Sync_V1_OpsBatch: SwiftProtobuf.Message, SwiftProto
     if !self.ops.isEmpty {
       try visitor.visitRepeatedBytesField(value: self.ops, fieldNumber: 2)
     }
-    if !self.pushedTo.isEmpty {
-      try visitor.visitRepeatedBytesField(value: self.pushedTo, fieldNumber: 3)
-    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   static func ==(lhs: Places_Sync_V1_OpsBatch, rhs: Places_Sync_V1_OpsBatch) -> Bool {
     if lhs.doc != rhs.doc {return false}
     if lhs.ops != rhs.ops {return false}
-    if lhs.pushedTo != rhs.pushedTo {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

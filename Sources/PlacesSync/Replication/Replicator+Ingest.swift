@@ -1,4 +1,3 @@
-import Foundation
 import PlacesCrypto
 import PlacesModel
 
@@ -91,16 +90,11 @@ extension Replicator {
             for op in result.stored { window.frontier.include(op.header.authorKey, op.header.seq) }
             sendWindows[peer]?[docID] = window
         }
-        // Relay to the other participants (a box in the van keeps everyone in sync), but not
-        // to those the author says it pushed these ops to itself.
+        // Relay to the other participants (a box in the van keeps everyone in sync).
         let me = await host.replicaIdentity()?.publicKey
         let participantsNow = result.participantsAfter
-        let pushedByAuthor = Replicator.pushedTo(batch, from: peer, stored: result.stored)
         await push(
-            result.stored, doc: docID,
-            to: participantsNow.filter {
-                $0 != peer && $0 != me && !pushedByAuthor.contains(Data($0.bytes.prefix(Replicator.pushedToPrefix)))
-            }, before: result.before)
+            result.stored, doc: docID, to: participantsNow.filter { $0 != peer && $0 != me }, before: result.before)
         // Members added by these ops: offer them the itinerary if they are connected here, and
         // offer it again to the other connected participants, whose next offers then carry
         // the newcomers' key grants on (a share travels several hops without a reconnect).
@@ -125,16 +119,5 @@ extension Replicator {
         // Photos the new ops name (a post's, a card's picture), fetched lazily from the sender:
         // of the entities these ops change, not the whole document again per batch.
         return out + (await blobsFollow(from: peer, in: docID, among: result.entities))
-    }
-
-    /// The key prefixes of a batch's `pushed_to`, heeded only when every op stored from it is
-    /// the sender's own (an author saying where its own ops went, never a relay speaking for
-    /// someone else's) and the field is within its bounds; otherwise none.
-    static func pushedTo(_ batch: Places_Sync_V1_OpsBatch, from peer: PublicKey, stored: [SignedOp]) -> Set<Data> {
-        guard !batch.pushedTo.isEmpty, batch.pushedTo.count <= maxPushedTo,
-            batch.pushedTo.allSatisfy({ $0.count == pushedToPrefix }),
-            stored.allSatisfy({ $0.header.author == peer.bytes })
-        else { return [] }
-        return Set(batch.pushedTo)
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import PlacesCrypto
 import PlacesModel
 
@@ -87,19 +86,15 @@ extension Replicator {
                 "doc.id": "\(commit.doc)", "ops": "\(commit.ops.count)", "recipients": "\(commit.recipients.count)",
             ])
         guard !commit.recipients.isEmpty else { return }
-        await push(commit.ops, doc: commit.doc, to: commit.recipients, before: commit.before, own: true)
+        await push(commit.ops, doc: commit.doc, to: commit.recipients, before: commit.before)
     }
 
     /// Sends new ops (a local commit, or ops from one peer relayed to the others) to each of
     /// `recipients`. A recipient still being sent older ops in rounds would get these before
     /// ops they depend on and refuse them: it gets a fresh offer instead (so it keeps pulling
     /// until it holds them) and the next round if there is room. `before` is what this
-    /// daemon held before the ops. Its `own` new ops (a local commit) name in `pushed_to` the
-    /// peers they went to directly, which need no relay of them (sync.md §7, "Live
-    /// propagation and relaying").
-    func push(
-        _ ops: [SignedOp], doc: DocumentID, to recipients: [PublicKey], before: VersionVector?, own: Bool = false
-    ) async {
+    /// daemon held before the ops.
+    func push(_ ops: [SignedOp], doc: DocumentID, to recipients: [PublicKey], before: VersionVector?) async {
         guard !ops.isEmpty, !recipients.isEmpty else { return }
         var direct = [PublicKey]()
         var toOffer = Set<PublicKey>()
@@ -127,12 +122,7 @@ extension Replicator {
         }
         if !toOffer.isEmpty { await offerToConnected(doc, newcomers: toOffer) }
         guard !direct.isEmpty else { return }
-        var messages = batches(of: ops.map(\.encoded), doc: doc)
-        if own, direct.count > 1, direct.count <= Replicator.maxPushedTo {
-            let pushedTo = direct.map { Data($0.bytes.prefix(Replicator.pushedToPrefix)) }
-            for index in messages.indices { messages[index].ops.pushedTo = pushedTo }
-        }
-        enqueue(messages, doc: doc, to: direct)
+        enqueue(batches(of: ops.map(\.encoded), doc: doc), doc: doc, to: direct)
         var sent = VersionVector()
         for op in ops { sent.include(op.header.authorKey, op.header.seq) }
         for recipient in direct { noteSent(sent, to: recipient, doc: doc) }

@@ -29,10 +29,6 @@ public actor Replicator {
     /// Most key grants sent in one offer, and verified from one received offer
     /// (`Protocol/sync.md` §7, "Bounds"). Grants beyond it are skipped, unverified.
     public static let maxGrantsPerOffer = 64
-    /// The most entries an `OpsBatch`'s `pushed_to` may have, and their length: the first
-    /// bytes of a participant's key (sync.md §7, "Live propagation and relaying").
-    public static let maxPushedTo = 64
-    public static let pushedToPrefix = 8
     /// Most entries of a version vector accepted in an offer; an offer with more is ignored.
     public static let maxVectorEntries = 1_024
     /// Largest `seq` an offered vector may name (op-format.md §1 bounds `seq`).
