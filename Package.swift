@@ -208,7 +208,7 @@ let package = Package(
         // CSodium: the Ed25519 key table's tests sign with torsion keys through libsodium's
         // point functions; Fixtures: C2SP CCTV's Ed25519 vectors.
         .testTarget(
-            name: "PlacesCryptoTests", dependencies: ["PlacesCrypto", "PlacesCryptoTesting", "CSodium"],
+            name: "PlacesCryptoTests", dependencies: ["PlacesCrypto", "PlacesModel", "PlacesCryptoTesting", "CSodium"],
             exclude: ["Fixtures"]),
         // Keys with a small-order part and signatures libsodium accepts from them: for the key
         // table's tests and its differential bench.

@@ -51,8 +51,8 @@ step() {
 weather='WeatherTLSTests|TripDayWeatherTests|DashboardAPITests'
 apart='HostilePeerTests|HostileTripPeerTests|HostileExpensePeerTests|HostileCardPeerTests|HostileSocialPeerTests|HostileExplorePeerTests|RelayTripPhotoAttackTests|FaultConvergenceTests|PlacesIntegrationTests.CLI|BrowserApp|BrowserBench'
 
-step --skip "PlacesIntegrationTests|SyncServiceTests|TransportLimitsTests|$weather"
-step --filter 'SyncServiceTests|TransportLimitsTests'
+step --skip "PlacesIntegrationTests|SyncServiceTests|TransportLimitsTests|VerifyAheadTests|$weather"
+step --filter 'SyncServiceTests|TransportLimitsTests|VerifyAheadTests'
 step --filter "$weather"
 step --filter PlacesIntegrationTests --skip "$apart"
 step --filter 'PlacesIntegrationTests.CLI'

@@ -14,13 +14,16 @@ private let coreCount = ProcessInfo.processInfo.activeProcessorCount
 final class Pipeline<T: Sendable>: @unchecked Sendable {
     private let count: Int
     private let chunk: Int
-    private let work: @Sendable (Int) -> T
+    private let work: @Sendable (Range<Int>) -> [T]
     // Guarded by `condition`.
     private var results: [T?]
     private var done: [Bool]
     private var nextChunk = 0
     private var published: Int
     private let condition = NSCondition()
+    // The caller's side only: the chunk whose results it holds.
+    private var takenChunk = -1
+    private var taken: [T?] = []
 
     /// The cores this process may use, read once: `activeProcessorCount` reads the cgroup's
     /// quota files on each call (open, read, close), which cost a one-op append or ingest
@@ -29,7 +32,16 @@ final class Pipeline<T: Sendable>: @unchecked Sendable {
 
     /// Starts the background work on all cores but the caller's; with one core (or a small
     /// batch), everything is computed by the caller as it asks.
-    init(count: Int, chunk: Int = 32, published: Int? = nil, work: @escaping @Sendable (Int) -> T) {
+    convenience init(count: Int, chunk: Int = 32, published: Int? = nil, work: @escaping @Sendable (Int) -> T) {
+        self.init(count: count, chunk: chunk, published: published, chunkWork: { range in range.map(work) })
+    }
+
+    /// As `init(count:chunk:published:work:)`, with the work done a chunk at a time
+    /// (`chunkWork` returns one result per item of its range, in order).
+    init(
+        count: Int, chunk: Int = 32, published: Int? = nil,
+        chunkWork work: @escaping @Sendable (Range<Int>) -> [T]
+    ) {
         self.count = count
         self.chunk = max(1, chunk)
         self.published = published ?? count
@@ -44,8 +56,11 @@ final class Pipeline<T: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Marks the inputs of items `0..<count` ready.
+    /// Marks the inputs of items `0..<count` ready. Only a whole chunk (or the last item)
+    /// is handed out, so the lock is taken only then: a call per item costs the caller a
+    /// lock it shares with the workers.
     func publish(upTo count: Int) {
+        guard count % chunk == 0 || count >= self.count else { return }
         condition.lock()
         let before = published
         published = max(published, count)
@@ -55,14 +70,19 @@ final class Pipeline<T: Sendable>: @unchecked Sendable {
     }
 
     /// The result for item `i` (computed by now, or computed here). Item `i` must be published.
+    /// The caller's results are taken a chunk at a time (one lock per chunk); only the one
+    /// caller may ask.
     func result(_ i: Int) -> T {
         let needed = i / chunk
+        if needed == takenChunk, let value = taken[i - needed * chunk] { return value }
         while true {
             condition.lock()
             if done[needed] {
-                let value = results[i]!
+                let range = (needed * chunk)..<min(count, (needed + 1) * chunk)
+                taken = Array(results[range])
+                takenChunk = needed
                 condition.unlock()
-                return value
+                return taken[i - needed * chunk]!
             }
             condition.unlock()
             if let c = claim() {
@@ -100,7 +120,7 @@ final class Pipeline<T: Sendable>: @unchecked Sendable {
 
     private func run(_ c: Int) {
         let range = (c * chunk)..<min(count, (c + 1) * chunk)
-        let values = range.map(work)
+        let values = work(range)
         condition.lock()
         for (i, value) in zip(range, values) { results[i] = value }
         done[c] = true

@@ -92,7 +92,7 @@ extension Store {
         try write { db in
             var result = IngestResult()
             let batch = OpBatch()
-            let checked = try Store.precheck(db, encodedOps, keyring: keyring)
+            let checked = precheck(encodedOps, keyring: keyring)
             defer { checked.cancel() }
             for (i, bytes) in encodedOps.enumerated() {
                 let op = checked.result(i)
@@ -125,6 +125,8 @@ extension Store {
         var id: [UInt8] = []
         /// Whether the op was held before the batch.
         var held = false
+        /// Whether `held` was looked up (false when the lookup failed: the writer looks).
+        var heldKnown = false
         /// Whether the signature verifies (not checked for ops already held).
         var signatureValid = false
         /// The decrypted and parsed body; nil when it cannot be decrypted or parsed.
@@ -136,52 +138,60 @@ extension Store {
         var plan: Materializer.Plan?
     }
 
-    /// Decodes every op, computes its id and looks up whether it is held, then verifies and
-    /// opens those not already held, in a pipeline: each op is handed to the other cores as
-    /// soon as it is looked up, so they verify while this thread looks up the next ones and
-    /// then stores the ops already checked.
-    static func precheck(_ db: Database, _ encodedOps: [[UInt8]], keyring: Keyring) throws -> Pipeline<CheckedOp> {
-        let decoded = Slots<CheckedOp>(count: encodedOps.count)
-        let pipeline = Pipeline(
-            count: encodedOps.count, chunk: encodedOps.count >= 8 ? 16 : encodedOps.count, published: 0
-        ) { i in
-            var c = decoded[i]
-            if !c.held { verifyAndOpen(&c, keyring: keyring) }
-            return c
-        }
-        // Replays are skipped before their signature is looked at: no need to verify them.
-        do {
-            for (i, bytes) in encodedOps.enumerated() {
-                var c: CheckedOp
+    /// Decodes every op, computes its id, looks up whether it is held, and verifies and opens
+    /// those not held, a chunk at a time on the other cores while this thread stores the
+    /// ops already checked (and on this thread when it would otherwise wait). Replays are
+    /// skipped before their signature is looked at: no need to verify them. The lookup reads
+    /// the last commit (the lookup connection), which is the database as this batch's write
+    /// transaction found it: an op stored earlier in the batch is found by `OpBatch`.
+    func precheck(_ encodedOps: [[UInt8]], keyring: Keyring) -> Pipeline<CheckedOp> {
+        Pipeline(count: encodedOps.count, chunk: encodedOps.count >= 8 ? 16 : encodedOps.count) { range in
+            var checked = range.map { i -> CheckedOp in
                 do throws(OpFormatError) {
-                    let op = try SignedOp(decoding: bytes)
-                    c = CheckedOp(op: .success(op), id: Blake2b.hash256(op.signedBytes))
+                    let op = try SignedOp(decoding: encodedOps[i])
+                    return CheckedOp(op: .success(op), id: Blake2b.hash256(op.signedBytes))
                 } catch {
-                    c = CheckedOp(op: .failure(error))
+                    return CheckedOp(op: .failure(error))
                 }
-                if !c.id.isEmpty {
-                    var held = try RawStatement(db, "SELECT 1 FROM op WHERE id = ?")
-                    held.bind(c.id)
-                    try held.forEachRow(db) { _ in c.held = true }
-                }
-                decoded.set(i, c)
-                pipeline.publish(upTo: i + 1)
             }
-        } catch {
-            // The workers wait for ops that will not come.
-            pipeline.cancel()
-            throw error
+            let held = self.heldOps(checked.map(\.id).filter { !$0.isEmpty })
+            for j in checked.indices where !checked[j].id.isEmpty {
+                if let held {
+                    checked[j].held = held.contains(checked[j].id)
+                    checked[j].heldKnown = true
+                }
+                if !checked[j].held { Store.verifyAndOpen(&checked[j], keyring: keyring) }
+            }
+            return checked
         }
-        return pipeline
+    }
+
+    /// Which of `ids` are stored, as of the last commit; nil when the lookup fails.
+    private func heldOps(_ ids: [[UInt8]]) -> Set<[UInt8]>? {
+        guard !ids.isEmpty else { return [] }
+        return try? readOne { db in
+            var held = Set<[UInt8]>()
+            for id in ids {
+                var statement = try RawStatement(db, "SELECT 1 FROM op WHERE id = ?")
+                statement.bind(id)
+                try statement.forEachRow(db) { _ in held.insert(id) }
+            }
+            return held
+        }
     }
 
     /// Verifies the signature of a decoded op and, when it holds, opens and parses the body.
     static func verifyAndOpen(_ c: inout CheckedOp, keyring: Keyring) {
         guard case .success(let op) = c.op else { return }
         let header = op.header
-        guard let author = try? PublicKey(bytes: header.author), let signature = try? Signature(bytes: op.signature),
-            SignatureVerifier.shared.verify(signature, by: author, for: op.signedBytes)
-        else { return }
+        // Verified ahead (the sync transport verifies a peer's next batch while this one is
+        // stored): the same id and signature verified then.
+        if !VerifiedOps.shared.take(id: c.id, signature: op.signature) {
+            guard let author = try? PublicKey(bytes: header.author),
+                let signature = try? Signature(bytes: op.signature),
+                SignatureVerifier.shared.verify(signature, by: author, for: op.signedBytes)
+            else { return }
+        }
         c.signatureValid = true
         guard let key = keyring.key(header.doc, epoch: header.epoch),
             let plaintext = try? SecretBox.open(
@@ -212,8 +222,16 @@ extension Store {
             throw Rejection.unknownDocument
         }
         let id = checked.id
-        // Held: before the batch (looked up by `precheck`) or stored earlier in it.
+        // Held: before the batch (looked up by `precheck`, or here when it could not) or
+        // stored earlier in it.
         if checked.held || batch.stored(id) != nil { return nil }
+        if !checked.heldKnown {
+            var held = try RawStatement(db, "SELECT 1 FROM op WHERE id = ?")
+            held.bind(id)
+            var found = false
+            try held.forEachRow(db) { _ in found = true }
+            if found { return nil }
+        }
         guard checked.signatureValid else { throw Rejection.badSignature }
 
         let (vector, equivocating) = try checkChain(db, header, batch: batch)

@@ -101,8 +101,18 @@ enum SyncBench {
         let clock = ContinuousClock()
         let start = clock.now
         var index = 0
+        // As the sync transport does: the next batch (read from the connection while this
+        // one is stored) is verified ahead; its ingest stops that and verifies the rest.
+        var ahead: VerifiedOps.Ahead? = nil
         while index < encoded.count {
             let batch = Array(encoded[index..<min(encoded.count, index + 1_000)])
+            ahead?.cancel()
+            ahead = nil
+            let next = encoded[(index + batch.count)..<min(encoded.count, index + batch.count + 1_000)]
+            if !next.isEmpty, ProcessInfo.processInfo.environment["PLACES_BENCH_NO_AHEAD"] == nil {
+                ahead = VerifiedOps.Ahead()
+                VerifiedOps.shared.verifyInBackground(Array(next), ahead: ahead!)
+            }
             let result = try replica.ingest(batch, doc: doc, keyring: keyring)
             precondition(result.rejected == nil && result.stored.count == batch.count)
             index += batch.count

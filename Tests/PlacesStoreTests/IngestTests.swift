@@ -68,6 +68,30 @@ struct IngestTests {
         #expect(try b.materializedDump() == f.store.materializedDump())
     }
 
+    @Test("ops verified ahead are taken by the ingest, and one with another signature is still refused")
+    func verifiedAhead() throws {
+        let f = try Fixture()
+        let ops = try authoredOps(f, count: 5, seed: 4)
+        let b = try replica(of: f)
+        for op in ops { VerifiedOps.shared.verify(op.encoded) }
+        let ids = ops.map { Blake2b.hash256($0.signedBytes) }
+        #expect(zip(ids, ops).allSatisfy { VerifiedOps.shared.holds(id: $0, signature: $1.signature) })
+        // The signature of op 2 replaced by op 3's: the id is op 2's, the signature is not the
+        // one verified ahead for it, and it does not verify.
+        var swapped = ops[2].signedBytes + ops[3].signature
+        #expect(
+            try b.ingest(ops[..<2].map(\.encoded) + [swapped], doc: f.doc, keyring: f.keyring).rejected?.reason
+                == .badSignature)
+        // The two stored took their entries; the refused one left op 2's in place.
+        #expect(!VerifiedOps.shared.holds(id: ids[0], signature: ops[0].signature))
+        #expect(VerifiedOps.shared.holds(id: ids[2], signature: ops[2].signature))
+        swapped[swapped.count - 1] ^= 0x01
+        #expect(try b.ingest([swapped], doc: f.doc, keyring: f.keyring).rejected?.reason == .badSignature)
+        #expect(try b.ingest(ops[2...].map(\.encoded), doc: f.doc, keyring: f.keyring).stored.count == 3)
+        #expect(zip(ids, ops).allSatisfy { !VerifiedOps.shared.holds(id: $0, signature: $1.signature) })
+        #expect(try b.materializedDump() == f.store.materializedDump())
+    }
+
     @Test("gaps, missing dependencies, equivocation and a wrong key are refused")
     func orderingRules() throws {
         let f = try Fixture()

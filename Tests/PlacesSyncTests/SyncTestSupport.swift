@@ -97,7 +97,7 @@ let quietLogger: Logger = {
 
 /// Runs a `SyncService` on 127.0.0.1 for the duration of `body`, then cancels it.
 func withService<R: Sendable>(
-    _ delegate: RecordingDelegate, port: Int = 0, limits: SyncLimits = .fastTests, logger: Logger = quietLogger,
+    _ delegate: any SyncDelegate, port: Int = 0, limits: SyncLimits = .fastTests, logger: Logger = quietLogger,
     _ body: (SyncService, Int) async throws -> R
 ) async throws -> R {
     let service = SyncService(host: "127.0.0.1", port: port, delegate: delegate, logger: logger, limits: limits)

@@ -314,15 +314,34 @@ extension SyncService {
 
     /// Handles inbound messages in order: keepalive here, everything else through the
     /// delegate. Returns the reason the session should end.
+    ///
+    /// While a batch of ops is handled, the next message is read ahead, and when it is a
+    /// batch of ops too, its signatures are verified on the idle-time thread
+    /// (`VerifiedOps`): a fresh sync's batches follow each other, and the store then skips
+    /// those verifications. The verification ahead stops when its batch is handled.
     private nonisolated func readLoop(
         _ session: SyncSession, events: inout Events, cipher: SessionCipher, assembler: inout SyncMessageAssembler
     ) async -> SyncError {
+        // Read by one task at a time: this loop, or the task reading the next message ahead
+        // (awaited before this loop reads again). A read ahead left when the session ends
+        // finishes as the connection closes.
+        let reader = InboundReader(service: self, events: events, cipher: cipher, assembler: assembler)
+        var ahead: Task<(SyncInbound?, VerifiedOps.Ahead?), any Error>?
         // Pair requests seen on this session: one is the bound (devices.md §7).
         var pairRequests = 0
         do {
-            while let inbound = try await nextInbound(
-                &events, cipher: cipher, assembler: &assembler, handshakeDone: true)
-            {
+            while true {
+                let inbound: SyncInbound?
+                var verifying: VerifiedOps.Ahead?
+                if let pending = ahead {
+                    (inbound, verifying) = try await pending.value
+                    ahead = nil
+                } else {
+                    inbound = try await reader.next()
+                }
+                guard let inbound else { break }
+                // Its batch reaches the store now, which verifies what is left itself.
+                verifying?.cancel()
                 switch inbound {
                 case .strangerCheck:
                     guard await delegate.keepSession(with: session.info.key) else {
@@ -358,7 +377,10 @@ extension SyncService {
                         case .summary(let summary) where !summary.buckets.isEmpty: session.noteOffer()
                         default: break
                         }
-                        if case .ops = message.kind { session.noteReceived(ops: Self.opFingerprints([message])) }
+                        if case .ops = message.kind {
+                            session.noteReceived(ops: Self.opFingerprints([message]))
+                            ahead = Task { try await reader.nextVerifyingOps() }
+                        }
                         let replies = await delegate.received(message, from: session.info.key)
                         session.enqueue(serializeForSending(replies), ops: Self.opFingerprints(replies))
                     }
@@ -368,6 +390,37 @@ extension SyncService {
             return SyncError(.closed, "The peer closed the connection")
         } catch {
             return SyncError.of(error)
+        }
+    }
+
+    /// A session's inbound side after the handshake: frames decrypted and assembled into
+    /// messages, by one task at a time (`readLoop`).
+    private final class InboundReader: @unchecked Sendable {
+        private let service: SyncService
+        private var events: Events
+        private let cipher: SessionCipher
+        private var assembler: SyncMessageAssembler
+
+        init(service: SyncService, events: Events, cipher: SessionCipher, assembler: SyncMessageAssembler) {
+            self.service = service
+            self.events = events
+            self.cipher = cipher
+            self.assembler = assembler
+        }
+
+        func next() async throws -> SyncInbound? {
+            try await service.nextInbound(&events, cipher: cipher, assembler: &assembler, handshakeDone: true)
+        }
+
+        /// The next message; a batch of ops starts being verified ahead.
+        func nextVerifyingOps() async throws -> (SyncInbound?, VerifiedOps.Ahead?) {
+            let inbound = try await next()
+            guard case .message(let message) = inbound, case .ops(let batch) = message.kind else {
+                return (inbound, nil)
+            }
+            let ahead = VerifiedOps.Ahead()
+            VerifiedOps.shared.verifyInBackground(batch.ops.map { [UInt8]($0) }, ahead: ahead)
+            return (inbound, ahead)
         }
     }
 
