@@ -210,12 +210,37 @@ struct HTTPResponseReader {
     }
 
     mutating func readExactly(_ n: Int) throws(ControlClientError) -> [UInt8] {
-        while buffer.count < n {
-            if eof { throw ControlClientError(code: .io, message: "the daemon closed the connection mid-response") }
-            try fill()
+        if buffer.count >= n {
+            defer { buffer.removeSubrange(..<n) }
+            return Array(buffer[..<n])
         }
-        defer { buffer.removeSubrange(..<n) }
-        return Array(buffer[..<n])
+        // The rest is received straight into the answer's own array: a long body (a trip of
+        // 100,000 places is megabytes) is copied once, not through `buffer` and again out.
+        var failure: ControlClientError?
+        let body = [UInt8](unsafeUninitializedCapacity: n) { out, count in
+            guard let base = out.baseAddress else { return }
+            count = buffer.withUnsafeBufferPointer { have in
+                guard let from = have.baseAddress else { return 0 }
+                base.initialize(from: from, count: have.count)
+                return have.count
+            }
+            buffer.removeAll()
+            while count < n {
+                let got = recv(fd, base + count, n - count, 0)
+                if got < 0 && errno == EINTR { continue }
+                if got <= 0 {
+                    if got == 0 { eof = true }
+                    failure = ControlClientError(
+                        code: .io,
+                        message: got == 0
+                            ? "the daemon closed the connection mid-response" : "reading from the daemon failed")
+                    return
+                }
+                count += got
+            }
+        }
+        if let failure { throw failure }
+        return body
     }
 
     mutating func readBody(_ head: Head, _ sink: ([UInt8]) -> Bool) throws(ControlClientError) {

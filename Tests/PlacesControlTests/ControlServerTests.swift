@@ -278,7 +278,67 @@ struct ControlServerTests {
             let response = try result.get()
             #expect(response.status == 200, "round \(round)")
             #expect(response.body.count == body.count, "round \(round)")
+            #expect(response.body == body, "round \(round)")
         }
+    }
+
+    /// The client receives a long body straight into its own array; a daemon that closes
+    /// the connection before the body's length is reached is an error, not a short answer.
+    @Test("a body cut short by the daemon is an error; a whole one arrives byte for byte")
+    func bodyCutShort() async throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/control.sock"
+        let listener = try Self.listen(path)
+        defer { close(listener) }
+        let body = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        // Each connection: the head says 300,000 bytes; the first gets them all, the second
+        // 200,000 and then the connection closes.
+        let server = Thread {
+            for sent in [body.count, 200_000] {
+                let fd = accept(listener, nil, nil)
+                guard fd >= 0 else { return }
+                var request = [UInt8](repeating: 0, count: 4096)
+                _ = recv(fd, &request, request.count, 0)
+                let head = Array("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
+                let bytes = head + body[..<sent]
+                var offset = 0
+                while offset < bytes.count {
+                    let n = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    guard n > 0 else { break }
+                    offset += n
+                }
+                close(fd)
+            }
+        }
+        server.start()
+        let client = ControlClient(socketPath: path, readTimeoutSeconds: 10)
+        let whole = try await Self.onThread { try client.send("GET", "/v1/whole") }.get()
+        #expect(whole.status == 200)
+        #expect(whole.body == body)
+        let cut = await Self.onThread { try client.send("GET", "/v1/cut") }
+        #expect(throws: ControlClientError.self) { try cut.get() }
+        if case .failure(let error as ControlClientError) = cut {
+            #expect(error.code == .io)
+            #expect(error.message.contains("mid-response"))
+        }
+    }
+
+    /// A listening Unix socket at `path`.
+    static func listen(_ path: String) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
+        }
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard fd >= 0, bound == 0, Glibc.listen(fd, 4) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        return fd
     }
 
     static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async -> Result<T, any Error> {
