@@ -25,7 +25,7 @@ struct ExpenseLedgerSyncTests {
         try a.share(it, with: b.id, role: "editor")
         try await eventually("Bruno holds the trip as an editor") { (try? b.itinerary(it).role) == "editor" }
         let people = [a.id, b.id]
-        var random = ExpenseLedgerSyncTests.Random(seed: 34)
+        var random = SeededRandom(seed: 34)
         var ids = [String]()
         for round in 0..<4 {
             for step in 0..<12 {
@@ -65,19 +65,6 @@ struct ExpenseLedgerSyncTests {
                 let anew = Self.routes.map { node.expenseRead(it, $0) }
                 #expect(kept == anew, "\(node.name), round \(round)")
             }
-        }
-    }
-
-    /// SplitMix64: a seeded generator, the same on every run.
-    struct Random {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 }

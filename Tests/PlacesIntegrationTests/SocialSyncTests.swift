@@ -274,18 +274,6 @@ struct SocialSyncTests {
         #expect(try ana.d.client.send("GET", "/v1/photos/\(kept.id)").status == 200)
     }
 
-    /// A deterministic generator, so that a failing sequence can be replayed.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test(
         "counts agree on every device whatever order the reactions arrive in: random likes, unlikes, comments and deletions",
         arguments: [UInt64(1), 7, 42])
@@ -295,7 +283,7 @@ struct SocialSyncTests {
         try await eventually("both friends see the post") {
             try Self.feed(bruno).contains { $0.id == post.id } && Self.feed(carla).contains { $0.id == post.id }
         }
-        var random = Seeded(state: seed)
+        var random = SeededRandom(seed: seed)
         let people = [ana, bruno, carla]
         var liked = Set<String>()
         var comments = [String: [String]]()  // person id → their live comment ids

@@ -192,8 +192,10 @@ struct SyncTests {
         }
         try await Task.sleep(for: .milliseconds(500))
         #expect(try s.d.call(ItineraryList.self, "GET", "/v1/itineraries").count == 0)
-        #expect(
-            try s.d.call(PeerList.self, "GET", "/v1/peers").peers.first { $0.id == a.id }?.documents.isEmpty == true)
+        // Ana closes a stranger's session 10 s after it opened (sync.md §6): on a loaded
+        // machine this read can come later, and Ana is then no longer listed at all.
+        let seen = try s.d.call(PeerList.self, "GET", "/v1/peers").peers.first { $0.id == a.id }
+        #expect(seen?.documents.isEmpty ?? true, "the stranger lists no document of Ana's")
     }
 }
 
