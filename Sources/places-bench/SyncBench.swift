@@ -110,8 +110,9 @@ enum SyncBench {
             ahead = nil
             let next = encoded[(index + batch.count)..<min(encoded.count, index + batch.count + 1_000)]
             if !next.isEmpty, ProcessInfo.processInfo.environment["PLACES_BENCH_NO_AHEAD"] == nil {
-                ahead = VerifiedOps.Ahead()
-                VerifiedOps.shared.verifyInBackground(Array(next), ahead: ahead!)
+                let verifying = VerifiedOps.Ahead()
+                VerifiedOps.shared.verifyInBackground(Array(next), ahead: verifying)
+                ahead = verifying
             }
             let result = try replica.ingest(batch, doc: doc, keyring: keyring)
             precondition(result.rejected == nil && result.stored.count == batch.count)

@@ -227,11 +227,7 @@ struct ControlServerTests {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (i, b) in path.utf8.enumerated() { raw[i] = b }
-        }
+        var addr = address(path)
         let rc = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
@@ -324,14 +320,20 @@ struct ControlServerTests {
         }
     }
 
-    /// A listening Unix socket at `path`.
-    static func listen(_ path: String) throws -> Int32 {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    /// The Unix socket address of `path` (the tests' paths are short enough).
+    static func address(_ path: String) -> sockaddr_un {
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in
             for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
         }
+        return addr
+    }
+
+    /// A listening Unix socket at `path`.
+    static func listen(_ path: String) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = address(path)
         let bound = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
