@@ -255,6 +255,9 @@ struct SyncServiceTests {
             }
             #expect(await eventually { await bobService.connectedPeers().isEmpty })
             #expect(await eventually { await bob.closed.count == 1 })
+            // Alice's first service may stop between Bob listing the session and Alice's
+            // delegate hearing of it, so count only what the restarted service opens.
+            let openedBefore = await alice.opened.count
             try await withService(alice, port: alicePort) { aliceService, _ in
                 // The session lasted under twice the stranger grace, so the re-dial backs off
                 // (1 s, then 2 s, … × [0.5, 1]): allow for a few doublings on a loaded machine.
@@ -262,10 +265,9 @@ struct SyncServiceTests {
                     await eventually(within: .seconds(20)) {
                         await aliceService.connectedPeers().map { $0.key } == [bob.key]
                     })
-                // The delegate hears of the new session just after the service lists it. At least
-                // two in all: a CI run under load timed out waiting for exactly two, and one more
-                // session would not contradict what this test claims.
-                #expect(await eventually(within: .seconds(10)) { await alice.opened.count >= 2 })
+                // The delegate hears of the new session just after the service lists it (one
+                // more session would not contradict what this test claims).
+                #expect(await eventually(within: .seconds(10)) { await alice.opened.count > openedBefore })
             }
         }
     }
