@@ -126,6 +126,8 @@ extension Places_Sync_V1_SyncMessage.OneOf_Kind {
         case .relayUsage(let usage): "relayUsage(\(usage.documents), \(usage.bytes))"
         case .relayBlobs(let blobs): "relayBlobs(\(blobs.names.count))"
         case .summary(let summary): "summary(\(summary.buckets.count) buckets)"
+        case .opsHave(let have): "opsHave(\(have.ids.count))"
+        case .opsWant(let want): "opsWant(\(want.ids.count))"
         }
     }
 }

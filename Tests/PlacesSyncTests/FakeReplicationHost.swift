@@ -88,6 +88,24 @@ actor FakeReplicationHost: ReplicationHost {
         }
         return round
     }
+    /// An entry's op id: the hash of its signed bytes (all but the last 64, the signature).
+    private func id(_ bytes: [UInt8]) -> [UInt8] { Blake2b.hash256(Array(bytes.dropLast(64))) }
+    func heldOps(_ ids: [[UInt8]], in id: DocumentID) async -> Set<[UInt8]>? {
+        guard id == doc else { return [] }
+        return Set(log.map { self.id($0.bytes) }).intersection(ids)
+    }
+    /// The ids `ops(withIDs:in:maxBytes:)` was asked for.
+    var wanted: [[[UInt8]]] = []
+    func ops(withIDs ids: [[UInt8]], in id: DocumentID, maxBytes: Int) async -> ReplicaRound? {
+        wanted.append(ids)
+        var round = ReplicaRound(ops: [], stamps: [], readThrough: 0)
+        for (index, entry) in log.enumerated() where id == doc && ids.contains(self.id(entry.bytes)) {
+            round.ops.append(entry.bytes)
+            round.stamps.append((entry.author, entry.seq))
+            round.readThrough = Int64(index + 1)
+        }
+        return round
+    }
     func heldGrantSignatures(in doc: DocumentID) async -> Set<[UInt8]> { Set(grants.map(\.signature)) }
     func keepGrants(_ grants: [KeyGrant]) async -> Bool {
         kept.append(grants)

@@ -123,6 +123,15 @@ extension RelayEngine {
         return ReplicaRound(ops: round.ops, stamps: round.stamps, readThrough: round.readThrough)
     }
 
+    public func heldOps(_ ids: [[UInt8]], in doc: DocumentID) async -> Set<[UInt8]>? {
+        try? store.heldOpIDs(ids, of: doc)
+    }
+
+    public func ops(withIDs ids: [[UInt8]], in doc: DocumentID, maxBytes: Int) async -> ReplicaRound? {
+        guard let found = try? store.ops(withIDs: ids, of: doc, maxBytes: maxBytes) else { return nil }
+        return ReplicaRound(ops: found.ops, stamps: found.stamps, readThrough: found.readThrough)
+    }
+
     /// The grants kept opaque with `doc`, read back (relay.md §4: `keepOpaque`'s layout).
     func grants(of doc: DocumentID) -> [KeyGrant] {
         ((try? store.opaqueRecords(of: doc)) ?? []).compactMap { record in

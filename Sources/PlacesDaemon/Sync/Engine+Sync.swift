@@ -197,6 +197,15 @@ extension Engine: ReplicationHost {
         return ReplicaRound(ops: round.ops, stamps: round.stamps, readThrough: round.readThrough)
     }
 
+    public func heldOps(_ ids: [[UInt8]], in doc: DocumentID) async -> Set<[UInt8]>? {
+        try? store.heldOpIDs(ids, of: doc)
+    }
+
+    public func ops(withIDs ids: [[UInt8]], in doc: DocumentID, maxBytes: Int) async -> ReplicaRound? {
+        guard let found = try? store.ops(withIDs: ids, of: doc, maxBytes: maxBytes) else { return nil }
+        return ReplicaRound(ops: found.ops, stamps: found.stamps, readThrough: found.readThrough)
+    }
+
     public func heldGrantSignatures(in doc: DocumentID) async -> Set<[UInt8]> {
         Set(((try? store.grants(in: doc)) ?? []).map(\.signature))
     }

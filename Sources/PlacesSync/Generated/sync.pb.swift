@@ -215,6 +215,22 @@ nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
     set {kind = .summary(newValue)}
   }
 
+  var opsHave: Places_Sync_V1_OpsHave {
+    get {
+      if case .opsHave(let v)? = kind {return v}
+      return Places_Sync_V1_OpsHave()
+    }
+    set {kind = .opsHave(newValue)}
+  }
+
+  var opsWant: Places_Sync_V1_OpsWant {
+    get {
+      if case .opsWant(let v)? = kind {return v}
+      return Places_Sync_V1_OpsWant()
+    }
+    set {kind = .opsWant(newValue)}
+  }
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -240,6 +256,8 @@ nonisolated struct Places_Sync_V1_SyncMessage: Sendable {
     case relayUsage(Places_Sync_V1_RelayUsage)
     case relayBlobs(Places_Sync_V1_RelayBlobs)
     case summary(Places_Sync_V1_SessionSummary)
+    case opsHave(Places_Sync_V1_OpsHave)
+    case opsWant(Places_Sync_V1_OpsWant)
 
   }
 
@@ -392,6 +410,40 @@ nonisolated struct Places_Sync_V1_OpsBatch: Sendable {
   var doc: Data = Data()
 
   var ops: [Data] = []
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
+/// Ops of one document the sender holds, told by their ids instead of sent, when it relays
+/// them to a peer whose Hello has "have/1" and whose key is smaller than its own (sync.md §7,
+/// "Live propagation and relaying"). `doc` is 16 bytes; `ids` are op ids (32 bytes each, in
+/// the sender's log order), at least 1 and at most 4,096.
+nonisolated struct Places_Sync_V1_OpsHave: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var doc: Data = Data()
+
+  var ids: [Data] = []
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
+/// The ids of an OpsHave that the receiver does not hold, asked for: the sender answers with
+/// an OpsBatch of those ops. Bounds as OpsHave's.
+nonisolated struct Places_Sync_V1_OpsWant: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var doc: Data = Data()
+
+  var ids: [Data] = []
 
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -744,7 +796,7 @@ fileprivate nonisolated let _protobuf_package = "places.sync.v1"
 
 nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".SyncMessage"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}offer\0\u{1}ops\0\u{1}ping\0\u{1}pong\0\u{1}bye\0\u{1}join\0\u{3}join_refused\0\u{3}blob_want\0\u{3}blob_chunk\0\u{3}blob_missing\0\u{3}trip_like\0\u{3}pair_request\0\u{3}pair_refused\0\u{3}pair_accepted\0\u{3}pair_waiting\0\u{3}relay_redeem\0\u{3}relay_redeemed\0\u{3}relay_refused\0\u{3}relay_usage\0\u{3}relay_blobs\0\u{1}summary\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}offer\0\u{1}ops\0\u{1}ping\0\u{1}pong\0\u{1}bye\0\u{1}join\0\u{3}join_refused\0\u{3}blob_want\0\u{3}blob_chunk\0\u{3}blob_missing\0\u{3}trip_like\0\u{3}pair_request\0\u{3}pair_refused\0\u{3}pair_accepted\0\u{3}pair_waiting\0\u{3}relay_redeem\0\u{3}relay_redeemed\0\u{3}relay_refused\0\u{3}relay_usage\0\u{3}relay_blobs\0\u{1}summary\0\u{3}ops_have\0\u{3}ops_want\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1038,6 +1090,32 @@ nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftPr
           self.kind = .summary(v)
         }
       }()
+      case 23: try {
+        var v: Places_Sync_V1_OpsHave?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .opsHave(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .opsHave(v)
+        }
+      }()
+      case 24: try {
+        var v: Places_Sync_V1_OpsWant?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .opsWant(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .opsWant(v)
+        }
+      }()
       default: break
       }
     }
@@ -1136,6 +1214,14 @@ nonisolated extension Places_Sync_V1_SyncMessage: SwiftProtobuf.Message, SwiftPr
     case .summary?: try {
       guard case .summary(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 22)
+    }()
+    case .opsHave?: try {
+      guard case .opsHave(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 23)
+    }()
+    case .opsWant?: try {
+      guard case .opsWant(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 24)
     }()
     case nil: break
     }
@@ -1414,6 +1500,76 @@ nonisolated extension Places_Sync_V1_OpsBatch: SwiftProtobuf.Message, SwiftProto
   static func ==(lhs: Places_Sync_V1_OpsBatch, rhs: Places_Sync_V1_OpsBatch) -> Bool {
     if lhs.doc != rhs.doc {return false}
     if lhs.ops != rhs.ops {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Places_Sync_V1_OpsHave: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".OpsHave"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{1}ids\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.doc) }()
+      case 2: try { try decoder.decodeRepeatedBytesField(value: &self.ids) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.doc.isEmpty {
+      try visitor.visitSingularBytesField(value: self.doc, fieldNumber: 1)
+    }
+    if !self.ids.isEmpty {
+      try visitor.visitRepeatedBytesField(value: self.ids, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Places_Sync_V1_OpsHave, rhs: Places_Sync_V1_OpsHave) -> Bool {
+    if lhs.doc != rhs.doc {return false}
+    if lhs.ids != rhs.ids {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Places_Sync_V1_OpsWant: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".OpsWant"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}doc\0\u{1}ids\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.doc) }()
+      case 2: try { try decoder.decodeRepeatedBytesField(value: &self.ids) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.doc.isEmpty {
+      try visitor.visitSingularBytesField(value: self.doc, fieldNumber: 1)
+    }
+    if !self.ids.isEmpty {
+      try visitor.visitRepeatedBytesField(value: self.ids, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Places_Sync_V1_OpsWant, rhs: Places_Sync_V1_OpsWant) -> Bool {
+    if lhs.doc != rhs.doc {return false}
+    if lhs.ids != rhs.ids {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -67,6 +67,12 @@ public protocol ReplicationHost: AnyObject, Sendable {
     /// The document's ops that `peer` (holding `missingFrom`) lacks, in causal (log) order,
     /// read from log position `after` on, up to about `maxBytes`. Nil on a read error.
     func ops(of doc: DocumentID, missingFrom: VersionVector, after: Int64, maxBytes: Int) async -> ReplicaRound?
+    /// Which of `ids` (op ids a peer said it holds, `OpsHave`) are ops of `doc` held here;
+    /// nil on a read error.
+    func heldOps(_ ids: [[UInt8]], in doc: DocumentID) async -> Set<[UInt8]>?
+    /// The ops of `doc` among `ids` held here (a peer's `OpsWant`), in causal (log) order, up
+    /// to about `maxBytes`. Nil on a read error.
+    func ops(withIDs ids: [[UInt8]], in doc: DocumentID, maxBytes: Int) async -> ReplicaRound?
 
     // MARK: Received data
 

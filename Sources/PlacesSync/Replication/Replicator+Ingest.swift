@@ -94,7 +94,8 @@ extension Replicator {
         let me = await host.replicaIdentity()?.publicKey
         let participantsNow = result.participantsAfter
         await push(
-            result.stored, doc: docID, to: participantsNow.filter { $0 != peer && $0 != me }, before: result.before)
+            result.stored, doc: docID, to: participantsNow.filter { $0 != peer && $0 != me }, before: result.before,
+            relayedBy: me)
         // Members added by these ops: offer them the itinerary if they are connected here, and
         // offer it again to the other connected participants, whose next offers then carry
         // the newcomers' key grants on (a share travels several hops without a reconnect).

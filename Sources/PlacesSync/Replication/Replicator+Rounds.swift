@@ -93,8 +93,13 @@ extension Replicator {
     /// `recipients`. A recipient still being sent older ops in rounds would get these before
     /// ops they depend on and refuse them: it gets a fresh offer instead (so it keeps pulling
     /// until it holds them) and the next round if there is room. `before` is what this
-    /// daemon held before the ops.
-    func push(_ ops: [SignedOp], doc: DocumentID, to recipients: [PublicKey], before: VersionVector?) async {
+    /// daemon held before the ops. `relayedBy` is this daemon's key when the ops came from a
+    /// peer: then a recipient whose key sorts first is told their ids instead
+    /// (`Replicator+Told`).
+    func push(
+        _ ops: [SignedOp], doc: DocumentID, to recipients: [PublicKey], before: VersionVector?,
+        relayedBy me: PublicKey? = nil
+    ) async {
         guard !ops.isEmpty, !recipients.isEmpty else { return }
         var direct = [PublicKey]()
         var toOffer = Set<PublicKey>()
@@ -122,10 +127,30 @@ extension Replicator {
         }
         if !toOffer.isEmpty { await offerToConnected(doc, newcomers: toOffer) }
         guard !direct.isEmpty else { return }
-        enqueue(batches(of: ops.map(\.encoded), doc: doc), doc: doc, to: direct)
         var sent = VersionVector()
         for op in ops { sent.include(op.header.authorKey, op.header.seq) }
         for recipient in direct { noteSent(sent, to: recipient, doc: doc) }
+        // Ops a recipient told this daemon it holds are not sent to it; relayed ops go to a
+        // recipient whose key sorts first as their ids.
+        let tells = me.map { me in Set(direct.filter { tellsRather($0, me: me) }) } ?? []
+        let ids =
+            tells.isEmpty && !direct.contains(where: { peerHolds[$0] != nil })
+            ? [] : ops.map { Blake2b.hash256($0.signedBytes) }
+        var everything = [PublicKey]()
+        for recipient in direct {
+            let lacking = peerHolds[recipient].map { held in ops.indices.filter { !held.contains(ids[$0]) } }
+            if tells.contains(recipient) {
+                let named = lacking.map { $0.map { ids[$0] } } ?? ids
+                if !named.isEmpty { enqueue(told(named, doc: doc), doc: doc, to: [recipient]) }
+            } else if let lacking, lacking.count < ops.count {
+                if !lacking.isEmpty {
+                    enqueue(batches(of: lacking.map { ops[$0].encoded }, doc: doc), doc: doc, to: [recipient])
+                }
+            } else {
+                everything.append(recipient)
+            }
+        }
+        if !everything.isEmpty { enqueue(batches(of: ops.map(\.encoded), doc: doc), doc: doc, to: everything) }
     }
 
     /// What `peer` holds, as this daemon knows it (`peerVectors`), grows with the ops sent to

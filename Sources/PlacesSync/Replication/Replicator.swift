@@ -71,7 +71,11 @@ public actor Replicator {
     /// The features this build sends in `Hello` and understands (`Protocol/sync.md` §7).
     public static let features = [
         "card/1", "outbox/1", BlobTransfer.feature, PublishedLike.feature, "device/1", OpeningSummary.feature,
+        haveFeature,
     ]
+    /// The op ids each connected peer told this daemon it holds (`OpsHave`): ops relayed
+    /// later are not sent to it (`Replicator+Told`). At most `maxHeldIDsPerPeer` per peer.
+    var peerHolds: [PublicKey: RecentIDs] = [:]
     /// The photos wanted and being fetched (`Replicator+Blobs`, sync.md §7.4).
     var blobWants = BlobWants()
     /// When each document was last searched for other holders of photos every holder
@@ -276,6 +280,8 @@ extension Replicator: SyncDelegate {
         case .blobMissing(let missing): return await handleBlobMissing(missing, from: peer)
         case .tripLike(let like): return await handleTripLike(like, from: peer)
         case .summary(let summary): return await handleSummary(summary, from: peer)
+        case .opsHave(let have): return await handleOpsHave(have, from: peer)
+        case .opsWant(let want): return await handleOpsWant(want, from: peer)
         case .pairRequest, .pairWaiting, .pairRefused, .pairAccepted:
             guard let pairing = PairingMessage(message) else {
                 logger.warning("ignored a pairing message out of bounds", metadata: ["peer.id": "\(peer.logID)"])
@@ -304,6 +310,7 @@ extension Replicator: SyncDelegate {
             fullPulls[peer] = nil
             refusedAhead[peer] = nil
             peerFeatures[peer] = nil
+            peerHolds[peer] = nil
             peerVectors[peer] = nil
             offeredVectors[peer] = nil
             pendingOffers[peer] = nil
