@@ -201,6 +201,64 @@ struct SyncTests {
 
 @Suite("Multi-hop propagation", .serialized)
 struct MultiHopTests {
+    /// Ops all of `nodes` sent on their open sessions, and of them those the same session had
+    /// carried before, either way (`GET /v1/peers`).
+    func opsSent(_ nodes: [SyncNode]) throws -> (sent: Int, again: Int) {
+        var total = (sent: 0, again: 0)
+        for node in nodes {
+            for peer in try node.d.call(PeerList.self, "GET", "/v1/peers").peers {
+                total.sent += peer.opsSent ?? 0
+                total.again += peer.opsSentAgain ?? 0
+            }
+        }
+        return total
+    }
+
+    @Test("in a full mesh every edit reaches everyone and no op crosses a connection twice")
+    func meshSendsNoOpTwice() async throws {
+        let nodes = try ["Ana", "Bruno", "Carla", "Dora"].map { try SyncNode($0) }
+        let a = nodes[0]
+        for (i, x) in nodes.enumerated() {
+            for y in nodes[(i + 1)...] {
+                try x.addPeer(y)
+                try y.trust(x)
+                try x.trust(y)
+            }
+        }
+        try await eventually("the mesh is connected") {
+            try nodes.allSatisfy { node in
+                try node.d.call(PeerList.self, "GET", "/v1/peers").peers.filter(\.connected).count == 3
+            }
+        }
+        let it = try a.d.call(Itinerary.self, "POST", "/v1/itineraries", json: #"{"name":"Mesh trip"}"#)
+        for node in nodes.dropFirst() {
+            let r = try a.d.send(
+                "POST", "/v1/itineraries/\(it.id)/share", json: #"{"member":"\#(node.id)","role":"editor"}"#)
+            #expect(r.status == 200, "\(r.text)")
+        }
+        _ = try a.d.call(Itinerary.self, "PATCH", "/v1/itineraries/\(it.id)", json: #"{"notes":"warm-up"}"#)
+        try await eventually("everyone holds the trip", timeout: .seconds(15)) {
+            try nodes.allSatisfy { try $0.itineraryJSON(it.id)?.contains("warm-up") == true }
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        let before = try opsSent(nodes)
+        // Ana's edits reach the three others at once, and each relays them to the other two:
+        // before `have/1`, two of them relayed the same op to each other about one time in four.
+        for round in 0..<30 {
+            _ = try a.d.call(
+                Itinerary.self, "PATCH", "/v1/itineraries/\(it.id)", json: #"{"notes":"edit \#(round)"}"#)
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try await eventually("the last edit reaches everyone", timeout: .seconds(15)) {
+            try nodes.allSatisfy { try $0.itineraryJSON(it.id)?.contains("edit 29") == true }
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        let after = try opsSent(nodes)
+        // Ana's own 30 ops went to each of the three; relays add more on the other links.
+        #expect(after.sent - before.sent >= 90)
+        #expect(after.again - before.again == 0)
+    }
+
     @Test("a share reaches members three hops away within seconds, with no reconnect")
     func shareTravelsDownALine() async throws {
         let a = try SyncNode("Ana"), b = try SyncNode("Bruno"), c = try SyncNode("Carla"), d = try SyncNode("Dora")
