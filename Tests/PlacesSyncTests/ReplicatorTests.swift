@@ -202,13 +202,9 @@ struct ReplicatorTests {
         let signed = SignedOp.encodeSignedBytes(header: header, ciphertext: [4, 5, 6])
         let op = SignedOp(
             header: header, ciphertext: [4, 5, 6], signature: [UInt8](repeating: 0, count: 64), signedBytes: signed)
-        let participants = await host.participants
-        await host.setNextIngest(
-            IngestOutcome(
-                before: VersionVector(), stored: [op], refusal: nil, participantsBefore: participants,
-                participantsAfter: participants))
+        await nextIngestStores([op])
         let delivered = Delivered()
-        let pump = Task { await replicator.run { messages, to in delivered.record(messages, to: to) } }
+        let pump = deliver(into: delivered)
         defer { pump.cancel() }
         var batch = Places_Sync_V1_OpsBatch()
         batch.doc = Data(doc.bytes)
@@ -257,6 +253,20 @@ struct ReplicatorTests {
         try await Task.sleep(for: .milliseconds(50))
         // Only the new op goes to `peer`: not its own op back in a round.
         #expect(delivered.to(peer.publicKey).map(\.ops.ops) == [[Data(next.encoded)]])
+    }
+
+    /// The host's next ingest stores `ops`, `before` held before them; participants unchanged.
+    func nextIngestStores(_ ops: [SignedOp], before: VersionVector = VersionVector()) async {
+        let participants = await host.participants
+        await host.setNextIngest(
+            IngestOutcome(
+                before: before, stored: ops, refusal: nil, participantsBefore: participants,
+                participantsAfter: participants))
+    }
+
+    /// Drains the outbound path into `delivered` until the task is cancelled.
+    func deliver(into delivered: Delivered) -> Task<Void, Never> {
+        Task { await replicator.run { messages, to in delivered.record(messages, to: to) } }
     }
 
     /// An op of `author`'s at `seq` (its signature is never checked here: the host is fake).

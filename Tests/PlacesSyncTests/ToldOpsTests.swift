@@ -68,13 +68,9 @@ extension ReplicatorTests {
             _ = await replicator.received(offer([:], reply: false), from: who.publicKey)
         }
         let op = fakeOp(by: peer.publicKey, [4, 5, 6])
-        let participants = await host.participants
-        await host.setNextIngest(
-            IngestOutcome(
-                before: VersionVector(), stored: [op], refusal: nil, participantsBefore: participants,
-                participantsAfter: participants))
+        await nextIngestStores([op])
         let delivered = Delivered()
-        let pump = Task { await replicator.run { messages, to in delivered.record(messages, to: to) } }
+        let pump = deliver(into: delivered)
         defer { pump.cancel() }
         _ = await replicator.received(opsMessage(op), from: peer.publicKey)
         for _ in 0..<200 where delivered.to(older.publicKey).isEmpty || delivered.to(smaller.publicKey).isEmpty {
@@ -107,13 +103,9 @@ extension ReplicatorTests {
         if case .opsWant = answer.first?.kind {} else { Issue.record("expected an OpsWant, got \(answer)") }
 
         // The op then arrives from `other`: relayed to nobody, since `peer` said it holds it.
-        let participants = await host.participants
-        await host.setNextIngest(
-            IngestOutcome(
-                before: VersionVector([other.publicKey.hex: 1]), stored: [lacking], refusal: nil,
-                participantsBefore: participants, participantsAfter: participants))
+        await nextIngestStores([lacking], before: VersionVector([other.publicKey.hex: 1]))
         let delivered = Delivered()
-        let pump = Task { await replicator.run { messages, to in delivered.record(messages, to: to) } }
+        let pump = deliver(into: delivered)
         defer { pump.cancel() }
         _ = await replicator.received(opsMessage(lacking), from: other.publicKey)
         // A marker sent after it through the same outbound path: once it is out, so is the relay.
@@ -152,6 +144,28 @@ extension ReplicatorTests {
         await connect(stranger.publicKey, features: [Replicator.haveFeature])
         _ = await replicator.received(offer([:], reply: false), from: stranger.publicKey)
         #expect(await replicator.received(want([id(op)]), from: stranger.publicKey).isEmpty)
+    }
+
+    @Test("an op is never relayed to its own author")
+    func opsAreNotRelayedToTheirAuthor() async throws {
+        let author = try SigningKeyPair()
+        let third = try SigningKeyPair()
+        for who in [author, third] { await host.addParticipant(who.publicKey) }
+        for who in [peer, author, third] {
+            await connect(who.publicKey)
+            _ = await replicator.received(offer([:], reply: false), from: who.publicKey)
+        }
+        // `peer` passes on an op `author` wrote (it reached `peer` first).
+        let op = fakeOp(by: author.publicKey, [5])
+        await nextIngestStores([op])
+        let delivered = Delivered()
+        let pump = deliver(into: delivered)
+        defer { pump.cancel() }
+        _ = await replicator.received(opsMessage(op), from: peer.publicKey)
+        replicator.sendRelay(.usage(documents: 0, bytes: 0, quotaBytes: 0), to: author.publicKey)
+        for _ in 0..<200 where delivered.to(author.publicKey).isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(delivered.to(third.publicKey).map(\.ops.ops) == [[Data(op.encoded)]])
+        #expect(delivered.to(author.publicKey).allSatisfy { $0.ops.ops.isEmpty })
     }
 
     @Test("the ids remembered per peer are bounded, the oldest forgotten first")

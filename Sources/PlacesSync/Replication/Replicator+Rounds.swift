@@ -130,24 +130,24 @@ extension Replicator {
         var sent = VersionVector()
         for op in ops { sent.include(op.header.authorKey, op.header.seq) }
         for recipient in direct { noteSent(sent, to: recipient, doc: doc) }
-        // Ops a recipient told this daemon it holds are not sent to it; relayed ops go to a
-        // recipient whose key sorts first as their ids.
+        // Not sent to a recipient: ops it told this daemon it holds, and, when relaying, its
+        // own ops (it wrote them). Relayed ops go to a recipient whose key sorts first as ids.
         let tells = me.map { me in Set(direct.filter { tellsRather($0, me: me) }) } ?? []
         let ids =
             tells.isEmpty && !direct.contains(where: { peerHolds[$0] != nil })
             ? [] : ops.map { Blake2b.hash256($0.signedBytes) }
         var everything = [PublicKey]()
         for recipient in direct {
-            let lacking = peerHolds[recipient].map { held in ops.indices.filter { !held.contains(ids[$0]) } }
+            let held = peerHolds[recipient]
+            let lacking = ops.indices.filter { i in
+                !(me != nil && ops[i].header.author == recipient.bytes) && !(held?.contains(ids[i]) ?? false)
+            }
             if tells.contains(recipient) {
-                let named = lacking.map { $0.map { ids[$0] } } ?? ids
-                if !named.isEmpty { enqueue(told(named, doc: doc), doc: doc, to: [recipient]) }
-            } else if let lacking, lacking.count < ops.count {
-                if !lacking.isEmpty {
-                    enqueue(batches(of: lacking.map { ops[$0].encoded }, doc: doc), doc: doc, to: [recipient])
-                }
-            } else {
+                if !lacking.isEmpty { enqueue(told(lacking.map { ids[$0] }, doc: doc), doc: doc, to: [recipient]) }
+            } else if lacking.count == ops.count {
                 everything.append(recipient)
+            } else if !lacking.isEmpty {
+                enqueue(batches(of: lacking.map { ops[$0].encoded }, doc: doc), doc: doc, to: [recipient])
             }
         }
         if !everything.isEmpty { enqueue(batches(of: ops.map(\.encoded), doc: doc), doc: doc, to: everything) }
