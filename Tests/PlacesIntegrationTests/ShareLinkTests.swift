@@ -13,8 +13,10 @@ extension SyncNode {
         try d.call(ShareLinkInfo.self, "POST", "/v1/itineraries/\(itinerary)/links", json: body)
     }
 
-    /// Redeems a link through the control API; returns the HTTP status and body text.
-    func join(_ url: String, wait: Int = 10) throws -> (status: Int, text: String) {
+    /// Redeems a link through the control API; returns the HTTP status and body text. A join
+    /// that should succeed waits as long as the daemon's default (a CI run under load once
+    /// took over 10 s to be let in).
+    func join(_ url: String, wait: Int = 15) throws -> (status: Int, text: String) {
         let r = try d.send("POST", "/v1/join", json: #"{"link":"\#(url)","waitSeconds":\#(wait)}"#)
         return (r.status, r.text)
     }
