@@ -155,13 +155,13 @@ extension Store {
                 }
             }
             let held = self.heldOps(checked.map(\.id).filter { !$0.isEmpty })
-            for j in checked.indices where !checked[j].id.isEmpty {
-                if let held {
+            if let held {
+                for j in checked.indices where !checked[j].id.isEmpty {
                     checked[j].held = held.contains(checked[j].id)
                     checked[j].heldKnown = true
                 }
-                if !checked[j].held { Store.verifyAndOpen(&checked[j], keyring: keyring) }
             }
+            Store.verifyAndOpen(&checked, keyring: keyring)
             return checked
         }
     }
@@ -180,19 +180,33 @@ extension Store {
         }
     }
 
-    /// Verifies the signature of a decoded op and, when it holds, opens and parses the body.
-    static func verifyAndOpen(_ c: inout CheckedOp, keyring: Keyring) {
+    /// Verifies the signatures of the decoded ops not held (together: one field inversion for
+    /// all, `SignatureVerifier.verifyAll`) and opens and parses the bodies of those that hold.
+    static func verifyAndOpen(_ checked: inout [CheckedOp], keyring: Keyring) {
+        var toVerify = [(signature: Signature, key: PublicKey, message: [UInt8])](), positions = [Int]()
+        for j in checked.indices where !checked[j].held {
+            guard case .success(let op) = checked[j].op else { continue }
+            // Verified ahead (the sync transport verifies a peer's next batch while this one is
+            // stored): the same id and signature verified then.
+            if VerifiedOps.shared.take(id: checked[j].id, signature: op.signature) {
+                checked[j].signatureValid = true
+            } else if let author = try? PublicKey(bytes: op.header.author),
+                let signature = try? Signature(bytes: op.signature)
+            {
+                toVerify.append((signature, author, op.signedBytes))
+                positions.append(j)
+            }
+        }
+        for (valid, j) in zip(SignatureVerifier.shared.verifyAll(toVerify), positions) {
+            checked[j].signatureValid = valid
+        }
+        for j in checked.indices where checked[j].signatureValid { open(&checked[j], keyring: keyring) }
+    }
+
+    /// Opens and parses the body of an op whose signature holds, and plans its materializing.
+    private static func open(_ c: inout CheckedOp, keyring: Keyring) {
         guard case .success(let op) = c.op else { return }
         let header = op.header
-        // Verified ahead (the sync transport verifies a peer's next batch while this one is
-        // stored): the same id and signature verified then.
-        if !VerifiedOps.shared.take(id: c.id, signature: op.signature) {
-            guard let author = try? PublicKey(bytes: header.author),
-                let signature = try? Signature(bytes: op.signature),
-                SignatureVerifier.shared.verify(signature, by: author, for: op.signedBytes)
-            else { return }
-        }
-        c.signatureValid = true
         guard let key = keyring.key(header.doc, epoch: header.epoch),
             let plaintext = try? SecretBox.open(
                 op.ciphertext, key: key, associatedData: OpCrypto.associatedData(header))

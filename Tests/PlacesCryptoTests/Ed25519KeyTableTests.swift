@@ -266,3 +266,44 @@ struct Ed25519KeyTableTests {
         }
     }
 }
+
+extension Ed25519KeyTableTests {
+    @Test("signatures verified together (one inversion for all) answer as libsodium one by one, in order")
+    func verifiedTogether() throws {
+        let signers = (0..<4).map { Signer(torsion: $0 == 3 ? 5 : 0) }
+        let tables = try signers.map { try #require(Ed25519KeyTable(try PublicKey(bytes: $0.key))) }
+        var items = [(table: Ed25519KeyTable, signature: Signature, message: [UInt8])]()
+        var keys = [[UInt8]]()
+        for i in 0..<40 {
+            let k = i % signers.count
+            let message = (0..<Int.random(in: 0..<200)).map { _ in UInt8.random(in: 0...255) }
+            var sig = signers[k].sign(message)
+            switch i % 5 {
+            case 1: sig[Int.random(in: 0..<64)] ^= 1 << Int.random(in: 0..<8)  // any bit of R or S
+            case 2: sig[31] ^= 0x80  // R's sign flipped: the same y, the other x
+            case 3: sig = Array(sig[0..<32]) + TorsionSigner.plusGroupOrder(sig[32..<64])  // S + L
+            default: break
+            }
+            items.append((tables[k], try Signature(bytes: sig), message))
+            keys.append(signers[k].key)
+        }
+        let together = Ed25519KeyTable.verifyAll(items)
+        let sodium = try zip(items, keys).map { item, key in
+            try PublicKey(bytes: key).verify(item.signature, for: item.message)
+        }
+        #expect(together == sodium)
+        #expect(sodium.filter { $0 }.count >= 16)
+        // One item, and none.
+        #expect(Ed25519KeyTable.verifyAll([items[0]]) == [sodium[0]])
+        #expect(Ed25519KeyTable.verifyAll([]).isEmpty)
+
+        // Through a verifier: keys without a table yet (libsodium, counted) and with one.
+        let verifier = SignatureVerifier()
+        let asked = try zip(items, keys).map { item, key in
+            (signature: item.signature, key: try PublicKey(bytes: key), message: item.message)
+        }
+        #expect(verifier.verifyAll(asked) == sodium)
+        #expect(verifier.tableCount == signers.count)
+        #expect(verifier.verifyAll(asked) == sodium)
+    }
+}

@@ -57,11 +57,48 @@ public final class Ed25519KeyTable: Sendable {
 
     /// Exactly `key.verify(signature, for: message)` for every signature and message.
     public func verify(_ signature: Signature, for message: UnsafeRawBufferPointer) -> Bool {
+        guard let point = point(signature, for: message) else { return false }
+        return Self.matches(point.encodedWords(), signature)
+    }
+
+    /// Exactly `key.verify(signature, for: message)` for each item, its key's table given:
+    /// the points are encoded with one inversion for all (`EdwardsPoint.encodedWords(_:)`).
+    public static func verifyAll(_ items: [(table: Ed25519KeyTable, signature: Signature, message: [UInt8])])
+        -> [Bool]
+    {
+        var points = [EdwardsPoint](), checked = [Int]()
+        points.reserveCapacity(items.count)
+        checked.reserveCapacity(items.count)
+        for (i, item) in items.enumerated() {
+            guard let point = item.message.withUnsafeBytes({ item.table.point(item.signature, for: $0) }) else {
+                continue
+            }
+            points.append(point)
+            checked.append(i)
+        }
+        var results = [Bool](repeating: false, count: items.count)
+        for (encoded, i) in zip(EdwardsPoint.encodedWords(points), checked) {
+            results[i] = matches(encoded, items[i].signature)
+        }
+        return results
+    }
+
+    /// Whether an encoded point is the signature's R (its first 32 bytes).
+    private static func matches(_ encoded: (UInt64, UInt64, UInt64, UInt64), _ signature: Signature) -> Bool {
+        let expected = Ed25519Encoding.words(signature.bytes, from: 0)
+        return encoded.0 == expected.0 && encoded.1 == expected.1 && encoded.2 == expected.2
+            && encoded.3 == expected.3
+    }
+
+    /// [S]B − [h]A with h = SHA-512(R ‖ A ‖ M) mod L, before it is encoded; nil when the
+    /// signature fails libsodium's checks before the equation (S not canonical, R of small
+    /// order).
+    private func point(_ signature: Signature, for message: UnsafeRawBufferPointer) -> EdwardsPoint? {
         let sig = signature.bytes
         guard sig.count == 64, Ed25519Encoding.isCanonicalScalar(sig), !Ed25519Encoding.hasSmallOrder(sig)
-        else { return false }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 96) { scratch -> Bool in
-            guard let base = scratch.baseAddress else { return false }
+        else { return nil }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 96) { scratch -> EdwardsPoint? in
+            guard let base = scratch.baseAddress else { return nil }
             // h = SHA-512(R ‖ A ‖ M) mod L, into scratch[64..<96].
             var state = crypto_hash_sha512_state()
             crypto_hash_sha512_init(&state)
@@ -71,16 +108,14 @@ public final class Ed25519KeyTable: Sendable {
                 &state, message.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(message.count))
             crypto_hash_sha512_final(&state, base)
             crypto_core_ed25519_scalar_reduce(base + 64, base)
-            return withUnsafeTemporaryAllocation(of: Int8.self, capacity: 128) { digits -> Bool in
-                guard let digitBase = digits.baseAddress else { return false }
+            return withUnsafeTemporaryAllocation(of: Int8.self, capacity: 128) { digits -> EdwardsPoint? in
+                guard let digitBase = digits.baseAddress else { return nil }
                 // S's digits at 0..<64, h's at 64..<128.
                 sig.withUnsafeBufferPointer { s in
                     if let sBase = s.baseAddress { Ed25519Encoding.radix16(sBase + 32, into: digitBase) }
                 }
                 Ed25519Encoding.radix16(UnsafePointer(base + 64), into: digitBase + 64)
-                let r = Self.combination(digitBase, table: table)
-                let expected = Ed25519Encoding.words(sig, from: 0)
-                return r.0 == expected.0 && r.1 == expected.1 && r.2 == expected.2 && r.3 == expected.3
+                return Self.combination(digitBase, table: table)
             }
         }
     }
@@ -95,18 +130,16 @@ public final class Ed25519KeyTable: Sendable {
             h.withUnsafeBufferPointer { if let p = $0.baseAddress { Ed25519Encoding.radix16(p, into: base + 64) } }
         }
         let w = digits.withUnsafeMutableBufferPointer { d in
-            d.baseAddress.map { Self.combination($0, table: table) } ?? (0, 0, 0, 0)
+            d.baseAddress.map { Self.combination($0, table: table).encodedWords() } ?? (0, 0, 0, 0)
         }
         return [w.0, w.1, w.2, w.3].flatMap { word in (0..<8).map { UInt8(truncatingIfNeeded: word >> (8 * $0)) } }
     }
 
-    /// The encoding of [S]B − [h]A = Σ_k 16^k (s_k B − h_k A) from the signed radix-16 digits
+    /// [S]B − [h]A = Σ_k 16^k (s_k B − h_k A) from the signed radix-16 digits
     /// of S (at 0..<64) and h (at 64..<128). The table holds multiples of 256^i = 16^(2i)
     /// only, so, as libsodium's `ge25519_scalarmult_base` does: the odd positions k = 2i + 1
     /// first (from row i), times 16 by four doublings, then the even ones k = 2i.
-    private static func combination(_ digits: UnsafeMutablePointer<Int8>, table: [NielsPoint])
-        -> (UInt64, UInt64, UInt64, UInt64)
-    {
+    private static func combination(_ digits: UnsafeMutablePointer<Int8>, table: [NielsPoint]) -> EdwardsPoint {
         baseTable.withUnsafeBufferPointer { bTable in
             table.withUnsafeBufferPointer { aTable in
                 var acc = EdwardsPoint.identity
@@ -137,7 +170,7 @@ public final class Ed25519KeyTable: Sendable {
                     step(k)
                     k &+= 2
                 }
-                return acc.encodedWords()
+                return acc
             }
         }
     }

@@ -87,6 +87,33 @@ struct EdwardsPoint: Sendable {
         return (w0, w1, w2, affineX.isNegative ? w3 | (1 << 63) : w3)
     }
 
+    /// The encodings of `points`, each `encodedWords()`, with one inversion for all
+    /// (Montgomery's trick: 3 multiplications a point instead of an inversion). Z ≠ 0 for
+    /// every point the complete formulas give, so every product inverted is non-zero.
+    static func encodedWords(_ points: [EdwardsPoint]) -> [(UInt64, UInt64, UInt64, UInt64)] {
+        guard points.count > 1 else { return points.map { $0.encodedWords() } }
+        // prefix[k] = z_0 ⋯ z_k.
+        var prefix = [FieldElement]()
+        prefix.reserveCapacity(points.count)
+        var running = FieldElement.one
+        for point in points {
+            running = running * point.z
+            prefix.append(running)
+        }
+        var inverse = running.inverse()  // 1/(z_0 ⋯ z_last)
+        var out = [(UInt64, UInt64, UInt64, UInt64)](repeating: (0, 0, 0, 0), count: points.count)
+        var k = points.count - 1
+        while k >= 0 {
+            let zInverse = k > 0 ? inverse * prefix[k - 1] : inverse
+            inverse = inverse * points[k].z
+            let affineX = points[k].x * zInverse
+            let (w0, w1, w2, w3) = (points[k].y * zInverse).canonicalWords()
+            out[k] = (w0, w1, w2, affineX.isNegative ? w3 | (1 << 63) : w3)
+            k -= 1
+        }
+        return out
+    }
+
     /// The point whose encoding is the four words, or nil when no point has that y: ref10's
     /// `ge25519_frombytes_negate_vartime` without its final negation (the caller subtracts
     /// instead). The words must be a canonical encoding (y < p), which the caller checks

@@ -36,14 +36,45 @@ public final class SignatureVerifier: Sendable {
 
     /// Exactly `key.verify(signature, for: message)`.
     public func verify(_ signature: Signature, by key: PublicKey, for message: UnsafeRawBufferPointer) -> Bool {
-        let table = state.withLock { state -> Ed25519KeyTable? in
+        if let table = table(for: key) { return table.verify(signature, for: message) }
+        return verifyCounting(signature, by: key, for: message)
+    }
+
+    /// Exactly `key.verify(signature, for: message)` for each item, in order. Those whose key
+    /// has a table are verified together, with one field inversion for all of them
+    /// (`Ed25519KeyTable.verifyAll`): a chunk of a batch of ops costs less than one by one.
+    public func verifyAll(_ items: [(signature: Signature, key: PublicKey, message: [UInt8])]) -> [Bool] {
+        var results = [Bool](repeating: false, count: items.count)
+        var tabled = [(table: Ed25519KeyTable, signature: Signature, message: [UInt8])]()
+        var positions = [Int]()
+        for (i, item) in items.enumerated() {
+            if let table = table(for: item.key) {
+                tabled.append((table, item.signature, item.message))
+                positions.append(i)
+            } else {
+                results[i] = item.message.withUnsafeBytes { verifyCounting(item.signature, by: item.key, for: $0) }
+            }
+        }
+        for (valid, i) in zip(Ed25519KeyTable.verifyAll(tabled), positions) { results[i] = valid }
+        return results
+    }
+
+    /// The table of `key`, marked as used; nil when it has none.
+    private func table(for key: PublicKey) -> Ed25519KeyTable? {
+        state.withLock { state -> Ed25519KeyTable? in
             guard var entry = state.tables[key] else { return nil }
             state.clock &+= 1
             entry.used = state.clock
             state.tables[key] = entry
             return entry.table
         }
-        if let table { return table.verify(signature, for: message) }
+    }
+
+    /// libsodium's answer for a key without a table, counting the key's valid signatures and
+    /// building its table at the count.
+    private func verifyCounting(_ signature: Signature, by key: PublicKey, for message: UnsafeRawBufferPointer)
+        -> Bool
+    {
         guard key.verify(signature, for: message) else { return false }
         let build = state.withLock { state -> Bool in
             if state.verified[key] == nil, state.verified.count >= Self.maxCounted { state.verified.removeAll() }

@@ -19,8 +19,8 @@ public final class VerifiedOps: Sendable {
     public static let defaultCapacity = 16_384
     public static let maxQueued = IdleWorker.maxQueued
 
-    /// A verification of a batch under way, which stops at the next op once cancelled (its
-    /// batch reached the store, which verifies the rest itself).
+    /// A verification of a batch under way, which stops at the next chunk of `chunk` ops once
+    /// cancelled (its batch reached the store, which verifies the rest itself).
     public final class Ahead: Sendable {
         private let cancelled = Atomic(false)
         public init() {}
@@ -53,21 +53,38 @@ public final class VerifiedOps: Sendable {
     ) {
         let queued = IdleWorker.shared.submit { [self] in
             defer { done?() }
-            for bytes in encodedOps {
+            var start = 0
+            while start < encodedOps.count {
                 if ahead.isCancelled { return }
-                verify(bytes)
+                let end = min(encodedOps.count, start + Self.chunk)
+                verify(encodedOps[start..<end])
+                start = end
             }
         }
         if !queued { done?() }
     }
 
+    /// Ops verified together (one field inversion for all, `SignatureVerifier.verifyAll`),
+    /// and how many more a cancelled verification may go on for.
+    public static let chunk = 16
+
     /// Verifies one encoded op and remembers it when its signature holds.
-    public func verify(_ bytes: [UInt8]) {
-        guard let op = try? SignedOp(decoding: bytes), let author = try? PublicKey(bytes: op.header.author),
-            let signature = try? Signature(bytes: op.signature),
-            verifier.verify(signature, by: author, for: op.signedBytes)
-        else { return }
-        insert(id: Blake2b.hash256(op.signedBytes), signature: op.signature)
+    public func verify(_ bytes: [UInt8]) { verify([bytes][...]) }
+
+    /// Verifies encoded ops together and remembers each whose signature holds.
+    public func verify(_ encodedOps: ArraySlice<[UInt8]>) {
+        var items = [(signature: Signature, key: PublicKey, message: [UInt8])]()
+        var ops = [SignedOp]()
+        for bytes in encodedOps {
+            guard let op = try? SignedOp(decoding: bytes), let author = try? PublicKey(bytes: op.header.author),
+                let signature = try? Signature(bytes: op.signature)
+            else { continue }
+            items.append((signature, author, op.signedBytes))
+            ops.append(op)
+        }
+        for (valid, op) in zip(verifier.verifyAll(items), ops) where valid {
+            insert(id: Blake2b.hash256(op.signedBytes), signature: op.signature)
+        }
     }
 
     /// Whether the op with `id` (computed by the caller from the bytes it holds) and
