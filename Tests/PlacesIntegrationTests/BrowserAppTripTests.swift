@@ -57,8 +57,8 @@ extension BrowserAppTests {
             }
             // The "Added to" link opens the trip; its Places tab lists both, in order.
             try b.click(
-                "[data-testid=discover-result][data-id^=\"city:\"][data-name=\"Sintra\"] [data-testid=discover-added]")
-            try b.waitFor("[data-testid=trip-view][data-id=\"\(id)\"]")
+                "[data-testid=discover-result][data-id^=\"city:\"][data-name=\"Sintra\"] [data-testid=discover-added]",
+                until: "[data-testid=trip-view][data-id=\"\(id)\"]")
             try b.click("[data-testid=trip-tab-places]")
             try b.wait("the trip's places to go are Lisbon then Sintra") {
                 let names = try b.texts("[data-testid=place-to-go]")

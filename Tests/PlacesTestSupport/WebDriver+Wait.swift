@@ -87,6 +87,24 @@ extension WebDriver {
         }
     }
 
+    /// Clicks `css` until `result` is on the page: a click that lands as a live refresh
+    /// replaces the element (a change event arriving just then) is lost, and a person would
+    /// click again. Each click waits `patience` for the result before the next.
+    public func click(_ css: String, until result: String, patience: TimeInterval = 3, timeout: TimeInterval = 15)
+        throws
+    {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            try click(css, timeout: max(1, deadline.timeIntervalSinceNow))
+            let wait = min(patience, max(0.5, deadline.timeIntervalSinceNow))
+            if (try? waitFor(result, timeout: wait)) != nil { return }
+            guard Date() < deadline, !all(css).isEmpty else {
+                try waitFor(result, timeout: 0.5)
+                return
+            }
+        }
+    }
+
     /// Waits for `css`, clears it and types `text`.
     public func fill(_ css: String, _ text: String, timeout: TimeInterval = 10) throws {
         let input = try waitFor(css, timeout: timeout)
