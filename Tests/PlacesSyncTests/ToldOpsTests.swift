@@ -53,6 +53,19 @@ extension ReplicatorTests {
 
     func id(_ op: SignedOp) -> [UInt8] { Blake2b.hash256(op.signedBytes) }
 
+    /// Hands `op` in from `sender` (the host stores it as set up) and returns what the
+    /// outbound path delivered, up to a marker sent to `marked` after it: once the marker is
+    /// out, so is anything relayed to `marked`.
+    func relay(_ op: SignedOp, from sender: PublicKey, markedTo marked: PublicKey) async throws -> Delivered {
+        let delivered = Delivered()
+        let pump = deliver(into: delivered)
+        defer { pump.cancel() }
+        _ = await replicator.received(opsMessage(op), from: sender)
+        replicator.sendRelay(.usage(documents: 0, bytes: 0, quotaBytes: 0), to: marked)
+        for _ in 0..<200 where delivered.to(marked).isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        return delivered
+    }
+
     @Test("a relayed op goes as its id to a have/1 peer whose key sorts first, and as the op to any other")
     func relayedOpsAreToldToSmallerKeys() async throws {
         let smaller = try key(sorting: true)
@@ -104,13 +117,7 @@ extension ReplicatorTests {
 
         // The op then arrives from `other`: relayed to nobody, since `peer` said it holds it.
         await nextIngestStores([lacking], before: VersionVector([other.publicKey.hex: 1]))
-        let delivered = Delivered()
-        let pump = deliver(into: delivered)
-        defer { pump.cancel() }
-        _ = await replicator.received(opsMessage(lacking), from: other.publicKey)
-        // A marker sent after it through the same outbound path: once it is out, so is the relay.
-        replicator.sendRelay(.usage(documents: 0, bytes: 0, quotaBytes: 0), to: peer.publicKey)
-        for _ in 0..<200 where delivered.to(peer.publicKey).isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        let delivered = try await relay(lacking, from: other.publicKey, markedTo: peer.publicKey)
         #expect(delivered.to(peer.publicKey).allSatisfy { $0.ops.ops.isEmpty })
         #expect(delivered.to(peer.publicKey).count == 1)
 
@@ -158,12 +165,7 @@ extension ReplicatorTests {
         // `peer` passes on an op `author` wrote (it reached `peer` first).
         let op = fakeOp(by: author.publicKey, [5])
         await nextIngestStores([op])
-        let delivered = Delivered()
-        let pump = deliver(into: delivered)
-        defer { pump.cancel() }
-        _ = await replicator.received(opsMessage(op), from: peer.publicKey)
-        replicator.sendRelay(.usage(documents: 0, bytes: 0, quotaBytes: 0), to: author.publicKey)
-        for _ in 0..<200 where delivered.to(author.publicKey).isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        let delivered = try await relay(op, from: peer.publicKey, markedTo: author.publicKey)
         #expect(delivered.to(third.publicKey).map(\.ops.ops) == [[Data(op.encoded)]])
         #expect(delivered.to(author.publicKey).allSatisfy { $0.ops.ops.isEmpty })
     }

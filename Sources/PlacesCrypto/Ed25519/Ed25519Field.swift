@@ -171,6 +171,29 @@ struct FieldElement: Sendable {
     }
 
     /// f^(p − 2) = 1/f (0 for 0).
+    /// The inverses of `elements`, none zero, with one inversion for all (Montgomery's
+    /// trick: three multiplications an element). Products of tight elements, so tight.
+    static func inverses(_ elements: [FieldElement]) -> [FieldElement] {
+        guard !elements.isEmpty else { return [] }
+        // prefix[k] = e_0 ⋯ e_k.
+        var prefix = [FieldElement]()
+        prefix.reserveCapacity(elements.count)
+        var running = FieldElement.one
+        for element in elements {
+            running = running * element
+            prefix.append(running)
+        }
+        var inverse = running.inverse()  // 1/(e_0 ⋯ e_last)
+        var out = [FieldElement](repeating: .zero, count: elements.count)
+        var k = elements.count - 1
+        while k >= 0 {
+            out[k] = k > 0 ? inverse * prefix[k - 1] : inverse
+            inverse = inverse * elements[k]
+            k -= 1
+        }
+        return out
+    }
+
     func inverse() -> FieldElement {
         let (t, z11) = pow2250m1()
         return t.squared(times: 5) * z11  // 2^255 − 32 + 11 = p − 2

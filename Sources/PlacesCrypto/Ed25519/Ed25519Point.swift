@@ -79,11 +79,12 @@ struct EdwardsPoint: Sendable {
 
     /// The canonical 32-byte encoding (y, with x's parity in bit 255) as four little-endian
     /// words: ref10's `ge25519_tobytes`.
-    func encodedWords() -> (UInt64, UInt64, UInt64, UInt64) {
-        let zInverse = z.inverse()
+    func encodedWords() -> (UInt64, UInt64, UInt64, UInt64) { encodedWords(zInverse: z.inverse()) }
+
+    /// `encodedWords()` with 1/Z given.
+    private func encodedWords(zInverse: FieldElement) -> (UInt64, UInt64, UInt64, UInt64) {
         let affineX = x * zInverse
-        let affineY = y * zInverse
-        let (w0, w1, w2, w3) = affineY.canonicalWords()
+        let (w0, w1, w2, w3) = (y * zInverse).canonicalWords()
         return (w0, w1, w2, affineX.isNegative ? w3 | (1 << 63) : w3)
     }
 
@@ -92,26 +93,7 @@ struct EdwardsPoint: Sendable {
     /// every point the complete formulas give, so every product inverted is non-zero.
     static func encodedWords(_ points: [EdwardsPoint]) -> [(UInt64, UInt64, UInt64, UInt64)] {
         guard points.count > 1 else { return points.map { $0.encodedWords() } }
-        // prefix[k] = z_0 ⋯ z_k.
-        var prefix = [FieldElement]()
-        prefix.reserveCapacity(points.count)
-        var running = FieldElement.one
-        for point in points {
-            running = running * point.z
-            prefix.append(running)
-        }
-        var inverse = running.inverse()  // 1/(z_0 ⋯ z_last)
-        var out = [(UInt64, UInt64, UInt64, UInt64)](repeating: (0, 0, 0, 0), count: points.count)
-        var k = points.count - 1
-        while k >= 0 {
-            let zInverse = k > 0 ? inverse * prefix[k - 1] : inverse
-            inverse = inverse * points[k].z
-            let affineX = points[k].x * zInverse
-            let (w0, w1, w2, w3) = (points[k].y * zInverse).canonicalWords()
-            out[k] = (w0, w1, w2, affineX.isNegative ? w3 | (1 << 63) : w3)
-            k -= 1
-        }
-        return out
+        return zip(points, FieldElement.inverses(points.map(\.z))).map { $0.encodedWords(zInverse: $1) }
     }
 
     /// The point whose encoding is the four words, or nil when no point has that y: ref10's
@@ -169,26 +151,14 @@ extension NielsPoint {
             base = multiple
             for _ in 0..<5 { base = base.doubled() }
         }
-        // prefix[k] = z_0 ⋯ z_k.
-        var prefix: [FieldElement] = []
-        prefix.reserveCapacity(points.count)
-        var running = FieldElement.one
-        for p in points {
-            running = running * p.z
-            prefix.append(running)
-        }
-        var inverse = running.inverse()  // 1/(z_0 ⋯ z_255)
-        var table = [NielsPoint](
-            repeating: NielsPoint(yPlusX: .zero, yMinusX: .zero, xy2d: .zero), count: points.count)
-        var k = points.count - 1
-        while k >= 0 {
-            let zInverse = k > 0 ? inverse * prefix[k - 1] : inverse
-            inverse = inverse * points[k].z
-            let x = points[k].x * zInverse
-            let y = points[k].y * zInverse
-            table[k] = NielsPoint(
-                yPlusX: (y + x).reduced(), yMinusX: (y - x).reduced(), xy2d: (x * y * .d2).reduced())
-            k -= 1
+        let zInverses = FieldElement.inverses(points.map(\.z))
+        var table = [NielsPoint]()
+        table.reserveCapacity(points.count)
+        for (point, zInverse) in zip(points, zInverses) {
+            let x = point.x * zInverse
+            let y = point.y * zInverse
+            table.append(
+                NielsPoint(yPlusX: (y + x).reduced(), yMinusX: (y - x).reduced(), xy2d: (x * y * .d2).reduced()))
         }
         return table
     }
