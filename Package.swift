@@ -233,7 +233,10 @@ let package = Package(
             name: "PlacesInterchangeTests", dependencies: ["PlacesInterchange", "PlacesRoutes"], exclude: ["Samples"]),
         .testTarget(
             name: "PlacesControlTests",
-            dependencies: ["PlacesAPI", "PlacesControl", "PlacesControlClient", "PlacesModel"]
+            dependencies: [
+                "PlacesAPI", "PlacesControl", "PlacesControlClient", "PlacesModel",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
         .testTarget(
             name: "PlacesDaemonTests",

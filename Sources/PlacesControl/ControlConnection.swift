@@ -95,7 +95,8 @@ final class ControlConnection: ChannelInboundHandler {
             let answering = answering
             answering.begin()
             connections.run { [handler = server.handler] in
-                await ControlServer.send(await handler.handle(request), keepAlive: keepAlive, to: channel)
+                let (response, applied) = await handler.handle(request).minimal(for: request)
+                await ControlServer.send(response, keepAlive: keepAlive, minimalApplied: applied, to: channel)
                 answering.end()
             }
         }

@@ -15,15 +15,34 @@ public struct ControlRequest: Sendable {
     public var body: [UInt8]
     /// The body's media type (`Content-Type` without parameters, lowercased), if given.
     public var contentType: String?
+    /// Whether the client sent `Prefer: return=minimal` (RFC 7240 §4.2): a write it makes
+    /// is answered 204 with no body instead of the representation (`minimal(_:)`).
+    public var prefersMinimal: Bool
 
     public init(
-        method: String, path: String, query: [String: String] = [:], body: [UInt8] = [], contentType: String? = nil
+        method: String, path: String, query: [String: String] = [:], body: [UInt8] = [], contentType: String? = nil,
+        prefersMinimal: Bool = false
     ) {
         self.method = method
         self.path = path
         self.query = query
         self.body = body
         self.contentType = contentType
+        self.prefersMinimal = prefersMinimal
+    }
+
+    /// Whether the values of the `Prefer` headers ask for `return=minimal`: the preferences
+    /// are separated by commas, their parameters by semicolons; names are case-insensitive.
+    public static func prefersMinimal(_ values: [String]) -> Bool {
+        values.contains { value in
+            value.split(separator: ",").contains { preference in
+                let token = preference.split(separator: ";", maxSplits: 1).first ?? ""
+                let parts = token.split(separator: "=", maxSplits: 1).map {
+                    $0.trimmingCharacters(in: .whitespaces).lowercased()
+                }
+                return parts.count == 2 && parts[0] == "return" && parts[1].trimmingCharacters(in: ["\""]) == "minimal"
+            }
+        }
     }
 
     /// The media type of a `Content-Type` header value: before any `;`, trimmed, lowercased.
@@ -81,6 +100,21 @@ public enum ControlResponse: Sendable {
     /// A newline-delimited JSON stream (chunked), ended when the stream finishes or the
     /// client goes away.
     case stream(AsyncStream<[UInt8]>)
+
+    /// The answer to `request` when it asked for `Prefer: return=minimal`: a write's 200
+    /// with a body becomes a 204 with none (what changed is done; the client did not want it
+    /// read back). Anything else is answered as it is: a 201 keeps its body (the created
+    /// resource's id), a read ignores the preference. `applied` says whether it was honoured
+    /// (the server then adds `Preference-Applied: return=minimal`).
+    public func minimal(for request: ControlRequest) -> (response: ControlResponse, applied: Bool) {
+        guard request.prefersMinimal, ["POST", "PUT", "PATCH", "DELETE"].contains(request.method) else {
+            return (self, false)
+        }
+        switch self {
+        case .json(200, _), .jsonParts(200, _): return (.json(status: 204, body: []), true)
+        default: return (self, false)
+        }
+    }
 
     /// The status and whole body of a JSON answer (its parts joined), nil for any other.
     public var jsonBody: (status: Int, body: [UInt8])? {

@@ -148,7 +148,8 @@ public struct ControlServer: Sendable {
         return .success(
             ControlRequest(
                 method: head.method.rawValue, path: path, query: query, body: body,
-                contentType: ControlRequest.mediaType(head.headers.first(name: "content-type"))))
+                contentType: ControlRequest.mediaType(head.headers.first(name: "content-type")),
+                prefersMinimal: ControlRequest.prefersMinimal(head.headers["prefer"])))
     }
 
     /// How long a closing connection may take to hand its last response to a client that
@@ -209,8 +210,11 @@ public struct ControlServer: Sendable {
     }
 
     /// Writes `response` to `channel` from a request's task; closes the connection after a
-    /// stream, or when it is not kept alive.
-    static func send(_ response: ControlResponse, keepAlive: Bool, to channel: any Channel) async {
+    /// stream, or when it is not kept alive. `minimalApplied`: the response is the 204 that
+    /// honoured `Prefer: return=minimal` (`ControlResponse.minimal(for:)`), and says so.
+    static func send(
+        _ response: ControlResponse, keepAlive: Bool, minimalApplied: Bool = false, to channel: any Channel
+    ) async {
         if case .jsonParts(let status, let body) = response {
             let length = body.reduce(0) { $0 + $1.readableBytes }
             channel.write(
@@ -222,7 +226,8 @@ public struct ControlServer: Sendable {
             if !keepAlive { finishWriting(channel) }
             return
         }
-        if case let (head, body)? = parts(response, keepAlive: keepAlive) {
+        if case var (head, body)? = parts(response, keepAlive: keepAlive) {
+            if minimalApplied { head.headers.add(name: "Preference-Applied", value: "return=minimal") }
             channel.write(HTTPServerResponsePart.head(head), promise: nil)
             channel.write(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil)
             channel.writeAndFlush(HTTPServerResponsePart.end(nil), promise: nil)

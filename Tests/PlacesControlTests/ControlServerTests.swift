@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import PlacesControl
 import PlacesControlClient
 import Synchronization
@@ -38,6 +39,18 @@ private final class BigKeptHandler: ControlHandler, Sendable {
         guard request.path == "/v1/kept" else { return nil }
         asked.withLock { $0 += 1 }
         return .json(status: 200, body: body)
+    }
+}
+
+/// Answers as the daemon's writes do: `/v1/created` with 201 and the new id, `/v1/parts` in
+/// parts, anything else 200 with a body naming the request.
+private struct WriteHandler: ControlHandler {
+    func handle(_ request: ControlRequest) async -> ControlResponse {
+        switch request.path {
+        case "/v1/created": .json(status: 201, body: Array(#"{"id":"new"}"#.utf8))
+        case "/v1/parts": .jsonParts(status: 200, body: [ByteBuffer(string: "[1,"), ByteBuffer(string: "2]")])
+        default: .json(status: 200, body: Array(#"{"\#(request.method)":"\#(request.path)"}"#.utf8))
+        }
     }
 }
 
@@ -167,6 +180,53 @@ struct ControlServerTests {
             }.get()
             #expect(large.status == 413 && large.text.contains("body-too-large"))
             #expect(handler.handled.withLock { $0 } == 1)
+        }
+    }
+
+    @Test("a write asking Prefer: return=minimal is answered 204 and says so; reads, creations and others are not")
+    func preferMinimal() async throws {
+        try await Self.serving(WriteHandler()) { client, path, _ in
+            let minimal = ["Prefer": "return=minimal"]
+            for (method, target) in [
+                ("PATCH", "/v1/trip"), ("POST", "/v1/parts"), ("PUT", "/v1/x"), ("DELETE", "/v1/x"),
+            ] {
+                let answer = try await Self.onThread { try client.send(method, target, body: [], headers: minimal) }
+                    .get()
+                #expect(answer.status == 204 && answer.body.isEmpty, "\(method) \(target)")
+            }
+            // Several preferences in one header, other spellings, a parameter.
+            for prefer in ["respond-async, return=minimal", "RETURN = \"minimal\"; foo=bar", "wait=5,return=minimal"] {
+                let answer = try await Self.onThread {
+                    try client.send("PATCH", "/v1/trip", body: [], headers: ["Prefer": prefer])
+                }.get()
+                #expect(answer.status == 204, "Prefer: \(prefer)")
+            }
+            // The representation when it is asked for or not declined, when the request is a
+            // read, and when the answer is a creation (its id is the point).
+            for prefer in ["return=representation", "minimal", "return=minimalist"] {
+                let answer = try await Self.onThread {
+                    try client.send("PATCH", "/v1/trip", body: [], headers: ["Prefer": prefer])
+                }.get()
+                #expect(answer.status == 200 && answer.text == #"{"PATCH":"/v1/trip"}"#, "Prefer: \(prefer)")
+            }
+            let read = try await Self.onThread { try client.send("GET", "/v1/trip", headers: minimal) }.get()
+            #expect(read.status == 200 && read.text == #"{"GET":"/v1/trip"}"#)
+            let created = try await Self.onThread {
+                try client.send("POST", "/v1/created", body: [], headers: minimal)
+            }.get()
+            #expect(created.status == 201 && created.text == #"{"id":"new"}"#)
+            // The 204 names the preference it honoured (RFC 7240 §3).
+            let head = try await Self.onThread { () throws -> String in
+                let fd = try Self.connect(path)
+                defer { close(fd) }
+                let request =
+                    "PATCH /v1/trip HTTP/1.1\r\nHost: places\r\nPrefer: return=minimal\r\n"
+                    + "Content-Length: 0\r\nConnection: close\r\n\r\n"
+                _ = Array(request.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                return Self.readAll(fd)
+            }.get()
+            #expect(head.hasPrefix("HTTP/1.1 204"))
+            #expect(head.lowercased().contains("preference-applied: return=minimal"))
         }
     }
 
