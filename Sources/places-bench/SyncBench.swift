@@ -220,6 +220,12 @@ enum SyncBench {
         let clock = ContinuousClock()
         var latencies = [Double](), requests = [Double](), startedAt = [Double]()
         let start = clock.now
+        if ProcessInfo.processInfo.environment["PLACES_BENCH_VERBOSE"] != nil {
+            // To line the edits up with `perf record -k CLOCK_MONOTONIC`.
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            print(String(format: "edits start at CLOCK_MONOTONIC %d.%09d s", now.tv_sec, now.tv_nsec))
+        }
         for i in 0..<rounds {
             let t0 = clock.now
             startedAt.append(PlacesBench.seconds(t0 - start) * 1_000)
