@@ -122,10 +122,20 @@ struct PlacesBench {
                     ], timeMs: Int64(b * batchSize + i))
             }
         }
+        pauseForProfiler("append")
         let clock = ContinuousClock()
         let start = clock.now
         for edits in workload { try store.append(edits, identity: identity, keyring: keyring, device: certificate) }
         return Double(batches * batchSize) / seconds(clock.now - start)
+    }
+
+    /// With `PLACES_BENCH_PAUSE` set, says on standard error that the timed part of `profile`
+    /// starts in a second, and waits that second: time to attach `perf record -p` to this
+    /// process so that it sees only the timed part, not the set-up.
+    static func pauseForProfiler(_ profile: String) {
+        guard ProcessInfo.processInfo.environment["PLACES_BENCH_PAUSE"] != nil else { return }
+        FileHandle.standardError.write(Data("timed \(profile) starts in 1 s (pid \(getpid()))\n".utf8))
+        usleep(1_000_000)
     }
 
     static func measureDaemon() throws {

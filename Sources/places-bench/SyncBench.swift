@@ -78,7 +78,12 @@ enum SyncBench {
     static func measureIngestRate(device: Bool = false) throws -> Double {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("places-ingest-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        // `PLACES_BENCH_KEEP` keeps the two stores (to study the replica's file afterwards).
+        defer {
+            if ProcessInfo.processInfo.environment["PLACES_BENCH_KEEP"] == nil {
+                try? FileManager.default.removeItem(at: dir)
+            }
+        }
         let author = try Store(path: dir.appendingPathComponent("a.sqlite").path)
         let replica = try Store(path: dir.appendingPathComponent("b.sqlite").path)
         let identity = try SigningKeyPair()
@@ -96,9 +101,20 @@ enum SyncBench {
         }
         var keyring = Keyring()
         keyring.insert(key, doc: doc, epoch: 0)
-        let ops = try author.append(
-            edits(doc: doc, count: 20_000), identity: identity, keyring: keyring, device: certificate)
+        // 20,000 ops in batches of 1,000 (the table's row); other sizes to study how the cost
+        // grows (`PLACES_BENCH_INGEST_OPS`, `PLACES_BENCH_INGEST_BATCH`).
+        let environment = ProcessInfo.processInfo.environment
+        let total = environment["PLACES_BENCH_INGEST_OPS"].flatMap(Int.init) ?? 20_000
+        let batchSize = max(1, environment["PLACES_BENCH_INGEST_BATCH"].flatMap(Int.init) ?? 1_000)
+        let all = edits(doc: doc, count: total)
+        var ops = [SignedOp]()
+        for start in stride(from: 0, to: total, by: 20_000) {
+            ops += try author.append(
+                Array(all[start..<min(total, start + 20_000)]), identity: identity, keyring: keyring,
+                device: certificate)
+        }
         let encoded = ops.map(\.encoded)
+        PlacesBench.pauseForProfiler("ingest")
         let clock = ContinuousClock()
         let start = clock.now
         var index = 0
@@ -106,10 +122,10 @@ enum SyncBench {
         // one is stored) is verified ahead; its ingest stops that and verifies the rest.
         var ahead: VerifiedOps.Ahead? = nil
         while index < encoded.count {
-            let batch = Array(encoded[index..<min(encoded.count, index + 1_000)])
+            let batch = Array(encoded[index..<min(encoded.count, index + batchSize)])
             ahead?.cancel()
             ahead = nil
-            let next = encoded[(index + batch.count)..<min(encoded.count, index + batch.count + 1_000)]
+            let next = encoded[(index + batch.count)..<min(encoded.count, index + batch.count + batchSize)]
             if !next.isEmpty, ProcessInfo.processInfo.environment["PLACES_BENCH_NO_AHEAD"] == nil {
                 let verifying = VerifiedOps.Ahead()
                 VerifiedOps.shared.verifyInBackground(Array(next), ahead: verifying)
@@ -177,6 +193,7 @@ enum SyncBench {
         _ = try a.json("POST", "/v1/peers", #"{"address":"\#(b.listen)"}"#)
         // B accepts shares from A directly (a contact), as after accepting a first invitation.
         _ = try b.json("POST", "/v1/contacts", #"{"id":"\#(a.id)"}"#)
+        PlacesBench.pauseForProfiler("fresh sync (receiver pid \(b.pid))")
         let clock = ContinuousClock()
         let cpuBefore = (a.cpuSeconds, b.cpuSeconds)
         let start = clock.now
@@ -339,6 +356,8 @@ final class BenchDaemon {
     }
 
     var cpuSeconds: Double { process.map { PlacesBench.cpuSeconds($0.processIdentifier) } ?? -1 }
+    /// The daemon's process id (0 when it is not running).
+    var pid: Int32 { process?.processIdentifier ?? 0 }
 
     var rssMB: Double {
         guard let pid = process?.processIdentifier else { return -1 }
