@@ -92,8 +92,13 @@ extension Store {
         try write { db in
             var result = IngestResult()
             let batch = OpBatch()
-            let checked = precheck(encodedOps, keyring: keyring)
-            defer { checked.cancel() }
+            let checked = precheck(encodedOps, doc: doc, documentKind: try batch.kind(db, doc), keyring: keyring)
+            defer {
+                checked.cancel()
+                // Its results (every op decoded, opened and planned) are freed on another
+                // core, not by the writer at the end of its transaction.
+                DispatchQueue.global(qos: .utility).async { withExtendedLifetime(checked) {} }
+            }
             for (i, bytes) in encodedOps.enumerated() {
                 let op = checked.result(i)
                 do {
@@ -136,6 +141,10 @@ extension Store {
         /// What materializing the op writes when its author acts for itself (not a device),
         /// worked out on the core that opened it.
         var plan: Materializer.Plan?
+        /// Whether the body's changes were judged by `OpRules` (for an op of the batch's
+        /// document, whose kind was known), and why they are refused (nil: they pass).
+        var rulesChecked = false
+        var ruleRefusal: String?
     }
 
     /// Decodes every op, computes its id, looks up whether it is held, and verifies and opens
@@ -144,7 +153,12 @@ extension Store {
     /// skipped before their signature is looked at: no need to verify them. The lookup reads
     /// the last commit (the lookup connection), which is the database as this batch's write
     /// transaction found it: an op stored earlier in the batch is found by `OpBatch`.
-    func precheck(_ encodedOps: [[UInt8]], keyring: Keyring) -> Pipeline<CheckedOp> {
+    ///
+    /// The body of an op of `doc` is also judged by `OpRules` there when `documentKind` (the
+    /// kind of `doc`) is known: the writer only reads the verdict, in the same place.
+    func precheck(_ encodedOps: [[UInt8]], doc: DocumentID, documentKind: String?, keyring: Keyring)
+        -> Pipeline<CheckedOp>
+    {
         Pipeline(count: encodedOps.count, chunk: encodedOps.count >= 8 ? 16 : encodedOps.count) { range in
             var checked = range.map { i -> CheckedOp in
                 do throws(OpFormatError) {
@@ -162,6 +176,14 @@ extension Store {
                 }
             }
             Store.verifyAndOpen(&checked, keyring: keyring)
+            if let documentKind {
+                for j in checked.indices {
+                    guard let body = checked[j].body, case .success(let op) = checked[j].op, op.header.doc == doc
+                    else { continue }
+                    checked[j].ruleRefusal = OpRules.refusal(of: body, in: doc, documentKind: documentKind)
+                    checked[j].rulesChecked = true
+                }
+            }
             return checked
         }
     }
@@ -252,7 +274,11 @@ extension Store {
         guard let body = checked.body else {
             throw checked.bodyError.map(Rejection.invalidChange) ?? Rejection.undecryptable
         }
-        if let refusal = OpRules.refusal(of: body, in: header.doc, documentKind: documentKind) {
+        // Judged by the precheck on another core when it could (`CheckedOp.rulesChecked`).
+        if let refusal =
+            checked.rulesChecked
+            ? checked.ruleRefusal : OpRules.refusal(of: body, in: header.doc, documentKind: documentKind)
+        {
             throw Rejection.invalidChange(refusal)
         }
         // Who the author acts for: a device's certificate in its first op, or itself
