@@ -55,6 +55,11 @@ public struct SyncLimits: Sendable {
     public var reconnectInitialDelay: Duration
     /// The longest wait between dials of one address.
     public var reconnectMaxDelay: Duration
+    /// How long a received bulk batch of ops (half of `Replicator.maxBatchBytes` or more)
+    /// waits for the next message, to be stored with the batches of its document that
+    /// follow (`SyncService.mergingOps`). Not part of the protocol: what the peer sees is
+    /// only when its ops are stored.
+    public var bulkMergeWait: Duration
 
     /// Limits with every value given; see the properties.
     public init(
@@ -79,7 +84,8 @@ public struct SyncLimits: Sendable {
         maxQueuedBytesPerSession: Int = 32 << 20,
         maxQueuedMessagesPerSession: Int = 4096,
         reconnectInitialDelay: Duration = .seconds(1),
-        reconnectMaxDelay: Duration = .seconds(60)
+        reconnectMaxDelay: Duration = .seconds(60),
+        bulkMergeWait: Duration = .milliseconds(5)
     ) {
         self.handshakeTimeout = handshakeTimeout
         self.pingInterval = pingInterval
@@ -98,6 +104,7 @@ public struct SyncLimits: Sendable {
         self.maxDiscoveredPeers = maxDiscoveredPeers
         self.maxDiscoveredPeersPerAddress = maxDiscoveredPeersPerAddress
         self.discoveredPeerExpiry = discoveredPeerExpiry
+        self.bulkMergeWait = bulkMergeWait
         self.maxDialTargets = maxDialTargets
         self.maxQueuedBytesPerSession = maxQueuedBytesPerSession
         self.maxQueuedMessagesPerSession = maxQueuedMessagesPerSession
