@@ -19,6 +19,13 @@ END = "<!-- scale-bench: end -->"
 COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"]
 
 
+
+def idle_after_sync(point):
+    """The receiver's RSS 13 s after its sync (after it gave memory back), or "—" in a report
+    of a run made before it was measured."""
+    value = point.get("receiverIdleRSSMB")
+    return "—" if value is None else f"{value:.1f} MB"
+
 def fit(xs, ys):
     """Least squares on log-log: (exponent, factor) with y ≈ factor · x^exponent."""
     pts = [(math.log(x), math.log(y)) for x, y in zip(xs, ys) if x > 0 and y > 0]
@@ -183,8 +190,8 @@ def main():
         md.append("")
         md.append(
             "| ops | stops | cold start to serving | full sync (fresh daemon) | sync rate | live edit p50 / p99 "
-            "| idle RSS after start | receiver RSS after sync | file size | B restarted: reconnect agrees nothing changed "
-            "| writing the history |"
+            "| idle RSS after start | receiver RSS 1 s / 13 s after sync | file size "
+            "| B restarted: reconnect agrees nothing changed | writing the history |"
         )
         md.append("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
         for p in history:
@@ -192,7 +199,7 @@ def main():
                 f"| {num(p['ops'])} | {num(p['stops'])} | {p['startSeconds']:.3f} s | {p['syncSeconds']:.1f} s "
                 f"| {num(p['syncedOps'] / p['syncSeconds'])} ops/s "
                 f"| {p['live']['p50']:.2f} / {p['live']['p99']:.2f} ms ({p['live']['count']} edits) "
-                f"| {p['idleRSSMB']:.1f} MB | {p['receiverRSSMB']:.1f} MB | {p['fileBytes'] / 1e6:.1f} MB "
+                f"| {p['idleRSSMB']:.1f} MB | {p['receiverRSSMB']:.1f} / {idle_after_sync(p)} | {p['fileBytes'] / 1e6:.1f} MB "
                 f"| {p['reconnectMs']:.0f} ms | {p['appendSeconds']:.1f} s |"
             )
         md.append("")

@@ -102,6 +102,8 @@ public struct Daemon {
                 services: [.init(service: control), .init(service: bridge)],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
+        let trimming = Task { await engine.trimWhenIdle() }
+        defer { trimming.cancel() }
         try await group.run()
         do { try store.close() } catch {
             logger.error("closing the database failed", metadata: ["error": "\(error)"])

@@ -160,6 +160,12 @@ enum ScaleBench {
         }
         point["live"] = summary(latencies)
         point["idleRSSAfterEditsMB"] = a.rssMB
+        // B idle 13 s after its sync: it gives back what the sync's batches grew 10 to 12 s
+        // after the last (`Engine.trimWhenIdle`, checked every 2 s).
+        let idleFrom = clock.now
+        let syncEnded = PlacesBench.seconds(idleFrom - start) - (point["syncSeconds"] as? Double ?? 0)
+        if syncEnded < 13 { usleep(UInt32((13 - syncEnded) * 1_000_000)) }
+        point["receiverIdleRSSMB"] = b.rssMB
         // B restarted: the reconnect's agreement that nothing changed, over this history.
         let reconnect = try restart(b, reconnectingTo: a, docs: 1)
         point["receiverStartSeconds"] = reconnect.startSeconds

@@ -79,6 +79,10 @@ extension Engine {
             return nil
         }
         didStore(.ops(result.stored, membership: Engine.membershipDocuments(result.stored, bodies: result.bodies)))
+        if result.stored.count >= Engine.bulkOps {
+            bulkStoredMs = RFC3339.nowMs()
+            trimmedSinceBulk = false
+        }
         await learnRevocations(in: result.bodies, doc: docID)
         if result.bodies.contains(where: { $0.changes.contains { $0.kind == .relay } }) {
             learnRelays(in: record)
@@ -189,5 +193,25 @@ extension Engine {
             }
         }
         return entities
+    }
+}
+
+extension Engine {
+    /// A batch of received ops this large is a bulk (a round of a sync), after which
+    /// `trimWhenIdle` gives memory back.
+    static let bulkOps = 1_000
+
+    /// Every 2 seconds: once no bulk of ops has been stored for 10 seconds after one, gives
+    /// back SQLite's spare cache and malloc's free pages. A sync stores up to 4 MiB of ops in
+    /// one transaction (`SyncLimits.bulkMergeWait`); what that grew is returned, so that a
+    /// daemon idle after a sync does not keep it (a relay does the same, `RelayEngine`).
+    func trimWhenIdle() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(2))
+            guard !trimmedSinceBulk, RFC3339.nowMs() - bulkStoredMs >= 10_000 else { continue }
+            trimmedSinceBulk = true
+            store.releaseMemory()
+            Malloc.trim()
+        }
     }
 }
