@@ -65,8 +65,7 @@ struct ControlServerTests {
         try await Self.serving(handler) { client, path, _ in
             let fd = try Self.connect(path)
             defer { close(fd) }
-            let requests = String(repeating: "GET /v1/kept HTTP/1.1\r\nHost: places\r\n\r\n", count: 400)
-            _ = Array(requests.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            Self.write(String(repeating: "GET /v1/kept HTTP/1.1\r\nHost: places\r\n\r\n", count: 400), to: fd)
             try await Task.sleep(for: .seconds(2))
             let asked = handler.asked.withLock { $0 }
             #expect(asked < 20, "\(asked) answers of 256 KiB held for a client that reads none")
@@ -216,15 +215,10 @@ struct ControlServerTests {
             }.get()
             #expect(created.status == 201 && created.text == #"{"id":"new"}"#)
             // The 204 names the preference it honoured (RFC 7240 §3).
-            let head = try await Self.onThread { () throws -> String in
-                let fd = try Self.connect(path)
-                defer { close(fd) }
-                let request =
-                    "PATCH /v1/trip HTTP/1.1\r\nHost: places\r\nPrefer: return=minimal\r\n"
-                    + "Content-Length: 0\r\nConnection: close\r\n\r\n"
-                _ = Array(request.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                return Self.readAll(fd)
-            }.get()
+            let head = try await Self.exchange(
+                path,
+                "PATCH /v1/trip HTTP/1.1\r\nHost: places\r\nPrefer: return=minimal\r\n"
+                    + "Content-Length: 0\r\nConnection: close\r\n\r\n")
             #expect(head.hasPrefix("HTTP/1.1 204"))
             #expect(head.lowercased().contains("preference-applied: return=minimal"))
         }
@@ -233,15 +227,10 @@ struct ControlServerTests {
     @Test("requests sent together on a kept-alive connection are answered in order")
     func pipelined() async throws {
         try await Self.serving(KeepingHandler(stream: false)) { _, path, _ in
-            let text = try await Self.onThread { () throws -> String in
-                let fd = try Self.connect(path)
-                defer { close(fd) }
-                let requests =
-                    "GET /v1/a HTTP/1.1\r\nHost: places\r\n\r\nGET /v1/kept HTTP/1.1\r\nHost: places\r\n\r\n"
-                    + "GET /v1/b HTTP/1.1\r\nHost: places\r\nConnection: close\r\n\r\n"
-                _ = Array(requests.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                return Self.readAll(fd)
-            }.get()
+            let text = try await Self.exchange(
+                path,
+                "GET /v1/a HTTP/1.1\r\nHost: places\r\n\r\nGET /v1/kept HTTP/1.1\r\nHost: places\r\n\r\n"
+                    + "GET /v1/b HTTP/1.1\r\nHost: places\r\nConnection: close\r\n\r\n")
             let bodies = ["handled /v1/a", "kept", "handled /v1/b"]
             var at = text.startIndex
             for body in bodies {
@@ -298,6 +287,22 @@ struct ControlServerTests {
             throw CocoaError(.fileReadNoSuchFile)
         }
         return fd
+    }
+
+    /// Writes `text` to the socket `fd` at once (what a client sends by hand).
+    static func write(_ text: String, to fd: Int32) {
+        _ = Array(text.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Sends `request` (written by hand: heads, pipelined requests) on a new connection to
+    /// the socket at `path` and reads everything the server answers until it closes.
+    static func exchange(_ path: String, _ request: String) async throws -> String {
+        try await onThread { () throws -> String in
+            let fd = try connect(path)
+            defer { close(fd) }
+            write(request, to: fd)
+            return readAll(fd)
+        }.get()
     }
 
     /// Reads until EOF (or the read timeout).
