@@ -38,10 +38,8 @@ public actor Engine {
     var sync: SyncService?
     var listenAddress: String?
     var discoveryOn = false
-    /// When a bulk of received ops (a round of a sync) was last stored (ms), and whether
-    /// memory was given back since (`trimWhenIdle`).
-    var bulkStoredMs: Int64 = 0
-    var trimmedSinceBulk = true
+    /// When a bulk of received ops (a round of a sync) was last stored (`trimWhenIdle`).
+    var idleTrim = IdleTrim()
     /// Joining: share links being redeemed here, peers a link let in (`JoinComponent`).
     var joins = JoinComponent()
     /// Activity: the views of itineraries recorded (`ActivityComponent`).

@@ -230,8 +230,7 @@ extension RelayEngine {
                 metadata: ["peer.id": "\(peer.humanID.prefix(7))", "doc.id": "\(doc)", "reason": "\(rejected.reason)"])
         }
         if !result.stored.isEmpty {
-            lastStoredMs = RFC3339.nowMs()
-            trimmed = false
+            idleTrim.noteBurst()
             logger.debug("relayed ops stored", metadata: ["doc.id": "\(doc)", "ops": "\(result.stored.count)"])
             sendUsage(to: user)
         }

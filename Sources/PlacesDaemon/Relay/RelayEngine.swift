@@ -52,10 +52,8 @@ public actor RelayEngine: ReplicationHost {
 
     // MARK: Memory
 
-    /// When ops were last stored here (ms), for `trimWhenIdle`.
-    var lastStoredMs: Int64 = 0
-    /// Whether memory was given back since the last ops were stored.
-    var trimmed = true
+    /// When ops were last stored here, for `trimWhenIdle`.
+    var idleTrim = IdleTrim()
 
     /// Every 10 seconds: once no op has been stored for 10 seconds after a burst, gives back
     /// SQLite's spare cache and malloc's free pages, so that an idle relay's resident set does
@@ -63,10 +61,7 @@ public actor RelayEngine: ReplicationHost {
     func trimWhenIdle() async {
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(10))
-            guard !trimmed, RFC3339.nowMs() - lastStoredMs >= 10_000 else { continue }
-            trimmed = true
-            store.releaseMemory()
-            Malloc.trim()
+            idleTrim.trimIfDue(store)
         }
     }
 

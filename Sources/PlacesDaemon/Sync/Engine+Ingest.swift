@@ -79,10 +79,7 @@ extension Engine {
             return nil
         }
         didStore(.ops(result.stored, membership: Engine.membershipDocuments(result.stored, bodies: result.bodies)))
-        if result.stored.count >= Engine.bulkOps {
-            bulkStoredMs = RFC3339.nowMs()
-            trimmedSinceBulk = false
-        }
+        if result.stored.count >= Engine.bulkOps { idleTrim.noteBurst() }
         await learnRevocations(in: result.bodies, doc: docID)
         if result.bodies.contains(where: { $0.changes.contains { $0.kind == .relay } }) {
             learnRelays(in: record)
@@ -208,10 +205,7 @@ extension Engine {
     func trimWhenIdle() async {
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(2))
-            guard !trimmedSinceBulk, RFC3339.nowMs() - bulkStoredMs >= 10_000 else { continue }
-            trimmedSinceBulk = true
-            store.releaseMemory()
-            Malloc.trim()
+            idleTrim.trimIfDue(store)
         }
     }
 }
