@@ -39,6 +39,9 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]
         ),
+        // One wrapper of SQLite's variadic `sqlite3_config` (the store turns off its memory
+        // statistics, a process-wide mutex on every allocation).
+        .systemLibrary(name: "CSQLiteTuning", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "PlacesCrypto", dependencies: ["CSodium", "PlacesModel"]),
         .target(name: "PlacesModel"),
         .target(name: "PlacesAccess", dependencies: ["PlacesCrypto", "PlacesModel"]),
@@ -72,7 +75,7 @@ let package = Package(
         .target(
             name: "PlacesStore",
             dependencies: [
-                "PlacesModel", "PlacesCrypto", "PlacesAccess",
+                "PlacesModel", "PlacesCrypto", "PlacesAccess", "CSQLiteTuning",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
