@@ -44,35 +44,35 @@ enum Materializer {
     /// is a device (`Protocol/devices.md` §4.2), is who activity names.
     static func plan(opID: [UInt8], header: OpHeader, authorKey: String, person: String? = nil, body: OpBody) -> Plan {
         let lamport = Int64(header.lamport)
-        var order = [EntityID]()
-        var groups = [EntityID: Group]()
+        var entities = SlotIndex<EntityID>()
+        var groups = [Group]()
         for (index, change) in body.changes.enumerated() {
-            if groups[change.entity] == nil {
-                order.append(change.entity)
-                groups[change.entity] = Group(kind: change.kind)
+            let slot: Int
+            if let found = entities.slot(of: change.entity) {
+                slot = found
+            } else {
+                slot = entities.add(change.entity)
+                groups.append(Group(kind: change.kind))
             }
-            groups[change.entity]!.kind = DocumentState.mergeKind(groups[change.entity]!.kind, change.kind)
+            groups[slot].kind = DocumentState.mergeKind(groups[slot].kind, change.kind)
             switch change {
             case .create:
-                if groups[change.entity]!.earliestCreate == nil { groups[change.entity]!.earliestCreate = index }
+                if groups[slot].earliestCreate == nil { groups[slot].earliestCreate = index }
             case .set(_, _, let field, let value, _):
-                groups[change.entity]!.sets.append((index, field, value))
+                groups[slot].sets.append((index, field, value))
             }
         }
-        let entities = order.map { entity -> Plan.Entity in
-            let group = groups[entity]!
+        let planned = zip(entities.keys, groups).map { entity, group -> Plan.Entity in
             // A new entity has no field stamps yet: every set wins (the last one of a field in
             // the op), and the row is written at once as the update below would leave it.
-            let (newOrder, newWinners, newStamps) = self.winners(
-                group.sets, lamport: header.lamport, authorKey: authorKey)
             let insert = insertEntity(
                 doc: header.doc.bytes, entity: entity, kind: group.kind, timeMs: body.timeMs,
-                created: group.earliestCreate.map { (lamport, authorKey, Int64($0)) }, order: newOrder,
-                winners: newWinners, stamps: newStamps)
+                created: group.earliestCreate.map { (lamport, authorKey, Int64($0)) },
+                winners: newWinners(group.sets), lamport: header.lamport, authorKey: authorKey)
             return Plan.Entity(id: entity, group: group, insert: insert)
         }
         return Plan(
-            header: header, authorKey: authorKey, timeMs: body.timeMs, entities: entities,
+            header: header, authorKey: authorKey, timeMs: body.timeMs, entities: planned,
             activity: activityRows(opID: opID, header: header, authorKey: person ?? authorKey, body: body))
     }
 
@@ -186,20 +186,39 @@ enum Materializer {
         }
     }
 
+    /// The sets of one op on a new entity that win, in the order their fields are first set:
+    /// with no stamps held, the last set of each field in the op.
+    private static func newWinners(_ sets: [(index: Int, field: String, value: JSONValue)]) -> [Winner] {
+        var fields = SlotIndex<String>()
+        var winners = [Winner]()
+        for set in sets {
+            if let slot = fields.slot(of: set.field) {
+                winners[slot] = (set.field, set.index, set.value)
+            } else {
+                _ = fields.add(set.field)
+                winners.append((set.field, set.index, set.value))
+            }
+        }
+        return winners
+    }
+
+    /// A field's winning set in an op.
+    typealias Winner = (field: String, index: Int, value: JSONValue)
+
     /// The text `json_set('{}', '$."f1"', json(v1), …)` gives for the winners in order
     /// (`{"f1":v1,…}`: SQLite copies a quoted path label and the compact JSON of a value
     /// verbatim), built without SQLite's JSON parser; nil when a field name is not plain (a
     /// quote, backslash or control character), left to `json_set`.
-    static func newData(order: [String], winners: Winners) -> String? {
+    static func newData(_ winners: [Winner]) -> String? {
         var out = [UInt8]()
         out.append(UInt8(ascii: "{"))
-        for (i, field) in order.enumerated() {
-            for b in field.utf8 where b < 0x20 || b == 0x22 || b == 0x5C { return nil }
+        for (i, winner) in winners.enumerated() {
+            for b in winner.field.utf8 where b < 0x20 || b == 0x22 || b == 0x5C { return nil }
             if i > 0 { out.append(UInt8(ascii: ",")) }
             out.append(0x22)
-            out += field.utf8
+            out += winner.field.utf8
             out += "\":".utf8
-            winners[field]!.value.write(to: &out)
+            winner.value.write(to: &out)
         }
         out.append(UInt8(ascii: "}"))
         return String(decoding: out, as: UTF8.self)
@@ -210,25 +229,25 @@ enum Materializer {
     /// the winners set, the others at their defaults, and the winners' stamps.
     private static func insertEntity(
         doc: [UInt8], entity: EntityID, kind: EntityKind, timeMs: Int64,
-        created: (lamport: Int64, author: String, index: Int64)?, order: [String], winners: Winners,
-        stamps: [String: Stamp]
+        created: (lamport: Int64, author: String, index: Int64)?, winners: [Winner], lamport: UInt64,
+        authorKey: String
     ) -> (sql: String, values: [SQLValue]) {
         var columns = "doc, id, kind, updated_ms, created_lamport, created_author, created_index, created_ms, stamps"
         var values = "?, ?, ?, ?, ?, ?, ?, ?, ?"
-        let data = order.isEmpty ? nil : newData(order: order, winners: winners)
+        let data = winners.isEmpty ? nil : newData(winners)
         if data != nil {
             columns += ", data"
             values += ", ?"
-        } else if !order.isEmpty {
+        } else if !winners.isEmpty {
             columns += ", data"
-            values += ", json_set('{}', " + order.map { _ in "?, json(?)" }.joined(separator: ", ") + ")"
+            values += ", json_set('{}', " + winners.map { _ in "?, json(?)" }.joined(separator: ", ") + ")"
         }
-        for field in order {
-            if let column = promotedColumns[field] {
-                columns += ", " + column
-                values += ", ?"
-            }
+        let promoted = winners.compactMap { winner in promotedColumns[winner.field].map { ($0, winner) } }
+        for (column, _) in promoted {
+            columns += ", " + column
+            values += ", ?"
         }
+        let stamps = winners.map { ($0.field, Stamp(lamport: lamport, author: authorKey, index: $0.index)) }
         var bound: [SQLValue] = [
             .blob(doc), .text(entity), .text(kind.rawValue), .int(timeMs), SQLValue(created?.lamport),
             SQLValue(created?.author), SQLValue(created?.index), SQLValue(created.map { _ in timeMs }),
@@ -237,14 +256,12 @@ enum Materializer {
         if let data {
             bound.append(.text(data))
         } else {
-            for field in order {
-                bound.append(.text(path(field)))
-                bound.append(.text(winners[field]!.value.jsonText))
+            for winner in winners {
+                bound.append(.text(path(winner.field)))
+                bound.append(.text(winner.value.jsonText))
             }
         }
-        for field in order where promotedColumns[field] != nil {
-            bound.append(promoted(field: field, value: winners[field]!.value))
-        }
+        for (_, winner) in promoted { bound.append(Self.promoted(field: winner.field, value: winner.value)) }
         return ("INSERT INTO entity(\(columns)) VALUES (\(values)) ON CONFLICT(doc, id) DO NOTHING", bound)
     }
 
@@ -299,38 +316,49 @@ enum Materializer {
     private static func activityRows(opID: [UInt8], header: OpHeader, authorKey: String, body: OpBody)
         -> [[SQLValue]]
     {
-        var rows = [[SQLValue]]()
-        var createdInOp = Set<EntityID>()
-        /// Members written with a token in this op: a join through a link (own or admitted).
-        var admitted = Set<EntityID>()
-        var names = [EntityID: String]()
+        // What the op says of each entity it touches, and the slot of each change's entity.
+        var entities = SlotIndex<EntityID>()
+        var facts = [(created: Bool, admitted: Bool, name: String?)]()
+        var slots = [Int]()
+        slots.reserveCapacity(body.changes.count)
         for change in body.changes {
+            let slot: Int
+            if let found = entities.slot(of: change.entity) {
+                slot = found
+            } else {
+                slot = entities.add(change.entity)
+                facts.append((false, false, nil))
+            }
+            slots.append(slot)
             switch change {
-            case .create(let e, _): createdInOp.insert(e)
-            case .set(let e, .member, "token", _, _): admitted.insert(e)
-            case .set(let e, let kind, "name", .string(let n), _) where kind != .member: names[e] = n
-            case .set(let e, .member, "role", .string(let r), _), .set(let e, .link, "role", .string(let r), _):
-                names[e] = r
+            case .create: facts[slot].created = true
+            // A member written with a token in this op: a join through a link (own or admitted).
+            case .set(_, .member, "token", _, _): facts[slot].admitted = true
+            case .set(_, let kind, "name", .string(let n), _) where kind != .member: facts[slot].name = n
+            case .set(_, .member, "role", .string(let r), _), .set(_, .link, "role", .string(let r), _):
+                facts[slot].name = r
             default: break
             }
         }
+        var rows = [[SQLValue]]()
         // A device's certificate and revocations, and the person's own tables mirrored into
         // the library (friends, contacts, saved trips, settings), are housekeeping, not activity.
         for (index, change) in body.changes.enumerated() where !change.kind.isHousekeeping {
+            let fact = facts[slots[index]]
             let row: (action: ActivityAction, field: String?, old: String?, new: String?)
             switch change {
             case .create(let entity, let kind):
                 let action: ActivityAction =
                     switch kind {
-                    case .member: entity == authorKey || admitted.contains(entity) ? .joined : .shared
+                    case .member: entity == authorKey || fact.admitted ? .joined : .shared
                     case .link: .shared
                     default: .created
                     }
-                row = (action, nil, nil, names[entity].map { JSONValue.string($0).jsonText })
+                row = (action, nil, nil, fact.name.map { JSONValue.string($0).jsonText })
             case .set(_, .view, _, _, _):
                 row = (.viewed, nil, nil, nil)
-            case .set(let entity, let kind, let field, let value, let old):
-                guard !createdInOp.contains(entity) else { continue }
+            case .set(_, let kind, let field, let value, let old):
+                guard !fact.created else { continue }
                 row = (
                     ActivityAction.ofSet(kind: kind, field: field, value: value), field, old?.jsonText, value.jsonText
                 )

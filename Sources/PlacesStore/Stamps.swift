@@ -6,13 +6,15 @@ import PlacesModel
 /// and `json_array` write, which the v4 migration used to move them out of the old `field`
 /// table). The text is a pure function of the stamps, so rebuilt tables compare byte for byte.
 enum Stamps {
-    static func encode(_ stamps: [String: Stamp]) -> String {
+    static func encode(_ stamps: [String: Stamp]) -> String { encode(stamps.map { ($0.key, $0.value) }) }
+
+    /// As `encode(_:)`, from the stamps of distinct fields in any order.
+    static func encode(_ stamps: [(name: String, stamp: Stamp)]) -> String {
         var out = [UInt8]()
         out.reserveCapacity(stamps.count * 96 + 2)
         out.append(UInt8(ascii: "{"))
-        let names = stamps.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        for (i, name) in names.enumerated() {
-            let stamp = stamps[name]!
+        let sorted = stamps.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        for (i, (name, stamp)) in sorted.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             JSONValue.writeString(name, to: &out)
             out += ":[".utf8

@@ -125,18 +125,16 @@ struct StoreTests {
             .object([:]),
         ]
         for count in 1...values.count {
-            let order = (0..<count).map { "f\($0)" }
-            var winners = Materializer.Winners()
-            for (i, field) in order.enumerated() { winners[field] = (i, values[i]) }
-            let text = try #require(Materializer.newData(order: order, winners: winners))
+            let winners: [Materializer.Winner] = (0..<count).map { ("f\($0)", $0, values[$0]) }
+            let text = try #require(Materializer.newData(winners))
             let quoted = { (s: String) in "'" + s.replacingOccurrences(of: "'", with: "''") + "'" }
-            let arguments = order.map { #"'$."\#($0)"', json("# + quoted(winners[$0]!.value.jsonText) + ")" }
+            let arguments = winners.map { #"'$."\#($0.field)"', json("# + quoted($0.value.jsonText) + ")" }
             let expected = try f.store.read { db in
                 try String.fetchOne(db, sql: "SELECT json_set('{}', \(arguments.joined(separator: ", ")))")
             }
             #expect(text == expected)
         }
-        #expect(Materializer.newData(order: [#"a"b"#], winners: [#"a"b"#: (0, .int(1))]) == nil)
+        #expect(Materializer.newData([(#"a"b"#, 0, .int(1))]) == nil)
     }
 
     @Test("the v4 migration moves the field stamps into the entity rows as the materializer writes them")
