@@ -39,9 +39,9 @@ struct Fixture {
         return Array((text ?? "").utf8).withUnsafeBufferPointer { Stamps.decode($0) }
     }
 
-    func randomChanges(_ rng: inout SplitMix64) -> [Change] {
-        (0..<Int.random(in: 1...4, using: &rng)).map { _ in
-            let entity = sid("e\(Int.random(in: 0..<6, using: &rng))")
+    func randomChanges(_ rng: inout SplitMix64, count: ClosedRange<Int> = 1...4, entities: Int = 6) -> [Change] {
+        (0..<Int.random(in: count, using: &rng)).map { _ in
+            let entity = sid("e\(Int.random(in: 0..<entities, using: &rng))")
             if Int.random(in: 0..<5, using: &rng) == 0 { return .create(entity: entity, kind: .stop) }
             let field = ["name", "address", "position", "deleted"].randomElement(using: &rng)!
             let value: JSONValue =
@@ -95,13 +95,15 @@ struct StoreTests {
         _ = try f.store.posts(in: [f.doc], before: nil, limit: 10)
     }
 
-    @Test("the SQL materializer agrees with the pure merge rules", arguments: 0..<10)
+    /// Seeds 0–9: ops of 1–4 changes on 6 entities; 10–13: ops of up to 40 changes on up to
+    /// 20 entities, past what an op's plan looks up by scanning (`SlotIndex.scanLimit`).
+    @Test("the SQL materializer agrees with the pure merge rules", arguments: 0..<14)
     func sqlMatchesPureModel(seed: UInt64) throws {
         let f = try Fixture()
         var rng = SplitMix64(seed: seed)
         var pure = DocumentState()
         for i in 0..<30 {
-            let changes = f.randomChanges(&rng)
+            let changes = seed < 10 ? f.randomChanges(&rng) : f.randomChanges(&rng, count: 10...40, entities: 20)
             let ops = try f.store.append(
                 [Store.Edit(doc: f.doc, changes: changes, timeMs: Int64(i))], identity: f.identity, keyring: f.keyring)
             pure.apply(lamport: ops[0].header.lamport, author: f.identity.publicKey.hex, changes: changes)
