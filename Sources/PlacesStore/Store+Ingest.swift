@@ -90,6 +90,7 @@ extension Store {
         authorize: (OpHeader, OpBody) -> String? = { _, _ in nil }
     ) throws(StoreError) -> IngestResult {
         try write { db in
+            if encodedOps.count >= Store.bulkOps { try growCacheForBulk(db) }
             var result = IngestResult()
             let batch = OpBatch()
             let checked = precheck(encodedOps, doc: doc, documentKind: try batch.kind(db, doc), keyring: keyring)

@@ -28,6 +28,24 @@ struct IngestTests {
         #expect(try b.materializedDump() == f.store.materializedDump())
     }
 
+    @Test("a bulk of received ops grows the writer's page cache, and giving memory back shrinks it again")
+    func bulkCacheIsGivenBack() throws {
+        let f = try Fixture()
+        let ops = try authoredOps(f, count: Store.bulkOps, seed: 11)
+        let b = try replica(of: f)
+        let cacheSize = { try b.write { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") } }
+        #expect(try cacheSize() == -8_192)
+        // A batch below the bulk leaves the cache as it is.
+        #expect(try b.ingest(ops[..<10].map(\.encoded), doc: f.doc, keyring: f.keyring).stored.count == 10)
+        #expect(try cacheSize() == -8_192)
+        let result = try b.ingest(ops.map(\.encoded), doc: f.doc, keyring: f.keyring)
+        #expect(result.stored.count == Store.bulkOps - 10 && result.duplicates == 10)
+        #expect(try cacheSize() == -Store.bulkCacheKiB)
+        b.releaseMemory()
+        #expect(try cacheSize() == -8_192)
+        #expect(try b.materializedDump() == f.store.materializedDump())
+    }
+
     @Test("a tampered op is refused and nothing is stored")
     func tamperedRefused() throws {
         let f = try Fixture()

@@ -79,7 +79,8 @@ extension Engine {
             return nil
         }
         didStore(.ops(result.stored, membership: Engine.membershipDocuments(result.stored, bodies: result.bodies)))
-        if result.stored.count >= Engine.bulkOps { idleTrim.noteBurst() }
+        // A bulk grew the store's cache (even of ops already held): it is given back later.
+        if ops.count >= Store.bulkOps { idleTrim.noteBurst() }
         await learnRevocations(in: result.bodies, doc: docID)
         if result.bodies.contains(where: { $0.changes.contains { $0.kind == .relay } }) {
             learnRelays(in: record)
@@ -194,10 +195,6 @@ extension Engine {
 }
 
 extension Engine {
-    /// A batch of received ops this large is a bulk (a round of a sync), after which
-    /// `trimWhenIdle` gives memory back.
-    static let bulkOps = 1_000
-
     /// Every 2 seconds: once no bulk of ops has been stored for 10 seconds after one, gives
     /// back SQLite's spare cache and malloc's free pages. A sync stores up to 4 MiB of ops in
     /// one transaction (`SyncLimits.bulkMergeWait`); what that grew is returned, so that a
