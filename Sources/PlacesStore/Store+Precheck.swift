@@ -53,7 +53,11 @@ extension Store {
                     return CheckedOp(op: .failure(error))
                 }
             }
-            let held = self.heldOps(checked.map(\.id).filter { !$0.isEmpty })
+            let held = self.heldOps(
+                checked.compactMap { c in
+                    guard case .success(let op) = c.op else { return nil }
+                    return (c.id, op.header)
+                })
             if let held {
                 for j in checked.indices where !checked[j].id.isEmpty {
                     checked[j].held = held.contains(checked[j].id)
@@ -73,12 +77,24 @@ extension Store {
         }
     }
 
-    /// Which of `ids` are stored, as of the last commit; nil when the lookup fails.
-    private func heldOps(_ ids: [[UInt8]]) -> Set<[UInt8]>? {
-        guard !ids.isEmpty else { return [] }
+    /// Which of the ops (ids and headers) are stored, as of the last commit; nil when the
+    /// lookup fails. An op whose seq is past the highest seq stored of its author in its
+    /// document cannot be stored: only the others are looked up by id, so that a fresh
+    /// sync, whose ops are all new, reads one row per author and chunk instead of one per op.
+    private func heldOps(_ ops: [(id: [UInt8], header: OpHeader)]) -> Set<[UInt8]>? {
+        guard !ops.isEmpty else { return [] }
         return try? readOne { db in
             var held = Set<[UInt8]>()
-            for id in ids {
+            var highest = [[UInt8]: UInt64]()  // doc ‖ author → the highest seq stored
+            for (id, header) in ops {
+                let key = header.doc.bytes + header.author
+                if highest[key] == nil {
+                    var statement = try RawStatement(db, "SELECT max(seq) FROM op WHERE doc = ? AND author = ?")
+                    statement.bind(header.doc.bytes)
+                    statement.bind(header.author)
+                    highest[key] = try statement.firstInt64(db).map { UInt64(clamping: $0) } ?? 0
+                }
+                guard header.seq <= highest[key] ?? .max else { continue }
                 var statement = try RawStatement(db, "SELECT 1 FROM op WHERE id = ?")
                 statement.bind(id)
                 try statement.forEachRow(db) { _ in held.insert(id) }
