@@ -92,6 +92,7 @@ extension Store {
                     var statement = try RawStatement(db, "SELECT max(seq) FROM op WHERE doc = ? AND author = ?")
                     statement.bind(header.doc.bytes)
                     statement.bind(header.author)
+                    // Stored seqs are 1…2^32−1 (op-format §1); clamping cannot trap either way.
                     highest[key] = try statement.firstInt64(db).map { UInt64(clamping: $0) } ?? 0
                 }
                 guard header.seq <= highest[key] ?? .max else { continue }
